@@ -1,0 +1,73 @@
+#include "analyzer/analyze.h"
+
+#include <exception>
+#include <fmt/format.h>
+
+#include "analyzer/conf_loader.h"
+#include "analyzer/raw_config.h"
+#include "analyzer/resolve.h"
+
+namespace sa {
+
+namespace {
+
+void resolve_all(const LoadedConf& loaded, Analysis& a, const AnalyzeOptions& options) {
+  a.config.version = options.version;
+  RawConfig raw = collect_raw_config(loaded, options.version, a.diagnostics);
+  validate_scalar_types(raw, options.version, a.diagnostics);
+  validate_record_types(raw, options.version, a.diagnostics);
+  resolve_cluster(raw, a.config, a.diagnostics);
+  resolve_nodes(raw, a.config, a.diagnostics);
+  resolve_down_nodes(raw, a.config, a.diagnostics);
+  resolve_nodesets(raw, a.config, a.diagnostics);
+  resolve_partitions(raw, a.config, a.diagnostics);
+  resolve_priority(raw, a.config, a.diagnostics);
+  resolve_scheduler(raw, a.config, a.diagnostics);
+  resolve_select(raw, a.config, a.diagnostics);
+  resolve_preempt(raw, a.config, a.diagnostics);
+  check_plugins(raw, a.config, a.diagnostics);
+  check_cross_settings(raw, a.config, a.diagnostics);
+}
+
+// Last line of defence: a bug in the analyzer must surface as a diagnostic, not a crash.
+template <typename Fn>
+void guarded(Analysis& a, Fn&& fn) {
+  try {
+    fn();
+  } catch (const std::exception& e) {
+    a.diagnostics.error("CONF000", {a.root, 1, 1},
+                        fmt::format("internal error while analysing this file: {}", e.what()),
+                        "please report this with the file that caused it");
+  } catch (...) {
+    a.diagnostics.error("CONF000", {a.root, 1, 1}, "internal error while analysing this file");
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<Analysis> analyze_file(const std::string& path, const AnalyzeOptions& options) {
+  auto a = std::make_unique<Analysis>();
+  auto root = a->sources.load(path);
+  if (!root) {
+    a->failure = root.error();
+    return a;
+  }
+  a->root = *root;
+  guarded(*a, [&] {
+    LoadedConf loaded = load_conf_text(a->root, a->sources, a->diagnostics, {options.version, options.max_include_depth});
+    resolve_all(loaded, *a, options);
+  });
+  return a;
+}
+
+std::unique_ptr<Analysis> analyze_text(const std::string& path, std::string text, const AnalyzeOptions& options) {
+  auto a = std::make_unique<Analysis>();
+  a->root = a->sources.add(path, std::move(text));
+  guarded(*a, [&] {
+    LoadedConf loaded = load_conf_text(a->root, a->sources, a->diagnostics, {options.version, options.max_include_depth});
+    resolve_all(loaded, *a, options);
+  });
+  return a;
+}
+
+}  // namespace sa

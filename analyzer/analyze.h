@@ -1,0 +1,33 @@
+#pragma once
+// The analyzer's entry point: path in, typed model and diagnostics out. Never throws; a
+// problem with the input is a diagnostic, and only an unreadable root file is a failure.
+#include <memory>
+#include <string>
+
+#include "analyzer/diagnostics.h"
+#include "analyzer/model.h"
+#include "analyzer/source_manager.h"
+
+namespace sa {
+
+struct AnalyzeOptions {
+  SlurmVersion version = kDefaultSlurmVersion;
+  int max_include_depth = 16;
+};
+
+struct Analysis {
+  SourceManager sources;
+  DiagnosticSink diagnostics;
+  Config config;
+  FileId root = kNoFile;
+  std::string failure;  // set when the root file could not be read
+  bool ok() const { return failure.empty(); }
+};
+
+/// Reads, includes, checks and resolves a slurm.conf.
+std::unique_ptr<Analysis> analyze_file(const std::string& path, const AnalyzeOptions& options = {});
+/// The same for in-memory text (tests, fuzzing); `path` is used for display and includes.
+std::unique_ptr<Analysis> analyze_text(const std::string& path, std::string text,
+                                       const AnalyzeOptions& options = {});
+
+}  // namespace sa

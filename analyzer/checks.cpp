@@ -1,0 +1,124 @@
+// Plugin names and cross-setting checks: what slurmctld refuses at start-up once every key
+// parsed, plus the silent combinations an admin would want to hear about.
+#include <fmt/format.h>
+#include <set>
+
+#include "analyzer/option_words.h"
+#include "analyzer/resolve.h"
+#include "analyzer/text_util.h"
+#include "analyzer/value_reader.h"
+
+namespace sa {
+
+namespace {
+
+// TRES that Slurm always tracks, whatever AccountingStorageTRES says.
+const std::set<std::string> kDefaultTres = {"cpu", "mem", "energy", "node", "billing", "fs/disk", "vmem", "pages"};
+
+void check_tres_listed(const std::vector<TresWeight>& weights, const Config& config, SourceLoc loc,
+                       const std::string& key, DiagnosticSink& sink) {
+  std::set<std::string> tracked = kDefaultTres;
+  for (const std::string& t : split(to_lower(config.accounting.tres), ',')) tracked.insert(std::string(trim(t)));
+  for (const TresWeight& w : weights) {
+    if (tracked.count(w.tres)) continue;
+    // "gres/gpu" also covers typed "gres/gpu:a100" only when listed; the plain type must be.
+    sink.error("CONF040", loc,
+               fmt::format("{} weights TRES '{}', which AccountingStorageTRES does not track; slurmctld "
+                           "refuses to start", key, w.tres),
+               fmt::format("add {} to AccountingStorageTRES", w.tres));
+  }
+}
+
+std::string plugin_prefix(const std::vector<const OptionWord*>& words) {
+  for (const OptionWord* w : words) {
+    auto slash = w->word.find('/');
+    if (slash != std::string::npos) return w->word.substr(0, slash + 1);
+  }
+  return {};
+}
+
+}  // namespace
+
+void check_plugins(const RawConfig& raw, const Config& config, DiagnosticSink& sink) {
+  const OptionWords& words = OptionWords::builtin();
+  for (const auto& [lower, setting] : raw.scalars) {
+    std::string family = "plugin:" + setting.key;
+    std::vector<const OptionWord*> all = words.family_any(family);
+    if (all.empty()) continue;
+    std::string prefix = plugin_prefix(all);
+    std::vector<std::string> valid;
+    for (const OptionWord* w : words.family(family, config.version)) valid.push_back(w->word);
+    for (const std::string& item : split(setting.value, ',')) {
+      std::string name(trim(item));
+      // Slurm treats any value containing "none" as "no plugin" for these keys.
+      if (name.empty() || ifind(name, "none") != std::string::npos) continue;
+      if (name.find('/') == std::string::npos) name = prefix + name;
+      const OptionWord* known = words.find(family, name);
+      if (known && known->covers(config.version)) continue;
+      std::string message;
+      if (known && config.version < known->since) {
+        message = fmt::format("plugin '{}' for {} needs Slurm {} or later", name, setting.key, known->since.to_string());
+      } else if (known) {
+        message = fmt::format("plugin '{}' for {} was removed after Slurm {}; Slurm {} cannot load it and "
+                              "refuses to start", name, setting.key, known->until.to_string(), config.version.to_string());
+      } else {
+        std::string guess = closest_match(name, valid);
+        message = fmt::format("unknown plugin '{}' for {}; slurmctld cannot load it{}", printable(name), setting.key,
+                              guess.empty() ? "" : fmt::format("; did you mean '{}'?", guess));
+      }
+      std::string hint = iequals(name, "select/cons_res") ? "use select/cons_tres" : "";
+      sink.error("CONF020", setting.value_loc, message, hint);
+    }
+  }
+}
+
+void check_cross_settings(const RawConfig& raw, const Config& config, DiagnosticSink& sink) {
+  SettingReader s(raw, sink);
+  SourceLoc top{};
+  if (!raw.scalars.empty()) top = raw.scalars.begin()->second.loc;
+  if (!raw.records.empty() && (!top.valid() || raw.records.front().head.key_loc.line < top.line)) {
+    top = raw.records.front().head.key_loc;
+  }
+  if (config.cluster_name.empty()) {
+    sink.error("CONF030", top, "ClusterName is not set; slurmctld refuses to start", "add ClusterName=<name>");
+  }
+  if (config.slurmctld_hosts.empty()) {
+    sink.error("CONF030", top, "no SlurmctldHost is defined; Slurm refuses to start", "add SlurmctldHost=<host>");
+  }
+  std::set<std::string> gres_types(config.gres_types.begin(), config.gres_types.end());
+  std::set<std::string> reported;
+  for (const Node& node : config.nodes) {
+    for (const GresSpec& g : node.gres) {
+      if (gres_types.count(g.name) || !reported.insert(g.name).second) continue;
+      sink.warning("CONF044", node.loc,
+                   fmt::format("node '{}' has Gres '{}' but GresTypes does not list it; Slurm will not "
+                               "schedule it", printable(node.name), printable(g.name)),
+                   fmt::format("add GresTypes={}", g.name));
+    }
+  }
+  if (auto tres = s.get("PriorityWeightTRES")) check_tres_listed(config.priority.weight_tres, config, tres->loc, "PriorityWeightTRES", sink);
+  for (const Partition& p : config.partitions) {
+    auto it = p.raw.find("TRESBillingWeights");
+    if (it != p.raw.end()) check_tres_listed(p.tres_billing_weights, config, p.loc, "TRESBillingWeights", sink);
+  }
+  if (config.select.memory) {
+    std::vector<std::string> unset;
+    for (const Node& node : config.nodes) {
+      if (node.real_memory_mb <= 1) unset.push_back(node.name);
+    }
+    if (!unset.empty() && !config.nodes.empty()) {
+      const Node& first = config.nodes[config.node_index.at(unset.front())];
+      sink.warning("CONF045", first.loc,
+                   fmt::format("memory is a consumable resource ({}) but {} node(s) have no RealMemory, so "
+                               "each offers 1 MB and jobs asking for memory never start there",
+                               config.select.parameters, unset.size()),
+                   "set RealMemory (in MB) on every NodeName line");
+    }
+  }
+  if (config.scheduler.type == "sched/builtin" && ifind(config.scheduler.parameters, "bf_") != std::string::npos) {
+    sink.warning("CONF018", s.get("SchedulerParameters")->loc,
+                 "bf_* options have no effect with SchedulerType=sched/builtin, which never backfills");
+  }
+}
+
+}  // namespace sa

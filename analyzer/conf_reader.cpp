@@ -1,0 +1,135 @@
+#include "analyzer/conf_reader.h"
+
+#include <antlr4-runtime.h>
+#include <fmt/format.h>
+
+#include "SlurmConfLexer.h"
+#include "SlurmConfParser.h"
+#include "analyzer/syntax_errors.h"
+
+namespace sa {
+
+using grammar::SlurmConfLexer;
+using grammar::SlurmConfParser;
+
+namespace {
+
+// Feeds bytes to ANTLR one code unit per byte. ANTLR's own UTF-8 decoding throws on invalid
+// input; mapping bytes 1:1 makes every file readable and every column a byte column.
+class ByteStream : public antlr4::ANTLRInputStream {
+ public:
+  explicit ByteStream(std::string_view bytes) {
+    _data.reserve(bytes.size());
+    for (unsigned char c : bytes) _data.push_back(static_cast<char32_t>(c));
+    p = 0;
+  }
+};
+
+SourceLoc loc_of(FileId file, const antlr4::Token* token) {
+  return {file, static_cast<int>(token->getLine()),
+          static_cast<int>(token->getCharPositionInLine()) + 1};
+}
+
+std::string slice(const std::string& content, const antlr4::Token* token) {
+  std::size_t start = token->getStartIndex();
+  std::size_t stop = token->getStopIndex();
+  if (stop < start || stop >= content.size()) return {};
+  return content.substr(start, stop - start + 1);
+}
+
+Pair make_pair(const std::string& content, FileId file, SlurmConfParser::PairContext* ctx) {
+  Pair pair;
+  pair.key = unescape_conf_text(slice(content, ctx->KEY()->getSymbol()));
+  pair.key_loc = loc_of(file, ctx->KEY()->getSymbol());
+  if (ctx->OP()) pair.op = slice(content, ctx->OP()->getSymbol());
+  antlr4::Token* value = ctx->value()->getStart();
+  pair.raw_value = slice(content, value);
+  pair.value_loc = loc_of(file, value);
+  pair.quoted = value->getType() == SlurmConfLexer::QUOTED;
+  std::string_view body = pair.raw_value;
+  if (pair.quoted && body.size() >= 2) body = body.substr(1, body.size() - 2);
+  pair.value = unescape_conf_text(body);
+  return pair;
+}
+
+ConfLine make_line(const std::string& content, FileId file, SlurmConfParser::LineContext* ctx) {
+  ConfLine line;
+  line.loc = loc_of(file, ctx->getStart());
+  if (auto* inc = ctx->include()) {
+    line.is_include = true;
+    if (inc->I_PATH()) {
+      line.include_path = unescape_conf_text(slice(content, inc->I_PATH()->getSymbol()));
+      line.include_path_loc = loc_of(file, inc->I_PATH()->getSymbol());
+    }
+  }
+  for (auto* pair : ctx->pair()) {
+    if (pair->KEY() && pair->EQ() && pair->value() && pair->value()->getStart() &&
+        pair->value()->getStart()->getType() != antlr4::Token::EOF &&
+        pair->value()->getStart()->getType() != SlurmConfLexer::NEWLINE) {
+      line.pairs.push_back(make_pair(content, file, pair));
+    }
+  }
+  return line;
+}
+
+}  // namespace
+
+std::string unescape_conf_text(std::string_view raw) {
+  std::string out;
+  out.reserve(raw.size());
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    if (raw[i] != '\\') {
+      out.push_back(raw[i]);
+      continue;
+    }
+    // A continuation: backslash, optional blanks (then optionally a comment), line end.
+    std::size_t j = i + 1;
+    while (j < raw.size() && (raw[j] == ' ' || raw[j] == '\t' || raw[j] == '\f' || raw[j] == '\r')) ++j;
+    if (j < raw.size() && raw[j] == '#' && j > i + 1) {
+      while (j < raw.size() && raw[j] != '\n') ++j;
+    }
+    if (j < raw.size() && raw[j] == '\n') {
+      i = j;
+      continue;
+    }
+    // An escape: drop the backslash, keep the next character literally.
+    if (i + 1 < raw.size()) out.push_back(raw[++i]);
+  }
+  return out;
+}
+
+std::vector<ConfLine> read_conf(const SourceManager& sources, FileId file, DiagnosticSink& sink) {
+  const std::string& content = sources.file(file).content;
+  ByteStream input(content);
+  SlurmConfLexer lexer(&input);
+  antlr4::CommonTokenStream tokens(&lexer);
+  SlurmConfParser parser(&tokens);
+  SyntaxErrorListener listener(file, tokens, content, sink);
+  lexer.removeErrorListeners();
+  lexer.addErrorListener(&listener);
+  parser.removeErrorListeners();
+  parser.addErrorListener(&listener);
+
+  std::vector<ConfLine> lines;
+  while (tokens.LA(1) != antlr4::Token::EOF) {
+    listener.start_line();
+    SlurmConfParser::LineContext* ctx = parser.line();
+    ConfLine line = make_line(content, file, ctx);
+    if (listener.line_has_error()) {
+      line.has_syntax_error = true;
+      // Resynchronise on the next line end so one bad line costs one diagnostic (unless
+      // ANTLR's own recovery already consumed it).
+      const antlr4::Token* previous = tokens.index() > 0 ? tokens.LT(-1) : nullptr;
+      bool at_line_start = previous && previous->getType() == SlurmConfLexer::NEWLINE;
+      while (!at_line_start && tokens.LA(1) != antlr4::Token::EOF) {
+        bool was_newline = tokens.LA(1) == SlurmConfLexer::NEWLINE;
+        tokens.consume();
+        if (was_newline) break;
+      }
+    }
+    if (line.is_include || !line.pairs.empty() || line.has_syntax_error) lines.push_back(std::move(line));
+  }
+  return lines;
+}
+
+}  // namespace sa

@@ -1,0 +1,92 @@
+#include "analyzer/key_table.h"
+
+#include "analyzer/embedded_data.h"
+#include "analyzer/text_util.h"
+
+namespace sa {
+
+namespace {
+
+SlurmVersion parse_table_version(const std::string& text, bool& open_ended) {
+  open_ended = text == "-" || text == "master";
+  if (open_ended) return kNewestKnownVersion;
+  return SlurmVersion::parse(text).value_or(kNewestKnownVersion);
+}
+
+bool covers(const KeyInfo& info, const SlurmVersion& version) {
+  SlurmVersion v{version.major, version.minor, 0};
+  return !(v < info.since) && (info.open_ended || !(info.until < v));
+}
+
+}  // namespace
+
+KeyTable KeyTable::from_tsv(std::string_view tsv) {
+  KeyTable table;
+  bool header = true;
+  for (const std::string& line : split(tsv, '\n')) {
+    if (header) {
+      header = false;
+      continue;
+    }
+    std::vector<std::string> f = split(line, '\t');
+    if (f.size() < 6 || f[1].empty()) continue;
+    KeyInfo info;
+    info.table = f[0];
+    info.key = f[1];
+    info.type = f[2];
+    bool ignored = false;
+    info.since = parse_table_version(f[3], ignored);
+    info.until = parse_table_version(f[4], info.open_ended);
+    info.status = f[5];
+    if (auto at = info.status.find('@'); at != std::string::npos) {
+      info.status_since = SlurmVersion::parse(info.status.substr(at + 1)).value_or(SlurmVersion{0, 0, 0});
+      info.status.resize(at);
+    }
+    if (f.size() > 6) info.note = f[6];
+    table.index_[to_lower(info.table + "\t" + info.key)].push_back(table.rows_.size());
+    table.rows_.push_back(std::move(info));
+  }
+  return table;
+}
+
+const KeyTable& KeyTable::builtin() {
+  static const KeyTable table = from_tsv(embedded::kSlurmConfKeysTsv);
+  return table;
+}
+
+KeyLookup KeyTable::find(std::string_view table, std::string_view key,
+                         const SlurmVersion& version) const {
+  KeyLookup best;
+  auto found = index_.find(to_lower(std::string(table) + "\t" + std::string(key)));
+  if (found == index_.end()) return best;
+  for (std::size_t row : found->second) {
+    const KeyInfo& info = rows_[row];
+    if (covers(info, version)) {
+      bool status_applies = !(version < info.status_since);
+      KeyStatus status = KeyStatus::kOk;
+      if (status_applies && info.status == "defunct") status = KeyStatus::kDefunct;
+      if (status_applies && info.status == "fatal") status = KeyStatus::kFatal;
+      return {status, &info};
+    }
+    best = {version < info.since ? KeyStatus::kNotYet : KeyStatus::kRemoved, &info};
+  }
+  return best;
+}
+
+std::vector<std::string> KeyTable::valid_keys(std::string_view table, const SlurmVersion& version) const {
+  std::vector<std::string> keys;
+  for (const KeyInfo& info : rows_) {
+    if (info.table == table && covers(info, version)) keys.push_back(info.key);
+  }
+  return keys;
+}
+
+bool KeyTable::known_anywhere(std::string_view table, std::string_view key) const {
+  return index_.count(to_lower(std::string(table) + "\t" + std::string(key))) > 0;
+}
+
+bool is_repeatable(const KeyInfo& info, const SlurmVersion& version) {
+  return info.status == "repeatable" && !(version < info.status_since);
+}
+
+}  // namespace sa

@@ -1,0 +1,54 @@
+#pragma once
+// The complete key tables of slurm.conf, its record lines, topology.conf and gres.conf for
+// Slurm 20.11 to 25.11, read from data/slurm_conf_keys.tsv (extracted from Slurm's own
+// s_p_options_t tables; see data/README.md). An unknown or removed key is an error in
+// Slurm, so it must be one here, with a did-you-mean.
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analyzer/version.h"
+
+namespace sa {
+
+struct KeyInfo {
+  std::string table;  // "slurm.conf", "NodeName", "PartitionName", ...
+  std::string key;    // canonical spelling
+  std::string type;   // s_p type: string, uint16, uint32, boolean, ... (+handler)
+  SlurmVersion since;
+  SlurmVersion until;  // last version that has it; kNewestKnownVersion-or-later when "-"
+  bool open_ended = true;  // still present in the newest known version
+  std::string status;      // ok, defunct, fatal, repeatable
+  SlurmVersion status_since{0, 0, 0};  // status applies from this version (0.0: always)
+  std::string note;
+};
+
+enum class KeyStatus { kOk, kUnknown, kRemoved, kNotYet, kDefunct, kFatal };
+
+struct KeyLookup {
+  KeyStatus status = KeyStatus::kUnknown;
+  const KeyInfo* info = nullptr;
+};
+
+class KeyTable {
+ public:
+  static const KeyTable& builtin();
+  /// Parses the TSV text; malformed rows are skipped (the tests pin the row count).
+  static KeyTable from_tsv(std::string_view tsv);
+
+  KeyLookup find(std::string_view table, std::string_view key, const SlurmVersion& version) const;
+  /// Canonical spellings of the keys valid in `table` for `version` (for suggestions).
+  std::vector<std::string> valid_keys(std::string_view table, const SlurmVersion& version) const;
+  /// True if `key` is in `table` for some version.
+  bool known_anywhere(std::string_view table, std::string_view key) const;
+  std::size_t size() const { return rows_.size(); }
+
+ private:
+  std::vector<KeyInfo> rows_;
+  std::map<std::string, std::vector<std::size_t>, std::less<>> index_;  // "table\tkey" lower-cased
+};
+
+bool is_repeatable(const KeyInfo& info, const SlurmVersion& version);
+
+}  // namespace sa

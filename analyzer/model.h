@@ -1,0 +1,229 @@
+#pragma once
+// The typed, resolved model of one cluster's slurm.conf: every default applied, every
+// alias resolved, hostlists expanded. Times are integer seconds (kInfiniteTime for
+// UNLIMITED), memory is MB. The engine and the rules read only this, never raw text.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzer/source_manager.h"
+#include "analyzer/version.h"
+
+namespace sa {
+
+struct GresSpec {
+  std::string name;  // "gpu"
+  std::string type;  // "a100" or empty
+  std::uint64_t count = 0;
+  bool no_consume = false;
+};
+
+enum class NodeState { kUnknown, kIdle, kDown, kDrain, kFail, kFailing, kFuture, kCloud };
+
+struct Node {
+  std::string name;
+  SourceLoc loc;
+  std::uint32_t cpus = 1;
+  std::uint32_t boards = 1;
+  std::uint32_t sockets = 1;  // total sockets (boards x sockets per board)
+  std::uint32_t cores_per_socket = 1;
+  std::uint32_t threads_per_core = 1;
+  std::uint64_t real_memory_mb = 1;
+  std::uint64_t mem_spec_limit_mb = 0;
+  std::uint32_t tmp_disk_mb = 0;
+  std::uint32_t weight = 1;
+  std::uint32_t core_spec_count = 0;
+  std::vector<std::string> features;
+  std::vector<GresSpec> gres;
+  NodeState state = NodeState::kUnknown;
+  std::string reason;
+  std::uint32_t cores() const { return sockets * cores_per_socket; }
+  bool usable() const {
+    return state != NodeState::kDown && state != NodeState::kDrain && state != NodeState::kFail &&
+           state != NodeState::kFuture;
+  }
+};
+
+enum class PartitionState { kUp, kDown, kDrain, kInactive };
+
+/// OverSubscribe as Slurm stores it: NO (1), EXCLUSIVE (0), YES:n, FORCE:n.
+struct OverSubscribe {
+  enum class Mode { kNo, kExclusive, kYes, kForce } mode = Mode::kNo;
+  std::uint32_t count = 1;  // jobs per resource for YES/FORCE
+};
+
+/// PreemptMode: at most one base mode plus GANG or WITHIN (22.05+), never both.
+struct PreemptMode {
+  enum class Base { kOff, kCancel, kRequeue, kSuspend } base = Base::kOff;
+  bool gang = false;
+  bool within = false;
+};
+
+struct TresWeight {
+  std::string tres;  // lower-cased type[/name], e.g. "cpu", "mem", "gres/gpu"
+  double weight = 0;
+};
+
+struct Partition {
+  std::string name;
+  SourceLoc loc;
+  std::string nodes_expr;           // as written (after DEFAULT inheritance)
+  std::vector<std::uint32_t> nodes;  // indices into Config::nodes, de-duplicated, config order
+  bool is_default = false;
+  bool hidden = false;
+  PartitionState state = PartitionState::kUp;
+  std::int64_t max_time = -1;      // seconds; kInfiniteTime = UNLIMITED
+  std::int64_t default_time = -1;  // seconds; kInfiniteTime when unset (MaxTime applies)
+  bool default_time_set = false;
+  std::uint32_t max_nodes = 0xFFFFFFFF;
+  std::uint32_t min_nodes = 0;
+  std::uint32_t max_cpus_per_node = 0xFFFFFFFF;
+  std::uint16_t priority_tier = 1;
+  std::uint16_t priority_job_factor = 1;
+  OverSubscribe oversubscribe;
+  std::optional<PreemptMode> preempt_mode;  // unset: the cluster's PreemptMode
+  std::uint32_t grace_time = 0;             // seconds
+  std::vector<std::string> allow_accounts, deny_accounts, allow_qos, deny_qos, allow_groups;
+  std::string qos;
+  std::vector<TresWeight> tres_billing_weights;
+  std::uint64_t def_mem_per_cpu = 0, def_mem_per_node = 0, max_mem_per_cpu = 0, max_mem_per_node = 0;
+  bool exclusive_user = false;
+  bool lln = false;
+  bool root_only = false;
+  bool req_resv = false;
+  std::optional<std::uint32_t> over_time_limit;  // minutes; unset: cluster value
+  std::map<std::string, std::string> raw;        // every key set for it, canonical spelling
+};
+
+struct NodeSet {
+  std::string name;
+  SourceLoc loc;
+  std::string feature;
+  std::vector<std::uint32_t> nodes;
+};
+
+struct PriorityFlags {
+  bool fair_tree = true;
+  bool depth_oblivious = false;
+  bool accrue_always = false;
+  bool small_relative_to_time = false;
+  bool calculate_running = false;
+  bool incr_only = false;
+  bool max_tres = false;
+  bool max_tres_gres = false;
+  bool no_normal_assoc = false, no_normal_part = false, no_normal_qos = false, no_normal_tres = false;
+};
+
+enum class UsageReset { kNone, kNow, kDaily, kWeekly, kMonthly, kQuarterly, kYearly };
+
+struct PrioritySettings {
+  std::string type = "priority/multifactor";
+  std::uint32_t weight_age = 0, weight_assoc = 0, weight_fairshare = 0, weight_job_size = 0,
+                weight_partition = 0, weight_qos = 0;
+  std::vector<TresWeight> weight_tres;
+  PriorityFlags flags;
+  std::int64_t max_age = 7 * 86400;
+  std::int64_t decay_half_life = 7 * 86400;
+  std::int64_t calc_period = 300;
+  UsageReset usage_reset_period = UsageReset::kNone;
+  bool favor_small = false;
+  std::uint32_t fairshare_dampening_factor = 1;
+  std::string site_factor_plugin;
+  bool multifactor() const { return type == "priority/multifactor"; }
+};
+
+/// The main scheduling loop and backfill options from SchedulerParameters, defaults applied.
+/// Units as stored by Slurm except bf_window, which is converted to seconds.
+struct SchedulerSettings {
+  std::string type = "sched/backfill";
+  std::uint32_t time_slice = 30;  // SchedulerTimeSlice, seconds
+  std::string parameters;        // SchedulerParameters as written
+  // main loop
+  std::int64_t default_queue_depth = 100;
+  std::int64_t partition_job_depth = 0;
+  std::int64_t sched_interval = 60;
+  std::int64_t sched_min_interval_us = 2;
+  std::int64_t max_sched_time = 2;
+  std::int64_t sched_max_job_start = 0;
+  std::int64_t batch_sched_delay = 3;
+  std::int64_t max_rpc_cnt = 0;
+  bool defer = false, defer_batch = false, assoc_limit_stop = false;
+  // backfill
+  std::int64_t bf_interval = 30;
+  std::int64_t bf_max_time = 30;
+  std::int64_t bf_window = 1440 * 60;  // seconds (written in minutes)
+  std::int64_t bf_resolution = 60;
+  std::int64_t bf_max_job_test = 500;
+  std::int64_t bf_max_job_part = 0, bf_max_job_user = 0, bf_max_job_user_part = 0,
+               bf_max_job_assoc = 0, bf_max_job_start = 0;
+  std::int64_t bf_max_job_array_resv = 20;
+  std::int64_t bf_job_part_count_reserve = 0;
+  std::int64_t bf_min_age_reserve = 0;
+  std::int64_t bf_min_prio_reserve = 0;
+  std::int64_t bf_node_space_size = 500;
+  std::int64_t bf_yield_interval_us = 2'000'000, bf_yield_sleep_us = 500'000;
+  std::int64_t bf_window_linear = 0;
+  bool bf_continue = false, bf_busy_nodes = false, bf_one_resv_per_job = false,
+       bf_running_job_reserve = false, bf_licenses = false;
+};
+
+struct PreemptSettings {
+  std::string type = "preempt/none";
+  PreemptMode mode;
+  std::int64_t exempt_time = -1;  // seconds; -1 when unset
+  std::string parameters;
+  bool enabled() const { return type != "preempt/none"; }
+};
+
+struct SelectSettings {
+  std::string type = "select/cons_tres";
+  enum class Resource { kNone, kCpu, kCore, kSocket, kMemory } resource = Resource::kCore;
+  bool memory = true;  // a *_Memory mode (or CR_Memory): memory is a consumable resource
+  std::vector<std::string> flags;  // CR_ONE_TASK_PER_CORE, CR_LLN, ...
+  std::string parameters;          // as written, or the default that applies
+  std::uint64_t def_mem_per_cpu = 0, def_mem_per_node = 0, max_mem_per_cpu = 0, max_mem_per_node = 0;
+};
+
+struct AccountingSettings {
+  std::string storage_type;  // empty when unset (no accounting)
+  std::vector<std::string> enforce;  // AccountingStorageEnforce words, lower-cased
+  std::string tres;                  // AccountingStorageTRES
+  bool uses_slurmdbd() const { return storage_type == "accounting_storage/slurmdbd"; }
+  bool enforces(const std::string& word) const;
+};
+
+/// A scalar setting as written: its canonical key spelling, value and location.
+struct Setting {
+  std::string key;
+  std::string value;
+  SourceLoc loc;        // the key
+  SourceLoc value_loc;  // the value
+};
+
+struct Config {
+  SlurmVersion version = kDefaultSlurmVersion;
+  std::string cluster_name;  // lower-cased, as Slurm stores it
+  std::vector<std::string> slurmctld_hosts;
+  std::vector<Node> nodes;
+  std::vector<Partition> partitions;
+  std::vector<NodeSet> nodesets;
+  std::vector<std::string> gres_types;
+  PrioritySettings priority;
+  SchedulerSettings scheduler;
+  PreemptSettings preempt;
+  SelectSettings select;
+  AccountingSettings accounting;
+  std::string enforce_part_limits = "NO";
+  std::uint32_t over_time_limit = 0;  // minutes
+  std::map<std::string, Setting> settings;  // lower-cased key -> last value written
+  std::map<std::string, std::uint32_t> node_index;  // name -> index into nodes
+
+  const Partition* find_partition(const std::string& name) const;
+  const Partition* default_partition() const;
+  /// The value written for a scalar key (any case), or nullptr.
+  const Setting* setting(const std::string& key) const;
+};
+
+}  // namespace sa

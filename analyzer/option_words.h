@@ -1,0 +1,43 @@
+#pragma once
+// Words accepted inside option-list values (PriorityFlags, SchedulerParameters,
+// SelectTypeParameters, PreemptMode, ...) and plugin names per plugin key, with the Slurm
+// versions that know them; read from data/option_words.tsv.
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analyzer/version.h"
+
+namespace sa {
+
+struct OptionWord {
+  std::string family;  // "PriorityFlags", "SchedulerParameters", "plugin:SelectType", ...
+  std::string word;    // as Slurm spells it
+  std::string kind;    // flag, value, base, ...
+  SlurmVersion since;
+  SlurmVersion until;
+  bool open_ended = true;
+  std::string note;
+  bool covers(const SlurmVersion& version) const;
+};
+
+class OptionWords {
+ public:
+  static const OptionWords& builtin();
+  static OptionWords from_tsv(std::string_view tsv);
+
+  /// The entry for `word` in `family` (case-insensitive), whatever its versions; or nullptr.
+  const OptionWord* find(std::string_view family, std::string_view word) const;
+  /// Words of `family` valid in `version`.
+  std::vector<const OptionWord*> family(std::string_view family, const SlurmVersion& version) const;
+  /// Words of `family` in any version.
+  std::vector<const OptionWord*> family_any(std::string_view family) const;
+  std::size_t size() const { return rows_.size(); }
+
+ private:
+  std::vector<OptionWord> rows_;
+  std::map<std::string, std::vector<std::size_t>, std::less<>> by_family_;
+};
+
+}  // namespace sa

@@ -1,0 +1,32 @@
+#pragma once
+// Resolution: from the raw, checked key=value records to the typed Config, applying Slurm's
+// defaults, alias rules and soft corrections (each correction is a warning, each fatal
+// check an error). One function per part of the model; analyze.cpp calls them in order.
+#include "analyzer/diagnostics.h"
+#include "analyzer/model.h"
+#include "analyzer/raw_config.h"
+
+namespace sa {
+
+void validate_scalar_types(const RawConfig& raw, const SlurmVersion& version, DiagnosticSink& sink);
+void validate_record_types(const RawConfig& raw, const SlurmVersion& version, DiagnosticSink& sink);
+void resolve_nodes(const RawConfig& raw, Config& config, DiagnosticSink& sink);
+void resolve_nodesets(const RawConfig& raw, Config& config, DiagnosticSink& sink);
+void resolve_partitions(const RawConfig& raw, Config& config, DiagnosticSink& sink);
+void resolve_down_nodes(const RawConfig& raw, Config& config, DiagnosticSink& sink);
+void resolve_cluster(const RawConfig& raw, Config& config, DiagnosticSink& sink);
+void resolve_priority(const RawConfig& raw, Config& config, DiagnosticSink& sink);
+void resolve_scheduler(const RawConfig& raw, Config& config, DiagnosticSink& sink);
+void resolve_select(const RawConfig& raw, Config& config, DiagnosticSink& sink);
+void resolve_preempt(const RawConfig& raw, Config& config, DiagnosticSink& sink);
+void check_plugins(const RawConfig& raw, const Config& config, DiagnosticSink& sink);
+void check_cross_settings(const RawConfig& raw, const Config& config, DiagnosticSink& sink);
+
+/// Parses a PreemptMode list; the error says what is wrong (two base modes, GANG,WITHIN...).
+Result<PreemptMode> parse_preempt_mode(std::string_view text, const SlurmVersion& version);
+/// Parses node Gres: name[:type][:no_consume][:count[KMGTP]], comma-separated.
+Result<std::vector<GresSpec>> parse_gres(std::string_view text);
+/// Parses "cpu=1.0,mem=0.25G,gres/gpu=2" (TRESBillingWeights, PriorityWeightTRES).
+Result<std::vector<TresWeight>> parse_tres_weights(std::string_view text);
+
+}  // namespace sa

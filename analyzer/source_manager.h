@@ -1,0 +1,48 @@
+#pragma once
+// Owns the text of every file the analyzer reads, so diagnostics can point into it long
+// after parsing, and maps (line, column) back to the source line for caret display.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analyzer/result.h"
+
+namespace sa {
+
+using FileId = std::int32_t;
+constexpr FileId kNoFile = -1;
+
+/// A position in a source file; line and column are 1-based, column counts characters.
+struct SourceLoc {
+  FileId file = kNoFile;
+  int line = 0;
+  int column = 0;
+  bool valid() const { return file != kNoFile; }
+};
+
+struct SourceFile {
+  std::string path;     // as given or resolved, used for display
+  std::string content;  // raw bytes
+  std::vector<std::size_t> line_starts;
+};
+
+class SourceManager {
+ public:
+  /// Reads a file from disk. Fails with a message on a missing or unreadable file.
+  Result<FileId> load(const std::string& path);
+  /// Registers in-memory text (tests, fuzzing, stdin).
+  FileId add(std::string path, std::string content);
+
+  const SourceFile& file(FileId id) const { return *files_.at(static_cast<std::size_t>(id)); }
+  const std::string& path(FileId id) const { return file(id).path; }
+  /// The text of a 1-based line without its line terminator; empty if out of range.
+  std::string_view line_text(FileId id, int line) const;
+  std::size_t file_count() const { return files_.size(); }
+
+ private:
+  std::vector<std::unique_ptr<SourceFile>> files_;
+};
+
+}  // namespace sa

@@ -1,0 +1,25 @@
+#pragma once
+// Small string helpers shared by the analyzer (case folding, splitting, suggestions).
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sa {
+
+std::string to_lower(std::string_view text);
+std::string to_upper(std::string_view text);
+bool iequals(std::string_view a, std::string_view b);
+bool istarts_with(std::string_view text, std::string_view prefix);
+/// Case-insensitive substring search, as Slurm's xstrcasestr(); npos when absent.
+std::size_t ifind(std::string_view haystack, std::string_view needle, std::size_t from = 0);
+std::string_view trim(std::string_view text);
+/// Splits on `sep`, keeping empty fields.
+std::vector<std::string> split(std::string_view text, char sep);
+/// Non-printable bytes shown as \xNN so a message never carries control characters.
+std::string printable(std::string_view text, std::size_t max_length = 80);
+/// Optimal-string-alignment distance on lower-cased text (typo distance).
+std::size_t edit_distance(std::string_view a, std::string_view b);
+/// The candidate closest to `word` if it is close enough to be a plausible typo.
+std::string closest_match(std::string_view word, const std::vector<std::string>& candidates);
+
+}  // namespace sa

@@ -1,0 +1,133 @@
+#include "analyzer/value_reader.h"
+
+#include <cctype>
+#include <fmt/format.h>
+
+#include "analyzer/text_util.h"
+
+namespace sa {
+
+namespace {
+
+bool is_memory_key(const std::string& key) {
+  std::string k = to_lower(key);
+  return k.find("mem") != std::string::npos || k == "tmpdisk";
+}
+
+// "64G", "512M": a number with a unit letter, which slurm.conf never accepts for memory.
+std::string unit_hint(const ValueRef& ref) {
+  const std::string& v = ref.value;
+  if (v.size() < 2 || !is_memory_key(ref.key)) return {};
+  char unit = static_cast<char>(std::toupper(static_cast<unsigned char>(v.back())));
+  std::string digits = v.substr(0, v.size() - 1);
+  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) return {};
+  int shift = unit == 'M' ? 0 : unit == 'G' ? 10 : unit == 'T' ? 20 : -1;
+  if (shift < 0 || digits.size() > 12) return {};
+  std::uint64_t mb = std::stoull(digits) << shift;
+  return fmt::format("slurm.conf memory is a plain number of megabytes: write {}={}", ref.key, mb);
+}
+
+}  // namespace
+
+std::optional<ValueRef> ref_of(const Pair* pair, const std::string& canonical_key) {
+  if (!pair) return std::nullopt;
+  return ValueRef{canonical_key, pair->value, pair->value_loc};
+}
+
+std::optional<std::uint64_t> read_uint(const ValueRef& ref, IntWidth width, DiagnosticSink& sink) {
+  auto parsed = parse_uint(ref.value, width);
+  if (parsed) return *parsed;
+  sink.error("CONF006", ref.loc,
+             fmt::format("invalid value '{}' for {}: {}", printable(ref.value), ref.key, parsed.error()),
+             unit_hint(ref));
+  return std::nullopt;
+}
+
+std::optional<bool> read_bool(const ValueRef& ref, DiagnosticSink& sink) {
+  auto parsed = parse_bool(ref.value);
+  if (parsed) return *parsed;
+  sink.error("CONF007", ref.loc,
+             fmt::format("invalid value '{}' for {}: {}", printable(ref.value), ref.key, parsed.error()));
+  return std::nullopt;
+}
+
+std::optional<double> read_double(const ValueRef& ref, DiagnosticSink& sink) {
+  auto parsed = parse_double(ref.value);
+  if (parsed) return *parsed;
+  sink.error("CONF006", ref.loc,
+             fmt::format("invalid value '{}' for {}: {}", printable(ref.value), ref.key, parsed.error()));
+  return std::nullopt;
+}
+
+std::optional<std::int64_t> read_time_minutes(const ValueRef& ref, DiagnosticSink& sink) {
+  auto parsed = parse_time_minutes_as_secs(ref.value);
+  if (parsed) return *parsed;
+  sink.error("CONF008", ref.loc,
+             fmt::format("invalid time '{}' for {}: {}", printable(ref.value), ref.key, parsed.error()));
+  return std::nullopt;
+}
+
+std::optional<std::int64_t> read_time_secs(const ValueRef& ref, DiagnosticSink& sink) {
+  auto parsed = parse_time_secs(ref.value);
+  if (parsed) return *parsed;
+  sink.error("CONF008", ref.loc,
+             fmt::format("invalid time '{}' for {}: {}", printable(ref.value), ref.key, parsed.error()));
+  return std::nullopt;
+}
+
+std::optional<ValueRef> RecordReader::get(const std::string& canonical_key) const {
+  return ref_of(record_.get(to_lower(canonical_key)), canonical_key);
+}
+
+std::optional<std::uint64_t> RecordReader::uint(const std::string& canonical_key, IntWidth width) const {
+  auto ref = get(canonical_key);
+  return ref ? read_uint(*ref, width, sink_) : std::nullopt;
+}
+
+std::optional<bool> RecordReader::boolean(const std::string& canonical_key) const {
+  auto ref = get(canonical_key);
+  return ref ? read_bool(*ref, sink_) : std::nullopt;
+}
+
+std::optional<std::int64_t> RecordReader::time_minutes(const std::string& canonical_key) const {
+  auto ref = get(canonical_key);
+  return ref ? read_time_minutes(*ref, sink_) : std::nullopt;
+}
+
+std::optional<std::string> RecordReader::string(const std::string& canonical_key) const {
+  auto ref = get(canonical_key);
+  return ref ? std::optional<std::string>(ref->value) : std::nullopt;
+}
+
+std::optional<ValueRef> SettingReader::get(const std::string& canonical_key) const {
+  auto it = raw_.scalars.find(to_lower(canonical_key));
+  if (it == raw_.scalars.end()) return std::nullopt;
+  return ValueRef{it->second.key, it->second.value, it->second.value_loc};
+}
+
+std::optional<std::uint64_t> SettingReader::uint(const std::string& canonical_key, IntWidth width) const {
+  auto ref = get(canonical_key);
+  return ref ? read_uint(*ref, width, sink_) : std::nullopt;
+}
+
+std::optional<bool> SettingReader::boolean(const std::string& canonical_key) const {
+  auto ref = get(canonical_key);
+  return ref ? read_bool(*ref, sink_) : std::nullopt;
+}
+
+std::optional<double> SettingReader::real(const std::string& canonical_key) const {
+  auto ref = get(canonical_key);
+  return ref ? read_double(*ref, sink_) : std::nullopt;
+}
+
+std::optional<std::int64_t> SettingReader::time_minutes(const std::string& canonical_key) const {
+  auto ref = get(canonical_key);
+  return ref ? read_time_minutes(*ref, sink_) : std::nullopt;
+}
+
+std::optional<std::string> SettingReader::string(const std::string& canonical_key) const {
+  auto ref = get(canonical_key);
+  return ref ? std::optional<std::string>(ref->value) : std::nullopt;
+}
+
+}  // namespace sa

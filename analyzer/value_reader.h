@@ -1,0 +1,62 @@
+#pragma once
+// Typed reads of settings and record keys that turn a bad value into a diagnostic at the
+// value's location (and return nothing), so each resolver stays a list of reads.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "analyzer/diagnostics.h"
+#include "analyzer/raw_config.h"
+#include "analyzer/values.h"
+
+namespace sa {
+
+struct ValueRef {
+  std::string key;  // canonical spelling for messages
+  std::string value;
+  SourceLoc loc;    // the value
+};
+
+std::optional<ValueRef> ref_of(const Pair* pair, const std::string& canonical_key);
+
+std::optional<std::uint64_t> read_uint(const ValueRef& ref, IntWidth width, DiagnosticSink& sink);
+std::optional<bool> read_bool(const ValueRef& ref, DiagnosticSink& sink);
+std::optional<double> read_double(const ValueRef& ref, DiagnosticSink& sink);
+/// Minute-based time keys (MaxTime, PriorityMaxAge, ...): seconds, rounded up to minutes.
+std::optional<std::int64_t> read_time_minutes(const ValueRef& ref, DiagnosticSink& sink);
+std::optional<std::int64_t> read_time_secs(const ValueRef& ref, DiagnosticSink& sink);
+
+/// Reads a record key (line first, then DEFAULT) by its lower-cased name.
+class RecordReader {
+ public:
+  RecordReader(const RawRecord& record, DiagnosticSink& sink) : record_(record), sink_(sink) {}
+  std::optional<ValueRef> get(const std::string& canonical_key) const;
+  std::optional<std::uint64_t> uint(const std::string& canonical_key, IntWidth width) const;
+  std::optional<bool> boolean(const std::string& canonical_key) const;
+  std::optional<std::int64_t> time_minutes(const std::string& canonical_key) const;
+  std::optional<std::string> string(const std::string& canonical_key) const;
+  const RawRecord& record() const { return record_; }
+
+ private:
+  const RawRecord& record_;
+  DiagnosticSink& sink_;
+};
+
+/// Reads a top-level scalar setting by canonical key.
+class SettingReader {
+ public:
+  SettingReader(const RawConfig& raw, DiagnosticSink& sink) : raw_(raw), sink_(sink) {}
+  std::optional<ValueRef> get(const std::string& canonical_key) const;
+  std::optional<std::uint64_t> uint(const std::string& canonical_key, IntWidth width) const;
+  std::optional<bool> boolean(const std::string& canonical_key) const;
+  std::optional<double> real(const std::string& canonical_key) const;
+  std::optional<std::int64_t> time_minutes(const std::string& canonical_key) const;
+  std::optional<std::string> string(const std::string& canonical_key) const;
+  DiagnosticSink& sink() const { return sink_; }
+
+ private:
+  const RawConfig& raw_;
+  DiagnosticSink& sink_;
+};
+
+}  // namespace sa

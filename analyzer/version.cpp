@@ -1,0 +1,35 @@
+#include "analyzer/version.h"
+
+#include <charconv>
+#include <fmt/format.h>
+
+namespace sa {
+
+namespace {
+bool take_number(std::string_view& text, int& out) {
+  const char* begin = text.data();
+  auto [ptr, ec] = std::from_chars(begin, begin + text.size(), out);
+  if (ec != std::errc() || ptr == begin) return false;
+  text.remove_prefix(static_cast<std::size_t>(ptr - begin));
+  return true;
+}
+}  // namespace
+
+std::optional<SlurmVersion> SlurmVersion::parse(std::string_view text) {
+  SlurmVersion v{0, 0, 0};
+  if (!take_number(text, v.major) || text.empty() || (text[0] != '.' && text[0] != '-')) {
+    return std::nullopt;
+  }
+  text.remove_prefix(1);
+  if (!take_number(text, v.minor)) return std::nullopt;
+  if (!text.empty() && (text[0] == '.' || text[0] == '-')) {
+    text.remove_prefix(1);
+    if (!take_number(text, v.patch)) return std::nullopt;
+  }
+  if (!text.empty() || v.major < 1 || v.minor < 0 || v.minor > 12) return std::nullopt;
+  return v;
+}
+
+std::string SlurmVersion::to_string() const { return fmt::format("{}.{:02}", major, minor); }
+
+}  // namespace sa

@@ -1,0 +1,32 @@
+#pragma once
+// The Slurm release a configuration is checked against. Only major.minor matters for the
+// key table and defaults; patch levels (e.g. 23.02.5 for hostlist suffixes) are kept too.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+
+namespace sa {
+
+struct SlurmVersion {
+  int major = 24;
+  int minor = 5;
+  int patch = 0;
+
+  static std::optional<SlurmVersion> parse(std::string_view text);
+  std::string to_string() const;  // "24.05"
+  auto key() const { return std::tie(major, minor, patch); }
+  bool operator<(const SlurmVersion& o) const { return key() < o.key(); }
+  bool operator>=(const SlurmVersion& o) const { return !(*this < o); }
+  bool operator==(const SlurmVersion& o) const { return key() == o.key(); }
+  /// True when this version is at least major.minor(.patch).
+  bool at_least(int maj, int min, int pat = 0) const { return *this >= SlurmVersion{maj, min, pat}; }
+};
+
+/// The version assumed when the user gives none; printed in every report.
+constexpr SlurmVersion kDefaultSlurmVersion{24, 5, 0};
+/// The releases whose key tables slurm-advisor knows.
+constexpr SlurmVersion kOldestKnownVersion{20, 11, 0};
+constexpr SlurmVersion kNewestKnownVersion{25, 11, 0};
+
+}  // namespace sa

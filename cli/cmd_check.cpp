@@ -1,0 +1,86 @@
+// `slurm-advisor check` (diagnostics) and `slurm-advisor model` (the resolved model).
+#include "cli/cmd_check.h"
+
+#include <iostream>
+#include <memory>
+
+#include "analyzer/analyze.h"
+#include "cli/common.h"
+#include "report/diagnostic_printer.h"
+#include "report/model_json.h"
+
+namespace sa::cli {
+
+namespace {
+
+struct CheckOptions {
+  std::string path;
+  std::string format = "text";
+  std::string color = "auto";
+  VersionOption version;
+  bool quiet = false;
+};
+
+std::unique_ptr<Analysis> run_analysis(const std::string& path, const VersionOption& version_option) {
+  SlurmVersion version;
+  if (!version_option.resolve(version)) return nullptr;
+  auto analysis = analyze_file(path, {version, 16});
+  if (!analysis->ok()) {
+    std::cerr << "slurm-advisor: " << analysis->failure << "\n";
+    return nullptr;
+  }
+  return analysis;
+}
+
+int run_check(const CheckOptions& o) {
+  auto analysis = run_analysis(o.path, o.version);
+  if (!analysis) return kExitUsage;
+  auto diagnostics = analysis->diagnostics.sorted();
+  if (o.format == "json") {
+    nlohmann::json j = report::diagnostics_json(diagnostics, analysis->sources);
+    j["slurm_version"] = analysis->config.version.to_string();
+    write_json(std::cout, j);
+  } else {
+    report::print_diagnostics_text(std::cout, diagnostics, analysis->sources, {use_color(o.color), true});
+    if (!o.quiet) {
+      std::cout << o.path << ": " << report::diagnostics_summary(diagnostics) << " (checked against Slurm "
+                << analysis->config.version.to_string() << ")\n";
+    }
+  }
+  return analysis->diagnostics.has_errors() ? kExitFindings : kExitOk;
+}
+
+}  // namespace
+
+void register_check(CLI::App& app, std::function<int()>& runner) {
+  auto options = std::make_shared<CheckOptions>();
+  CLI::App* cmd = app.add_subcommand("check", "Check a slurm.conf (and its Include files) as Slurm would read it");
+  cmd->add_option("slurm.conf", options->path, "Path to slurm.conf")->required();
+  cmd->add_option("--format", options->format, "Output format")->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("--color", options->color, "Colour: auto, always or never")->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->add_flag("--quiet,-q", options->quiet, "Omit the summary line");
+  add_version_option(*cmd, options->version);
+  cmd->footer("Exit status: 0 no errors, 1 errors Slurm would refuse, 2 the tool could not run.");
+  cmd->callback([options, &runner] { runner = [options] { return run_check(*options); }; });
+}
+
+void register_model(CLI::App& app, std::function<int()>& runner) {
+  auto options = std::make_shared<CheckOptions>();
+  CLI::App* cmd = app.add_subcommand("model", "Print the resolved model of a slurm.conf as JSON");
+  cmd->add_option("slurm.conf", options->path, "Path to slurm.conf")->required();
+  add_version_option(*cmd, options->version);
+  cmd->footer("Times are integer seconds, memory is MB, null means UNLIMITED. Diagnostics go to stderr.\n"
+              "Exit status: 0 no errors, 1 errors Slurm would refuse, 2 the tool could not run.");
+  cmd->callback([options, &runner] {
+    runner = [options] {
+      auto analysis = run_analysis(options->path, options->version);
+      if (!analysis) return static_cast<int>(kExitUsage);
+      auto diagnostics = analysis->diagnostics.sorted();
+      report::print_diagnostics_text(std::cerr, diagnostics, analysis->sources, {false, false});
+      write_json(std::cout, report::model_json(analysis->config));
+      return static_cast<int>(analysis->diagnostics.has_errors() ? kExitFindings : kExitOk);
+    };
+  });
+}
+
+}  // namespace sa::cli

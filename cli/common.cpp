@@ -1,0 +1,43 @@
+#include "cli/common.h"
+
+#include <cstdlib>
+#include <iostream>
+#include <unistd.h>
+
+namespace sa::cli {
+
+bool VersionOption::resolve(SlurmVersion& out) const {
+  if (text.empty()) {
+    out = kDefaultSlurmVersion;
+    return true;
+  }
+  auto parsed = SlurmVersion::parse(text);
+  if (!parsed) {
+    std::cerr << "slurm-advisor: invalid --slurm-version '" << text << "' (expected e.g. 23.02 or 24.05.3)\n";
+    return false;
+  }
+  if (*parsed < kOldestKnownVersion || kNewestKnownVersion < SlurmVersion{parsed->major, parsed->minor, 0}) {
+    std::cerr << "slurm-advisor: note: Slurm " << parsed->to_string() << " is outside the known range "
+              << kOldestKnownVersion.to_string() << " to " << kNewestKnownVersion.to_string()
+              << "; checking with the nearest known tables\n";
+  }
+  out = *parsed;
+  return true;
+}
+
+void add_version_option(CLI::App& cmd, VersionOption& option) {
+  cmd.add_option("--slurm-version", option.text,
+                 "Slurm release to check against (default " + kDefaultSlurmVersion.to_string() + ")");
+}
+
+void write_json(std::ostream& out, const nlohmann::json& j) {
+  out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+}
+
+bool use_color(const std::string& mode) {
+  if (mode == "always") return true;
+  if (mode == "never") return false;
+  return isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr;
+}
+
+}  // namespace sa::cli

@@ -1,0 +1,39 @@
+// slurm-advisor: an offline configuration advisor and policy linter for Slurm.
+#include <exception>
+#include <functional>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/cmd_check.h"
+#include "cli/common.h"
+
+int main(int argc, char** argv) {
+  using namespace sa::cli;
+  CLI::App app{"slurm-advisor: check Slurm configurations and policies before you deploy them"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "slurm-advisor 0.1.0");
+  std::function<int()> runner;
+  register_check(app, runner);
+  register_model(app, runner);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kExitUsage;
+  }
+  try {
+    return runner ? runner() : kExitUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "slurm-advisor: internal error: " << e.what() << "\n";
+  } catch (...) {
+    std::cerr << "slurm-advisor: internal error\n";
+  }
+  return kExitUsage;
+}

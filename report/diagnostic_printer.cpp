@@ -1,0 +1,92 @@
+#include "report/diagnostic_printer.h"
+
+#include <fmt/format.h>
+
+#include "analyzer/text_util.h"
+
+namespace sa::report {
+
+namespace {
+
+const char* color_of(Severity s) {
+  switch (s) {
+    case Severity::kError: return "\033[1;31m";
+    case Severity::kWarning: return "\033[1;35m";
+    case Severity::kNote: return "\033[1;36m";
+  }
+  return "";
+}
+
+std::string location(const Diagnostic& d, const SourceManager& sources) {
+  if (!d.loc.valid()) return "slurm-advisor";
+  return fmt::format("{}:{}:{}", sources.path(d.loc.file), d.loc.line, d.loc.column);
+}
+
+// The source line with tabs kept (so the caret lines up) and control bytes made visible.
+void print_source(std::ostream& out, const Diagnostic& d, const SourceManager& sources, bool color) {
+  std::string_view line = sources.line_text(d.loc.file, d.loc.line);
+  if (line.empty() && d.loc.line > 0) return;
+  std::string shown, caret;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    bool before = static_cast<int>(i) < d.loc.column - 1;
+    if (c == '\t') {
+      shown.push_back('\t');
+      if (before) caret.push_back('\t');
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      shown += "?";
+      if (before) caret.push_back(' ');
+    } else {
+      shown.push_back(c);
+      if (before) caret.push_back(' ');
+    }
+    if (shown.size() > 300) {
+      shown += "...";
+      break;
+    }
+  }
+  out << "  " << shown << "\n  " << caret << (color ? "\033[1;32m^\033[0m" : "^") << "\n";
+}
+
+}  // namespace
+
+void print_diagnostics_text(std::ostream& out, const std::vector<Diagnostic>& diagnostics,
+                            const SourceManager& sources, const TextOptions& options) {
+  for (const Diagnostic& d : diagnostics) {
+    const char* sev = severity_name(d.severity);
+    if (options.color) {
+      out << fmt::format("\033[1m{}:\033[0m {}{}:\033[0m \033[1m{}\033[0m [{}]\n", location(d, sources),
+                         color_of(d.severity), sev, d.message, d.code);
+    } else {
+      out << fmt::format("{}: {}: {} [{}]\n", location(d, sources), sev, d.message, d.code);
+    }
+    if (options.show_source && d.loc.valid()) print_source(out, d, sources, options.color);
+    if (!d.hint.empty()) out << "  hint: " << d.hint << "\n";
+  }
+}
+
+nlohmann::json diagnostics_json(const std::vector<Diagnostic>& diagnostics, const SourceManager& sources) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const Diagnostic& d : diagnostics) {
+    nlohmann::json j = {{"code", d.code},
+                        {"severity", severity_name(d.severity)},
+                        {"message", d.message},
+                        {"file", d.loc.valid() ? sources.path(d.loc.file) : ""},
+                        {"line", d.loc.line},
+                        {"column", d.loc.column}};
+    if (!d.hint.empty()) j["hint"] = d.hint;
+    list.push_back(std::move(j));
+  }
+  return {{"diagnostics", list}};
+}
+
+std::string diagnostics_summary(const std::vector<Diagnostic>& diagnostics) {
+  int errors = 0, warnings = 0, notes = 0;
+  for (const Diagnostic& d : diagnostics) {
+    (d.severity == Severity::kError ? errors : d.severity == Severity::kWarning ? warnings : notes)++;
+  }
+  auto plural = [](int n, const char* word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); };
+  return fmt::format("{}, {}, {}", plural(errors, "error"), plural(warnings, "warning"), plural(notes, "note"));
+}
+
+}  // namespace sa::report

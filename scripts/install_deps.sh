@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs the Debian packages slurm-advisor builds and tests with, and only those that are
+# missing. Idempotent: a second run installs nothing and prints nothing but a summary line.
+set -euo pipefail
+
+packages=(
+  cmake g++ make pkg-config
+  antlr4 libantlr4-runtime-dev default-jre-headless
+  libboost-graph-dev libfmt-dev nlohmann-json3-dev libcli11-dev
+  googletest libgtest-dev libgmock-dev libbenchmark-dev
+  ccache
+)
+# Optional extras: clang for the libFuzzer targets, chromium for the HTML report test.
+if [[ "${SLURM_ADVISOR_EXTRAS:-}" == *fuzz* ]]; then packages+=(clang libclang-rt-14-dev); fi
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "install_deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+echo "install_deps: installing ${missing[*]}"
+sudo_cmd=()
+if [[ $(id -u) -ne 0 ]]; then
+  command -v sudo >/dev/null || { echo "install_deps: need root or sudo to install: ${missing[*]}" >&2; exit 2; }
+  sudo_cmd=(sudo)
+fi
+export DEBIAN_FRONTEND=noninteractive
+# An apt-get update is needed on a fresh image whose package lists are empty or stale.
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
