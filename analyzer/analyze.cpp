@@ -1,6 +1,7 @@
 #include "analyzer/analyze.h"
 
 #include <exception>
+#include <filesystem>
 #include <fmt/format.h>
 
 #include "analyzer/conf_loader.h"
@@ -13,6 +14,12 @@ namespace {
 
 void resolve_all(const LoadedConf& loaded, Analysis& a, const AnalyzeOptions& options) {
   a.config.version = options.version;
+  if (options.kind != ConfKind::kSlurm) {
+    // topology.conf and gres.conf: key and syntax checks only; they do not feed the model yet.
+    collect_raw_config(loaded, options.version, a.diagnostics,
+                       options.kind == ConfKind::kGres ? "gres.conf" : "topology.conf");
+    return;
+  }
   RawConfig raw = collect_raw_config(loaded, options.version, a.diagnostics);
   validate_scalar_types(raw, options.version, a.diagnostics);
   validate_record_types(raw, options.version, a.diagnostics);
@@ -44,6 +51,13 @@ void guarded(Analysis& a, Fn&& fn) {
 }
 
 }  // namespace
+
+ConfKind guess_conf_kind(const std::string& path) {
+  std::string name = std::filesystem::path(path).filename().string();
+  if (name.find("gres") != std::string::npos) return ConfKind::kGres;
+  if (name.find("topology") != std::string::npos) return ConfKind::kTopology;
+  return ConfKind::kSlurm;
+}
 
 std::unique_ptr<Analysis> analyze_file(const std::string& path, const AnalyzeOptions& options) {
   auto a = std::make_unique<Analysis>();

@@ -10,10 +10,17 @@
 
 namespace sa {
 
+/// Which file of the slurm.conf family is being read; they share one parser but not keys.
+enum class ConfKind { kSlurm, kTopology, kGres };
+
 struct AnalyzeOptions {
   SlurmVersion version = kDefaultSlurmVersion;
   int max_include_depth = 16;
+  ConfKind kind = ConfKind::kSlurm;
 };
+
+/// Guesses the kind from a file name: "*gres*.conf" and "*topology*.conf" are not slurm.conf.
+ConfKind guess_conf_kind(const std::string& path);
 
 struct Analysis {
   SourceManager sources;

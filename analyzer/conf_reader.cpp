@@ -55,12 +55,10 @@ Pair make_pair(const std::string& content, FileId file, SlurmConfParser::PairCon
 ConfLine make_line(const std::string& content, FileId file, SlurmConfParser::LineContext* ctx) {
   ConfLine line;
   line.loc = loc_of(file, ctx->getStart());
-  if (auto* inc = ctx->include()) {
+  if (auto* inc = ctx->include(); inc && inc->I_PATH()) {
     line.is_include = true;
-    if (inc->I_PATH()) {
-      line.include_path = unescape_conf_text(slice(content, inc->I_PATH()->getSymbol()));
-      line.include_path_loc = loc_of(file, inc->I_PATH()->getSymbol());
-    }
+    line.include_path = unescape_conf_text(slice(content, inc->I_PATH()->getSymbol()));
+    line.include_path_loc = loc_of(file, inc->I_PATH()->getSymbol());
   }
   for (auto* pair : ctx->pair()) {
     if (pair->KEY() && pair->EQ() && pair->value() && pair->value()->getStart() &&
@@ -99,9 +97,12 @@ std::string unescape_conf_text(std::string_view raw) {
 }
 
 std::vector<ConfLine> read_conf(const SourceManager& sources, FileId file, DiagnosticSink& sink) {
-  const std::string& content = sources.file(file).content;
+  // A leading line end lets INCLUDE_LINE match an Include on the first line; the lexer
+  // starts at line 0 so that every position stays that of the file.
+  const std::string content = "\n" + sources.file(file).content;
   ByteStream input(content);
   SlurmConfLexer lexer(&input);
+  lexer.setLine(0);
   antlr4::CommonTokenStream tokens(&lexer);
   SlurmConfParser parser(&tokens);
   SyntaxErrorListener listener(file, tokens, content, sink);
@@ -111,23 +112,34 @@ std::vector<ConfLine> read_conf(const SourceManager& sources, FileId file, Diagn
   parser.addErrorListener(&listener);
 
   std::vector<ConfLine> lines;
+  const antlr4::Token* include_keyword = nullptr;  // the INCLUDE_LINE that ended the last line
   while (tokens.LA(1) != antlr4::Token::EOF) {
     listener.start_line();
     SlurmConfParser::LineContext* ctx = parser.line();
     ConfLine line = make_line(content, file, ctx);
+    if (include_keyword && !line.is_include && !listener.line_has_error()) {
+      sink.error("CONF011", {file, static_cast<int>(include_keyword->getLine()) + 1, 1},
+                 "Include without a file name");
+    }
     if (listener.line_has_error()) {
       line.has_syntax_error = true;
       // Resynchronise on the next line end so one bad line costs one diagnostic (unless
       // ANTLR's own recovery already consumed it).
       const antlr4::Token* previous = tokens.index() > 0 ? tokens.LT(-1) : nullptr;
-      bool at_line_start = previous && previous->getType() == SlurmConfLexer::NEWLINE;
+      bool at_line_start = previous && (previous->getType() == SlurmConfLexer::NEWLINE ||
+                                        previous->getType() == SlurmConfLexer::INCLUDE_LINE);
       while (!at_line_start && tokens.LA(1) != antlr4::Token::EOF) {
-        bool was_newline = tokens.LA(1) == SlurmConfLexer::NEWLINE;
+        std::size_t type = tokens.LA(1);
         tokens.consume();
-        if (was_newline) break;
+        at_line_start = type == SlurmConfLexer::NEWLINE || type == SlurmConfLexer::INCLUDE_LINE;
       }
     }
+    const antlr4::Token* last = tokens.index() > 0 ? tokens.LT(-1) : nullptr;
+    include_keyword = last && last->getType() == SlurmConfLexer::INCLUDE_LINE ? last : nullptr;
     if (line.is_include || !line.pairs.empty() || line.has_syntax_error) lines.push_back(std::move(line));
+  }
+  if (include_keyword) {
+    sink.error("CONF011", {file, static_cast<int>(include_keyword->getLine()) + 1, 1}, "Include without a file name");
   }
   return lines;
 }

@@ -29,13 +29,15 @@ KeyTable KeyTable::from_tsv(std::string_view tsv) {
       continue;
     }
     std::vector<std::string> f = split(line, '\t');
-    if (f.size() < 6 || f[1].empty()) continue;
+    // "directive" rows (Include) document the reader, they are not keys.
+    if (f.size() < 6 || f[1].empty() || f[2] == "directive") continue;
     KeyInfo info;
     info.table = f[0];
     info.key = f[1];
     info.type = f[2];
     bool ignored = false;
-    info.since = parse_table_version(f[3], ignored);
+    // "master" as a first version means newer than every released table we know.
+    info.since = f[3] == "master" ? SlurmVersion{26, 5, 0} : parse_table_version(f[3], ignored);
     info.until = parse_table_version(f[4], info.open_ended);
     info.status = f[5];
     if (auto at = info.status.find('@'); at != std::string::npos) {

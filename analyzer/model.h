@@ -54,11 +54,13 @@ struct OverSubscribe {
   std::uint32_t count = 1;  // jobs per resource for YES/FORCE
 };
 
-/// PreemptMode: at most one base mode plus GANG or WITHIN (22.05+), never both.
+/// PreemptMode: at most one base mode plus GANG or WITHIN (22.05+), never both; PRIORITY
+/// (25.05+) not with GANG.
 struct PreemptMode {
   enum class Base { kOff, kCancel, kRequeue, kSuspend } base = Base::kOff;
   bool gang = false;
   bool within = false;
+  bool priority = false;
 };
 
 struct TresWeight {

@@ -53,11 +53,15 @@ bool is_record_key(const KeyTable& keys, const std::string& table, const std::st
 void lint_value(const Pair& pair, const std::string& table, const SlurmVersion& version,
                 DiagnosticSink& sink) {
   if (!pair.quoted && !pair.raw_value.empty() && pair.raw_value[0] == '"') {
+    bool closed = pair.raw_value.find('"', 1) != std::string::npos;
     sink.warning("CONF023", pair.value_loc,
-                 fmt::format("the value of '{}' opens a quote that is not closed on this line; Slurm keeps "
-                             "'{}' literally (a '#' inside quotes still starts a comment)",
-                             printable(pair.key), printable(pair.value)),
-                 "close the quote, and write \\# for a literal '#'");
+                 closed ? fmt::format("the value of '{}' has text after its closing quote, so Slurm does not "
+                                      "treat it as quoted and keeps the quote characters: '{}'",
+                                      printable(pair.key), printable(pair.value))
+                        : fmt::format("the value of '{}' opens a quote that is not closed on this line; Slurm "
+                                      "keeps '{}' literally (a '#' inside quotes still starts a comment)",
+                                      printable(pair.key), printable(pair.value)),
+                 closed ? "quote the whole value, or drop the quotes" : "close the quote, and write \\# for a literal '#'");
   }
   std::size_t eq = pair.value.find('=');
   if (pair.quoted || eq == std::string::npos || eq == 0) return;
@@ -81,7 +85,9 @@ class Collector {
     for (const ConfLine& line : conf.lines) {
       if (line.has_syntax_error || line.pairs.empty()) continue;
       const Pair& first = line.pairs[0];
-      if (is_record_key(keys_, table_, first.key, version_)) {
+      if (table_ == "gres.conf") {
+        gres_line(line);  // every gres.conf line is one record of gres.conf keys
+      } else if (is_record_key(keys_, table_, first.key, version_)) {
         record(line);
       } else {
         scalars(line);
@@ -107,10 +113,29 @@ class Collector {
                     fmt::format("record key '{}' must start its own line", found.info->key));
         continue;
       }
+      if (found.status == KeyStatus::kFatal && iequals(found.info->key, "FastSchedule") && pair.value == "1") {
+        // Slurm only logs an error for FastSchedule=1 (the behaviour it kept) and goes on.
+        sink_.warning("CONF005", pair.key_loc, "FastSchedule was removed; Slurm logs an error for "
+                      "FastSchedule=1 and ignores it", "remove it: Slurm always uses the configured node sizes");
+        continue;
+      }
       if (!check_key(found, pair, table_, version_, sink_)) continue;
       lint_value(pair, table_, version_, sink_);
       store_scalar(*found.info, pair);
     }
+  }
+
+  void gres_line(const ConfLine& line) {
+    RawRecord rec;
+    rec.kind = "gres.conf";
+    rec.head = line.pairs[0];
+    for (const Pair& pair : line.pairs) {
+      KeyLookup found = keys_.find(table_, pair.key, version_);
+      if (!check_key(found, pair, table_, version_, sink_)) continue;
+      lint_value(pair, table_, version_, sink_);
+      rec.own[to_lower(found.info->key)] = pair;
+    }
+    raw_.records.push_back(std::move(rec));
   }
 
   void store_scalar(const KeyInfo& info, const Pair& pair) {

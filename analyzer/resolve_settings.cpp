@@ -89,12 +89,15 @@ Result<PreemptMode> parse_preempt_mode(std::string_view text, const SlurmVersion
       mode.gang = true;
     } else if (iequals(word, "WITHIN") && version.at_least(22, 5)) {
       mode.within = true;
+    } else if (iequals(word, "PRIORITY") && version.at_least(25, 5)) {
+      mode.priority = true;
     } else {
       return Error{fmt::format("unknown word '{}'", printable(word))};
     }
   }
   if (bases > 1) return Error{"more than one of OFF, CANCEL, REQUEUE, SUSPEND"};
   if (mode.gang && mode.within) return Error{"GANG and WITHIN cannot be combined"};
+  if (mode.gang && mode.priority) return Error{"GANG and PRIORITY cannot be combined"};
   return mode;
 }
 

@@ -28,7 +28,7 @@ std::string SyntaxErrorListener::text_of(const antlr4::Token* token) const {
 }
 
 std::string SyntaxErrorListener::describe(antlr4::Token* offending, const std::string& antlr_message,
-                                          std::string& hint) const {
+                                          std::string& hint, SourceLoc& loc) const {
   if (!offending) return "unexpected character: " + antlr_message;
   const antlr4::Token* previous = nullptr;
   if (offending->getTokenIndex() > 0 && offending->getTokenIndex() < tokens_.size()) {
@@ -52,6 +52,13 @@ std::string SyntaxErrorListener::describe(antlr4::Token* offending, const std::s
   if (previous && previous->getType() == SlurmConfLexer::KEY &&
       (type == SlurmConfLexer::KEY || line_end || type == SlurmConfLexer::OTHER)) {
     std::string name = text_of(previous);
+    const antlr4::Token* before = previous->getTokenIndex() > 0 ? tokens_.get(previous->getTokenIndex() - 1) : nullptr;
+    if (before && before->getType() == SlurmConfLexer::QUOTED && adjacent(before, previous)) {
+      loc = {file_, static_cast<int>(previous->getLine()), static_cast<int>(previous->getCharPositionInLine()) + 1};
+      hint = "put the whole value inside the quotes";
+      return fmt::format("text '{}' directly after a closing quote; Slurm reads the value up to the "
+                         "first blank and rejects the rest of the line", name);
+    }
     if (iequals(name, "include") && previous->getCharPositionInLine() > 0) {
       hint = "remove the blanks before 'Include'";
       return "'Include' must start in column 1; indented, Slurm reads it as an unknown key";
@@ -68,6 +75,10 @@ std::string SyntaxErrorListener::describe(antlr4::Token* offending, const std::s
     return fmt::format("expected '=' after '{}'", name);
   }
   if (type == SlurmConfLexer::EQ) return "'=' without a key before it";
+  if (type == SlurmConfLexer::I_PATH || type == SlurmConfLexer::I_OTHER) {
+    hint = "an Include line holds one file name; file names cannot contain blanks";
+    return fmt::format("unexpected '{}' after the Include file name", text_of(offending));
+  }
   if (type == SlurmConfLexer::OTHER) {
     return fmt::format("unexpected character '{}'", text_of(offending));
   }
@@ -81,9 +92,9 @@ void SyntaxErrorListener::syntaxError(antlr4::Recognizer* /*recognizer*/, antlr4
   if (line_has_error_) return;
   line_has_error_ = true;
   std::string hint;
-  std::string text = describe(offending, message, hint);
-  sink_.error("CONF001", {file_, static_cast<int>(line), static_cast<int>(column) + 1},
-              std::move(text), std::move(hint));
+  SourceLoc loc{file_, static_cast<int>(line), static_cast<int>(column) + 1};
+  std::string text = describe(offending, message, hint, loc);
+  sink_.error("CONF001", loc, std::move(text), std::move(hint));
 }
 
 }  // namespace sa

@@ -21,7 +21,7 @@ class SyntaxErrorListener : public antlr4::BaseErrorListener {
 
  private:
   std::string describe(antlr4::Token* offending, const std::string& antlr_message,
-                       std::string& hint) const;
+                       std::string& hint, SourceLoc& loc) const;
   std::string text_of(const antlr4::Token* token) const;
 
   FileId file_;

@@ -12,8 +12,11 @@
 // The lexer is deliberately forgiving; Slurm's acceptance rules live in the analyzer.
 lexer grammar SlurmConfLexer;
 
-// 'Include' only counts in column 1 and must be followed by blanks and a file name.
-INCLUDE : {getCharPositionInLine() == 0}? [Ii][Nn][Cc][Ll][Uu][Dd][Ee] [ \t]+ -> pushMode(INCLUDE_MODE) ;
+// 'Include' only counts in column 1 and must be followed by blanks and a file name, so it is
+// recognised together with the line end before it (the reader prepends a '\n' to the file
+// so the first line works too). A semantic predicate on the column would do the same but
+// stops ANTLR caching the lexer's start state, which made lexing ten times slower.
+INCLUDE_LINE : INCLUDE_START -> pushMode(INCLUDE_MODE) ;
 
 KEY     : KEY_CHAR (KEY_CHAR | CONT)* ;
 OP      : [+\-*/] ;
@@ -26,17 +29,20 @@ WS      : [ \t\r\f]+ -> skip ;
 OTHER   : . ;
 
 fragment KEY_CHAR : [A-Za-z0-9_.] ;
+fragment INCLUDE_START : '\r'? '\n' [Ii][Nn][Cc][Ll][Uu][Dd][Ee] [ \t]+ ;
 // An odd backslash at the end of the (comment-stripped, right-trimmed) line.
 fragment CONT     : '\\' ([ \t\f]+ ('#' ~[\r\n]*)? | '\r')* '\r'? '\n' ;
-fragment ESC      : '\\' ~[\r\n \t\f] ;
+fragment ESC      : '\\' ~[\r\n] ;
 
 mode VALUE_MODE;
-V_WS      : [ \t\f]+ -> skip ;
+V_WS      : [ \t\f\r]+ -> skip ;
 V_CONT    : CONT -> skip ;
-QUOTED    : '"' (~["\\#\r\n] | ESC | CONT)* '"' -> popMode ;
-WORD      : (~[ \t\f\r\n#\\] | ESC | CONT | '\\')+ -> popMode ;
+// No escape can put a '"' inside quotes (Slurm removes escapes before matching quotes).
+QUOTED    : '"' (~["\\#\r\n] | '\\' ~["\r\n] | CONT)* '"' -> popMode ;
+WORD      : (~[ \t\f\r\n#\\] | ESC | CONT)+ -> popMode ;
 V_COMMENT : '#' ~[\r\n]* -> skip ;
 V_NEWLINE : '\r'? '\n' -> type(NEWLINE), popMode ;
+V_INCLUDE_LINE : INCLUDE_START -> type(INCLUDE_LINE), mode(INCLUDE_MODE) ;
 
 mode INCLUDE_MODE;
 I_PATH    : (~[ \t\f\r\n#\\] | ESC)+ ;
@@ -44,3 +50,4 @@ I_WS      : [ \t\f]+ -> skip ;
 I_COMMENT : '#' ~[\r\n]* -> skip ;
 I_OTHER   : ~[\r\n] ;
 I_NEWLINE : '\r'? '\n' -> type(NEWLINE), popMode ;
+I_INCLUDE_LINE : INCLUDE_START -> type(INCLUDE_LINE) ;

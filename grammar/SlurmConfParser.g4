@@ -8,7 +8,7 @@ parser grammar SlurmConfParser;
 options { tokenVocab = SlurmConfLexer; }
 
 line    : (include | pair+)? eol ;
-include : INCLUDE I_PATH? I_OTHER* ;
+include : I_PATH I_OTHER* ;   // follows an INCLUDE_LINE token, which ended the previous line
 pair    : KEY OP? EQ value ;
 value   : QUOTED | WORD ;
-eol     : NEWLINE | EOF ;
+eol     : NEWLINE | INCLUDE_LINE | EOF ;

@@ -126,6 +126,7 @@ std::string preempt_mode_string(const PreemptMode& mode) {
   std::string out = kBases[static_cast<int>(mode.base)];
   if (mode.gang) out += ",GANG";
   if (mode.within) out += ",WITHIN";
+  if (mode.priority) out += ",PRIORITY";
   return out;
 }
 

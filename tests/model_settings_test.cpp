@@ -1,0 +1,204 @@
+// Top-level settings: the one-scalar-per-line rule, the key table, defaults per version, and
+// the substring-matched option strings (formats.md §1.3, §1.7, §4).
+#include <gtest/gtest.h>
+
+#include "tests/test_util.h"
+
+namespace sa {
+namespace {
+
+using test::analyze_body;
+
+TEST(Settings, OneScalarPerLine) {
+  auto a = analyze_body("SchedulerType=sched/backfill SelectType=select/cons_tres\n");
+  const Diagnostic* d = test::first(*a, "CONF002");
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->loc.column, 30);
+  EXPECT_TRUE(a->diagnostics.has_errors());
+}
+
+TEST(Settings, UnknownKeyWithSuggestion) {
+  auto a = analyze_body("PriortyWeightAge=1000\n");
+  const Diagnostic* d = test::first(*a, "CONF003");
+  ASSERT_TRUE(d);
+  EXPECT_NE(d->message.find("did you mean 'PriorityWeightAge'?"), std::string::npos);
+}
+
+TEST(Settings, KeysAreCaseInsensitive) {
+  auto a = analyze_body("accountingstoragetype=accounting_storage/slurmdbd\npriorityweightage=5\nNodename=n1 cpus=2 realmemory=10\npartitionname=P1 nodes=ALL priorityTIER=9\n");
+  EXPECT_TRUE(a->diagnostics.all().empty()) << a->diagnostics.all()[0].message;
+  EXPECT_EQ(a->config.nodes[0].cpus, 2u);
+  EXPECT_EQ(a->config.partitions[0].priority_tier, 9);
+}
+
+TEST(Settings, RemovedKeysDependOnVersion) {
+  auto old_slurm = analyze_body("CacheGroups=0\n", "20.11");
+  EXPECT_FALSE(old_slurm->diagnostics.has_errors());
+  auto new_slurm = analyze_body("CacheGroups=0\n", "24.05");
+  const Diagnostic* d = test::first(*new_slurm, "CONF004");
+  ASSERT_TRUE(d);
+  EXPECT_NE(d->message.find("removed after Slurm 20.11"), std::string::npos);
+}
+
+TEST(Settings, RepeatedKeyLastWinsWithWarning) {
+  auto a = analyze_body("SchedulerTimeSlice=40\nSchedulerTimeSlice=60\n");
+  EXPECT_EQ(a->config.scheduler.time_slice, 60u);
+  EXPECT_EQ(test::count(*a, "CONF010"), 1);
+  EXPECT_FALSE(a->diagnostics.has_errors());
+}
+
+TEST(Settings, BadTypedValues) {
+  auto a = analyze_body("PriorityWeightAge=lots\nPriorityFavorSmall=on\nMessageTimeout=70000\n");
+  EXPECT_EQ(test::count(*a, "CONF006"), 2);
+  EXPECT_EQ(test::count(*a, "CONF007"), 1);
+}
+
+TEST(Settings, MissingClusterNameAndController) {
+  auto a = test::analyze("NodeName=n1\n");
+  EXPECT_EQ(test::count(*a, "CONF030"), 2);
+}
+
+TEST(Settings, VersionDependentDefaults) {
+  auto old_slurm = analyze_body("", "23.02");
+  EXPECT_EQ(old_slurm->config.priority.type, "priority/basic");
+  EXPECT_EQ(old_slurm->config.select.type, "select/linear");
+  auto new_slurm = analyze_body("", "23.11");
+  EXPECT_EQ(new_slurm->config.priority.type, "priority/multifactor");
+  EXPECT_EQ(new_slurm->config.select.type, "select/cons_tres");
+  EXPECT_EQ(new_slurm->config.select.parameters, "CR_Core_Memory");
+  EXPECT_TRUE(new_slurm->config.select.memory);
+  EXPECT_EQ(analyze_body("", "20.11")->config.scheduler.bf_max_job_test, 100);
+  EXPECT_EQ(new_slurm->config.scheduler.bf_max_job_test, 500);
+}
+
+TEST(SchedulerParameters, SlurmSemantics) {
+  auto a = analyze_body("SchedulerParameters=bf_window=2d,bf_window=100,bf_continue,defer_batch,bf_resolution=7200\n");
+  const SchedulerSettings& s = a->config.scheduler;
+  EXPECT_EQ(s.bf_window, 2 * 60);      // first occurrence, atoi stops at 'd', minutes -> seconds
+  EXPECT_TRUE(s.bf_continue);
+  EXPECT_TRUE(s.defer_batch);
+  EXPECT_FALSE(s.defer);               // "defer" inside "defer_batch" does not count
+  EXPECT_EQ(s.bf_resolution, 60);      // out of range: default kept
+  EXPECT_EQ(s.bf_max_time, s.bf_interval);
+  EXPECT_GE(test::count(*a, "CONF018"), 3);  // junk, duplicate, range
+  EXPECT_FALSE(a->diagnostics.has_errors());
+}
+
+TEST(SchedulerParameters, TyposAreWarnings) {
+  auto a = analyze_body("SchedulerParameters=max_prc_cnt=16,bf_max_job_tst=100\n");
+  EXPECT_EQ(a->config.scheduler.max_rpc_cnt, 0);
+  const Diagnostic* d = test::first(*a, "CONF018");
+  ASSERT_TRUE(d);
+  EXPECT_NE(d->message.find("did you mean 'max_rpc_cnt'?"), std::string::npos);
+  EXPECT_EQ(test::count(*a, "CONF018"), 2);
+}
+
+TEST(SchedulerParameters, SpacesAreFatal) {
+  auto a = analyze_body("SchedulerParameters=bf_continue, bf_window=100\n");
+  EXPECT_TRUE(a->diagnostics.has_errors());
+}
+
+TEST(SchedulerParameters, MaxSchedTimeBoundByMessageTimeout) {
+  auto a = analyze_body("MessageTimeout=20\nSchedulerParameters=max_sched_time=8\n");
+  EXPECT_EQ(a->config.scheduler.max_sched_time, 8);
+  auto b = analyze_body("SchedulerParameters=max_sched_time=8\n");
+  EXPECT_EQ(b->config.scheduler.max_sched_time, 2);  // above MessageTimeout/2 = 5: default
+}
+
+TEST(PriorityFlags, SubstringMatchingAndTypos) {
+  auto a = analyze_body("PriorityFlags=NO_FAIR_TREE,SMALL_RELATIVE_TO_TIME,INCR_ONLY,MAX_TRES,NO_NORMAL_ALL\n");
+  const PriorityFlags& f = a->config.priority.flags;
+  EXPECT_FALSE(f.fair_tree);
+  EXPECT_TRUE(f.small_relative_to_time);
+  EXPECT_TRUE(f.incr_only);
+  EXPECT_TRUE(f.max_tres);
+  EXPECT_TRUE(f.no_normal_qos);
+  auto b = analyze_body("PriorityFlags=DEPTH_OBLIVOUS,CALCULATE_RUNNING\n");
+  EXPECT_TRUE(b->config.priority.flags.fair_tree);  // the typo is silently ignored by Slurm
+  EXPECT_TRUE(b->config.priority.flags.calculate_running);
+  const Diagnostic* d = test::first(*b, "CONF019");
+  ASSERT_TRUE(d);
+  EXPECT_NE(d->message.find("DEPTH_OBLIVIOUS"), std::string::npos);
+}
+
+TEST(Priority, WeightsTimesAndAccounting) {
+  auto a = analyze_body(
+      "AccountingStorageType=accounting_storage/slurmdbd\nPriorityType=priority/multifactor\n"
+      "PriorityWeightAge=1k\nPriorityWeightFairshare=0x10\nPriorityMaxAge=5-0\nPriorityCalcPeriod=00:00:30\n"
+      "PriorityDecayHalfLife=90-0\n");
+  const PrioritySettings& p = a->config.priority;
+  EXPECT_EQ(p.weight_age, 1024u);
+  EXPECT_EQ(p.weight_fairshare, 16u);
+  EXPECT_EQ(p.max_age, 5 * 86400);
+  EXPECT_EQ(p.calc_period, 60);
+  EXPECT_EQ(p.decay_half_life, 90 * 86400);
+  EXPECT_TRUE(a->diagnostics.all().empty());
+}
+
+TEST(Priority, FairshareWithoutSlurmdbdIsZeroed) {
+  auto a = analyze_body("PriorityType=priority/multifactor\nPriorityWeightFairshare=10000\n");
+  EXPECT_EQ(a->config.priority.weight_fairshare, 0u);
+  EXPECT_EQ(test::count(*a, "CONF043"), 1);
+}
+
+TEST(Priority, OverflowAndInfiniteAndNoDecay) {
+  auto a = analyze_body(
+      "AccountingStorageType=accounting_storage/slurmdbd\nPriorityType=priority/multifactor\n"
+      "PriorityWeightAge=4000000000\nPriorityWeightPartition=1000000000\nPriorityMaxAge=INFINITE\n"
+      "PriorityDecayHalfLife=0\n");
+  EXPECT_EQ(test::count(*a, "CONF033"), 1);
+  EXPECT_EQ(test::count(*a, "CONF031"), 1);
+  EXPECT_EQ(test::count(*a, "CONF032"), 1);
+}
+
+TEST(Preempt, CombinationsSlurmRejects) {
+  struct Case { const char* type; const char* mode; bool error; };
+  for (Case c : {Case{nullptr, "GANG", false}, Case{nullptr, "REQUEUE", true}, Case{nullptr, "SUSPEND,GANG", true},
+                 Case{"preempt/partition_prio", "OFF", true}, Case{"preempt/partition_prio", nullptr, true},
+                 Case{"preempt/qos", nullptr, true}, Case{"preempt/qos", "WITHIN", true},
+                 Case{"preempt/qos", "SUSPEND", true}, Case{"preempt/qos", "REQUEUE,GANG", false},
+                 Case{"preempt/qos", "SUSPEND,GANG", false}, Case{"preempt/qos", "CANCEL,WITHIN", false},
+                 Case{"preempt/partition_prio", "REQUEUE,CANCEL", true}, Case{"preempt/qos", "GANG,WITHIN", true}}) {
+    std::string body;
+    if (c.type) body += std::string("PreemptType=") + c.type + "\n";
+    if (c.mode) body += std::string("PreemptMode=") + c.mode + "\n";
+    auto a = analyze_body(body);
+    EXPECT_EQ(a->diagnostics.has_errors(), c.error) << body;
+  }
+}
+
+TEST(Select, ParametersAndMemory) {
+  auto a = analyze_body("SelectType=select/cons_tres\nSelectTypeParameters=CR_Core,CR_Memory\n");
+  EXPECT_EQ(test::count(*a, "CONF022"), 1);
+  auto b = analyze_body("SelectType=select/cons_tres\nSelectTypeParameters=CR_CPU,CR_ONE_TASK_PER_CORE\n");
+  EXPECT_EQ(test::count(*b, "CONF022"), 1);
+  auto c = analyze_body("SelectType=select/cons_tres\nSelectTypeParameters=CR_Socket_Memory,CR_LLN\nDefMemPerCPU=010\n");
+  EXPECT_EQ(c->config.select.resource, SelectSettings::Resource::kSocket);
+  EXPECT_TRUE(c->config.select.memory);
+  EXPECT_EQ(c->config.select.def_mem_per_cpu, 8u);
+}
+
+TEST(Select, MemoryTrackedWithoutRealMemory) {
+  auto a = analyze_body("SelectType=select/cons_tres\nSelectTypeParameters=CR_Core_Memory\nNodeName=n[1-4] CPUs=8\n");
+  EXPECT_EQ(test::count(*a, "CONF045"), 1);
+}
+
+TEST(Plugins, UnknownAndRemoved) {
+  auto a = analyze_body("SchedulerType=sched/backfil\n");
+  const Diagnostic* d = test::first(*a, "CONF020");
+  ASSERT_TRUE(d);
+  EXPECT_NE(d->message.find("did you mean 'sched/backfill'?"), std::string::npos);
+  auto b = analyze_body("SelectType=select/cons_res\n", "23.11");
+  EXPECT_EQ(test::count(*b, "CONF020"), 1);
+  EXPECT_FALSE(analyze_body("SelectType=select/cons_res\n", "23.02")->diagnostics.has_errors());
+  EXPECT_FALSE(analyze_body("JobCompType=jobcomp/none\n", "24.05")->diagnostics.has_errors());
+}
+
+TEST(Analyze, SchedulerTimeSliceReset) {
+  auto a = analyze_body("SchedulerTimeSlice=3\n");
+  EXPECT_EQ(a->config.scheduler.time_slice, 30u);
+  EXPECT_EQ(test::count(*a, "CONF028"), 1);
+}
+
+}  // namespace
+}  // namespace sa

@@ -1,0 +1,41 @@
+#pragma once
+// Helpers shared by the analyzer tests: analyse in-memory text and look at what came out.
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "analyzer/analyze.h"
+
+namespace sa::test {
+
+/// The two keys every slurm.conf needs, so tests see only the diagnostics they provoke.
+inline const char* kPreamble = "ClusterName=test\nSlurmctldHost=ctl\n";
+
+inline std::unique_ptr<Analysis> analyze(const std::string& text, const char* version = "24.05") {
+  return analyze_text("slurm.conf", text, {*SlurmVersion::parse(version), 16});
+}
+
+inline std::unique_ptr<Analysis> analyze_body(const std::string& body, const char* version = "24.05") {
+  return analyze(std::string(kPreamble) + body, version);
+}
+
+inline std::vector<std::string> codes(const Analysis& a) {
+  std::vector<std::string> out;
+  for (const Diagnostic& d : a.diagnostics.sorted()) out.push_back(d.code);
+  return out;
+}
+
+inline const Diagnostic* first(const Analysis& a, const std::string& code) {
+  for (const Diagnostic& d : a.diagnostics.all()) {
+    if (d.code == code) return &d;
+  }
+  return nullptr;
+}
+
+inline int count(const Analysis& a, const std::string& code) {
+  auto all = codes(a);
+  return static_cast<int>(std::count(all.begin(), all.end(), code));
+}
+
+}  // namespace sa::test
