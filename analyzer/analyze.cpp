@@ -34,6 +34,15 @@ void resolve_all(const LoadedConf& loaded, Analysis& a, const AnalyzeOptions& op
   resolve_preempt(raw, a.config, a.diagnostics);
   check_plugins(raw, a.config, a.diagnostics);
   check_cross_settings(raw, a.config, a.diagnostics);
+  check_option_lists(raw, a.config, a.diagnostics);
+}
+
+// What an unreadable Include may have defined is not certainly missing: say so, and keep the
+// include error itself as the one error.
+void soften_after_missing_includes(const LoadedConf& loaded, Analysis& a) {
+  if (loaded.unreadable_includes == 0) return;
+  a.diagnostics.downgrade_errors({"CONF017", "CONF030", "CONF047"},
+                                 " (it may be defined in an Include file that could not be read)");
 }
 
 // Last line of defence: a bug in the analyzer must surface as a diagnostic, not a crash.
@@ -70,6 +79,7 @@ std::unique_ptr<Analysis> analyze_file(const std::string& path, const AnalyzeOpt
   guarded(*a, [&] {
     LoadedConf loaded = load_conf_text(a->root, a->sources, a->diagnostics, {options.version, options.max_include_depth});
     resolve_all(loaded, *a, options);
+    soften_after_missing_includes(loaded, *a);
   });
   return a;
 }
@@ -80,6 +90,7 @@ std::unique_ptr<Analysis> analyze_text(const std::string& path, std::string text
   guarded(*a, [&] {
     LoadedConf loaded = load_conf_text(a->root, a->sources, a->diagnostics, {options.version, options.max_include_depth});
     resolve_all(loaded, *a, options);
+    soften_after_missing_includes(loaded, *a);
   });
   return a;
 }

@@ -42,6 +42,17 @@ std::string plugin_prefix(const std::vector<const OptionWord*>& words) {
 void check_plugins(const RawConfig& raw, const Config& config, DiagnosticSink& sink) {
   const OptionWords& words = OptionWords::builtin();
   for (const auto& [lower, setting] : raw.scalars) {
+    if (lower == "routeplugin" && config.version.at_least(23, 11)) {
+      // From 23.11 nothing loads a route plugin; the value is only searched for "tree".
+      bool tree = ifind(setting.value, "tree") != std::string::npos;
+      sink.warning("CONF020", setting.value_loc,
+                   tree ? "RoutePlugin is obsolete since Slurm 23.11; a value containing 'tree' is read as "
+                          "TopologyParam=RouteTree"
+                        : fmt::format("RoutePlugin is obsolete since Slurm 23.11 and '{}' has no effect",
+                                      printable(setting.value)),
+                   tree ? "write TopologyParam=RouteTree instead" : "remove it");
+      continue;
+    }
     std::string family = "plugin:" + setting.key;
     std::vector<const OptionWord*> all = words.family_any(family);
     if (all.empty()) continue;
@@ -67,6 +78,16 @@ void check_plugins(const RawConfig& raw, const Config& config, DiagnosticSink& s
                               guess.empty() ? "" : fmt::format("; did you mean '{}'?", guess));
       }
       std::string hint = iequals(name, "select/cons_res") ? "use select/cons_tres" : "";
+      // Sites build their own job_submit, site_factor and cli_filter plugins: an unknown name
+      // there may well be installed in PluginDir, so it is a warning, not an error.
+      static const std::set<std::string> kSitePluginKeys = {"jobsubmitplugins", "prioritysitefactorplugin",
+                                                            "clifilterplugins"};
+      if (!known && kSitePluginKeys.count(lower)) {
+        sink.warning("CONF020", setting.value_loc,
+                     fmt::format("plugin '{}' for {} is not shipped with Slurm {}; make sure it is installed in "
+                                 "PluginDir", printable(name), setting.key, config.version.to_string()));
+        continue;
+      }
       sink.error("CONF020", setting.value_loc, message, hint);
     }
   }
@@ -74,16 +95,21 @@ void check_plugins(const RawConfig& raw, const Config& config, DiagnosticSink& s
 
 void check_cross_settings(const RawConfig& raw, const Config& config, DiagnosticSink& sink) {
   SettingReader s(raw, sink);
-  SourceLoc top{};
-  if (!raw.scalars.empty()) top = raw.scalars.begin()->second.loc;
-  if (!raw.records.empty() && (!top.valid() || raw.records.front().head.key_loc.line < top.line)) {
-    top = raw.records.front().head.key_loc;
-  }
+  const SourceLoc top{raw.root, 1, 1};  // whole-file problems point at the file's first line
   if (config.cluster_name.empty()) {
     sink.error("CONF030", top, "ClusterName is not set; slurmctld refuses to start", "add ClusterName=<name>");
   }
   if (config.slurmctld_hosts.empty()) {
     sink.error("CONF030", top, "no SlurmctldHost is defined; Slurm refuses to start", "add SlurmctldHost=<host>");
+  }
+  if (raw.of_kind("NodeName").empty() && !s.get("MaxNodeCount")) {
+    sink.error("CONF047", top, "no NodeName line defines any node; slurmctld stops with \"no nodes configured\"",
+               "define the nodes, or set MaxNodeCount for dynamic nodes");
+  }
+  if (auto frontends = raw.of_kind("FrontendName"); !frontends.empty()) {
+    sink.error("CONF004", frontends.front()->head.key_loc,
+               "FrontendName needs a Slurm built with --enable-front-end; a standard build refuses to start",
+               "remove the FrontendName lines unless this cluster runs a front-end build");
   }
   std::set<std::string> gres_types(config.gres_types.begin(), config.gres_types.end());
   std::set<std::string> reported;
@@ -109,9 +135,10 @@ void check_cross_settings(const RawConfig& raw, const Config& config, Diagnostic
     if (!unset.empty() && !config.nodes.empty()) {
       const Node& first = config.nodes[config.node_index.at(unset.front())];
       sink.warning("CONF045", first.loc,
-                   fmt::format("memory is a consumable resource ({}) but {} node(s) have no RealMemory, so "
+                   fmt::format("memory is a consumable resource ({}{}) but {} node(s) have no RealMemory, so "
                                "each offers 1 MB and jobs asking for memory never start there",
-                               config.select.parameters, unset.size()),
+                               config.select.parameters, s.get("SelectTypeParameters") ? "" : ", the default",
+                               unset.size()),
                    "set RealMemory (in MB) on every NodeName line");
     }
   }

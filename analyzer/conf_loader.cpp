@@ -18,6 +18,8 @@ class IncludeExpander {
       : sources_(sources), sink_(sink), options_(options),
         root_dir_(fs::path(sources.path(root)).parent_path()) {}
 
+  int unreadable = 0;
+
   void expand(FileId file, int depth, std::vector<ConfLine>& out) {
     stack_.push_back(canonical(sources_.path(file)));
     for (ConfLine& line : read_conf(sources_, file, sink_)) {
@@ -104,6 +106,7 @@ class IncludeExpander {
     }
     auto loaded = sources_.load(target.string());
     if (!loaded) {
+      ++unreadable;
       sink_.error("CONF011", at, fmt::format("cannot read included file '{}' ({}); Slurm refuses "
                                              "to start", printable(name), printable(target.string())));
       return;
@@ -127,6 +130,7 @@ LoadedConf load_conf_text(FileId root, SourceManager& sources, DiagnosticSink& s
   conf.root = root;
   IncludeExpander expander(sources, sink, options, root);
   expander.expand(root, 0, conf.lines);
+  conf.unreadable_includes = expander.unreadable;
   return conf;
 }
 

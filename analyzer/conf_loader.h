@@ -21,6 +21,7 @@ struct LoadOptions {
 struct LoadedConf {
   FileId root = kNoFile;
   std::vector<ConfLine> lines;  // in Slurm's reading order, includes spliced in
+  int unreadable_includes = 0;  // includes that could not be read (the model may lack their content)
 };
 
 /// Loads `path` and everything it includes. Fails only if the root file cannot be read;

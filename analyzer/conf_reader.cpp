@@ -25,6 +25,21 @@ class ByteStream : public antlr4::ANTLRInputStream {
   }
 };
 
+// One logical line is one unit of recovery: after the error is reported the line is
+// abandoned at once (nothing consumed, nothing conjured) and read_conf() skips to the next
+// line end. ANTLR's default recovery would instead consume up to the rule's follow set,
+// which for a rule invoked on its own is the end of the file.
+class LineErrorStrategy : public antlr4::DefaultErrorStrategy {
+ public:
+  void recover(antlr4::Parser* /*recognizer*/, std::exception_ptr /*e*/) override {
+    throw antlr4::ParseCancellationException("line abandoned");
+  }
+  void sync(antlr4::Parser* /*recognizer*/) override {}
+  antlr4::Token* recoverInline(antlr4::Parser* recognizer) override {
+    throw antlr4::InputMismatchException(recognizer);
+  }
+};
+
 SourceLoc loc_of(FileId file, const antlr4::Token* token) {
   return {file, static_cast<int>(token->getLine()),
           static_cast<int>(token->getCharPositionInLine()) + 1};
@@ -105,6 +120,7 @@ std::vector<ConfLine> read_conf(const SourceManager& sources, FileId file, Diagn
   lexer.setLine(0);
   antlr4::CommonTokenStream tokens(&lexer);
   SlurmConfParser parser(&tokens);
+  parser.setErrorHandler(std::make_shared<LineErrorStrategy>());
   SyntaxErrorListener listener(file, tokens, content, sink);
   lexer.removeErrorListeners();
   lexer.addErrorListener(&listener);
@@ -115,17 +131,32 @@ std::vector<ConfLine> read_conf(const SourceManager& sources, FileId file, Diagn
   const antlr4::Token* include_keyword = nullptr;  // the INCLUDE_LINE that ended the last line
   while (tokens.LA(1) != antlr4::Token::EOF) {
     listener.start_line();
-    SlurmConfParser::LineContext* ctx = parser.line();
-    ConfLine line = make_line(content, file, ctx);
+    parser.getErrorHandler()->reset(&parser);  // leave recovery mode: each line reports its error
+    const antlr4::Token* line_start = tokens.LT(1);
+    const std::size_t start_index = tokens.index();
+    SlurmConfParser::LineContext* ctx = nullptr;
+    bool abandoned = false;
+    try {
+      ctx = parser.line();
+    } catch (const antlr4::ParseCancellationException&) {
+      parser.setContext(nullptr);  // unwind the abandoned rule contexts
+      abandoned = true;
+    }
+    ConfLine line;
+    if (ctx) {
+      line = make_line(content, file, ctx);
+    } else {
+      line.loc = loc_of(file, line_start);
+    }
     if (include_keyword && !line.is_include && !listener.line_has_error()) {
       sink.error("CONF011", {file, static_cast<int>(include_keyword->getLine()) + 1, 1},
                  "Include without a file name");
     }
-    if (listener.line_has_error()) {
+    if (listener.line_has_error() || abandoned) {
       line.has_syntax_error = true;
       // Resynchronise on the next line end so one bad line costs one diagnostic (unless
       // ANTLR's own recovery already consumed it).
-      const antlr4::Token* previous = tokens.index() > 0 ? tokens.LT(-1) : nullptr;
+      const antlr4::Token* previous = tokens.index() > start_index ? tokens.LT(-1) : nullptr;
       bool at_line_start = previous && (previous->getType() == SlurmConfLexer::NEWLINE ||
                                         previous->getType() == SlurmConfLexer::INCLUDE_LINE);
       while (!at_line_start && tokens.LA(1) != antlr4::Token::EOF) {

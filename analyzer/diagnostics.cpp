@@ -36,6 +36,15 @@ void DiagnosticSink::note(const std::string& code, SourceLoc loc, std::string me
   report({code, Severity::kNote, std::move(message), loc, std::move(hint)});
 }
 
+void DiagnosticSink::downgrade_errors(const std::set<std::string>& codes, const std::string& reason) {
+  for (Diagnostic& d : diagnostics_) {
+    if (d.severity == Severity::kError && codes.count(d.code)) {
+      d.severity = Severity::kWarning;
+      d.message += reason;
+    }
+  }
+}
+
 std::vector<Diagnostic> DiagnosticSink::sorted() const {
   std::vector<Diagnostic> out = diagnostics_;
   std::stable_sort(out.begin(), out.end(), [](const Diagnostic& a, const Diagnostic& b) {

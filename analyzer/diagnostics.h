@@ -34,6 +34,9 @@ class DiagnosticSink {
   /// Diagnostics ordered by file, line, column, then code: the order every reporter uses.
   std::vector<Diagnostic> sorted() const;
   int count(Severity severity) const;
+  /// Turns errors with these codes into warnings and appends `reason` to their message;
+  /// used when a missing Include file may well hold what they say is missing.
+  void downgrade_errors(const std::set<std::string>& codes, const std::string& reason);
   bool has_errors() const { return count(Severity::kError) > 0; }
 
  private:

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <fmt/format.h>
 #include <map>
+#include <set>
 
 namespace sa {
 
@@ -85,8 +86,15 @@ std::size_t group_size(const Segment& seg) {
   return n;
 }
 
+// Zero-padded decimal; called once per expanded name, so it avoids fmt's parsing.
 std::string format_number(unsigned long value, int width) {
-  return fmt::format("{:0{}}", value, width);
+  char digits[24];
+  auto [end, ec] = std::to_chars(digits, digits + sizeof digits, value);
+  std::size_t length = static_cast<std::size_t>(end - digits);
+  std::string out;
+  if (static_cast<std::size_t>(width) > length) out.assign(static_cast<std::size_t>(width) - length, '0');
+  out.append(digits, length);
+  return out;
 }
 
 std::vector<std::string> group_values(const Segment& seg) {
@@ -166,8 +174,30 @@ Result<std::vector<std::string>> expand_hostlist(std::string_view expr, const Ho
   return names;
 }
 
+namespace {
+
+struct SplitName {
+  std::string prefix;
+  std::string_view digits;  // trailing number, empty when there is none
+};
+
+SplitName split_name(const std::string& name) {
+  std::size_t digits = 0;
+  while (digits < name.size() && std::isdigit(static_cast<unsigned char>(name[name.size() - 1 - digits]))) ++digits;
+  if (digits > 9) digits = 0;  // too long to be a range index
+  return {name.substr(0, name.size() - digits), std::string_view(name).substr(name.size() - digits)};
+}
+
+}  // namespace
+
 std::string compress_hostlist(const std::vector<std::string>& names) {
-  // Group names by (prefix, digit width) of their trailing number, keeping first-seen order.
+  // Zero-padded widths seen per prefix: an unpadded number of the same width joins them, so
+  // hsw099 and hsw100 compress to hsw[099-100] as Slurm prints them.
+  std::map<std::string, std::set<std::size_t>> padded;
+  for (const std::string& name : names) {
+    SplitName s = split_name(name);
+    if (s.digits.size() > 1 && s.digits[0] == '0') padded[s.prefix].insert(s.digits.size());
+  }
   struct Group {
     std::string prefix;
     int width;
@@ -175,28 +205,27 @@ std::string compress_hostlist(const std::vector<std::string>& names) {
   };
   std::vector<Group> groups;
   std::vector<std::string> plain;
-  std::vector<std::pair<bool, std::size_t>> order;  // (is_group, index)
+  std::vector<std::pair<bool, std::size_t>> order;  // (is_group, index), first-seen order
   std::map<std::pair<std::string, int>, std::size_t> index;
   for (const std::string& name : names) {
-    std::size_t digits = 0;
-    while (digits < name.size() && std::isdigit(static_cast<unsigned char>(name[name.size() - 1 - digits]))) ++digits;
-    if (digits == 0 || digits > 9) {
+    SplitName s = split_name(name);
+    if (s.digits.empty()) {
       order.push_back({false, plain.size()});
       plain.push_back(name);
       continue;
     }
-    std::string prefix = name.substr(0, name.size() - digits);
-    std::string_view num(name.data() + name.size() - digits, digits);
-    int width = num.size() > 1 && num[0] == '0' ? static_cast<int>(digits) : 0;
-    auto key = std::make_pair(prefix, width);
+    auto widths = padded.find(s.prefix);
+    bool padded_width = widths != padded.end() && widths->second.count(s.digits.size());
+    int width = padded_width ? static_cast<int>(s.digits.size()) : 0;
+    auto key = std::make_pair(s.prefix, width);
     auto it = index.find(key);
     if (it == index.end()) {
       it = index.emplace(key, groups.size()).first;
       order.push_back({true, groups.size()});
-      groups.push_back({prefix, width, {}});
+      groups.push_back({s.prefix, width, {}});
     }
     unsigned long value = 0;
-    std::from_chars(num.data(), num.data() + num.size(), value);
+    std::from_chars(s.digits.data(), s.digits.data() + s.digits.size(), value);
     groups[it->second].numbers.push_back(value);
   }
   std::vector<std::string> parts;

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "analyzer/source_manager.h"
@@ -220,7 +221,8 @@ struct Config {
   std::string enforce_part_limits = "NO";
   std::uint32_t over_time_limit = 0;  // minutes
   std::map<std::string, Setting> settings;  // lower-cased key -> last value written
-  std::map<std::string, std::uint32_t> node_index;  // name -> index into nodes
+  /// name -> index into nodes; for lookups only (never iterate it into output: unordered).
+  std::unordered_map<std::string, std::uint32_t> node_index;
 
   const Partition* find_partition(const std::string& name) const;
   const Partition* default_partition() const;

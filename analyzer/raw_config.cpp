@@ -82,6 +82,7 @@ class Collector {
       : version_(version), sink_(sink), table_(table), keys_(KeyTable::builtin()) {}
 
   RawConfig run(const LoadedConf& conf) {
+    raw_.root = conf.root;
     for (const ConfLine& line : conf.lines) {
       if (line.has_syntax_error || line.pairs.empty()) continue;
       const Pair& first = line.pairs[0];
@@ -111,6 +112,13 @@ class Collector {
       if (found.info && keys_.known_anywhere(found.info->key, found.info->key)) {
         sink_.error("CONF002", pair.key_loc,
                     fmt::format("record key '{}' must start its own line", found.info->key));
+        continue;
+      }
+      if (found.status == KeyStatus::kFatal && iequals(found.info->key, "FastSchedule") && pair.value != "1") {
+        sink_.error("CONF004", pair.key_loc,
+                    fmt::format("FastSchedule={} was removed; Slurm {} refuses to start with it", printable(pair.value),
+                                version_.to_string()),
+                    pair.value == "2" ? "use SlurmdParameters=config_overrides" : "remove it");
         continue;
       }
       if (found.status == KeyStatus::kFatal && iequals(found.info->key, "FastSchedule") && pair.value == "1") {

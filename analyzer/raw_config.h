@@ -24,6 +24,7 @@ struct RawRecord {
 };
 
 struct RawConfig {
+  FileId root = kNoFile;  // the file that was read first (slurm.conf itself)
   std::map<std::string, Setting> scalars;  // lower-cased key -> the value that wins
   std::map<std::string, std::vector<Setting>> repeated;  // repeatable keys, in order
   std::vector<RawRecord> records;          // every record line in reading order

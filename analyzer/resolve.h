@@ -21,6 +21,7 @@ void resolve_select(const RawConfig& raw, Config& config, DiagnosticSink& sink);
 void resolve_preempt(const RawConfig& raw, Config& config, DiagnosticSink& sink);
 void check_plugins(const RawConfig& raw, const Config& config, DiagnosticSink& sink);
 void check_cross_settings(const RawConfig& raw, const Config& config, DiagnosticSink& sink);
+void check_option_lists(const RawConfig& raw, const Config& config, DiagnosticSink& sink);
 
 /// Parses a PreemptMode list; the error says what is wrong (two base modes, GANG,WITHIN...).
 Result<PreemptMode> parse_preempt_mode(std::string_view text, const SlurmVersion& version);

@@ -3,6 +3,7 @@
 // inconsistent counts reset with an error that is not fatal, Weight=INFINITE stored as
 // 0xFFFFFFFE, and a node name defined twice is fatal.
 #include <cctype>
+#include <unordered_map>
 #include <fmt/format.h>
 
 #include "analyzer/hostlist.h"
@@ -140,12 +141,18 @@ Layout resolve_layout(const RecordReader& r, const std::string& names, Diagnosti
 
 void check_address_counts(const RecordReader& r, std::size_t name_count, DiagnosticSink& sink,
                           const HostlistOptions& options) {
-  for (const char* key : {"NodeHostname", "NodeAddr"}) {
+  for (const char* key : {"NodeHostname", "NodeAddr", "BcastAddr"}) {
     auto ref = r.get(key);
     if (!ref) continue;
     auto list = expand_hostlist(ref->value, options);
     if (!list) {
       sink.error("CONF012", ref->loc, fmt::format("invalid hostlist in {}: {}", key, list.error()));
+    } else if (list->size() == 1 && name_count > 1) {
+      // Front-end and multiple-slurmd builds accept one address for many nodes.
+      sink.warning("CONF012", ref->loc,
+                   fmt::format("{} gives one name for {} nodes: only Slurm built with --enable-front-end or "
+                               "--enable-multiple-slurmd accepts that; a standard build refuses to start",
+                               key, name_count));
     } else if (list->size() < name_count) {
       sink.error("CONF012", ref->loc,
                  fmt::format("{} lists {} names for {} nodes; Slurm needs at least one per node",
@@ -154,7 +161,20 @@ void check_address_counts(const RecordReader& r, std::size_t name_count, Diagnos
   }
 }
 
+// Slurm reads the first of two aliases and silently drops the other (read_config.c).
+void warn_shadowed_alias(const RecordReader& r, const char* winner, const char* loser, DiagnosticSink& sink) {
+  const Pair* kept = r.record().get_own(to_lower(winner));
+  const Pair* dropped = r.record().get_own(to_lower(loser));
+  if (!kept || !dropped) return;
+  sink.warning("CONF010", dropped->key_loc,
+               fmt::format("'{}={}' is ignored because '{}' is also set on this line", loser,
+                           printable(dropped->value), winner),
+               fmt::format("keep only {}", winner));
+}
+
 Node build_node(const RecordReader& r, const Layout& layout, DiagnosticSink& sink) {
+  warn_shadowed_alias(r, "Feature", "Features", sink);
+  warn_shadowed_alias(r, "CPUs", "Procs", sink);
   Node n;
   n.loc = r.record().head.value_loc;
   n.cpus = layout.cpus;
@@ -207,7 +227,7 @@ Node build_node(const RecordReader& r, const Layout& layout, DiagnosticSink& sin
 
 void resolve_nodes(const RawConfig& raw, Config& config, DiagnosticSink& sink) {
   HostlistOptions options{config.version, 1'000'000};
-  std::map<std::string, SourceLoc> first_seen;
+  std::unordered_map<std::string, SourceLoc> first_seen;  // lookups only
   for (const RawRecord* rec : raw.of_kind("NodeName")) {
     RecordReader r(*rec, sink);
     auto names = expand_hostlist(rec->head.value, options);

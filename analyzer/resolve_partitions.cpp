@@ -133,11 +133,15 @@ class PartitionResolver {
     auto nodes = r.get("Nodes");
     if (!nodes) return;
     p.nodes_expr = nodes->value;
-    std::set<std::uint32_t> added;
+    std::vector<char> added(config_.nodes.size(), 0);
     auto add = [&](std::uint32_t index) {
-      if (added.insert(index).second) p.nodes.push_back(index);
+      if (!added[index]) {
+        added[index] = 1;
+        p.nodes.push_back(index);
+      }
     };
     HostlistOptions options{config_.version, 1'000'000};
+    std::vector<std::string> unknown;
     for (const std::string& item : split_hostlist_items(nodes->value)) {
       if (iequals(item, "ALL")) {
         for (std::uint32_t i = 0; i < config_.nodes.size(); ++i) add(i);
@@ -153,7 +157,6 @@ class PartitionResolver {
                                                        printable(p.name), names.error()));
         continue;
       }
-      std::vector<std::string> unknown;
       for (const std::string& name : *names) {
         auto it = config_.node_index.find(name);
         if (it == config_.node_index.end()) {
@@ -162,12 +165,11 @@ class PartitionResolver {
           add(it->second);
         }
       }
-      if (!unknown.empty()) {
-        sink_.error("CONF017", nodes->loc,
-                    fmt::format("partition '{}' lists {} node(s) no NodeName line defines: {}; "
-                                "slurmctld refuses to start", printable(p.name), unknown.size(),
-                                printable(compress_hostlist(unknown), 120)));
-      }
+    }
+    if (!unknown.empty()) {
+      sink_.error("CONF017", nodes->loc,
+                  fmt::format("partition '{}' lists {} node(s) no NodeName line defines: {}; slurmctld refuses "
+                              "to start", printable(p.name), unknown.size(), printable(compress_hostlist(unknown), 120)));
     }
   }
 

@@ -154,6 +154,18 @@ void resolve_cluster(const RawConfig& raw, Config& config, DiagnosticSink& sink)
   }
   config.gres_types = words_of(s.string("GresTypes").value_or(""));
   config.accounting.storage_type = s.string("AccountingStorageType").value_or("");
+  if (config.accounting.storage_type.empty() && !config.version.at_least(21, 8)) {
+    // Up to 20.11 DefaultStorageType supplied the accounting storage type when it was unset.
+    if (auto fallback = s.string("DefaultStorageType")) {
+      config.accounting.storage_type =
+          fallback->find('/') == std::string::npos ? "accounting_storage/" + *fallback : *fallback;
+    }
+  }
+  if (config.accounting.storage_type == "accounting_storage/mysql") {
+    sink.error("CONF020", s.get("AccountingStorageType")->loc,
+               "AccountingStorageType=accounting_storage/mysql is only allowed in slurmdbd.conf; slurmctld "
+               "refuses to start", "use accounting_storage/slurmdbd here");
+  }
   for (const std::string& w : words_of(to_lower(s.string("AccountingStorageEnforce").value_or("")))) {
     config.accounting.enforce.push_back(w);
   }

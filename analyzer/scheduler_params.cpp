@@ -112,6 +112,19 @@ class SchedulerParamsReader {
     sink_.warning("CONF018", ref_.loc, message, hint);
   }
 
+  // The key that accepts `name` today, for options that moved out of SchedulerParameters.
+  std::string home_of(const std::string& name) const {
+    const OptionWords& words = OptionWords::builtin();
+    for (const char* family : {"DependencyParameters", "SlurmctldParameters", "PreemptParameters"}) {
+      const OptionWord* w = words.find(family, name);
+      if (w && w->covers(config_.version)) return family;
+    }
+    static const std::map<std::string, std::string> kMoved = {
+        {"kill_invalid_depend", "DependencyParameters"}, {"max_depend_depth", "DependencyParameters"}};
+    auto it = kMoved.find(name);
+    return it == kMoved.end() ? std::string{} : it->second;
+  }
+
   void lint_items() {
     const OptionWords& words = OptionWords::builtin();
     std::vector<std::string> names;
@@ -127,17 +140,20 @@ class SchedulerParamsReader {
                          "occurrence", printable(name)), "keep one");
       }
       const OptionWord* known = words.find("SchedulerParameters", name);
+      std::string elsewhere = home_of(name);
       if (!known) {
         std::string guess = closest_match(name, names);
         warn(fmt::format("unknown SchedulerParameters option '{}': Slurm silently ignores it{}", printable(name),
-                         guess.empty() ? "" : fmt::format("; did you mean '{}'?", guess)));
+                         guess.empty() || !elsewhere.empty() ? "" : fmt::format("; did you mean '{}'?", guess)),
+             elsewhere.empty() ? "" : fmt::format("'{}' is a {} option", name, elsewhere));
         continue;
       }
       if (!known->covers(config_.version)) {
         bool newer = config_.version < known->since;
         warn(fmt::format("SchedulerParameters option '{}' {} Slurm {}; it is ignored", known->word,
                          newer ? "is not known before" : "was removed after",
-                         newer ? known->since.to_string() : known->until.to_string()));
+                         newer ? known->since.to_string() : known->until.to_string()),
+             elsewhere.empty() ? "" : fmt::format("it moved to {}", elsewhere));
         continue;
       }
       bool has_value = item.find('=') != std::string::npos;

@@ -41,6 +41,12 @@ std::string SyntaxErrorListener::describe(antlr4::Token* offending, const std::s
     const antlr4::Token* key = offending->getTokenIndex() >= 2
                                    ? tokens_.get(offending->getTokenIndex() - 2) : nullptr;
     std::string name = key && key->getType() == SlurmConfLexer::KEY ? text_of(key) : "key";
+    std::size_t after = previous->getStopIndex() + 1;
+    while (after < content_.size() && (content_[after] == ' ' || content_[after] == '\t')) ++after;
+    if (after < content_.size() && content_[after] == '#') {
+      hint = "write \\# for a literal '#' (quotes do not protect it)";
+      return fmt::format("missing value for '{}': the '#' starts a comment, even right after '='", name);
+    }
     hint = fmt::format("write {}=\"\" for an empty value", name);
     return fmt::format("missing value for '{}'", name);
   }

@@ -77,37 +77,41 @@ std::string printable(std::string_view text, std::size_t max_length) {
 
 std::size_t edit_distance(std::string_view a_in, std::string_view b_in) {
   std::string a = to_lower(a_in), b = to_lower(b_in);
-  const std::size_t n = a.size(), m = b.size();
-  std::vector<std::vector<std::size_t>> d(n + 1, std::vector<std::size_t>(m + 1));
-  for (std::size_t i = 0; i <= n; ++i) d[i][0] = i;
-  for (std::size_t j = 0; j <= m; ++j) d[0][j] = j;
-  for (std::size_t i = 1; i <= n; ++i) {
+  const std::size_t m = b.size();
+  // Three rolling rows: optimal string alignment needs the row before the previous one.
+  std::vector<std::size_t> before(m + 1), previous(m + 1), current(m + 1);
+  for (std::size_t j = 0; j <= m; ++j) previous[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    current[0] = i;
     for (std::size_t j = 1; j <= m; ++j) {
       std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      current[j] = std::min({previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost});
       if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
-        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);  // transposition
+        current[j] = std::min(current[j], before[j - 2] + 1);  // transposition
       }
     }
+    std::swap(before, previous);
+    std::swap(previous, current);
   }
-  return d[n][m];
+  return previous[m];
 }
 
 std::string closest_match(std::string_view word, const std::vector<std::string>& candidates) {
   if (word.size() > 64) return {};
+  // Allow roughly one typo per four characters, at least one and at most four.
+  const std::size_t allowed = std::clamp<std::size_t>(word.size() / 4, 1, 4);
   std::string best;
-  std::size_t best_distance = std::string::npos;
+  std::size_t best_distance = allowed + 1;
   for (const std::string& c : candidates) {
-    if (c.size() > word.size() + 8 && c.size() > 2 * word.size()) continue;
+    std::size_t gap = c.size() > word.size() ? c.size() - word.size() : word.size() - c.size();
+    if (gap > allowed) continue;  // the distance is at least the length difference
     std::size_t distance = edit_distance(word, c);
     if (distance < best_distance) {
       best_distance = distance;
       best = c;
     }
   }
-  // Allow roughly one typo per four characters, at least one and at most four.
-  std::size_t allowed = std::clamp<std::size_t>(word.size() / 4, 1, 4);
-  return best_distance <= allowed ? best : std::string{};
+  return best;
 }
 
 }  // namespace sa

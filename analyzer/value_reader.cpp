@@ -36,6 +36,15 @@ std::optional<ValueRef> ref_of(const Pair* pair, const std::string& canonical_ke
 
 std::optional<std::uint64_t> read_uint(const ValueRef& ref, IntWidth width, DiagnosticSink& sink) {
   auto parsed = parse_uint(ref.value, width);
+  const std::string& v = ref.value;
+  if (parsed && v.size() > 1 && v[0] == '0' && std::isdigit(static_cast<unsigned char>(v[1])) &&
+      v.find_first_not_of("0123456789") == std::string::npos && std::stoull(v) != *parsed) {
+    // C's base-0 parsing: a leading zero means octal, so 03600 is 1920.
+    sink.warning("CONF046", ref.loc,
+                 fmt::format("{}={} starts with 0, so Slurm reads it as octal: {}, not {}", ref.key, v, *parsed,
+                             std::stoull(v)),
+                 "drop the leading zero");
+  }
   if (parsed) return *parsed;
   sink.error("CONF006", ref.loc,
              fmt::format("invalid value '{}' for {}: {}", printable(ref.value), ref.key, parsed.error()),

@@ -15,16 +15,25 @@ namespace {
 
 struct CheckOptions {
   std::string path;
+  std::string kind = "auto";
   std::string format = "text";
   std::string color = "auto";
   VersionOption version;
   bool quiet = false;
 };
 
-std::unique_ptr<Analysis> run_analysis(const std::string& path, const VersionOption& version_option) {
+ConfKind kind_of(const std::string& kind, const std::string& path) {
+  if (kind == "slurm") return ConfKind::kSlurm;
+  if (kind == "gres") return ConfKind::kGres;
+  if (kind == "topology") return ConfKind::kTopology;
+  return guess_conf_kind(path);
+}
+
+std::unique_ptr<Analysis> run_analysis(const std::string& path, const VersionOption& version_option,
+                                       const std::string& kind = "slurm") {
   SlurmVersion version;
   if (!version_option.resolve(version)) return nullptr;
-  auto analysis = analyze_file(path, {version, 16});
+  auto analysis = analyze_file(path, {version, 16, kind_of(kind, path)});
   if (!analysis->ok()) {
     std::cerr << "slurm-advisor: " << analysis->failure << "\n";
     return nullptr;
@@ -33,7 +42,7 @@ std::unique_ptr<Analysis> run_analysis(const std::string& path, const VersionOpt
 }
 
 int run_check(const CheckOptions& o) {
-  auto analysis = run_analysis(o.path, o.version);
+  auto analysis = run_analysis(o.path, o.version, o.kind);
   if (!analysis) return kExitUsage;
   auto diagnostics = analysis->diagnostics.sorted();
   if (o.format == "json") {
@@ -59,6 +68,10 @@ void register_check(CLI::App& app, std::function<int()>& runner) {
   cmd->add_option("--format", options->format, "Output format")->check(CLI::IsMember({"text", "json"}));
   cmd->add_option("--color", options->color, "Colour: auto, always or never")->check(CLI::IsMember({"auto", "always", "never"}));
   cmd->add_flag("--quiet,-q", options->quiet, "Omit the summary line");
+  cmd->add_option("--kind", options->kind,
+                  "File kind: slurm, gres or topology (default: from the file name, *gres*.conf and "
+                  "*topology*.conf, else slurm)")
+      ->check(CLI::IsMember({"auto", "slurm", "gres", "topology"}));
   add_version_option(*cmd, options->version);
   cmd->footer("Exit status: 0 no errors, 1 errors Slurm would refuse, 2 the tool could not run.");
   cmd->callback([options, &runner] { runner = [options] { return run_check(*options); }; });

@@ -66,6 +66,8 @@ TEST(Hostlist, AbsurdExpansionIsBounded) {
 TEST(Hostlist, Compress) {
   EXPECT_EQ(compress_hostlist({"n01", "n02", "n03", "n05", "gpu1"}), "n[01-03,05],gpu1");
   EXPECT_EQ(compress_hostlist({"login"}), "login");
+  EXPECT_EQ(compress_hostlist({"hsw098", "hsw099", "hsw100", "hsw101"}), "hsw[098-101]");
+  EXPECT_EQ(compress_hostlist({"n9", "n10", "n11"}), "n[9-11]");
 }
 
 }  // namespace

@@ -37,7 +37,7 @@ TEST_F(IncludeTest, SplicedInlineWithClusterNameSubstitution) {
 }
 
 TEST_F(IncludeTest, DefaultsFlowAcrossIncludes) {
-  write("slurm.conf", "ClusterName=c\nSlurmctldHost=c\nInclude defaults.conf\nNodeName=n1\n");
+  write("slurm.conf", "ClusterName=c\nSlurmctldHost=c\nMaxNodeCount=10\nInclude defaults.conf\nNodeName=n1\n");
   write("defaults.conf", "NodeName=DEFAULT CPUs=16 RealMemory=1000\n");
   auto a = run();
   ASSERT_EQ(a->config.nodes.size(), 1u);
@@ -45,14 +45,14 @@ TEST_F(IncludeTest, DefaultsFlowAcrossIncludes) {
 }
 
 TEST_F(IncludeTest, PercentCBeforeClusterNameIsAnError) {
-  write("slurm.conf", "Include nodes-%c.conf\nClusterName=c\nSlurmctldHost=c\n");
+  write("slurm.conf", "Include nodes-%c.conf\nClusterName=c\nSlurmctldHost=c\nMaxNodeCount=10\n");
   auto a = run();
   ASSERT_TRUE(test::first(*a, "CONF011"));
   EXPECT_NE(test::first(*a, "CONF011")->message.find("ClusterName"), std::string::npos);
 }
 
 TEST_F(IncludeTest, RelativePathBaseChangedIn2302) {
-  write("slurm.conf", "ClusterName=c\nSlurmctldHost=c\nInclude sub/a.conf\n");
+  write("slurm.conf", "ClusterName=c\nSlurmctldHost=c\nMaxNodeCount=10\nInclude sub/a.conf\n");
   write("sub/a.conf", "Include b.conf\n");
   write("sub/b.conf", "NodeName=from_sub\n");
   write("b.conf", "NodeName=from_top\n");
@@ -65,7 +65,7 @@ TEST_F(IncludeTest, RelativePathBaseChangedIn2302) {
 }
 
 TEST_F(IncludeTest, CycleIsDiagnosedNotFollowed) {
-  write("slurm.conf", "ClusterName=c\nSlurmctldHost=c\nInclude a.conf\n");
+  write("slurm.conf", "ClusterName=c\nSlurmctldHost=c\nMaxNodeCount=10\nInclude a.conf\n");
   write("a.conf", "Include slurm.conf\n");
   auto a = run();
   ASSERT_EQ(test::count(*a, "CONF011"), 1);
@@ -73,7 +73,7 @@ TEST_F(IncludeTest, CycleIsDiagnosedNotFollowed) {
 }
 
 TEST_F(IncludeTest, DepthLimit) {
-  write("slurm.conf", "ClusterName=c\nSlurmctldHost=c\nInclude d0.conf\n");
+  write("slurm.conf", "ClusterName=c\nSlurmctldHost=c\nMaxNodeCount=10\nInclude d0.conf\n");
   for (int i = 0; i < 30; ++i) write("d" + std::to_string(i) + ".conf", "Include d" + std::to_string(i + 1) + ".conf\n");
   auto a = run();
   ASSERT_EQ(test::count(*a, "CONF011"), 1);
@@ -81,17 +81,17 @@ TEST_F(IncludeTest, DepthLimit) {
 }
 
 TEST_F(IncludeTest, MissingFileAndGlob) {
-  write("slurm.conf", "ClusterName=c\nSlurmctldHost=c\nInclude missing.conf\nInclude parts/*.conf\n");
+  write("slurm.conf", "ClusterName=c\nSlurmctldHost=c\nMaxNodeCount=10\nInclude missing.conf\nInclude parts/*.conf\n");
   auto a = run("23.11");
   EXPECT_EQ(test::count(*a, "CONF011"), 2);
   auto diags = a->diagnostics.sorted();
   EXPECT_NE(diags[0].message.find("cannot read"), std::string::npos);
   EXPECT_NE(diags[1].message.find("globs"), std::string::npos);
-  EXPECT_EQ(diags[1].loc.line, 4);
+  EXPECT_EQ(diags[1].loc.line, 5);
 }
 
 TEST_F(IncludeTest, ErrorsInsideIncludedFilesPointThere) {
-  write("slurm.conf", "ClusterName=c\nSlurmctldHost=c\nInclude n.conf\n");
+  write("slurm.conf", "ClusterName=c\nSlurmctldHost=c\nMaxNodeCount=10\nInclude n.conf\n");
   write("n.conf", "\nNodeName=n1 CPUs=abc\n");
   auto a = run();
   const Diagnostic* d = test::first(*a, "CONF006");
@@ -105,6 +105,21 @@ TEST(Analyze, MissingRootFileIsAFailureNotADiagnostic) {
   auto a = analyze_file("/nonexistent/slurm.conf");
   EXPECT_FALSE(a->ok());
   EXPECT_NE(a->failure.find("cannot open"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sa
+
+namespace sa {
+namespace {
+
+TEST(IncludeSoftening, WhatAMissingIncludeMayDefineIsAWarning) {
+  auto a = test::analyze("ClusterName=c\nSlurmctldHost=h\nInclude /nonexistent/nodes.conf\nPartitionName=p Nodes=n1\n");
+  EXPECT_EQ(test::count(*a, "CONF011"), 1);
+  const Diagnostic* d = test::first(*a, "CONF017");
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->severity, Severity::kWarning);
+  EXPECT_NE(d->message.find("could not be read"), std::string::npos);
 }
 
 }  // namespace

@@ -32,8 +32,9 @@ TEST(Settings, KeysAreCaseInsensitive) {
 }
 
 TEST(Settings, RemovedKeysDependOnVersion) {
-  auto old_slurm = analyze_body("CacheGroups=0\n", "20.11");
+  auto old_slurm = test::analyze("ClusterName=c\nSlurmctldHost=h\nNodeName=n1 RealMemory=10\nCacheGroups=0\n", "20.11");
   EXPECT_FALSE(old_slurm->diagnostics.has_errors());
+  EXPECT_EQ(test::count(*old_slurm, "CONF005"), 1);  // defunct in 20.11: a warning
   auto new_slurm = analyze_body("CacheGroups=0\n", "24.05");
   const Diagnostic* d = test::first(*new_slurm, "CONF004");
   ASSERT_TRUE(d);

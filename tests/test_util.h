@@ -9,8 +9,9 @@
 
 namespace sa::test {
 
-/// The two keys every slurm.conf needs, so tests see only the diagnostics they provoke.
-inline const char* kPreamble = "ClusterName=test\nSlurmctldHost=ctl\n";
+/// The keys every slurm.conf needs (a name, a controller, and nodes: MaxNodeCount allows a
+/// config with no NodeName line), so tests see only the diagnostics they provoke.
+inline const char* kPreamble = "ClusterName=test\nSlurmctldHost=ctl\nMaxNodeCount=100\n";
 
 inline std::unique_ptr<Analysis> analyze(const std::string& text, const char* version = "24.05") {
   return analyze_text("slurm.conf", text, {*SlurmVersion::parse(version), 16});
