@@ -5,6 +5,7 @@
 
 #include "SlurmConfLexer.h"
 #include "SlurmConfParser.h"
+#include "analyzer/antlr_support.h"
 #include "analyzer/syntax_errors.h"
 
 namespace sa {
@@ -14,51 +15,13 @@ using grammar::SlurmConfParser;
 
 namespace {
 
-// Feeds bytes to ANTLR one code unit per byte. ANTLR's own UTF-8 decoding throws on invalid
-// input; mapping bytes 1:1 makes every file readable and every column a byte column.
-class ByteStream : public antlr4::ANTLRInputStream {
- public:
-  explicit ByteStream(std::string_view bytes) {
-    _data.reserve(bytes.size());
-    for (unsigned char c : bytes) _data.push_back(static_cast<char32_t>(c));
-    p = 0;
-  }
-};
-
-// One logical line is one unit of recovery: after the error is reported the line is
-// abandoned at once (nothing consumed, nothing conjured) and read_conf() skips to the next
-// line end. ANTLR's default recovery would instead consume up to the rule's follow set,
-// which for a rule invoked on its own is the end of the file.
-class LineErrorStrategy : public antlr4::DefaultErrorStrategy {
- public:
-  void recover(antlr4::Parser* /*recognizer*/, std::exception_ptr /*e*/) override {
-    throw antlr4::ParseCancellationException("line abandoned");
-  }
-  void sync(antlr4::Parser* /*recognizer*/) override {}
-  antlr4::Token* recoverInline(antlr4::Parser* recognizer) override {
-    throw antlr4::InputMismatchException(recognizer);
-  }
-};
-
-SourceLoc loc_of(FileId file, const antlr4::Token* token) {
-  return {file, static_cast<int>(token->getLine()),
-          static_cast<int>(token->getCharPositionInLine()) + 1};
-}
-
-std::string slice(const std::string& content, const antlr4::Token* token) {
-  std::size_t start = token->getStartIndex();
-  std::size_t stop = token->getStopIndex();
-  if (stop < start || stop >= content.size()) return {};
-  return content.substr(start, stop - start + 1);
-}
-
 Pair make_pair(const std::string& content, FileId file, SlurmConfParser::PairContext* ctx) {
   Pair pair;
-  pair.key = unescape_conf_text(slice(content, ctx->KEY()->getSymbol()));
+  pair.key = unescape_conf_text(token_text(content, ctx->KEY()->getSymbol()));
   pair.key_loc = loc_of(file, ctx->KEY()->getSymbol());
-  if (ctx->OP()) pair.op = slice(content, ctx->OP()->getSymbol());
+  if (ctx->OP()) pair.op = token_text(content, ctx->OP()->getSymbol());
   antlr4::Token* value = ctx->value()->getStart();
-  pair.raw_value = slice(content, value);
+  pair.raw_value = token_text(content, value);
   pair.value_loc = loc_of(file, value);
   pair.quoted = value->getType() == SlurmConfLexer::QUOTED;
   std::string_view body = pair.raw_value;
@@ -72,7 +35,7 @@ ConfLine make_line(const std::string& content, FileId file, SlurmConfParser::Lin
   line.loc = loc_of(file, ctx->getStart());
   if (auto* inc = ctx->include(); inc && inc->I_PATH()) {
     line.is_include = true;
-    line.include_path = unescape_conf_text(slice(content, inc->I_PATH()->getSymbol()));
+    line.include_path = unescape_conf_text(token_text(content, inc->I_PATH()->getSymbol()));
     line.include_path_loc = loc_of(file, inc->I_PATH()->getSymbol());
   }
   for (auto* pair : ctx->pair()) {

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "analyzer/analyze.h"
+#include "analyzer/diagnostic_codes.h"
 #include "cli/common.h"
 #include "report/diagnostic_printer.h"
 #include "report/model_json.h"
@@ -92,6 +93,28 @@ void register_model(CLI::App& app, std::function<int()>& runner) {
       report::print_diagnostics_text(std::cerr, diagnostics, analysis->sources, {false, false});
       write_json(std::cout, report::model_json(analysis->config));
       return static_cast<int>(analysis->diagnostics.has_errors() ? kExitFindings : kExitOk);
+    };
+  });
+}
+
+void register_codes(CLI::App& app, std::function<int()>& runner) {
+  auto format = std::make_shared<std::string>("text");
+  CLI::App* cmd = app.add_subcommand("codes", "List every diagnostic code check can report");
+  cmd->add_option("--format", *format, "Output format")->check(CLI::IsMember({"text", "json"}));
+  cmd->callback([format, &runner] {
+    runner = [format] {
+      if (*format == "json") {
+        nlohmann::json list = nlohmann::json::array();
+        for (const DiagnosticCode& c : diagnostic_codes()) {
+          list.push_back({{"code", c.code}, {"slug", c.slug}, {"summary", c.summary}});
+        }
+        write_json(std::cout, {{"codes", list}});
+      } else {
+        for (const DiagnosticCode& c : diagnostic_codes()) {
+          std::cout << c.code << "  " << c.slug << "\n         " << c.summary << "\n";
+        }
+      }
+      return static_cast<int>(kExitOk);
     };
   });
 }

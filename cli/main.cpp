@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/cmd_accounting.h"
 #include "cli/cmd_check.h"
 #include "cli/common.h"
 
@@ -16,6 +17,9 @@ int main(int argc, char** argv) {
   std::function<int()> runner;
   register_check(app, runner);
   register_model(app, runner);
+  register_codes(app, runner);
+  register_sshare(app, runner);
+  register_tree(app, runner);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,49 @@
+#pragma once
+// Pieces shared by the ANTLR-driven readers (slurm.conf, sacctmgr dump).
+#include <antlr4-runtime.h>
+
+#include <string_view>
+
+#include "analyzer/source_manager.h"
+
+namespace sa {
+
+// Feeds bytes to ANTLR one code unit per byte. ANTLR's own UTF-8 decoding throws on invalid
+// input; mapping bytes 1:1 makes every file readable and every column a byte column.
+class ByteStream : public antlr4::ANTLRInputStream {
+ public:
+  explicit ByteStream(std::string_view bytes) {
+    _data.reserve(bytes.size());
+    for (unsigned char c : bytes) _data.push_back(static_cast<char32_t>(c));
+    p = 0;
+  }
+};
+
+// One logical line is one unit of recovery: after the error is reported the line is
+// abandoned at once (nothing consumed, nothing conjured) and the reader skips to the next
+// line end. ANTLR's default recovery would instead consume up to the rule's follow set,
+// which for a rule invoked on its own is the end of the file.
+class LineErrorStrategy : public antlr4::DefaultErrorStrategy {
+ public:
+  void recover(antlr4::Parser* /*recognizer*/, std::exception_ptr /*e*/) override {
+    throw antlr4::ParseCancellationException("line abandoned");
+  }
+  void sync(antlr4::Parser* /*recognizer*/) override {}
+  antlr4::Token* recoverInline(antlr4::Parser* recognizer) override {
+    throw antlr4::InputMismatchException(recognizer);
+  }
+};
+
+inline SourceLoc loc_of(FileId file, const antlr4::Token* token) {
+  return {file, static_cast<int>(token->getLine()), static_cast<int>(token->getCharPositionInLine()) + 1};
+}
+
+/// The exact source text of a token (indices are byte offsets, see ByteStream).
+inline std::string token_text(const std::string& content, const antlr4::Token* token) {
+  std::size_t start = token->getStartIndex();
+  std::size_t stop = token->getStopIndex();
+  if (stop < start || stop >= content.size()) return {};
+  return content.substr(start, stop - start + 1);
+}
+
+}  // namespace sa

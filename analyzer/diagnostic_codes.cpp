@@ -1,0 +1,62 @@
+#include "analyzer/diagnostic_codes.h"
+
+namespace sa {
+
+const std::vector<DiagnosticCode>& diagnostic_codes() {
+  static const std::vector<DiagnosticCode> codes = {
+      {"CONF000", "internal-error", "the analyzer failed on this input (a bug; please report it)"},
+      {"CONF001", "syntax-error", "a line Slurm's parser cannot read"},
+      {"CONF002", "several-settings-on-a-line", "a second key=value after a top-level setting, or a record key mid-line"},
+      {"CONF003", "unknown-key", "a key Slurm does not know, with a did-you-mean"},
+      {"CONF004", "removed-or-unavailable-key", "a key removed before, or added after, the checked Slurm version"},
+      {"CONF005", "defunct-key", "a key Slurm still reads but ignores"},
+      {"CONF006", "invalid-number", "a value that is not a number of the key's type (C base-0 rules)"},
+      {"CONF007", "invalid-boolean", "a value that is not YES/NO/TRUE/FALSE/UP/DOWN/1/0"},
+      {"CONF008", "invalid-time", "a value that is not a Slurm time string"},
+      {"CONF009", "invalid-value", "a value outside the key's accepted words or format"},
+      {"CONF010", "setting-overridden", "a setting given twice, or an alias shadowed by its twin"},
+      {"CONF011", "include-problem", "an Include that cannot be read, loops, nests too deep or uses a glob"},
+      {"CONF012", "invalid-hostlist", "a hostlist expression Slurm rejects, or address lists too short"},
+      {"CONF013", "hostlist-too-large", "a hostlist that expands to an absurd number of names"},
+      {"CONF014", "duplicate-node", "a node defined twice"},
+      {"CONF015", "duplicate-partition", "a partition defined twice"},
+      {"CONF016", "several-default-partitions", "more than one Default=YES partition"},
+      {"CONF017", "undefined-node", "a partition, NodeSet or DownNodes naming a node no NodeName defines"},
+      {"CONF018", "scheduler-parameter", "a SchedulerParameters option Slurm silently ignores or resets"},
+      {"CONF019", "unknown-option-word", "a word in an option list Slurm rejects or silently ignores"},
+      {"CONF020", "unknown-plugin", "a plugin name Slurm cannot load"},
+      {"CONF021", "preempt-mode-conflict", "a PreemptType/PreemptMode combination Slurm rejects or ignores"},
+      {"CONF022", "select-type-parameters", "SelectTypeParameters Slurm rejects"},
+      {"CONF023", "quote-pitfall", "quotes that do not do what they seem to (a '#' inside, text after)"},
+      {"CONF024", "empty-value-swallows-pair", "an empty value that took the next key=value as its value"},
+      {"CONF025", "node-layout-reset", "node CPU/socket/core counts Slurm corrects at start-up"},
+      {"CONF027", "default-time-dropped", "a partition DefaultTime above its MaxTime, which slurmctld drops"},
+      {"CONF028", "time-slice-reset", "SchedulerTimeSlice below 5 s, reset to 30"},
+      {"CONF030", "missing-required", "no ClusterName or no SlurmctldHost"},
+      {"CONF031", "infinite-wraps", "INFINITE for PriorityMaxAge/PriorityDecayHalfLife, stored as a wrapped number"},
+      {"CONF032", "no-decay-no-reset", "PriorityDecayHalfLife=0 without PriorityUsageResetPeriod"},
+      {"CONF033", "weight-sum-overflow", "PriorityWeight* adding up beyond 2^32-1"},
+      {"CONF034", "reserved-name", "a reserved word used as a node name"},
+      {"CONF035", "default-line-key", "a key forbidden on, or never inherited from, a DEFAULT line"},
+      {"CONF036", "allow-and-deny", "Allow* and Deny* both set; the Deny list is ignored"},
+      {"CONF037", "memory-per-cpu-and-node", "both per-CPU and per-node memory defaults; per-node wins"},
+      {"CONF038", "legacy-alias", "a legacy key (Shared, partition Priority) and how it resolves"},
+      {"CONF040", "tres-not-tracked", "a TRES weight for a TRES AccountingStorageTRES does not track"},
+      {"CONF041", "nodeset-problem", "a NodeSet named like a node, or defined twice"},
+      {"CONF043", "weight-without-slurmdbd", "age or fair-share weight without slurmdbd, forced to 0"},
+      {"CONF044", "gres-problem", "a GRES that cannot be read or is missing from GresTypes"},
+      {"CONF045", "memory-tracked-no-realmemory", "memory is consumable but nodes have no RealMemory"},
+      {"CONF046", "octal-number", "a leading zero that makes Slurm read the number as octal"},
+      {"CONF047", "no-nodes", "no NodeName line and no MaxNodeCount"},
+  };
+  return codes;
+}
+
+const DiagnosticCode* find_diagnostic_code(const std::string& code) {
+  for (const DiagnosticCode& c : diagnostic_codes()) {
+    if (code == c.code) return &c;
+  }
+  return nullptr;
+}
+
+}  // namespace sa
