@@ -332,7 +332,33 @@ Result<TresMap> parse_tres_string(const std::string& text) {
   return out;
 }
 
+namespace {
+
+// `sacctmgr` command scripts (add account ..., modify qos ...) are a different format; say
+// so once instead of reporting every line.
+bool is_command_script(const std::string& content, FileId file, DiagnosticSink& sink) {
+  int line_no = 0;
+  for (const std::string& line : split(content, '\n')) {
+    ++line_no;
+    std::string_view text = trim(line);
+    if (text.empty() || text[0] == '#') continue;
+    for (const char* verb : {"add ", "modify ", "delete ", "remove ", "list ", "show ", "create ", "update "}) {
+      if (istarts_with(text, verb)) {
+        sink.error("ACCT001", {file, line_no, 1},
+                   "this is a sacctmgr command script, not a `sacctmgr dump` file; load it into Slurm and "
+                   "pass the output of `sacctmgr dump <cluster>`");
+        return true;
+      }
+    }
+    return false;
+  }
+  return false;
+}
+
+}  // namespace
+
 AssocTree read_assoc_dump_text(FileId file, const SourceManager& sources, DiagnosticSink& sink) {
+  if (is_command_script(sources.file(file).content, file, sink)) return DumpReader(sink).run({});
   return DumpReader(sink).run(read_dump_lines(sources, file, sink));
 }
 

@@ -48,6 +48,17 @@ const std::vector<DiagnosticCode>& diagnostic_codes() {
       {"CONF045", "memory-tracked-no-realmemory", "memory is consumable but nodes have no RealMemory"},
       {"CONF046", "octal-number", "a leading zero that makes Slurm read the number as octal"},
       {"CONF047", "no-nodes", "no NodeName line and no MaxNodeCount"},
+      {"ACCT001", "dump-syntax", "a sacctmgr dump line that cannot be read, or an unknown line title"},
+      {"ACCT002", "undefined-parent", "a Parent not defined by an earlier Account line, or a line under it"},
+      {"ACCT003", "invalid-assoc-option", "an unknown association option or a value it cannot take"},
+      {"ACCT004", "duplicate-association", "an account or a user association defined twice"},
+      {"ACCT005", "invalid-share", "a negative, non-numeric or absurd Fairshare"},
+      {"ACCT006", "assoc-cycle", "an account placed under itself"},
+      {"ACCT007", "default-account-missing", "a DefaultAccount the user has no association in"},
+      {"ACCT008", "empty-account", "an account with no users and no sub-accounts"},
+      {"ACCT010", "qos-table", "a QOS table row or value that cannot be read"},
+      {"ACCT011", "usage-file", "an sshare usage row or value that cannot be read"},
+      {"ACCT012", "usage-unmatched", "usage for an association the tree does not have"},
   };
   return codes;
 }
