@@ -6,7 +6,10 @@
 #include <fstream>
 #include <sstream>
 
+#include "analyzer/accounting_readers.h"
 #include "analyzer/analyze.h"
+#include "analyzer/assoc_reader.h"
+#include "engine/fair_share.h"
 
 namespace sa {
 namespace {
@@ -14,13 +17,22 @@ namespace {
 TEST(FuzzRegression, CrashersNowAnalyseCleanly) {
   std::filesystem::path dir = std::filesystem::path(SA_SOURCE_DIR) / "fuzz" / "crashers";
   int replayed = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    if (!entry.is_regular_file() || entry.path().filename() == "README.md") continue;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
+    std::string name = entry.path().filename().string();
+    if (!entry.is_regular_file() || name == "README.md" || name == ".keep") continue;
     std::ifstream in(entry.path(), std::ios::binary);
     std::stringstream text;
     text << in.rdbuf();
     auto a = analyze_text("/nonexistent-fuzz-dir/slurm.conf", text.str());
     for (const Diagnostic& d : a->diagnostics.all()) EXPECT_NE(d.code, "CONF000") << entry.path();
+    // Every crasher also goes through the accounting readers and fair share.
+    SourceManager sources;
+    DiagnosticSink sink;
+    FileId id = sources.add("fuzz.cfg", text.str());
+    AssocTree tree = read_assoc_dump_text(id, sources, sink);
+    UsageSnapshot usage = read_sshare_usage_text(id, sources, sink);
+    std::vector<double> raw = usage_by_association(tree, usage, sink);
+    engine::FairShare(tree, {}).compute(std::vector<long double>(raw.begin(), raw.end()));
     ++replayed;
   }
   RecordProperty("replayed", replayed);
