@@ -107,7 +107,9 @@ int run_sshare(const AccountingOptions& o) {
   if (o.format == "json") {
     write_json(std::cout, report::sshare_json(fs, shares));
   } else {
-    report::print_sshare_psv(std::cout, report::sshare_table(fs, shares, in->version, !o.short_format));
+    std::string tres = in->conf ? in->conf->config.accounting.tres : "";
+    report::print_sshare_psv(std::cout, report::sshare_table(fs, shares, in->version, !o.short_format,
+                                                             report::tracked_tres(tres)));
   }
   return status;
 }

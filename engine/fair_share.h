@@ -20,6 +20,7 @@ struct FairShareSettings {
   FairShareAlgorithm algorithm = FairShareAlgorithm::kFairTree;
   std::uint32_t dampening = 1;  // FairShareDampeningFactor (classic and depth-oblivious)
   static FairShareSettings from(const PrioritySettings& priority);
+  bool algorithm_is_fair_tree() const { return algorithm == FairShareAlgorithm::kFairTree; }
 };
 
 /// What Slurm keeps per association after a fair-share pass; sshare prints these.

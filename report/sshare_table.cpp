@@ -1,5 +1,7 @@
 #include "report/sshare_table.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <fmt/format.h>
@@ -29,8 +31,26 @@ std::string slurm_double(double value) {
   return buffer;
 }
 
+std::vector<std::string> tracked_tres(const std::string& accounting_storage_tres) {
+  std::vector<std::string> tres = {"cpu", "mem", "energy", "node", "billing", "fs/disk", "vmem", "pages"};
+  std::string item;
+  for (std::size_t i = 0; i <= accounting_storage_tres.size(); ++i) {
+    char c = i < accounting_storage_tres.size() ? accounting_storage_tres[i] : ',';
+    if (c != ',') {
+      item.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+      continue;
+    }
+    if (!item.empty() && std::find(tres.begin(), tres.end(), item) == tres.end()) tres.push_back(item);
+    item.clear();
+  }
+  return tres;
+}
+
 SshareTable sshare_table(const engine::FairShare& fair_share, const std::vector<engine::AssocShare>& shares,
-                         const SlurmVersion& version, bool long_format) {
+                         const SlurmVersion& version, bool long_format, const std::vector<std::string>& tres) {
+  std::vector<std::string> zero;
+  for (const std::string& t : tres) zero.push_back(t + "=0");
+  const std::string run_mins = fmt::format("{}", fmt::join(zero, ","));
   const bool users_only_fs = version.at_least(25, 11);
   const AssocTree& tree = fair_share.tree();
   const bool fair_tree = fair_share.settings().algorithm == engine::FairShareAlgorithm::kFairTree;
@@ -61,7 +81,7 @@ SshareTable sshare_table(const engine::FairShare& fair_share, const std::vector<
     if (long_format && fair_tree) f.push_back(a.use_parent() ? "" : slurm_double(static_cast<double>(s.level_fs)));
     if (long_format) {
       f.push_back("");  // GrpTRESMins: limits are not part of this table yet
-      f.push_back("");  // TRESRunMins: no running jobs in an offline snapshot
+      f.push_back(run_mins);
     }
     table.rows.push_back(std::move(row));
   }

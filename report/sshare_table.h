@@ -23,9 +23,15 @@ struct SshareTable {
 };
 
 /// `long_format` adds NormUsage, LevelFS (Fair Tree only), GrpTRESMins and TRESRunMins.
-/// From 25.11 sshare leaves FairShare blank on classic account rows too.
+/// The TRES slurmctld tracks, in its order: the eight it always registers, then the extra
+/// ones AccountingStorageTRES lists (gres/gpu, license/..., ...).
+std::vector<std::string> tracked_tres(const std::string& accounting_storage_tres);
+
+/// From 25.11 sshare leaves FairShare blank on classic account rows too. TRESRunMins shows
+/// every tracked TRES at 0: an offline snapshot has no running jobs.
 SshareTable sshare_table(const engine::FairShare& fair_share, const std::vector<engine::AssocShare>& shares,
-                         const SlurmVersion& version, bool long_format = true);
+                         const SlurmVersion& version, bool long_format = true,
+                         const std::vector<std::string>& tres = tracked_tres(""));
 void print_sshare_psv(std::ostream& out, const SshareTable& table);
 nlohmann::json sshare_json(const engine::FairShare& fair_share, const std::vector<engine::AssocShare>& shares);
 
