@@ -5,40 +5,17 @@
 
 namespace sa {
 
-namespace {
-
-SlurmVersion parse_table_version(const std::string& text, bool& open_ended) {
-  open_ended = text == "-" || text == "master";
-  if (open_ended) return kNewestKnownVersion;
-  return SlurmVersion::parse(text).value_or(kNewestKnownVersion);
-}
-
-bool covers(const KeyInfo& info, const SlurmVersion& version) {
-  SlurmVersion v{version.major, version.minor, 0};
-  return !(v < info.since) && (info.open_ended || !(info.until < v));
-}
-
-}  // namespace
 
 KeyTable KeyTable::from_tsv(std::string_view tsv) {
   KeyTable table;
-  bool header = true;
-  for (const std::string& line : split(tsv, '\n')) {
-    if (header) {
-      header = false;
-      continue;
-    }
-    std::vector<std::string> f = split(line, '\t');
+  for (const std::vector<std::string>& f : tsv_rows(tsv)) {
     // "directive" rows (Include) document the reader, they are not keys.
     if (f.size() < 6 || f[1].empty() || f[2] == "directive") continue;
     KeyInfo info;
+    static_cast<VersionRange&>(info) = VersionRange::from_table(f[3], f[4]);
     info.table = f[0];
     info.key = f[1];
     info.type = f[2];
-    bool ignored = false;
-    // "master" as a first version means newer than every released table we know.
-    info.since = f[3] == "master" ? SlurmVersion{26, 5, 0} : parse_table_version(f[3], ignored);
-    info.until = parse_table_version(f[4], info.open_ended);
     info.status = f[5];
     if (auto at = info.status.find('@'); at != std::string::npos) {
       info.status_since = SlurmVersion::parse(info.status.substr(at + 1)).value_or(SlurmVersion{0, 0, 0});
@@ -63,7 +40,7 @@ KeyLookup KeyTable::find(std::string_view table, std::string_view key,
   if (found == index_.end()) return best;
   for (std::size_t row : found->second) {
     const KeyInfo& info = rows_[row];
-    if (covers(info, version)) {
+    if (info.covers(version)) {
       bool status_applies = !(version < info.status_since);
       KeyStatus status = KeyStatus::kOk;
       if (status_applies && info.status == "defunct") status = KeyStatus::kDefunct;
@@ -78,7 +55,7 @@ KeyLookup KeyTable::find(std::string_view table, std::string_view key,
 std::vector<std::string> KeyTable::valid_keys(std::string_view table, const SlurmVersion& version) const {
   std::vector<std::string> keys;
   for (const KeyInfo& info : rows_) {
-    if (info.table == table && covers(info, version)) keys.push_back(info.key);
+    if (info.table == table && info.covers(version)) keys.push_back(info.key);
   }
   return keys;
 }

@@ -12,13 +12,10 @@
 
 namespace sa {
 
-struct KeyInfo {
+struct KeyInfo : VersionRange {
   std::string table;  // "slurm.conf", "NodeName", "PartitionName", ...
   std::string key;    // canonical spelling
   std::string type;   // s_p type: string, uint16, uint32, boolean, ... (+handler)
-  SlurmVersion since;
-  SlurmVersion until;  // last version that has it; kNewestKnownVersion-or-later when "-"
-  bool open_ended = true;  // still present in the newest known version
   std::string status;      // ok, defunct, fatal, repeatable
   SlurmVersion status_since{0, 0, 0};  // status applies from this version (0.0: always)
   std::string note;

@@ -11,15 +11,11 @@
 
 namespace sa {
 
-struct OptionWord {
+struct OptionWord : VersionRange {
   std::string family;  // "PriorityFlags", "SchedulerParameters", "plugin:SelectType", ...
   std::string word;    // as Slurm spells it
   std::string kind;    // flag, value, base, ...
-  SlurmVersion since;
-  SlurmVersion until;
-  bool open_ended = true;
   std::string note;
-  bool covers(const SlurmVersion& version) const;
 };
 
 class OptionWords {

@@ -59,6 +59,19 @@ std::vector<std::string> split(std::string_view text, char sep) {
   return out;
 }
 
+std::vector<std::vector<std::string>> tsv_rows(std::string_view tsv) {
+  std::vector<std::vector<std::string>> rows;
+  bool header = true;
+  for (const std::string& line : split(tsv, '\n')) {
+    if (header) {
+      header = false;
+      continue;
+    }
+    if (!trim(line).empty()) rows.push_back(split(line, '\t'));
+  }
+  return rows;
+}
+
 std::string printable(std::string_view text, std::size_t max_length) {
   std::string out;
   for (unsigned char c : text) {

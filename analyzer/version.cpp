@@ -30,6 +30,20 @@ std::optional<SlurmVersion> SlurmVersion::parse(std::string_view text) {
   return v;
 }
 
+VersionRange VersionRange::from_table(const std::string& since, const std::string& until) {
+  VersionRange r;
+  // A key first seen in master is newer than every released table we know.
+  r.since = since == "master" ? SlurmVersion{26, 5, 0} : SlurmVersion::parse(since).value_or(SlurmVersion{20, 11, 0});
+  r.open_ended = until == "-" || until == "master";
+  if (!r.open_ended) r.until = SlurmVersion::parse(until).value_or(SlurmVersion{25, 11, 0});
+  return r;
+}
+
+bool VersionRange::covers(const SlurmVersion& version) const {
+  SlurmVersion v{version.major, version.minor, 0};
+  return !(v < since) && (open_ended || !(until < v));
+}
+
 std::string SlurmVersion::to_string() const { return fmt::format("{}.{:02}", major, minor); }
 
 }  // namespace sa

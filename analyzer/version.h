@@ -23,6 +23,17 @@ struct SlurmVersion {
   bool at_least(int maj, int min, int pat = 0) const { return *this >= SlurmVersion{maj, min, pat}; }
 };
 
+/// The versions of the data tables (analyzer/data/*.tsv) in which a key or word exists.
+struct VersionRange {
+  SlurmVersion since{20, 11, 0};
+  SlurmVersion until{25, 11, 0};
+  bool open_ended = true;  // still present in the newest table
+  /// Parses the tables' `since` and `until` columns: "-" for open-ended, "master" for newer
+  /// than every released table.
+  static VersionRange from_table(const std::string& since, const std::string& until);
+  bool covers(const SlurmVersion& version) const;  // by major.minor
+};
+
 /// The version assumed when the user gives none; printed in every report.
 constexpr SlurmVersion kDefaultSlurmVersion{24, 5, 0};
 /// The releases whose key tables slurm-advisor knows.
