@@ -5,7 +5,6 @@
 
 namespace sa {
 
-
 KeyTable KeyTable::from_tsv(std::string_view tsv) {
   KeyTable table;
   for (const std::vector<std::string>& f : tsv_rows(tsv)) {
