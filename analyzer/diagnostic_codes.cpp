@@ -59,6 +59,8 @@ const std::vector<DiagnosticCode>& diagnostic_codes() {
       {"ACCT010", "qos-table", "a QOS table row or value that cannot be read"},
       {"ACCT011", "usage-file", "an sshare usage row or value that cannot be read"},
       {"ACCT012", "usage-unmatched", "usage for an association the tree does not have"},
+      {"ACCT013", "unknown-account", "a partition naming an account the association tree does not have"},
+      {"ACCT014", "unknown-qos", "a partition or association naming a QOS the QOS table does not have"},
   };
   return codes;
 }

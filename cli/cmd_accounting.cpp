@@ -10,6 +10,7 @@
 
 #include "analyzer/accounting_readers.h"
 #include "analyzer/analyze.h"
+#include "analyzer/assoc_links.h"
 #include "analyzer/assoc_reader.h"
 #include "cli/common.h"
 #include "engine/fair_share.h"
@@ -65,6 +66,7 @@ std::optional<AccountingInputs> load(const AccountingOptions& o) {
     }
     in.qos = std::move(*qos);
   }
+  if (in.conf) check_accounting_links(in.conf->config, in.tree, in.qos, in.diagnostics);
   in.usage.assign(in.tree.assocs.size(), 0.0L);
   if (!o.usage.empty()) {
     auto usage = read_sshare_usage(o.usage, in.sources, in.diagnostics);

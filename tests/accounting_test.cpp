@@ -244,3 +244,30 @@ TEST(Decay, UsageResetBoundaries) {
 
 }  // namespace
 }  // namespace sa
+
+#include "analyzer/analyze.h"
+#include "analyzer/assoc_links.h"
+
+namespace sa {
+namespace {
+
+TEST(AssocLinks, GraphAndPartitionReferences) {
+  auto d = dump(kTree);
+  AssocGraph graph = build_assoc_graph(d->tree);
+  EXPECT_EQ(boost::num_vertices(graph), d->tree.assocs.size());
+  EXPECT_EQ(boost::num_edges(graph), d->tree.assocs.size() - 1);  // a tree
+  EXPECT_EQ(boost::in_degree(d->tree.root, graph), 0u);
+  auto conf = analyze_text("slurm.conf",
+                           "ClusterName=tux\nSlurmctldHost=h\nNodeName=n1 RealMemory=100\n"
+                           "PartitionName=p Nodes=n1 AllowAccounts=chem,chemistry QOS=part_qos\n"
+                           "PartitionName=q Nodes=n1 AllowQos=normal,gold\n");
+  QosTable qos = QosTable::slurm_default();
+  DiagnosticSink sink;
+  check_accounting_links(conf->config, d->tree, qos, sink);
+  EXPECT_EQ(count(sink, "ACCT013"), 1);  // chemistry
+  EXPECT_EQ(count(sink, "ACCT014"), 3);  // part_qos (error), gold, and phys's high
+  EXPECT_TRUE(sink.has_errors());
+}
+
+}  // namespace
+}  // namespace sa

@@ -1,0 +1,56 @@
+#include "analyzer/assoc_links.h"
+
+#include <fmt/format.h>
+#include <set>
+
+#include "analyzer/text_util.h"
+
+namespace sa {
+
+AssocGraph build_assoc_graph(const AssocTree& tree) {
+  AssocGraph graph(tree.assocs.size());
+  for (const Association& a : tree.assocs) {
+    for (std::uint32_t child : a.children) boost::add_edge(a.id, child, graph);
+  }
+  return graph;
+}
+
+void check_accounting_links(const Config& config, const AssocTree& tree, const QosTable& qos, DiagnosticSink& sink) {
+  std::set<std::string> accounts;
+  for (const Association& a : tree.assocs) {
+    if (!a.is_user()) accounts.insert(a.account);
+  }
+  for (const Partition& p : config.partitions) {
+    for (const auto* list : {&p.allow_accounts, &p.deny_accounts}) {
+      for (const std::string& account : *list) {
+        if (accounts.count(account)) continue;
+        sink.warning("ACCT013", p.loc,
+                     fmt::format("partition '{}' names account '{}', which the association tree does not have{}",
+                                 printable(p.name), printable(account),
+                                 list == &p.allow_accounts ? ": no job can use that entry" : ""));
+      }
+    }
+    if (!p.qos.empty() && !qos.find(p.qos)) {
+      sink.error("ACCT014", p.loc, fmt::format("partition '{}' uses QOS '{}', which the QOS table does not have; "
+                                               "slurmctld refuses to start", printable(p.name), printable(p.qos)));
+    }
+    for (const auto* list : {&p.allow_qos, &p.deny_qos}) {
+      for (const std::string& name : *list) {
+        if (!qos.find(name)) {
+          sink.warning("ACCT014", p.loc, fmt::format("partition '{}' names QOS '{}', which the QOS table does not have",
+                                                     printable(p.name), printable(name)));
+        }
+      }
+    }
+  }
+  std::set<std::string> reported;
+  for (const Association& a : tree.assocs) {
+    for (const std::string& name : a.qos) {
+      if (qos.find(name) || !reported.insert(name).second) continue;
+      sink.warning("ACCT014", a.loc, fmt::format("association {} lists QOS '{}', which the QOS table does not have",
+                                                 printable(a.name()), printable(name)));
+    }
+  }
+}
+
+}  // namespace sa
