@@ -271,3 +271,34 @@ TEST(AssocLinks, GraphAndPartitionReferences) {
 
 }  // namespace
 }  // namespace sa
+
+namespace sa {
+namespace {
+
+// Each example site's accounting files load cleanly and link to its slurm.conf.
+TEST(ExampleSites, AccountingFilesAreClean) {
+  for (const char* site : {"overlap-suspend", "tiered-university", "gang-timeslice"}) {
+    std::filesystem::path dir = std::filesystem::path(SA_SOURCE_DIR) / "corpora" / site;
+    auto conf = analyze_file((dir / "slurm.conf").string());
+    ASSERT_TRUE(conf->ok()) << site;
+    SourceManager sources;
+    DiagnosticSink sink;
+    auto tree = read_assoc_dump((dir / "sacctmgr_dump.cfg").string(), sources, sink);
+    auto qos = read_qos_table((dir / "qos.psv").string(), sources, sink);
+    auto usage = read_sshare_usage((dir / "sshare_usage.psv").string(), sources, sink);
+    ASSERT_TRUE(tree.ok() && qos.ok() && usage.ok()) << site;
+    check_accounting_links(conf->config, *tree, *qos, sink);
+    for (const Diagnostic& d : sink.all()) ADD_FAILURE() << site << ": " << d.message;
+    EXPECT_GT(usage->rows.size(), 2u) << site;
+  }
+  // The overlap-suspend tree keeps the seed's shares.
+  SourceManager sources;
+  DiagnosticSink sink;
+  auto tree = read_assoc_dump(std::string(SA_SOURCE_DIR) + "/corpora/overlap-suspend/sacctmgr_dump.cfg", sources, sink);
+  EXPECT_EQ(tree->assocs[tree->find_account("unilim")].shares_raw, 900u);
+  EXPECT_EQ(tree->assocs[tree->find_account("shs")].shares_raw, 150u);
+  EXPECT_EQ(tree->assocs[tree->find_account("xlim")].shares_raw, 283u);
+}
+
+}  // namespace
+}  // namespace sa
