@@ -2,6 +2,8 @@
 // Pieces shared by the ANTLR-driven readers (slurm.conf, sacctmgr dump).
 #include <antlr4-runtime.h>
 
+#include <algorithm>
+#include <initializer_list>
 #include <string_view>
 
 #include "analyzer/source_manager.h"
@@ -33,6 +35,20 @@ class LineErrorStrategy : public antlr4::DefaultErrorStrategy {
     throw antlr4::InputMismatchException(recognizer);
   }
 };
+
+/// After an abandoned line, skips to just past the next line end (a token of one of
+/// `line_ends`), unless the tokens consumed since `line_start_index` already ended with one.
+inline void skip_rest_of_line(antlr4::CommonTokenStream& tokens, std::size_t line_start_index,
+                              std::initializer_list<std::size_t> line_ends) {
+  auto is_line_end = [&](std::size_t type) {
+    return std::find(line_ends.begin(), line_ends.end(), type) != line_ends.end();
+  };
+  bool done = tokens.index() > line_start_index && is_line_end(tokens.LT(-1)->getType());
+  while (!done && tokens.LA(1) != antlr4::Token::EOF) {
+    done = is_line_end(tokens.LA(1));
+    tokens.consume();
+  }
+}
 
 inline SourceLoc loc_of(FileId file, const antlr4::Token* token) {
   return {file, static_cast<int>(token->getLine()), static_cast<int>(token->getCharPositionInLine()) + 1};

@@ -113,13 +113,7 @@ std::vector<DumpLine> read_dump_lines(const SourceManager& sources, FileId file,
       parser.setContext(nullptr);
     }
     if (!ctx || listener.reported()) {
-      // Skip the rest of the bad line.
-      const antlr4::Token* previous = tokens.index() > start_index ? tokens.LT(-1) : nullptr;
-      bool at_line_start = previous && previous->getType() == SacctmgrDumpLexer::NEWLINE;
-      while (!at_line_start && tokens.LA(1) != antlr4::Token::EOF) {
-        at_line_start = tokens.LA(1) == SacctmgrDumpLexer::NEWLINE;
-        tokens.consume();
-      }
+      skip_rest_of_line(tokens, start_index, {SacctmgrDumpLexer::NEWLINE});
       continue;
     }
     DumpLine line = make_line(content, file, ctx);

@@ -117,16 +117,8 @@ std::vector<ConfLine> read_conf(const SourceManager& sources, FileId file, Diagn
     }
     if (listener.line_has_error() || abandoned) {
       line.has_syntax_error = true;
-      // Resynchronise on the next line end so one bad line costs one diagnostic (unless
-      // ANTLR's own recovery already consumed it).
-      const antlr4::Token* previous = tokens.index() > start_index ? tokens.LT(-1) : nullptr;
-      bool at_line_start = previous && (previous->getType() == SlurmConfLexer::NEWLINE ||
-                                        previous->getType() == SlurmConfLexer::INCLUDE_LINE);
-      while (!at_line_start && tokens.LA(1) != antlr4::Token::EOF) {
-        std::size_t type = tokens.LA(1);
-        tokens.consume();
-        at_line_start = type == SlurmConfLexer::NEWLINE || type == SlurmConfLexer::INCLUDE_LINE;
-      }
+      // One bad line costs one diagnostic: go on with the next line.
+      skip_rest_of_line(tokens, start_index, {SlurmConfLexer::NEWLINE, SlurmConfLexer::INCLUDE_LINE});
     }
     const antlr4::Token* last = tokens.index() > 0 ? tokens.LT(-1) : nullptr;
     include_keyword = last && last->getType() == SlurmConfLexer::INCLUDE_LINE ? last : nullptr;

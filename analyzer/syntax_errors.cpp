@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "SlurmConfLexer.h"
+#include "analyzer/antlr_support.h"
 #include "analyzer/conf_reader.h"
 #include "analyzer/text_util.h"
 
@@ -21,10 +22,7 @@ bool adjacent(const antlr4::Token* a, const antlr4::Token* b) {
 
 std::string SyntaxErrorListener::text_of(const antlr4::Token* token) const {
   if (!token || token->getType() == antlr4::Token::EOF) return "end of file";
-  std::size_t start = token->getStartIndex();
-  std::size_t stop = token->getStopIndex();
-  if (stop < start || stop >= content_.size()) return {};
-  return printable(unescape_conf_text(content_.substr(start, stop - start + 1)));
+  return printable(unescape_conf_text(token_text(content_, token)));
 }
 
 std::string SyntaxErrorListener::describe(antlr4::Token* offending, const std::string& antlr_message,
