@@ -290,25 +290,11 @@ class PartitionResolver {
   }
 
   void resolve_memory(const RecordReader& r, Partition& p) {
-    auto mem = [&](const char* key) { return r.uint(key, IntWidth::k64); };
-    if (auto node = mem("DefMemPerNode")) {
-      p.def_mem_per_node = *node;
-      if (r.get("DefMemPerCPU")) {
-        sink_.warning("CONF037", r.get("DefMemPerCPU")->loc,
-                      "DefMemPerCPU is ignored because DefMemPerNode is also set");
-      }
-    } else {
-      p.def_mem_per_cpu = mem("DefMemPerCPU").value_or(0);
-    }
-    if (auto node = mem("MaxMemPerNode")) {
-      p.max_mem_per_node = *node;
-      if (r.get("MaxMemPerCPU")) {
-        sink_.warning("CONF037", r.get("MaxMemPerCPU")->loc,
-                      "MaxMemPerCPU is ignored because MaxMemPerNode is also set");
-      }
-    } else {
-      p.max_mem_per_cpu = mem("MaxMemPerCPU").value_or(0);
-    }
+    MemoryDefaults m = read_memory_defaults(r, sink_);
+    p.def_mem_per_cpu = m.def_per_cpu;
+    p.def_mem_per_node = m.def_per_node;
+    p.max_mem_per_cpu = m.max_per_cpu;
+    p.max_mem_per_node = m.max_per_node;
   }
 
   void resolve_over_time_limit(const RecordReader& r, Partition& p) {

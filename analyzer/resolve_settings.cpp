@@ -326,19 +326,11 @@ void resolve_select(const RawConfig& raw, Config& config, DiagnosticSink& sink) 
       sink.error("CONF022", params->loc, "CR_ONE_TASK_PER_CORE cannot be combined with CR_CPU");
     }
   }
-  auto mem = [&](const char* key) { return s.uint(key, IntWidth::k64); };
-  if (auto node = mem("DefMemPerNode")) {
-    sel.def_mem_per_node = *node;
-    if (s.get("DefMemPerCPU")) sink.warning("CONF037", s.get("DefMemPerCPU")->loc, "DefMemPerCPU is ignored because DefMemPerNode is also set");
-  } else {
-    sel.def_mem_per_cpu = mem("DefMemPerCPU").value_or(0);
-  }
-  if (auto node = mem("MaxMemPerNode")) {
-    sel.max_mem_per_node = *node;
-    if (s.get("MaxMemPerCPU")) sink.warning("CONF037", s.get("MaxMemPerCPU")->loc, "MaxMemPerCPU is ignored because MaxMemPerNode is also set");
-  } else {
-    sel.max_mem_per_cpu = mem("MaxMemPerCPU").value_or(0);
-  }
+  MemoryDefaults m = read_memory_defaults(s, sink);
+  sel.def_mem_per_cpu = m.def_per_cpu;
+  sel.def_mem_per_node = m.def_per_node;
+  sel.max_mem_per_cpu = m.max_per_cpu;
+  sel.max_mem_per_node = m.max_per_node;
 }
 
 void resolve_preempt(const RawConfig& raw, Config& config, DiagnosticSink& sink) {

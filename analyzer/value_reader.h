@@ -59,4 +59,30 @@ class SettingReader {
   DiagnosticSink& sink_;
 };
 
+/// DefMemPerCPU/Node and MaxMemPerCPU/Node as Slurm reads them, for the cluster
+/// (SettingReader) or a partition (RecordReader): the per-node value wins and the per-CPU
+/// one is ignored with a warning.
+struct MemoryDefaults {
+  std::uint64_t def_per_cpu = 0, def_per_node = 0, max_per_cpu = 0, max_per_node = 0;
+};
+
+template <typename Reader>
+MemoryDefaults read_memory_defaults(const Reader& r, DiagnosticSink& sink) {
+  MemoryDefaults m;
+  auto pick = [&](const char* node_key, const char* cpu_key, std::uint64_t& node, std::uint64_t& cpu) {
+    if (auto per_node = r.uint(node_key, IntWidth::k64)) {
+      node = *per_node;
+      if (auto ignored = r.get(cpu_key)) {
+        sink.warning("CONF037", ignored->loc,
+                     std::string(cpu_key) + " is ignored because " + node_key + " is also set");
+      }
+    } else {
+      cpu = r.uint(cpu_key, IntWidth::k64).value_or(0);
+    }
+  };
+  pick("DefMemPerNode", "DefMemPerCPU", m.def_per_node, m.def_per_cpu);
+  pick("MaxMemPerNode", "MaxMemPerCPU", m.max_per_node, m.max_per_cpu);
+  return m;
+}
+
 }  // namespace sa

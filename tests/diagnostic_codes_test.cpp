@@ -16,7 +16,8 @@ TEST(DiagnosticCodes, CatalogueMatchesTheSources) {
   std::set<std::string> used;
   const std::regex code(R"re("((CONF|ACCT)\d{3})")re");
   for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(SA_SOURCE_DIR) / "analyzer")) {
-    if (entry.path().extension() != ".cpp" || entry.path().filename() == "diagnostic_codes.cpp") continue;
+    const auto ext = entry.path().extension();
+    if ((ext != ".cpp" && ext != ".h") || entry.path().filename() == "diagnostic_codes.cpp") continue;
     std::ifstream in(entry.path());
     std::stringstream text;
     text << in.rdbuf();
