@@ -1,6 +1,8 @@
 #include "analyzer/accounting_readers.h"
 
 #include <fmt/format.h>
+#include <map>
+#include <tuple>
 
 #include "analyzer/assoc_reader.h"
 #include "analyzer/psv_table.h"
@@ -172,8 +174,14 @@ Result<UsageSnapshot> read_sshare_usage(const std::string& path, SourceManager& 
 
 std::vector<double> usage_by_association(const AssocTree& tree, const UsageSnapshot& usage, DiagnosticSink& sink) {
   std::vector<double> raw(tree.assocs.size(), 0.0);
+  // One index instead of a scan per row: usage files list every user association.
+  std::map<std::tuple<std::string, std::string, std::string>, std::uint32_t> users;
+  for (const Association& a : tree.assocs) {
+    if (a.is_user()) users.emplace(std::make_tuple(a.user, a.account, a.partition), a.id);
+  }
   for (const UsageSnapshot::Row& row : usage.rows) {
-    std::uint32_t id = tree.find_user(row.user, row.account, row.partition);
+    auto found = users.find(std::make_tuple(row.user, row.account, row.partition));
+    std::uint32_t id = found == users.end() ? kNoAssoc : found->second;
     if (id == kNoAssoc) {
       sink.warning("ACCT012", row.loc,
                    fmt::format("usage for user '{}' in account '{}' matches no association in the tree; it is ignored",

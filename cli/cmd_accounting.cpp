@@ -130,9 +130,6 @@ int run_tree(const AccountingOptions& o) {
   int status = report_inputs(*in);
   engine::FairShare fs(in->tree, engine::FairShareSettings::from(in->priority));
   auto shares = fs.compute(in->usage);
-  // The classic product of shares is each association's target fraction of the cluster.
-  engine::FairShare target_model(in->tree, {engine::FairShareAlgorithm::kClassic, 1});
-  auto targets = target_model.compute(in->usage);
   const AssocTree& tree = in->tree;
   std::cout << fmt::format("{:<32} {:>8}  {:<22} {:>7}  {:<22} {}\n", "association", "shares", "target share", "",
                            "delivered usage", "fair share");
@@ -141,7 +138,7 @@ int run_tree(const AccountingOptions& o) {
     const Association& a = tree.assocs[id];
     std::string name = std::string(static_cast<std::size_t>(2 * (tree.depth(id) - 1)), ' ') +
                        (a.is_user() ? a.user : a.account + "/");
-    double target = targets[id].shares_norm;
+    double target = fs.target_share(id);
     double used = shares[tree.root].usage_raw > 0 ? static_cast<double>(shares[id].usage_raw / shares[tree.root].usage_raw) : 0.0;
     std::string share_text = a.use_parent() ? "parent" : std::to_string(a.shares_raw);
     std::string factor = a.is_user() || fs.settings().algorithm != engine::FairShareAlgorithm::kFairTree

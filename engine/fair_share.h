@@ -48,6 +48,9 @@ class FairShare {
   /// The level (siblings) list an association is ranked in.
   const std::vector<std::uint32_t>& fs_children(std::uint32_t id) const { return fs_children_[id]; }
   std::uint32_t level_shares(std::uint32_t id) const { return level_shares_[id]; }
+  /// The association's target fraction of the whole cluster: the classic product of
+  /// shares down the tree, whatever the algorithm.
+  double target_share(std::uint32_t id) const { return classic_shares_[id]; }
 
  private:
   void rebuild_usage(std::vector<AssocShare>& out, const std::vector<long double>& user_usage) const;
