@@ -59,6 +59,15 @@ void guarded(Analysis& a, Fn&& fn) {
   }
 }
 
+// Everything after the root file is in memory: includes, checks, resolution.
+void analyze_root(Analysis& a, const AnalyzeOptions& options) {
+  guarded(a, [&] {
+    LoadedConf loaded = load_conf_text(a.root, a.sources, a.diagnostics, {options.version, options.max_include_depth});
+    resolve_all(loaded, a, options);
+    soften_after_missing_includes(loaded, a);
+  });
+}
+
 }  // namespace
 
 ConfKind guess_conf_kind(const std::string& path) {
@@ -76,22 +85,14 @@ std::unique_ptr<Analysis> analyze_file(const std::string& path, const AnalyzeOpt
     return a;
   }
   a->root = *root;
-  guarded(*a, [&] {
-    LoadedConf loaded = load_conf_text(a->root, a->sources, a->diagnostics, {options.version, options.max_include_depth});
-    resolve_all(loaded, *a, options);
-    soften_after_missing_includes(loaded, *a);
-  });
+  analyze_root(*a, options);
   return a;
 }
 
 std::unique_ptr<Analysis> analyze_text(const std::string& path, std::string text, const AnalyzeOptions& options) {
   auto a = std::make_unique<Analysis>();
   a->root = a->sources.add(path, std::move(text));
-  guarded(*a, [&] {
-    LoadedConf loaded = load_conf_text(a->root, a->sources, a->diagnostics, {options.version, options.max_include_depth});
-    resolve_all(loaded, *a, options);
-    soften_after_missing_includes(loaded, *a);
-  });
+  analyze_root(*a, options);
   return a;
 }
 

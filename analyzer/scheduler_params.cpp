@@ -98,8 +98,8 @@ std::optional<std::string_view> first_value(std::string_view params, std::string
 
 class SchedulerParamsReader {
  public:
-  SchedulerParamsReader(const ValueRef& ref, Config& config, DiagnosticSink& sink)
-      : ref_(ref), config_(config), sink_(sink), s_(config.scheduler) {}
+  SchedulerParamsReader(const ValueRef& ref, std::int64_t message_timeout, Config& config, DiagnosticSink& sink)
+      : ref_(ref), config_(config), sink_(sink), s_(config.scheduler), message_timeout_(message_timeout) {}
 
   void run() {
     lint_items();
@@ -225,11 +225,8 @@ class SchedulerParamsReader {
   Config& config_;
   DiagnosticSink& sink_;
   SchedulerSettings& s_;
-  std::int64_t message_timeout_ = 10;
+  std::int64_t message_timeout_;  // bounds max_sched_time
   std::set<std::string> set_;
-
- public:
-  void set_message_timeout(std::int64_t seconds) { message_timeout_ = seconds; }
 };
 
 }  // namespace
@@ -249,9 +246,7 @@ void resolve_scheduler(const RawConfig& raw, Config& config, DiagnosticSink& sin
   auto params = settings.get("SchedulerParameters");
   std::int64_t message_timeout = static_cast<std::int64_t>(settings.uint("MessageTimeout", IntWidth::k16).value_or(10));
   ValueRef empty{"SchedulerParameters", "", {}};
-  SchedulerParamsReader reader(params ? *params : empty, config, sink);
-  reader.set_message_timeout(message_timeout);
-  reader.run();
+  SchedulerParamsReader(params ? *params : empty, message_timeout, config, sink).run();
   if (params) s.parameters = params->value;
 }
 
