@@ -53,13 +53,15 @@ Result<std::vector<TresWeight>> parse_tres_weights(std::string_view text) {
     if (eq == std::string::npos || eq == 0) return Error{fmt::format("'{}' is not TYPE=weight", item)};
     std::string value = item.substr(eq + 1);
     double divisor = 1;
-    // A unit suffix DIVIDES the weight: Mem=0.25G means 0.25 per GiB (formats.md §3.2).
+    // A unit suffix DIVIDES the weight, relative to the TRES's base unit (MB for memory,
+    // the unit the engine counts in): Mem=0.25G means 0.25 per GiB, 0.25/1024 per MB
+    // (slurm_protocol_api.c _tres_weight_item, get_convert_unit_val).
     static const std::string kUnits = "KMGTP";
     if (!value.empty()) {
       auto unit = kUnits.find(static_cast<char>(std::toupper(static_cast<unsigned char>(value.back()))));
       if (unit != std::string::npos) {
         value.pop_back();
-        divisor = std::pow(1024.0, static_cast<double>(unit + 1));
+        divisor = std::pow(1024.0, static_cast<double>(unit) - 1.0);
       }
     }
     auto weight = parse_double(value);

@@ -1,0 +1,306 @@
+// The backfill scheduler (backfill.c _attempt_backfill with cons_tres's will-run test;
+// algorithms.md §6). Running jobs are planned to end at start + time limit, never at their
+// real run time. Pending jobs that cannot start now reserve whole nodes in a time-slotted
+// availability map, rounded to bf_resolution, up to bf_window. A cycle is instantaneous on
+// the simulated clock; its slurmctld cost is counted (SimOptions::bf_test_cost_us per
+// will-run test) to apply bf_max_time and, without bf_continue, the end of the cycle at the
+// first lock yield after which job or node state has changed.
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+
+#include "engine/simulator.h"
+
+namespace sa::engine {
+
+namespace {
+
+struct Slot {
+  std::int64_t begin, end;
+  NodeBitset avail;
+};
+
+struct RunningEnd {
+  std::int64_t end;
+  std::uint32_t job;
+};
+
+bool overlaps(const Allocation& a, const NodeBitset& nodes) {
+  for (const AllocPiece& p : a.pieces) {
+    if (nodes.test(p.node)) return true;
+  }
+  return false;
+}
+
+/// Splits the slot containing `t` so that a slot boundary falls on `t`.
+void split_at(std::vector<Slot>& slots, std::int64_t t) {
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    if (slots[i].begin < t && t < slots[i].end) {
+      Slot tail{t, slots[i].end, slots[i].avail};
+      slots[i].end = t;
+      slots.insert(slots.begin() + static_cast<std::ptrdiff_t>(i) + 1, std::move(tail));
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+void Simulator::backfill_cycle() {
+  if (!bf_changed_) return;  // nothing changed since the last cycle
+  bf_changed_ = false;
+  ++result_.counters.bf_cycles;
+  queue_sort();
+  const SchedulerSettings& s = conf_.scheduler;
+  const std::int64_t res = std::max<std::int64_t>(1, s.bf_resolution);
+  const std::int64_t window_end = (now_ + s.bf_window) / res * res;
+  std::vector<Slot> slots{Slot{now_ / res * res, window_end, pool_.usable()}};
+  std::vector<NodeResources> scratch = pool_.nodes();
+
+  std::vector<RunningEnd> ends;
+  ends.reserve(running_.size());
+  std::int64_t next_change = kNoTime;
+  for (std::uint32_t j : running_) {
+    const SimJob& job = jobs_[j];
+    ends.push_back({std::max(now_ + 1, job.expected_end()), j});
+    if (job.planned_end > now_ && (next_change == kNoTime || job.planned_end < next_change)) next_change = job.planned_end;
+  }
+  for (std::size_t i = submit_cursor_; i < jobs_.size(); ++i) {
+    if (jobs_[i].req.submit > now_) {
+      if (next_change == kNoTime || jobs_[i].req.submit < next_change) next_change = jobs_[i].req.submit;
+      break;
+    }
+  }
+  auto by_end = [this](const RunningEnd& a, const RunningEnd& b) {
+    return a.end != b.end ? a.end < b.end : jobs_[a.job].req.id < jobs_[b.job].req.id;
+  };
+  std::sort(ends.begin(), ends.end(), by_end);
+
+  // The will-run test: current resources first, then running jobs removed in batches of
+  // growing time windows (30 s, doubling, or +bf_window_linear); the predicted start is
+  // the end of the last job removed.
+  std::vector<std::uint32_t> released;
+  auto will_run = [&](const Demand& d, const NodeBitset& avail, std::int64_t& pred, Allocation& alloc) {
+    if (pool_.fit(scratch, d, avail, &alloc, s.bf_busy_nodes)) {
+      pred = now_;
+      return true;
+    }
+    released.clear();
+    std::int64_t window = 30, end_time = 0;
+    std::size_t it = 0;
+    bool more = true, ok = false;
+    while (more && !ok) {
+      std::int64_t last = -1;
+      bool skip_test = false;
+      int removed = 0;
+      while (true) {
+        if (it == ends.size()) {
+          more = false;
+          break;
+        }
+        const RunningEnd& e = ends[it++];
+        if (!overlaps(jobs_[e.job].alloc, avail)) continue;
+        if (!end_time) end_time = e.end + (30 - e.end % 30);
+        last = static_cast<std::int64_t>(it - 1);
+        NodePool::give_back(scratch, jobs_[e.job].alloc);
+        released.push_back(e.job);
+        if (it == ends.size()) {
+          more = false;
+          break;
+        }
+        if (ends[it].end > end_time + window) break;
+        if (removed++ > 200) {
+          skip_test = true;
+          break;
+        }
+      }
+      if (last < 0) break;
+      if (skip_test) continue;
+      do {
+        window = s.bf_window_linear > 0 ? window + s.bf_window_linear : window * 2;
+      } while (it < ends.size() && ends[it].end > end_time + window);
+      if (pool_.fit(scratch, d, avail, &alloc, s.bf_busy_nodes)) {
+        const std::int64_t e = ends[static_cast<std::size_t>(last)].end;
+        pred = e <= now_ ? now_ + 1 : e;
+        ok = true;
+      }
+    }
+    for (std::uint32_t j : released) NodePool::take(scratch, jobs_[j].alloc);
+    return ok;
+  };
+
+  std::map<std::string, std::int64_t> per_user, per_assoc, per_user_part;
+  std::vector<std::int64_t> per_part(conf_.partitions.size(), 0), resv_per_part(conf_.partitions.size(), 0);
+  std::set<std::uint32_t> reserved_jobs;
+  double elapsed_us = 0;
+  double next_yield_us = static_cast<double>(s.bf_yield_interval_us);
+  std::int64_t tests = 0, started = 0;
+  const double max_time_us = static_cast<double>(s.bf_max_time) * 1e6;
+  Allocation alloc;
+
+  for (std::size_t qi = 0; qi < queue_.size(); ++qi) {
+    const QueueEntry e = queue_[qi];
+    SimJob& job = jobs_[e.job];
+    if (job.state != JobState::kPending) continue;
+    const SimRecord& rec = job.recs[e.rec];
+    if (elapsed_us >= max_time_us) {
+      ++result_.counters.bf_stopped_by_max_time;
+      break;
+    }
+    if (!s.bf_continue && elapsed_us >= next_yield_us) {
+      // Locks are released for bf_yield_sleep; a job or node change meanwhile ends the cycle.
+      elapsed_us += static_cast<double>(s.bf_yield_sleep_us);
+      next_yield_us = elapsed_us + static_cast<double>(s.bf_yield_interval_us);
+      const std::int64_t resume = now_ + static_cast<std::int64_t>(elapsed_us / 1e6 + 0.999999);
+      if (next_change != kNoTime && next_change <= resume) {
+        ++result_.counters.bf_stopped_by_yield;
+        bf_changed_ = true;
+        break;
+      }
+    }
+    // Reserve nothing for jobs below bf_min_prio_reserve, younger than bf_min_age_reserve,
+    // already reserved in another partition (bf_one_resv_per_job), or past the partition's
+    // bf_job_part_count_reserve.
+    bool test_now_only = (s.bf_min_prio_reserve > 0 && rec.priority < static_cast<std::uint64_t>(s.bf_min_prio_reserve)) ||
+                         (s.bf_min_age_reserve > 0 && now_ - job.begin < s.bf_min_age_reserve) ||
+                         (s.bf_one_resv_per_job && reserved_jobs.count(e.job)) ||
+                         (s.bf_job_part_count_reserve > 0 && resv_per_part[rec.part] >= s.bf_job_part_count_reserve);
+    // Per-cycle record limits: they count records tested, not jobs started; records they
+    // skip do not count towards bf_max_job_test.
+    const std::string& user = job.req.user;
+    const std::string part_key = user + "\n" + std::to_string(rec.part);
+    const std::string assoc_key = std::to_string(job.assoc);
+    if ((s.bf_max_job_user_part > 0 && per_user_part[part_key] >= s.bf_max_job_user_part) ||
+        (s.bf_max_job_part > 0 && per_part[rec.part] >= s.bf_max_job_part) ||
+        (s.bf_max_job_assoc > 0 && per_assoc[assoc_key] >= s.bf_max_job_assoc) ||
+        (s.bf_max_job_assoc == 0 && s.bf_max_job_user > 0 && per_user[user] >= s.bf_max_job_user)) {
+      ++result_.counters.bf_skipped_by_user_limit;
+      continue;
+    }
+    if (s.bf_max_job_user_part > 0) ++per_user_part[part_key];
+    if (s.bf_max_job_part > 0) ++per_part[rec.part];
+    if (s.bf_max_job_assoc > 0) ++per_assoc[assoc_key];
+    else if (s.bf_max_job_user > 0) ++per_user[user];
+
+    const std::int64_t tl = plan_limit(rec);
+    std::int64_t start_res = now_, pred = 0;
+    bool counted = false, stop = false, start_now = false, plan = false;
+    for (int attempt = 0; attempt < 1000; ++attempt) {
+      if (start_res >= window_end && start_res > now_) break;
+      const std::int64_t end_time = std::max(start_res, now_) + tl;
+      NodeBitset avail = part_nodes_[rec.part];
+      avail &= pool_.usable();
+      const NodeBitset base = avail;
+      std::int64_t later_start = 0;
+      for (std::size_t k = 0; k < slots.size(); ++k) {
+        const Slot& sl = slots[k];
+        if (sl.end > start_res && k + 1 < slots.size() && later_start == 0) {
+          // A later start is worth trying only if the next slot frees nodes.
+          NodeBitset next = base;
+          next &= slots[k + 1].avail;
+          NodeBitset cur = avail;
+          cur &= sl.avail;
+          NodeBitset extra = next;
+          extra.subtract(cur);
+          if (!extra.none()) later_start = sl.end;
+        }
+        if (sl.end <= start_res) continue;
+        if (sl.begin > end_time) break;
+        avail &= sl.avail;
+      }
+      if (avail.count() < rec.demand.min_nodes) {
+        if (later_start) {
+          start_res = later_start;
+          continue;
+        }
+        break;
+      }
+      if (!counted) {
+        if (s.bf_max_job_test > 0 && tests >= s.bf_max_job_test) {
+          ++result_.counters.bf_stopped_by_max_job_test;
+          stop = true;
+          break;
+        }
+        ++tests;
+        ++result_.counters.bf_tests;
+        counted = true;
+        job.bf_tested = true;
+      }
+      elapsed_us += opt_.bf_test_cost_us;
+      if (!will_run(rec.demand, avail, pred, alloc)) {
+        if (later_start) {
+          start_res = later_start;
+          continue;
+        }
+        break;
+      }
+      pred = std::max(pred, start_res);
+      if (pred <= now_) {
+        start_now = true;
+        break;
+      }
+      if (later_start && pred > later_start) {
+        start_res = later_start;
+        continue;
+      }
+      if (pred > now_ + s.bf_window) {
+        ++result_.counters.bf_no_resv_beyond_window;
+        break;
+      }
+      // The select plugin does not know pending reservations: a plan that runs into one
+      // is retried from its predicted start.
+      const std::int64_t r0 = pred / res * res, r1 = (pred + tl) / res * res;
+      bool conflict = false;
+      for (const Slot& sl : slots) {
+        if (sl.end > r0 && sl.begin < r1) {
+          for (const AllocPiece& p : alloc.pieces) {
+            if (!sl.avail.test(p.node)) conflict = true;
+          }
+        }
+        if (conflict) break;
+      }
+      if (conflict) {
+        start_res = pred > start_res ? pred : start_res + res;
+        continue;
+      }
+      plan = true;
+      break;
+    }
+    if (stop) break;
+    if (start_now) {
+      start_job(e.job, e.rec, alloc, StartedBy::kBackfill);
+      NodePool::take(scratch, alloc);
+      RunningEnd re{std::max(now_ + 1, job.expected_end()), e.job};
+      ends.insert(std::upper_bound(ends.begin(), ends.end(), re, by_end), re);
+      if (job.planned_end > now_ && (next_change == kNoTime || job.planned_end < next_change)) next_change = job.planned_end;
+      ++started;
+      if (s.bf_max_job_start > 0 && started >= s.bf_max_job_start) {
+        ++result_.counters.bf_stopped_by_max_job_start;
+        break;
+      }
+      continue;
+    }
+    if (!plan || test_now_only) continue;
+    // Reserve the chosen nodes, whole, over [start, start + limit) rounded to bf_resolution.
+    const std::int64_t r0 = pred / res * res;
+    std::int64_t r1 = (pred + tl + res - 1) / res * res;
+    if (r1 <= r0) r1 = r0 + res;
+    split_at(slots, r0);
+    split_at(slots, std::min(r1, window_end));
+    NodeBitset nodes(conf_.nodes.size());
+    for (const AllocPiece& p : alloc.pieces) nodes.set(p.node);
+    for (Slot& sl : slots) {
+      if (sl.begin >= r0 && sl.end <= r1) sl.avail.subtract(nodes);
+    }
+    ++result_.counters.bf_reservations;
+    ++resv_per_part[rec.part];
+    reserved_jobs.insert(e.job);
+    if (s.bf_node_space_size > 0 && static_cast<std::int64_t>(slots.size()) >= s.bf_node_space_size) {
+      ++result_.counters.bf_stopped_by_node_space;
+      break;
+    }
+  }
+}
+
+}  // namespace sa::engine

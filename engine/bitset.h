@@ -1,0 +1,71 @@
+#pragma once
+// A fixed-size node bitmap, the engine's node_bitmap_t: word-wise AND/AND-NOT make the
+// backfill availability map cheap on thousands of nodes.
+#include <bit>
+#include <cstdint>
+#include <vector>
+
+namespace sa::engine {
+
+class NodeBitset {
+ public:
+  NodeBitset() = default;
+  explicit NodeBitset(std::size_t size, bool value = false)
+      : size_(size), words_((size + 63) / 64, value ? ~std::uint64_t{0} : 0) {
+    trim();
+  }
+  std::size_t size() const { return size_; }
+  bool test(std::size_t i) const { return (words_[i >> 6] >> (i & 63)) & 1U; }
+  void set(std::size_t i) { words_[i >> 6] |= std::uint64_t{1} << (i & 63); }
+  void reset(std::size_t i) { words_[i >> 6] &= ~(std::uint64_t{1} << (i & 63)); }
+  NodeBitset& operator&=(const NodeBitset& o) {
+    for (std::size_t w = 0; w < words_.size(); ++w) words_[w] &= o.words_[w];
+    return *this;
+  }
+  NodeBitset& operator|=(const NodeBitset& o) {
+    for (std::size_t w = 0; w < words_.size(); ++w) words_[w] |= o.words_[w];
+    return *this;
+  }
+  /// this &= ~o
+  void subtract(const NodeBitset& o) {
+    for (std::size_t w = 0; w < words_.size(); ++w) words_[w] &= ~o.words_[w];
+  }
+  bool intersects(const NodeBitset& o) const {
+    for (std::size_t w = 0; w < words_.size(); ++w) {
+      if (words_[w] & o.words_[w]) return true;
+    }
+    return false;
+  }
+  std::size_t count() const {
+    std::size_t n = 0;
+    for (std::uint64_t w : words_) n += static_cast<std::size_t>(std::popcount(w));
+    return n;
+  }
+  bool none() const {
+    for (std::uint64_t w : words_) {
+      if (w) return false;
+    }
+    return true;
+  }
+  bool operator==(const NodeBitset& o) const { return size_ == o.size_ && words_ == o.words_; }
+  /// Calls f(index) for every set bit in ascending order.
+  template <typename F>
+  void for_each(F&& f) const {
+    for (std::size_t w = 0; w < words_.size(); ++w) {
+      std::uint64_t bits = words_[w];
+      while (bits) {
+        f(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
+        bits &= bits - 1;
+      }
+    }
+  }
+
+ private:
+  void trim() {
+    if (size_ % 64 && !words_.empty()) words_.back() &= (std::uint64_t{1} << (size_ % 64)) - 1;
+  }
+  std::size_t size_ = 0;
+  std::vector<std::uint64_t> words_;
+};
+
+}  // namespace sa::engine

@@ -1,0 +1,45 @@
+#pragma once
+// A job as the engine sees it: what was asked for (JobRequest, from a trace or the synthetic
+// generator) and what happened to it in the simulation (Job). Times are integer seconds in
+// the workload's own time base (epoch for sacct dumps, trace-relative for SWF).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sa::engine {
+
+constexpr std::int64_t kNoTime = -1;
+
+struct JobRequest {
+  std::uint32_t id = 0;
+  std::int64_t submit = 0;
+  std::int64_t eligible = kNoTime;   // --begin or the Eligible column; kNoTime = at submit
+  std::int64_t run_time = 0;         // how long it runs when it starts (killed at its limit)
+  std::int64_t time_limit = kNoTime; // seconds; kNoTime = the partition's DefaultTime/MaxTime
+  std::uint32_t cpus = 1;            // total CPUs (ntasks x cpus-per-task)
+  std::uint32_t nodes = 0;           // requested node count; 0 = as many as the CPUs need
+  std::uint64_t mem_mb = 0;          // 0 = the partition/cluster default
+  bool mem_per_cpu = false;          // mem_mb is per CPU (else per node)
+  bool mem_set = false;              // the request named a memory size (--mem=0 included)
+  std::uint32_t gpus = 0;            // total GPUs (gres/gpu)
+  bool exclusive = false;            // --exclusive
+  std::int32_t nice = 0;
+  std::vector<std::string> partitions;  // empty = the default partition
+  std::string user, account, qos;
+  // What the trace recorded, for replay comparisons; kNoTime when unknown.
+  std::int64_t recorded_start = kNoTime;
+  std::int64_t recorded_priority = -1;
+  int line = 0;  // source line, for diagnostics
+};
+
+enum class JobState { kFuture, kPending, kRunning, kDone, kRejected };
+enum class StartedBy { kNone, kMain, kBackfill };
+
+/// The priority factors of one (job x partition) record, unweighted, as sprio -n shows them.
+struct PriorityFactors {
+  double age = 0, assoc = 0, fairshare = 0, job_size = 0, partition = 0, qos = 0;
+  std::vector<double> tres;  // parallel to PrioritySettings::weight_tres
+  std::int64_t site = 0, nice = 0;
+};
+
+}  // namespace sa::engine

@@ -1,0 +1,65 @@
+// The main scheduling loop (job_scheduler.c _schedule; algorithms.md §5): records in queue
+// order, depth limits, max_sched_time in simulated decisions, and the rule that the first
+// record that cannot start fails its partition and takes that partition's nodes away from
+// every later record of this run.
+#include <algorithm>
+
+#include "engine/simulator.h"
+
+namespace sa::engine {
+
+void Simulator::main_loop(bool full) {
+  ++result_.counters.main_runs;
+  last_main_ = now_;
+  queue_sort();
+  const SchedulerSettings& s = conf_.scheduler;
+  const std::size_t np = conf_.partitions.size();
+  std::vector<char> failed(np, 0);
+  std::vector<std::int64_t> part_depth(np, 0);
+  std::size_t failed_count = 0;
+  NodeBitset avail = pool_.usable();
+  std::int64_t depth = 0;
+  std::uint64_t decisions = 0, started = 0;
+  const double budget_us = static_cast<double>(s.max_sched_time) * 1e6;
+  Allocation alloc;
+  for (std::size_t qi = 0; qi < queue_.size(); ++qi) {
+    const QueueEntry e = queue_[qi];
+    SimJob& job = jobs_[e.job];
+    if (job.state != JobState::kPending) continue;  // started through another record
+    const SimRecord& rec = job.recs[e.rec];
+    if (static_cast<double>(decisions) * opt_.main_decision_cost_us >= budget_us) {
+      ++result_.counters.main_stopped_by_time;
+      break;
+    }
+    if (s.sched_max_job_start > 0 && started >= static_cast<std::uint64_t>(s.sched_max_job_start)) break;
+    if (s.partition_job_depth > 0 && ++part_depth[rec.part] > s.partition_job_depth) continue;
+    // Event-triggered runs stop after default_queue_depth records; the count includes
+    // records of partitions that have already failed.
+    if (!full && depth++ > s.default_queue_depth) {
+      ++result_.counters.main_stopped_by_depth;
+      break;
+    }
+    ++decisions;
+    if (failed[rec.part]) continue;
+    NodeBitset allowed = part_nodes_[rec.part];
+    allowed &= avail;
+    bool ok = false;
+    if (allowed.count() >= rec.demand.min_nodes) {
+      ok = pool_.fit(pool_.nodes(), rec.demand, allowed, &alloc);
+    }
+    if (ok) {
+      start_job(e.job, e.rec, alloc, StartedBy::kMain);
+      ++started;
+      continue;
+    }
+    // Jobs younger than bf_min_age_reserve or below bf_min_prio_reserve do not block.
+    if (s.bf_min_age_reserve > 0 && now_ - job.begin < s.bf_min_age_reserve) continue;
+    if (s.bf_min_prio_reserve > 0 && rec.priority < static_cast<std::uint64_t>(s.bf_min_prio_reserve)) continue;
+    failed[rec.part] = 1;
+    avail.subtract(part_nodes_[rec.part]);
+    // Once every partition has failed nothing else can start in this run.
+    if (++failed_count == np) break;
+  }
+}
+
+}  // namespace sa::engine

@@ -1,0 +1,127 @@
+#include "engine/metrics.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sa::engine {
+
+namespace {
+
+WaitStats summarise(std::vector<double> waits, const std::vector<double>& slowdowns) {
+  WaitStats w;
+  w.jobs = waits.size();
+  if (waits.empty()) return w;
+  std::sort(waits.begin(), waits.end());
+  double sum = 0;
+  for (double x : waits) sum += x;
+  w.mean = sum / static_cast<double>(waits.size());
+  const std::size_t n = waits.size();
+  w.median = n % 2 ? waits[n / 2] : (waits[n / 2 - 1] + waits[n / 2]) / 2.0;
+  // Nearest-rank percentile: the smallest wait with at least 95 % of jobs at or below it.
+  const std::size_t rank = static_cast<std::size_t>(std::ceil(0.95 * static_cast<double>(n)));
+  w.p95 = waits[std::max<std::size_t>(rank, 1) - 1];
+  w.max = waits.back();
+  double sd = 0;
+  for (double x : slowdowns) sd += x;
+  w.bounded_slowdown = slowdowns.empty() ? 0 : sd / static_cast<double>(slowdowns.size());
+  return w;
+}
+
+struct Group {
+  std::vector<double> waits, slowdowns;
+  void add(double wait, double slowdown) {
+    waits.push_back(wait);
+    slowdowns.push_back(slowdown);
+  }
+};
+
+}  // namespace
+
+std::string size_class(std::uint32_t cpus) {
+  if (cpus <= 1) return "1";
+  if (cpus <= 16) return "2-16";
+  if (cpus <= 128) return "17-128";
+  if (cpus <= 1024) return "129-1024";
+  return "1025+";
+}
+
+Metrics compute_metrics(const SimResult& r, const Site& site) {
+  const Config& conf = *site.config;
+  Metrics m;
+  m.start = r.start;
+  m.end = r.end;
+  m.jobs = r.jobs.size();
+  double usable_cpus = 0;
+  for (const Node& n : conf.nodes) {
+    if (n.usable()) usable_cpus += n.cpus;
+  }
+  double cpu_seconds = 0;
+  Group all;
+  std::map<std::string, Group> part, acct, size, qos;
+  std::map<std::string, double> charged;
+  double charged_total = 0;
+  const std::int64_t bf_interval = conf.scheduler.bf_interval;
+  const bool backfill = conf.scheduler.type == "sched/backfill" && bf_interval > 0;
+  for (const SimJob& j : r.jobs) {
+    if (j.state == JobState::kRejected) {
+      ++m.rejected;
+      continue;
+    }
+    if (j.state == JobState::kPending) ++m.pending_at_end;
+    if (j.state == JobState::kRunning) ++m.running_at_end;
+    const std::int64_t waited_until = j.start != kNoTime ? j.start : r.end;
+    if (backfill && !j.bf_tested && j.started_by != StartedBy::kBackfill && waited_until - j.begin >= bf_interval &&
+        j.state != JobState::kFuture) {
+      ++m.never_reached_by_backfill;
+    }
+    if (j.start == kNoTime) continue;
+    ++m.started;
+    if (j.state == JobState::kDone) ++m.completed;
+    if (j.started_by == StartedBy::kBackfill) ++m.backfill_starts;
+    else ++m.main_starts;
+    const std::int64_t end = j.end != kNoTime ? j.end : r.end;
+    const double run = static_cast<double>(std::max<std::int64_t>(0, end - j.start));
+    cpu_seconds += run * j.alloc.cpus();
+    const double wait = static_cast<double>(j.start - j.begin);
+    const double slowdown = std::max(1.0, (wait + run) / std::max(run, 10.0));
+    const SimRecord& rec = j.recs[static_cast<std::size_t>(j.run_rec)];
+    const std::string account = j.assoc != kNoAssoc && site.tree ? site.tree->assocs[j.assoc].account : j.req.account;
+    all.add(wait, slowdown);
+    part[conf.partitions[rec.part].name].add(wait, slowdown);
+    acct[account].add(wait, slowdown);
+    size[size_class(j.alloc.cpus())].add(wait, slowdown);
+    qos[j.qos >= 0 ? site.qos.records[static_cast<std::size_t>(j.qos)].name : std::string("-")].add(wait, slowdown);
+    if (site.tree && j.assoc != kNoAssoc) {
+      // Charged to the user's account and every ancestor account, as usage rolls up.
+      const double c = j.billable * run;
+      for (std::uint32_t a = site.tree->assocs[j.assoc].parent; a != kNoAssoc; a = site.tree->assocs[a].parent) {
+        if (a != site.tree->root) charged[site.tree->assocs[a].account] += c;
+      }
+      charged_total += c;
+    }
+  }
+  const double span = static_cast<double>(std::max<std::int64_t>(1, r.end - r.start));
+  m.utilization = usable_cpus > 0 ? cpu_seconds / (usable_cpus * span) : 0;
+  const std::size_t starts = m.main_starts + m.backfill_starts;
+  m.backfill_share = starts ? static_cast<double>(m.backfill_starts) / static_cast<double>(starts) : 0;
+  m.overall = summarise(all.waits, all.slowdowns);
+  for (auto& [k, g] : part) m.by_partition[k] = summarise(g.waits, g.slowdowns);
+  for (auto& [k, g] : acct) m.by_account[k] = summarise(g.waits, g.slowdowns);
+  for (auto& [k, g] : size) m.by_size[k] = summarise(g.waits, g.slowdowns);
+  for (auto& [k, g] : qos) m.by_qos[k] = summarise(g.waits, g.slowdowns);
+  if (site.tree) {
+    for (std::uint32_t id : site.tree->hierarchical_order()) {
+      const Association& a = site.tree->assocs[id];
+      if (a.is_user() || id == site.tree->root) continue;
+      AccountShare s;
+      s.account = a.account;
+      s.target = id < r.target_share.size() ? r.target_share[id] : 0;
+      auto it = charged.find(a.account);
+      s.actual = charged_total > 0 && it != charged.end() ? it->second / charged_total : 0;
+      m.account_shares.push_back(s);
+    }
+  }
+  return m;
+}
+
+}  // namespace sa::engine

@@ -1,0 +1,42 @@
+#pragma once
+// Summary metrics of a simulation: utilisation, waits (mean/median/p95) and bounded
+// slowdown per partition, account, size class and QOS, backfill's share of starts, jobs
+// backfill never reached, and the usage share each account got against its target share.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/simulator.h"
+
+namespace sa::engine {
+
+struct WaitStats {
+  std::size_t jobs = 0;
+  double mean = 0, median = 0, p95 = 0, max = 0;
+  double bounded_slowdown = 0;  // mean of max(1, (wait + run) / max(run, 10 s))
+};
+
+struct AccountShare {
+  std::string account;
+  double target = 0;  // classic product of normalised shares down the tree
+  double actual = 0;  // share of all charged CPU (billable) seconds in the run
+};
+
+struct Metrics {
+  std::int64_t start = 0, end = 0;
+  std::size_t jobs = 0, started = 0, completed = 0, rejected = 0, pending_at_end = 0, running_at_end = 0;
+  double utilization = 0;  // allocated CPU-seconds / (usable CPUs x span)
+  std::size_t main_starts = 0, backfill_starts = 0;
+  double backfill_share = 0;
+  std::size_t never_reached_by_backfill = 0;  // waited >= bf_interval, never will-run tested
+  WaitStats overall;
+  std::map<std::string, WaitStats> by_partition, by_account, by_size, by_qos;
+  std::vector<AccountShare> account_shares;  // hierarchical order
+};
+
+/// The size class of a job by CPU count: "1", "2-16", "17-128", "129-1024", "1025+".
+std::string size_class(std::uint32_t cpus);
+Metrics compute_metrics(const SimResult& result, const Site& site);
+
+}  // namespace sa::engine

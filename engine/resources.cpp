@@ -1,0 +1,156 @@
+#include "engine/resources.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace sa::engine {
+
+std::uint32_t Allocation::cpus() const {
+  std::uint32_t n = 0;
+  for (const AllocPiece& p : pieces) n += p.cpus;
+  return n;
+}
+std::uint64_t Allocation::mem() const {
+  std::uint64_t n = 0;
+  for (const AllocPiece& p : pieces) n += p.mem;
+  return n;
+}
+std::uint32_t Allocation::gpus() const {
+  std::uint32_t n = 0;
+  for (const AllocPiece& p : pieces) n += p.gpus;
+  return n;
+}
+
+NodePool::NodePool(const Config& config) : usable_(config.nodes.size()) {
+  memory_ = config.select.memory && config.select.type != "select/linear";
+  nodes_.reserve(config.nodes.size());
+  for (std::size_t i = 0; i < config.nodes.size(); ++i) {
+    const Node& n = config.nodes[i];
+    NodeResources r;
+    r.cpus_total = r.cpus_free = n.cpus;
+    // Memory Slurm can hand out: RealMemory less MemSpecLimit.
+    r.mem_total = r.mem_free = n.real_memory_mb > n.mem_spec_limit_mb ? n.real_memory_mb - n.mem_spec_limit_mb : 0;
+    for (const GresSpec& g : n.gres) {
+      if (g.name == "gpu" && !g.no_consume) r.gpus_total += static_cast<std::uint32_t>(g.count);
+    }
+    r.gpus_free = r.gpus_total;
+    // CR_Core allocates whole cores: a 1-CPU task on a hyperthreaded node takes both threads.
+    const bool threads_counted = n.cpus == n.cores() * n.threads_per_core;
+    switch (config.select.resource) {
+      case SelectSettings::Resource::kCore: r.unit = threads_counted ? n.threads_per_core : 1; break;
+      case SelectSettings::Resource::kSocket: r.unit = threads_counted ? n.cores_per_socket * n.threads_per_core : n.cores_per_socket; break;
+      default: r.unit = 1;
+    }
+    r.unit = std::max<std::uint32_t>(1, std::min(r.unit, std::max<std::uint32_t>(1, n.cpus)));
+    nodes_.push_back(r);
+    if (n.usable()) usable_.set(i);
+  }
+  idle_ = nodes_;
+  order_.resize(config.nodes.size());
+  std::iota(order_.begin(), order_.end(), 0U);
+  std::stable_sort(order_.begin(), order_.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return config.nodes[a].weight < config.nodes[b].weight;
+  });
+}
+
+std::uint32_t NodePool::capacity(const NodeResources& n, const Demand& d) const {
+  if (d.whole_nodes) {
+    if (!n.idle()) return 0;
+    return std::min(n.cpus_total, d.max_cpus_per_node);
+  }
+  std::uint32_t c = std::min(n.cpus_free, d.max_cpus_per_node);
+  c -= c % n.unit;
+  if (memory_) {
+    if (d.mem_whole_node) {
+      if (n.mem_free < n.mem_total || n.mem_total == 0) return 0;
+    } else if (d.mem_per_node) {
+      if (n.mem_free < d.mem_per_node) return 0;
+    } else if (d.mem_per_cpu) {
+      const std::uint64_t by_mem = n.mem_free / d.mem_per_cpu;
+      if (by_mem < c) c = static_cast<std::uint32_t>(by_mem - by_mem % n.unit);
+    }
+  }
+  return c;
+}
+
+bool NodePool::fit_pass(const std::vector<NodeResources>& state, const Demand& d, const NodeBitset& allowed,
+                        int busy_pass, Allocation* out) const {
+  std::int64_t cpus_left = d.cpus;
+  std::uint32_t gpus_left = d.gpus;
+  std::uint32_t nodes_used = 0;
+  const std::uint32_t min_nodes = std::max<std::uint32_t>(1, d.min_nodes);
+  if (out) out->pieces.clear();
+  for (int pass = busy_pass ? 0 : 1; pass < 2; ++pass) {
+    for (std::uint32_t i : order_) {
+      if (cpus_left <= 0 && gpus_left == 0 && nodes_used >= min_nodes) return true;
+      if (!allowed.test(i)) continue;
+      const NodeResources& n = state[i];
+      if (busy_pass) {
+        // bf_busy_nodes: first the nodes already in use, then the idle ones.
+        if ((pass == 0) == n.idle()) continue;
+      }
+      const std::uint32_t cap = capacity(n, d);
+      if (cap == 0) continue;
+      std::uint32_t g = 0;
+      if (gpus_left) {
+        g = std::min(n.gpus_free, gpus_left);
+        if (d.whole_nodes) g = std::min(n.gpus_total, gpus_left);
+        if (g == 0) continue;  // GPU jobs take nodes that give GPUs
+      } else if (cpus_left <= 0 && nodes_used >= min_nodes) {
+        break;
+      }
+      // Leave at least one CPU for each node still needed to reach min_nodes.
+      const std::int64_t later_nodes = static_cast<std::int64_t>(min_nodes) - nodes_used - 1;
+      std::int64_t want = cpus_left - std::max<std::int64_t>(0, later_nodes);
+      want = std::max<std::int64_t>(want, 1);
+      std::uint32_t take = static_cast<std::uint32_t>(std::min<std::int64_t>(cap, want));
+      if (take % n.unit) take = std::min(cap, take + (n.unit - take % n.unit));
+      if (d.whole_nodes) take = cap;
+      cpus_left -= take;
+      gpus_left -= g;
+      ++nodes_used;
+      if (out) {
+        AllocPiece p{i, take, 0, g};
+        if (d.whole_nodes) p.gpus = n.gpus_total;
+        if (memory_) {
+          if (d.whole_nodes || d.mem_whole_node) p.mem = n.mem_total;
+          else if (d.mem_per_node) p.mem = d.mem_per_node;
+          else p.mem = std::min<std::uint64_t>(n.mem_free, d.mem_per_cpu * take);
+        }
+        out->pieces.push_back(p);
+      }
+    }
+  }
+  return cpus_left <= 0 && gpus_left == 0 && nodes_used >= min_nodes;
+}
+
+bool NodePool::fit(const std::vector<NodeResources>& state, const Demand& d, const NodeBitset& allowed,
+                   Allocation* out, bool prefer_busy) const {
+  return fit_pass(state, d, allowed, prefer_busy ? 1 : 0, out);
+}
+
+bool NodePool::could_ever_fit(const Demand& d, const NodeBitset& allowed) const {
+  return fit_pass(idle_, d, allowed, 0, nullptr);
+}
+
+void NodePool::take(std::vector<NodeResources>& state, const Allocation& a) {
+  for (const AllocPiece& p : a.pieces) {
+    NodeResources& n = state[p.node];
+    n.cpus_free -= std::min(n.cpus_free, p.cpus);
+    n.mem_free -= std::min(n.mem_free, p.mem);
+    n.gpus_free -= std::min(n.gpus_free, p.gpus);
+    ++n.jobs;
+  }
+}
+
+void NodePool::give_back(std::vector<NodeResources>& state, const Allocation& a) {
+  for (const AllocPiece& p : a.pieces) {
+    NodeResources& n = state[p.node];
+    n.cpus_free = std::min(n.cpus_total, n.cpus_free + p.cpus);
+    n.mem_free = std::min(n.mem_total, n.mem_free + p.mem);
+    n.gpus_free = std::min(n.gpus_total, n.gpus_free + p.gpus);
+    if (n.jobs) --n.jobs;
+  }
+}
+
+}  // namespace sa::engine

@@ -1,0 +1,84 @@
+#pragma once
+// Consumable resources as select/cons_tres and select/linear track them: CPUs in allocation
+// units (a core's threads with CR_Core, a socket with CR_Socket), memory when a *_Memory
+// mode makes it consumable, GPU counts, and whole nodes for exclusive jobs and
+// select/linear. Node choice follows node Weight, then configuration order.
+#include <cstdint>
+#include <vector>
+
+#include "analyzer/model.h"
+#include "engine/bitset.h"
+
+namespace sa::engine {
+
+struct NodeResources {
+  std::uint32_t cpus_total = 0, cpus_free = 0;
+  std::uint64_t mem_total = 0, mem_free = 0;
+  std::uint32_t gpus_total = 0, gpus_free = 0;
+  std::uint32_t jobs = 0;  // jobs holding any of it
+  std::uint32_t unit = 1;  // CPUs per allocation unit
+  bool idle() const { return jobs == 0; }
+};
+
+/// What one (job x partition) record needs, with the partition's defaults applied.
+struct Demand {
+  std::uint32_t cpus = 1;
+  std::uint32_t min_nodes = 1;
+  std::uint64_t mem_per_cpu = 0;   // MB, when memory is per CPU
+  std::uint64_t mem_per_node = 0;  // MB, when memory is per node
+  bool mem_whole_node = false;     // --mem=0, or no default: the node's whole memory
+  std::uint32_t gpus = 0;
+  bool whole_nodes = false;        // --exclusive, OverSubscribe=EXCLUSIVE or select/linear
+  std::uint32_t max_cpus_per_node = 0xFFFFFFFF;
+};
+
+struct AllocPiece {
+  std::uint32_t node = 0;
+  std::uint32_t cpus = 0;
+  std::uint64_t mem = 0;
+  std::uint32_t gpus = 0;
+};
+
+struct Allocation {
+  std::vector<AllocPiece> pieces;
+  std::uint32_t cpus() const;
+  std::uint64_t mem() const;
+  std::uint32_t gpus() const;
+  std::uint32_t nodes() const { return static_cast<std::uint32_t>(pieces.size()); }
+};
+
+class NodePool {
+ public:
+  explicit NodePool(const Config& config);
+
+  const std::vector<NodeResources>& nodes() const { return nodes_; }
+  std::vector<NodeResources>& nodes() { return nodes_; }
+  /// Usable nodes (not DOWN/DRAIN/FAIL/FUTURE in the config).
+  const NodeBitset& usable() const { return usable_; }
+  /// Node indices in selection order: Weight, then configuration order.
+  const std::vector<std::uint32_t>& order() const { return order_; }
+  bool tracks_memory() const { return memory_; }
+
+  /// Chooses nodes among `allowed` for the demand on `state`; false when it does not fit.
+  /// With prefer_busy (bf_busy_nodes) nodes already running jobs are taken first.
+  bool fit(const std::vector<NodeResources>& state, const Demand& demand, const NodeBitset& allowed,
+           Allocation* out, bool prefer_busy = false) const;
+  /// Whether the demand could ever fit on `allowed` when every node is idle.
+  bool could_ever_fit(const Demand& demand, const NodeBitset& allowed) const;
+
+  static void take(std::vector<NodeResources>& state, const Allocation& a);
+  static void give_back(std::vector<NodeResources>& state, const Allocation& a);
+
+ private:
+  std::uint32_t capacity(const NodeResources& n, const Demand& d) const;
+  bool fit_pass(const std::vector<NodeResources>& state, const Demand& d, const NodeBitset& allowed, int busy_pass,
+                Allocation* out) const;
+
+  std::vector<NodeResources> nodes_;
+  std::vector<NodeResources> idle_;
+  NodeBitset usable_;
+  std::vector<std::uint32_t> order_;
+  bool memory_ = true;
+};
+
+}  // namespace sa::engine

@@ -1,0 +1,563 @@
+#include "engine/simulator.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "analyzer/text_util.h"
+#include "analyzer/values.h"
+
+namespace sa::engine {
+
+namespace {
+
+// Phases of events that fall on the same second (lower runs first).
+std::uint8_t phase_of(int type) {
+  static const std::uint8_t kPhase[] = {0, 1, 1, 2, 3, 3, 4, 5};
+  return kPhase[type];
+}
+
+constexpr std::int64_t kYear = 525600LL * 60;  // backfill's plan for jobs without a limit
+constexpr std::uint32_t kTopPriority = 0xFFFF0000U;  // priority/basic's first value + 1
+
+std::uint64_t fnv1a(const std::string& s) {
+  std::uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  return h;
+}
+
+bool listed(const std::vector<std::string>& list, const std::string& name) {
+  for (const std::string& item : list) {
+    if (iequals(item, name) || iequals(item, "ALL")) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::int64_t SimJob::expected_end() const {
+  const std::int64_t limit = recs[static_cast<std::size_t>(run_rec)].time_limit;
+  return start + (limit < 0 ? kYear : limit);
+}
+
+Simulator::Simulator(const Site& site, SimOptions options)
+    : site_(site), conf_(*site.config), opt_(std::move(options)), prio_(*site.config, site.tree, site.qos),
+      pool_(*site.config) {
+  for (const Partition& p : conf_.partitions) {
+    NodeBitset b(conf_.nodes.size());
+    for (std::uint32_t n : p.nodes) b.set(n);
+    part_nodes_.push_back(std::move(b));
+  }
+  if (site_.tree) {
+    const std::size_t n = site_.tree->assocs.size();
+    fair_share_.emplace(*site_.tree, FairShareSettings::from(conf_.priority));
+    usage_.assign(n, 0.0L);
+    for (std::size_t i = 0; i < n && i < site_.initial_usage.size(); ++i) usage_[i] = site_.initial_usage[i];
+    fs_factor_.assign(n, 0.0);
+    assoc_prio_.assign(n, 0);
+    for (std::uint32_t a : site_.tree->hierarchical_order()) {
+      if (site_.tree->assocs[a].is_user()) tree_users_.push_back(a);
+    }
+    for (std::uint32_t id = 0; id < n; ++id) {
+      // An association without its own Priority inherits its parent's.
+      for (std::uint32_t a = id; a != kNoAssoc; a = site_.tree->assocs[a].parent) {
+        if (site_.tree->assocs[a].priority) {
+          const std::uint32_t p = *site_.tree->assocs[a].priority;
+          assoc_prio_[id] = p == 0xFFFFFFFFU ? 0 : p;
+          break;
+        }
+      }
+    }
+  }
+}
+
+void Simulator::push(std::int64_t time, EventType type, std::uint32_t job) {
+  events_.push(Event{time, phase_of(static_cast<int>(type)), seq_++, type, job});
+}
+
+SimResult Simulator::run(const Workload& workload, DiagnosticSink& sink) {
+  bind(workload, sink);
+  result_.epoch_offset = workload.epoch_offset;
+  std::int64_t first = jobs_.empty() ? 0 : jobs_.front().req.submit;
+  for (const SimJob& j : jobs_) first = std::min(first, j.req.submit);
+  const std::int64_t start = opt_.start != kNoTime ? opt_.start : first;
+  now_ = start;
+  result_.start = start;
+  std::size_t future_submits = 0;
+  for (std::uint32_t i = 0; i < jobs_.size(); ++i) {
+    if (jobs_[i].req.submit < start) continue;  // before the clock starts: not replayed
+    push(jobs_[i].req.submit, EventType::kSubmit, i);
+    ++future_submits;
+  }
+  const SchedulerSettings& s = conf_.scheduler;
+  const bool multifactor = prio_.multifactor();
+  if (multifactor) push(start, EventType::kPriority);
+  if (s.sched_interval > 0) push(start + s.sched_interval, EventType::kMainFull);
+  const bool backfill = s.type == "sched/backfill" && s.bf_interval > 0;
+  if (backfill) push(start + s.bf_interval, EventType::kBackfill);
+  for (std::int64_t t : opt_.snapshot_at) push(t, EventType::kSnapshot);
+  std::size_t snapshots_left = opt_.snapshot_at.size();
+  const std::int64_t span_guess = jobs_.empty() ? 1 : std::max<std::int64_t>(1, jobs_.back().req.submit - start);
+  std::uint64_t tick = 0;
+
+  while (!events_.empty()) {
+    const Event ev = events_.top();
+    if (opt_.until != kNoTime && ev.time > opt_.until) break;
+    // Everything has run and nothing more arrives: only periodic events are left.
+    if (future_submits == 0 && active_jobs_ == 0 && snapshots_left == 0 && ev.type != EventType::kEnd) break;
+    events_.pop();
+    now_ = ev.time;
+    ++result_.counters.events;
+    switch (ev.type) {
+      case EventType::kSubmit:
+        --future_submits;
+        on_submit(ev.job);
+        break;
+      case EventType::kEligible: on_eligible(ev.job); break;
+      case EventType::kEnd: on_end(ev.job); break;
+      case EventType::kPriority:
+        priority_pass();
+        push(now_ + std::max<std::int64_t>(60, conf_.priority.calc_period), EventType::kPriority);
+        break;
+      case EventType::kMain:
+        main_pending_at_ = kNoTime;
+        main_loop(false);
+        break;
+      case EventType::kMainFull:
+        main_loop(true);
+        push(now_ + s.sched_interval, EventType::kMainFull);
+        break;
+      case EventType::kBackfill:
+        backfill_cycle();
+        push(now_ + s.bf_interval, EventType::kBackfill);
+        break;
+      case EventType::kSnapshot:
+        --snapshots_left;
+        take_snapshot();
+        break;
+    }
+    if (opt_.progress && (++tick & 0xFFFF) == 0) {
+      opt_.progress(std::min(1.0, static_cast<double>(now_ - start) / static_cast<double>(span_guess)));
+    }
+  }
+  (void)multifactor;
+  result_.end = now_;
+  result_.jobs = std::move(jobs_);
+  if (site_.tree) {
+    result_.usage = usage_;
+    for (std::uint32_t id = 0; id < site_.tree->assocs.size(); ++id) result_.target_share.push_back(fair_share_->target_share(id));
+  }
+  if (opt_.progress) opt_.progress(1.0);
+  return std::move(result_);
+}
+
+// --- binding the workload to the site -------------------------------------------------
+
+void Simulator::bind(const Workload& workload, DiagnosticSink& sink) {
+  const FileId file = kNoFile;
+  jobs_.reserve(workload.jobs.size());
+  for (const JobRequest& r : workload.jobs) {
+    SimJob j;
+    j.req = r;
+    bind_job(j, sink, file);
+    jobs_.push_back(std::move(j));
+  }
+}
+
+void Simulator::bind_job(SimJob& job, DiagnosticSink& sink, FileId file) {
+  (void)sink;
+  (void)file;
+  const JobRequest& r = job.req;
+  job.begin = std::max(r.submit, r.eligible == kNoTime ? r.submit : r.eligible);
+  // Partitions: by name, through the trace map, else the default partition.
+  std::vector<std::uint32_t> parts;
+  auto index_of = [&](const Partition* p) { return static_cast<std::uint32_t>(p - conf_.partitions.data()); };
+  for (const std::string& name : r.partitions) {
+    const Partition* p = conf_.find_partition(name);
+    if (!p) {
+      auto it = opt_.partition_map.find(name);
+      if (it != opt_.partition_map.end()) p = conf_.find_partition(it->second);
+      if (!p) p = conf_.default_partition();
+      ++result_.counters.mapped_partitions;
+    }
+    if (p && std::find(parts.begin(), parts.end(), index_of(p)) == parts.end()) parts.push_back(index_of(p));
+  }
+  if (r.partitions.empty()) {
+    if (const Partition* p = conf_.default_partition()) parts.push_back(index_of(p));
+  }
+  if (parts.empty()) {
+    job.state = JobState::kRejected;
+    job.reject_reason = "no partition (none named and no Default=YES partition)";
+    return;
+  }
+  // part_ptr_list is kept in PriorityTier order, highest first.
+  std::stable_sort(parts.begin(), parts.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return conf_.partitions[a].priority_tier > conf_.partitions[b].priority_tier;
+  });
+  // Association: exact (user, account), the user's first association, or a stable hash
+  // onto the tree's users when the trace's users are not in it.
+  if (const AssocTree* tree = site_.tree) {
+    std::uint32_t id = kNoAssoc;
+    if (!r.account.empty()) id = tree->find_user(r.user, r.account);
+    if (id == kNoAssoc) {
+      for (const Association& a : tree->assocs) {
+        if (a.is_user() && a.user == r.user && (r.account.empty() || a.default_account == a.account)) {
+          id = a.id;
+          break;
+        }
+      }
+    }
+    if (id == kNoAssoc && !tree_users_.empty()) {
+      id = tree_users_[fnv1a(r.user + "/" + r.account) % tree_users_.size()];
+      ++result_.counters.mapped_users;
+    }
+    job.assoc = id;
+  }
+  std::string qos_name = r.qos;
+  if (qos_name.empty() && job.assoc != kNoAssoc) qos_name = site_.tree->assocs[job.assoc].default_qos;
+  if (qos_name.empty()) qos_name = "normal";
+  const QosRecord* q = site_.qos.find(qos_name);
+  if (!q) {
+    q = site_.qos.find("normal");
+    ++result_.counters.mapped_qos;
+  }
+  job.qos = q ? static_cast<std::int32_t>(q - site_.qos.records.data()) : -1;
+  const std::string account = job.assoc != kNoAssoc ? site_.tree->assocs[job.assoc].account : r.account;
+  const std::string qos_used = q ? q->name : qos_name;
+  // One record per partition, with the partition's defaults and limit checks.
+  std::string access_reason, limit_reason;
+  for (std::uint32_t p : parts) {
+    const Partition& part = conf_.partitions[p];
+    if ((!part.allow_accounts.empty() && !listed(part.allow_accounts, account)) ||
+        (!part.deny_accounts.empty() && listed(part.deny_accounts, account))) {
+      access_reason = fmt::format("account {} may not use partition {}", account, part.name);
+      continue;
+    }
+    if ((!part.allow_qos.empty() && !listed(part.allow_qos, qos_used)) ||
+        (!part.deny_qos.empty() && listed(part.deny_qos, qos_used))) {
+      access_reason = fmt::format("QOS {} may not use partition {}", qos_used, part.name);
+      continue;
+    }
+    if (part.state == PartitionState::kInactive) {
+      access_reason = fmt::format("partition {} is INACTIVE", part.name);
+      continue;
+    }
+    SimRecord rec;
+    rec.part = p;
+    if (r.time_limit > 0) rec.time_limit = r.time_limit;
+    else if (part.default_time_set && part.default_time != kInfiniteTime) rec.time_limit = part.default_time;
+    else rec.time_limit = part.max_time;  // -1: infinite
+    Demand& d = rec.demand;
+    d.cpus = std::max<std::uint32_t>(1, r.cpus);
+    d.min_nodes = std::max<std::uint32_t>(1, r.nodes);
+    d.gpus = r.gpus;
+    d.whole_nodes = r.exclusive || part.oversubscribe.mode == OverSubscribe::Mode::kExclusive ||
+                    conf_.select.type == "select/linear";
+    d.max_cpus_per_node = part.max_cpus_per_node;
+    if (r.mem_set) {
+      if (r.mem_mb == 0) d.mem_whole_node = true;
+      else if (r.mem_per_cpu) d.mem_per_cpu = r.mem_mb;
+      else d.mem_per_node = r.mem_mb;
+    } else if (part.def_mem_per_cpu) {
+      d.mem_per_cpu = part.def_mem_per_cpu;
+    } else if (part.def_mem_per_node) {
+      d.mem_per_node = part.def_mem_per_node;
+    } else if (conf_.select.def_mem_per_cpu) {
+      d.mem_per_cpu = conf_.select.def_mem_per_cpu;
+    } else if (conf_.select.def_mem_per_node) {
+      d.mem_per_node = conf_.select.def_mem_per_node;
+    } else {
+      // No default anywhere: the job is given each node's whole memory, which keeps other
+      // jobs off its nodes when memory is consumable.
+      d.mem_whole_node = true;
+    }
+    NodeBitset allowed = part_nodes_[p];
+    allowed &= pool_.usable();
+    if (!pool_.could_ever_fit(d, allowed)) {
+      access_reason = fmt::format("partition {} cannot hold {} CPUs{} on {} usable nodes", part.name, d.cpus,
+                                  d.gpus ? fmt::format(" and {} GPUs", d.gpus) : "", allowed.count());
+      continue;
+    }
+    if (part.max_time >= 0 && rec.time_limit > part.max_time) rec.hold_reason = "PartitionTimeLimit";
+    else if (rec.time_limit < 0 && part.max_time >= 0) rec.hold_reason = "PartitionTimeLimit";
+    else if (part.max_nodes != 0xFFFFFFFFU && d.min_nodes > part.max_nodes) rec.hold_reason = "PartitionNodeLimit";
+    else if (d.min_nodes < part.min_nodes) rec.hold_reason = "PartitionNodeLimit";
+    else if (part.state == PartitionState::kDown || part.state == PartitionState::kDrain) rec.hold_reason = "PartitionDown";
+    if (!rec.hold_reason.empty() && rec.hold_reason != "PartitionDown") limit_reason = rec.hold_reason;
+    job.recs.push_back(std::move(rec));
+  }
+  if (job.recs.empty()) {
+    job.state = JobState::kRejected;
+    job.reject_reason = access_reason.empty() ? "no usable partition" : access_reason;
+    return;
+  }
+  // EnforcePartLimits: ALL rejects when any partition's limits fail, ANY when all do; NO
+  // leaves the job pending with the partition's Reason.
+  const std::string& enforce = conf_.enforce_part_limits;
+  std::size_t held = 0;
+  for (const SimRecord& rec : job.recs) held += !rec.hold_reason.empty() && rec.hold_reason != "PartitionDown";
+  if ((iequals(enforce, "ALL") && held > 0) || ((iequals(enforce, "ANY") || iequals(enforce, "YES")) && held == job.recs.size())) {
+    job.state = JobState::kRejected;
+    job.reject_reason = fmt::format("EnforcePartLimits={}: {}", enforce, limit_reason);
+    job.recs.clear();
+  }
+}
+
+// --- events ----------------------------------------------------------------------------
+
+void Simulator::on_submit(std::uint32_t j) {
+  SimJob& job = jobs_[j];
+  while (submit_cursor_ < jobs_.size() && jobs_[submit_cursor_].req.submit <= now_) ++submit_cursor_;
+  if (job.state == JobState::kRejected) return;
+  job.state = JobState::kPending;
+  ++pending_count_;
+  ++active_jobs_;
+  compute_priority(job, false);
+  if (job.begin <= now_) {
+    queue_insert(j);
+    trigger_main();
+  } else {
+    push(job.begin, EventType::kEligible, j);
+  }
+  bf_changed_ = true;
+}
+
+void Simulator::on_eligible(std::uint32_t j) {
+  if (jobs_[j].state != JobState::kPending) return;
+  queue_insert(j);
+  trigger_main();
+  bf_changed_ = true;
+}
+
+void Simulator::on_end(std::uint32_t j) {
+  SimJob& job = jobs_[j];
+  if (job.state != JobState::kRunning) return;
+  job.state = JobState::kDone;
+  job.end = now_;
+  NodePool::give_back(pool_.nodes(), job.alloc);
+  if (last_decay_ != kNoTime) charge_usage(job, std::max(last_decay_, job.start), now_);
+  running_.erase(std::find(running_.begin(), running_.end(), j));
+  --active_jobs_;
+  trigger_main();
+  bf_changed_ = true;
+}
+
+void Simulator::trigger_main() {
+  // Events bump a counter that slurmctld's background loop (1 s) turns into a default-depth
+  // run once batch_sched_delay has passed since the last run; sbatch jobs never start
+  // inside the submit call itself.
+  if (conf_.scheduler.sched_interval < 0 || main_pending_at_ != kNoTime) return;
+  const std::int64_t at = std::max(now_ + 1, last_main_ + conf_.scheduler.batch_sched_delay);
+  main_pending_at_ = at;
+  push(at, EventType::kMain);
+}
+
+// --- usage, fair share and priorities --------------------------------------------------
+
+void Simulator::charge_usage(const SimJob& job, std::int64_t from, std::int64_t to) {
+  if (!site_.tree || job.assoc == kNoAssoc || to <= from) return;
+  double factor = 1.0;
+  if (job.qos >= 0) {
+    const double uf = site_.qos.records[static_cast<std::size_t>(job.qos)].usage_factor;
+    if (uf >= 0) factor = uf;
+  }
+  usage_[job.assoc] += decayed_charge(conf_.priority.decay_half_life, to - from, job.billable * factor);
+}
+
+void Simulator::priority_pass() {
+  ++result_.counters.priority_passes;
+  const PrioritySettings& ps = conf_.priority;
+  if (site_.tree) {
+    if (last_decay_ != kNoTime) {
+      // A reset boundary crossed since the last pass zeroes every association's usage.
+      const std::int64_t reset = next_usage_reset(ps.usage_reset_period, last_decay_ + result_.epoch_offset);
+      if (reset >= 0 && reset <= now_ + result_.epoch_offset) std::fill(usage_.begin(), usage_.end(), 0.0L);
+      const double d = decay_over(ps.decay_half_life, now_ - last_decay_);
+      if (d != 1.0) {
+        for (long double& u : usage_) u *= d;
+      }
+      for (std::uint32_t j : running_) charge_usage(jobs_[j], std::max(last_decay_, jobs_[j].start), now_);
+    }
+    std::vector<AssocShare> shares = fair_share_->compute(usage_);
+    for (std::size_t i = 0; i < shares.size(); ++i) fs_factor_[i] = shares[i].fs_factor;
+  }
+  last_decay_ = now_;
+  for (SimJob& job : jobs_) {
+    if (job.state == JobState::kPending) compute_priority(job, ps.flags.incr_only);
+  }
+  queue_dirty_ = true;
+}
+
+double Simulator::fairshare_of(std::uint32_t assoc) const {
+  if (assoc == kNoAssoc || fs_factor_.empty()) return 0.0;
+  return fs_factor_[assoc];
+}
+
+PriorityInput Simulator::priority_input(const SimJob& job, const SimRecord& rec) const {
+  PriorityInput in;
+  const PrioritySettings& ps = conf_.priority;
+  // Accrue time: ACCRUE_ALWAYS counts from submit; otherwise from the eligible time, set
+  // once the job has been seen by a scheduling pass (so the submit-time priority has age 0).
+  if (last_decay_ != kNoTime && now_ > job.req.submit) {
+    if (ps.flags.accrue_always) in.accrue_time = job.req.submit;
+    else if (job.begin <= now_) in.accrue_time = job.begin;
+  }
+  in.min_nodes = rec.demand.min_nodes;
+  in.cpus = job.state == JobState::kRunning ? job.alloc.cpus() : rec.demand.cpus;
+  in.time_limit = rec.time_limit;
+  in.partition = rec.part;
+  if (job.assoc != kNoAssoc && !assoc_prio_.empty()) in.assoc_priority = assoc_prio_[job.assoc];
+  if (job.qos >= 0) in.qos_priority = site_.qos.records[static_cast<std::size_t>(job.qos)].priority;
+  in.fairshare = fairshare_of(job.assoc);
+  in.nice = job.req.nice;
+  const Demand& d = rec.demand;
+  for (const TresWeight& w : ps.weight_tres) {
+    double v = 0;
+    if (w.tres == "cpu" || w.tres == "billing") v = d.cpus;
+    else if (w.tres == "node") v = d.min_nodes;
+    else if (w.tres == "mem") {
+      if (d.mem_per_cpu) v = static_cast<double>(d.mem_per_cpu) * d.cpus;
+      else if (d.mem_per_node) v = static_cast<double>(d.mem_per_node) * d.min_nodes;
+    } else if (w.tres == "gres/gpu") {
+      v = d.gpus;
+    }
+    in.tres_counts.push_back(v);
+  }
+  return in;
+}
+
+void Simulator::compute_priority(SimJob& job, bool incr_only) {
+  if (!prio_.multifactor()) {
+    // priority/basic: FIFO, each new job one below the last.
+    const std::uint32_t p = static_cast<std::uint32_t>(std::max<std::int64_t>(1, static_cast<std::int64_t>(kTopPriority) - 1 - job.req.id));
+    for (SimRecord& rec : job.recs) rec.priority = p;
+    return;
+  }
+  for (SimRecord& rec : job.recs) {
+    PriorityFactors f = prio_.factors(priority_input(job, rec), now_);
+    const std::uint32_t p = prio_.priority(f);
+    if (incr_only && p < rec.priority) continue;
+    rec.priority = p;
+    rec.factors = std::move(f);
+  }
+}
+
+// --- the queue ---------------------------------------------------------------------------
+
+bool Simulator::queue_less(const QueueEntry& a, const QueueEntry& b) const {
+  const SimJob& ja = jobs_[a.job];
+  const SimJob& jb = jobs_[b.job];
+  const SimRecord& ra = ja.recs[a.rec];
+  const SimRecord& rb = jb.recs[b.rec];
+  const std::uint16_t ta = conf_.partitions[ra.part].priority_tier, tb = conf_.partitions[rb.part].priority_tier;
+  if (ta != tb) return ta > tb;
+  if (ra.priority != rb.priority) return ra.priority > rb.priority;
+  if (ja.req.submit != jb.req.submit) return ja.req.submit < jb.req.submit;
+  if (ja.req.id != jb.req.id) return ja.req.id < jb.req.id;
+  return a.rec < b.rec;
+}
+
+void Simulator::queue_insert(std::uint32_t j) {
+  for (std::uint32_t r = 0; r < jobs_[j].recs.size(); ++r) {
+    if (!jobs_[j].recs[r].hold_reason.empty()) continue;
+    QueueEntry e{j, r};
+    if (queue_dirty_) {
+      queue_.push_back(e);
+    } else {
+      auto at = std::upper_bound(queue_.begin(), queue_.end(), e,
+                                 [this](const QueueEntry& x, const QueueEntry& y) { return queue_less(x, y); });
+      queue_.insert(at, e);
+    }
+  }
+}
+
+void Simulator::queue_sort() {
+  std::erase_if(queue_, [this](const QueueEntry& e) { return jobs_[e.job].state != JobState::kPending; });
+  if (queue_dirty_) {
+    std::sort(queue_.begin(), queue_.end(), [this](const QueueEntry& x, const QueueEntry& y) { return queue_less(x, y); });
+    queue_dirty_ = false;
+  }
+}
+
+void Simulator::start_job(std::uint32_t j, std::uint32_t r, const Allocation& alloc, StartedBy by) {
+  SimJob& job = jobs_[j];
+  const SimRecord& rec = job.recs[r];
+  job.state = JobState::kRunning;
+  job.start = now_;
+  job.run_rec = static_cast<std::int32_t>(r);
+  job.alloc = alloc;
+  job.started_by = by;
+  job.start_priority = rec.priority;
+  job.start_factors = rec.factors;
+  NodePool::take(pool_.nodes(), alloc);
+  // Billable TRES: the partition's TRESBillingWeights over the allocation, else its CPUs.
+  const Partition& part = conf_.partitions[rec.part];
+  if (part.tres_billing_weights.empty()) {
+    job.billable = alloc.cpus();
+  } else {
+    const bool max_mode = conf_.priority.flags.max_tres || conf_.priority.flags.max_tres_gres;
+    double sum = 0, mx = 0, gres = 0;
+    for (const TresWeight& w : part.tres_billing_weights) {
+      double v = 0;
+      bool is_gres = false;
+      if (w.tres == "cpu") v = alloc.cpus() * w.weight;
+      else if (w.tres == "mem") v = static_cast<double>(alloc.mem()) * w.weight;
+      else if (w.tres == "node") v = alloc.nodes() * w.weight;
+      else if (w.tres == "gres/gpu") {
+        v = alloc.gpus() * w.weight;
+        is_gres = true;
+      }
+      sum += v;
+      if (is_gres && conf_.priority.flags.max_tres_gres) gres += v;
+      else mx = std::max(mx, v);
+    }
+    job.billable = max_mode ? mx + gres : sum;
+  }
+  // Jobs are killed at their limit plus OverTimeLimit.
+  std::int64_t run = job.req.run_time;
+  if (rec.time_limit >= 0) {
+    const std::int64_t over = static_cast<std::int64_t>(part.over_time_limit.value_or(conf_.over_time_limit)) * 60;
+    run = std::min(run, rec.time_limit + over);
+  }
+  job.planned_end = now_ + std::max<std::int64_t>(run, 0);
+  push(job.planned_end, EventType::kEnd, j);
+  running_.push_back(j);
+  --pending_count_;
+  bf_changed_ = true;
+  if (by == StartedBy::kMain) ++result_.counters.main_starts;
+  else ++result_.counters.bf_starts;
+}
+
+std::int64_t Simulator::plan_limit(const SimRecord& rec) const {
+  if (rec.time_limit >= 0) return rec.time_limit;
+  const std::int64_t max_time = conf_.partitions[rec.part].max_time;
+  return max_time >= 0 ? max_time : kYear;
+}
+
+void Simulator::take_snapshot() {
+  PendingSnapshot snap;
+  snap.at = now_;
+  for (const SimJob& job : jobs_) {
+    if (job.state != JobState::kPending || job.begin > now_) continue;
+    for (const SimRecord& rec : job.recs) {
+      SprioRow row;
+      row.job_id = job.req.id;
+      row.partition = conf_.partitions[rec.part].name;
+      row.user = job.req.user;
+      row.account = job.assoc != kNoAssoc ? site_.tree->assocs[job.assoc].account : job.req.account;
+      row.qos = job.qos >= 0 ? site_.qos.records[static_cast<std::size_t>(job.qos)].name : "";
+      row.priority = rec.priority;
+      row.factors = rec.factors;
+      snap.rows.push_back(std::move(row));
+    }
+  }
+  std::stable_sort(snap.rows.begin(), snap.rows.end(),
+                   [](const SprioRow& a, const SprioRow& b) { return a.job_id < b.job_id; });
+  result_.snapshots.push_back(std::move(snap));
+}
+
+}  // namespace sa::engine

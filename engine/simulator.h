@@ -1,0 +1,185 @@
+#pragma once
+// The discrete-event scheduler engine: slurmctld's decay thread (usage, fair share and
+// priorities every PriorityCalcPeriod), main scheduling loop (sched_interval and
+// event-triggered runs) and backfill (every bf_interval), on an integer-second clock. Events
+// at the same second run in a fixed phase order (ends, submits, priority pass, main loop,
+// backfill, snapshots), then by insertion sequence, so a run is deterministic.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <queue>
+#include <string>
+#include <vector>
+
+#include "analyzer/assoc_model.h"
+#include "analyzer/diagnostics.h"
+#include "analyzer/model.h"
+#include "engine/fair_share.h"
+#include "engine/job.h"
+#include "engine/priority.h"
+#include "engine/resources.h"
+#include "engine/workload/workload.h"
+
+namespace sa::engine {
+
+/// The site being simulated. The association tree is optional (no fair share without it).
+struct Site {
+  const Config* config = nullptr;
+  const AssocTree* tree = nullptr;
+  QosTable qos = QosTable::slurm_default();
+  std::vector<double> initial_usage;  // raw usage per association id (users), from sshare
+};
+
+struct SimOptions {
+  std::int64_t start = kNoTime;  // clock start; default: the first submit
+  std::int64_t until = kNoTime;  // stop here; default: when every job has ended
+  /// Wall-clock cost of one backfill will-run test and of one main-loop decision, in
+  /// microseconds of slurmctld time: the cost model behind bf_max_time, bf_yield_interval
+  /// and max_sched_time (the real values depend on the controller's CPU; see README).
+  double bf_test_cost_us = 2000;
+  double main_decision_cost_us = 100;
+  std::vector<std::int64_t> snapshot_at;  // sprio snapshots of the pending queue
+  /// Trace partition/queue name -> site partition; unknown names go to the default partition.
+  std::map<std::string, std::string> partition_map;
+  std::function<void(double fraction)> progress;  // called now and then with the done fraction
+};
+
+/// One (job x partition) queue record.
+struct SimRecord {
+  std::uint32_t part = 0;
+  std::int64_t time_limit = 0;       // seconds the job may run in this partition; -1 infinite
+  Demand demand;
+  std::uint32_t priority = 0;
+  PriorityFactors factors;
+  std::string hold_reason;           // non-empty: excluded from the queue (partition limits)
+};
+
+struct SimJob {
+  JobRequest req;
+  std::uint32_t assoc = kNoAssoc;
+  std::int32_t qos = -1;             // index into Site::qos
+  std::vector<SimRecord> recs;       // PriorityTier order, highest first
+  JobState state = JobState::kFuture;
+  std::int64_t begin = 0;            // eligible time
+  std::int64_t start = kNoTime, end = kNoTime;
+  std::int64_t planned_end = kNoTime;  // start + the run time, cut at the time limit
+  std::int32_t run_rec = -1;
+  StartedBy started_by = StartedBy::kNone;
+  Allocation alloc;
+  std::uint32_t start_priority = 0;
+  PriorityFactors start_factors;
+  double billable = 0;
+  bool bf_tested = false;            // reached a backfill will-run test
+  std::string reject_reason;
+  std::int64_t expected_end() const;  // start + time limit: what backfill plans with
+};
+
+struct SprioRow {
+  std::uint32_t job_id = 0;
+  std::string partition, user, account, qos;
+  std::uint32_t priority = 0;
+  PriorityFactors factors;  // unweighted
+};
+
+struct PendingSnapshot {
+  std::int64_t at = 0;
+  std::vector<SprioRow> rows;  // sprio's order: job id, then partition
+};
+
+struct SimCounters {
+  std::uint64_t main_runs = 0, main_starts = 0, main_stopped_by_time = 0, main_stopped_by_depth = 0;
+  std::uint64_t bf_cycles = 0, bf_starts = 0, bf_tests = 0, bf_reservations = 0;
+  std::uint64_t bf_stopped_by_max_job_test = 0, bf_stopped_by_max_time = 0, bf_stopped_by_yield = 0,
+                bf_stopped_by_node_space = 0, bf_stopped_by_max_job_start = 0;
+  std::uint64_t bf_skipped_by_user_limit = 0, bf_no_resv_beyond_window = 0;
+  std::uint64_t priority_passes = 0, events = 0;
+  std::uint64_t mapped_partitions = 0, mapped_users = 0, mapped_qos = 0;
+};
+
+struct SimResult {
+  std::vector<SimJob> jobs;  // workload order
+  std::vector<PendingSnapshot> snapshots;
+  SimCounters counters;
+  std::int64_t start = 0, end = 0;
+  std::vector<long double> usage;      // final raw usage per association
+  std::vector<double> target_share;    // per association (classic product of shares)
+  std::int64_t epoch_offset = 0;
+};
+
+class Simulator {
+ public:
+  Simulator(const Site& site, SimOptions options);
+  /// Runs the workload; problems binding jobs to the site go to `sink`.
+  SimResult run(const Workload& workload, DiagnosticSink& sink);
+
+ private:
+  enum class EventType : std::uint8_t { kEnd, kSubmit, kEligible, kPriority, kMain, kMainFull, kBackfill, kSnapshot };
+  struct Event {
+    std::int64_t time;
+    std::uint8_t phase;
+    std::uint64_t seq;
+    EventType type;
+    std::uint32_t job;
+    bool operator>(const Event& o) const {
+      if (time != o.time) return time > o.time;
+      if (phase != o.phase) return phase > o.phase;
+      return seq > o.seq;
+    }
+  };
+  struct QueueEntry {
+    std::uint32_t job;
+    std::uint32_t rec;
+  };
+
+  void bind(const Workload& workload, DiagnosticSink& sink);
+  void bind_job(SimJob& job, DiagnosticSink& sink, FileId file);
+  void push(std::int64_t time, EventType type, std::uint32_t job = 0);
+  void on_submit(std::uint32_t j);
+  void on_eligible(std::uint32_t j);
+  void on_end(std::uint32_t j);
+  void priority_pass();
+  void compute_priority(SimJob& job, bool incr_only);
+  PriorityInput priority_input(const SimJob& job, const SimRecord& rec) const;
+  void trigger_main();
+  void main_loop(bool full);
+  void backfill_cycle();
+  void start_job(std::uint32_t j, std::uint32_t rec, const Allocation& alloc, StartedBy by);
+  void charge_usage(const SimJob& job, std::int64_t from, std::int64_t to);
+  void take_snapshot();
+  bool queue_less(const QueueEntry& a, const QueueEntry& b) const;
+  void queue_insert(std::uint32_t j);
+  void queue_sort();
+  double fairshare_of(std::uint32_t assoc) const;
+  std::int64_t plan_limit(const SimRecord& rec) const;
+  bool before_record_start(std::uint32_t j) const;
+
+  const Site& site_;
+  const Config& conf_;
+  SimOptions opt_;
+  PriorityModel prio_;
+  NodePool pool_;
+  std::vector<NodeBitset> part_nodes_;
+  std::optional<FairShare> fair_share_;
+  std::vector<long double> usage_;      // per association, users only
+  std::vector<double> fs_factor_;       // per association
+  std::vector<std::uint32_t> assoc_prio_;
+  std::vector<std::uint32_t> tree_users_;  // user associations, hierarchical order
+  std::int64_t last_decay_ = kNoTime;   // g_last_ran
+  std::int64_t now_ = 0;
+  std::int64_t last_main_ = -1000000;
+  std::int64_t main_pending_at_ = kNoTime;
+  bool bf_changed_ = true;
+  std::uint64_t seq_ = 0;
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
+  std::vector<SimJob> jobs_;
+  std::vector<QueueEntry> queue_;
+  bool queue_dirty_ = false;
+  std::size_t pending_count_ = 0, active_jobs_ = 0;
+  std::size_t submit_cursor_ = 0;       // first job (submit order) not yet submitted
+  std::vector<std::uint32_t> running_;  // job indices
+  SimResult result_;
+  std::int64_t end_of_time_ = 0;
+};
+
+}  // namespace sa::engine

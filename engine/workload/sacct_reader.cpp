@@ -1,0 +1,223 @@
+// `sacct -P` / `-p` dumps: columns found by header name in any order, extra columns ignored,
+// job steps (JobID with a '.') skipped. The request comes from ReqCPUS/ReqNodes/ReqMem when
+// present, else from AllocCPUS/NNodes; the run time from ElapsedRaw, Elapsed or End-Start.
+#include <algorithm>
+#include <map>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "analyzer/psv_table.h"
+#include "analyzer/text_util.h"
+#include "engine/workload/trace_fields.h"
+#include "engine/workload/workload.h"
+
+namespace sa::engine {
+
+namespace {
+
+struct Columns {
+  std::optional<std::size_t> id, id_raw, user, account, partition, qos, submit, eligible, start, end, elapsed,
+      elapsed_raw, timelimit, timelimit_raw, req_cpus, alloc_cpus, ncpus, req_nodes, nnodes, req_mem, req_tres,
+      state, priority, nice;
+  explicit Columns(const PsvTable& t)
+      : id(t.column("JobID")), id_raw(t.column("JobIDRaw")), user(t.column("User")), account(t.column("Account")),
+        partition(t.column("Partition")), qos(t.column("QOS")), submit(t.column("Submit")),
+        eligible(t.column("Eligible")), start(t.column("Start")), end(t.column("End")),
+        elapsed(t.column("Elapsed")), elapsed_raw(t.column("ElapsedRaw")), timelimit(t.column("Timelimit")),
+        timelimit_raw(t.column("TimelimitRaw")), req_cpus(t.column("ReqCPUS")), alloc_cpus(t.column("AllocCPUS")),
+        ncpus(t.column("NCPUS")), req_nodes(t.column("ReqNodes")), nnodes(t.column("NNodes")),
+        req_mem(t.column("ReqMem")), req_tres(t.column("ReqTRES")), state(t.column("State")),
+        priority(t.column("Priority")), nice(t.column("Nice")) {}
+};
+
+std::optional<std::int64_t> to_int(std::string_view s) {
+  s = trim(s);
+  if (s.empty()) return std::nullopt;
+  std::int64_t v = 0;
+  bool neg = false;
+  std::size_t i = 0;
+  if (s[0] == '-' || s[0] == '+') {
+    neg = s[0] == '-';
+    i = 1;
+  }
+  if (i == s.size()) return std::nullopt;
+  for (; i < s.size(); ++i) {
+    if (s[i] < '0' || s[i] > '9' || v > 1'000'000'000'000'000LL) return std::nullopt;
+    v = v * 10 + (s[i] - '0');
+  }
+  return neg ? -v : v;
+}
+
+/// "gres/gpu=4" inside a TRES string such as "billing=4,cpu=4,gres/gpu=2,mem=8G,node=1".
+std::optional<std::int64_t> tres_count(std::string_view tres, std::string_view name) {
+  for (const std::string& item : split(tres, ',')) {
+    auto eq = item.find('=');
+    if (eq == std::string::npos || !iequals(trim(std::string_view(item).substr(0, eq)), name)) continue;
+    return to_int(std::string_view(item).substr(eq + 1));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Workload read_sacct(FileId file, const SourceManager& sources, DiagnosticSink& sink, const ReadOptions& options) {
+  Workload w;
+  w.format = WorkloadFormat::kSacct;
+  w.names_accounts = true;
+  w.source = sources.path(file);
+  DiagnosticSink table_sink;
+  PsvTable t = read_psv(sources, file, table_sink, "WORK001");
+  for (const Diagnostic& d : table_sink.all()) {
+    sink.report(d);
+    ++w.skipped_lines;
+  }
+  if (options.stop_on_error && table_sink.has_errors()) return w;
+  const Columns c(t);
+  if ((!c.id && !c.id_raw) || !c.submit) {
+    sink.error("WORK003", {file, 1, 1},
+               "a sacct dump needs a header naming at least JobID (or JobIDRaw) and Submit; run sacct with -P "
+               "and --format including JobIDRaw,Submit,Start,End,Elapsed,Timelimit,ReqCPUS");
+    return w;
+  }
+  for (const PsvTable::Row& row : t.rows) {
+    auto get = [&](const std::optional<std::size_t>& col) -> std::string_view {
+      return col ? std::string_view(t.field(row, *col)) : std::string_view();
+    };
+    auto bad = [&](const std::optional<std::size_t>& col, const std::string& message) {
+      sink.error("WORK001", col ? t.loc(row, *col) : SourceLoc{file, row.line, 1}, message);
+      ++w.skipped_lines;
+    };
+    const std::string_view id_text = c.id_raw ? get(c.id_raw) : get(c.id);
+    if (id_text.find('.') != std::string_view::npos) continue;  // a job step
+    const std::string_view state = get(c.state);
+    JobRequest j;
+    j.line = row.line;
+    // Array tasks (123_4) and het components (123+1) keep their raw id when JobIDRaw exists.
+    std::string_view numeric = id_text.substr(0, id_text.find_first_of("_+"));
+    auto id = to_int(numeric);
+    if (!id || *id < 0 || *id > 0xFFFFFFF0LL) {
+      bad(c.id_raw ? c.id_raw : c.id, fmt::format("job id '{}' is not a number", id_text));
+      if (options.stop_on_error) break;
+      continue;
+    }
+    j.id = static_cast<std::uint32_t>(*id);
+    auto submit = parse_trace_time(get(c.submit));
+    if (!submit) {
+      bad(c.submit, fmt::format("job {}: submit time '{}' is not a time", j.id, get(c.submit)));
+      if (options.stop_on_error) break;
+      continue;
+    }
+    j.submit = *submit;
+    if (auto e = parse_trace_time(get(c.eligible)); e && *e > j.submit) j.eligible = *e;
+    auto start = parse_trace_time(get(c.start));
+    auto end = parse_trace_time(get(c.end));
+    if (start) j.recorded_start = *start;
+    std::optional<std::int64_t> run;
+    if (auto r = to_int(get(c.elapsed_raw))) run = *r;
+    else if (auto d = parse_trace_duration(get(c.elapsed))) run = *d;
+    else if (start && end && *end >= *start) run = *end - *start;
+    if (auto tl = to_int(get(c.timelimit_raw))) {
+      j.time_limit = *tl * 60;
+    } else if (auto d = parse_trace_duration(get(c.timelimit))) {
+      j.time_limit = *d;
+    }
+    if (!start) {
+      // Never started: cancelled while pending (no occupancy to replay), or still pending at
+      // dump time (replayed with its time limit as run time).
+      if (istarts_with(state, "CANCELLED") || istarts_with(state, "FAILED") || istarts_with(state, "NODE_FAIL")) {
+        sink.note("WORK002", {file, row.line, 1}, fmt::format("job {} skipped: it never started ({})", j.id, state));
+        ++w.skipped_lines;
+        continue;
+      }
+      run = j.time_limit > 0 ? j.time_limit : 0;
+    }
+    j.run_time = std::max<std::int64_t>(0, run.value_or(0));
+    std::optional<std::int64_t> cpus = to_int(get(c.req_cpus));
+    if (!cpus || *cpus <= 0) cpus = to_int(get(c.alloc_cpus));
+    if (!cpus || *cpus <= 0) cpus = to_int(get(c.ncpus));
+    if (!cpus || *cpus <= 0) {
+      bad(c.req_cpus ? c.req_cpus : c.alloc_cpus, fmt::format("job {}: no CPU count (ReqCPUS/AllocCPUS)", j.id));
+      if (options.stop_on_error) break;
+      continue;
+    }
+    j.cpus = static_cast<std::uint32_t>(std::min<std::int64_t>(*cpus, 0xFFFFFFF0LL));
+    std::optional<std::int64_t> nodes = to_int(get(c.req_nodes));
+    if (!nodes || *nodes <= 0) nodes = to_int(get(c.nnodes));
+    if (nodes && *nodes > 0) j.nodes = static_cast<std::uint32_t>(std::min<std::int64_t>(*nodes, j.cpus));
+    if (auto m = parse_trace_memory(get(c.req_mem))) {
+      j.mem_set = true;
+      switch (m->per) {
+        case TraceMemory::Per::kCpu: j.mem_mb = m->mb; j.mem_per_cpu = true; break;
+        case TraceMemory::Per::kNode: j.mem_mb = m->mb; break;
+        case TraceMemory::Per::kJob:  // 21.08+: the job's total; kept per CPU so any layout fits
+          j.mem_mb = (m->mb + j.cpus - 1) / j.cpus;
+          j.mem_per_cpu = true;
+          break;
+      }
+    } else if (!get(c.req_mem).empty()) {
+      bad(c.req_mem, fmt::format("job {}: ReqMem '{}' is not a memory size", j.id, get(c.req_mem)));
+      if (options.stop_on_error) break;
+      continue;
+    }
+    if (auto g = tres_count(get(c.req_tres), "gres/gpu"); g && *g > 0) j.gpus = static_cast<std::uint32_t>(*g);
+    j.user = std::string(trim(get(c.user)));
+    j.account = to_lower(trim(get(c.account)));
+    for (const std::string& p : split(get(c.partition), ',')) {
+      if (!trim(p).empty()) j.partitions.emplace_back(trim(p));
+    }
+    j.qos = to_lower(trim(get(c.qos)));
+    if (auto n = to_int(get(c.nice))) j.nice = static_cast<std::int32_t>(std::clamp<std::int64_t>(*n, -2147483645, 2147483645));
+    if (auto p = to_int(get(c.priority))) j.recorded_priority = *p;
+    w.jobs.push_back(std::move(j));
+  }
+  normalise_jobs(w, sink, file);
+  return w;
+}
+
+bool looks_like_swf(const std::string& text) {
+  for (const std::string& raw : split(text.substr(0, 1 << 16), '\n')) {
+    std::string_view line = trim(raw);
+    if (line.empty()) continue;
+    if (line.front() == ';') return true;
+    // An SWF job line is numbers only; a sacct header is words.
+    return line.find_first_not_of("0123456789.-+eE \t") == std::string_view::npos;
+  }
+  return false;
+}
+
+void normalise_jobs(Workload& w, DiagnosticSink& sink, FileId file) {
+  std::stable_sort(w.jobs.begin(), w.jobs.end(), [](const JobRequest& a, const JobRequest& b) {
+    return a.submit != b.submit ? a.submit < b.submit : a.id < b.id;
+  });
+  std::map<std::uint32_t, int> seen;
+  std::uint32_t next_free = 1;
+  for (const JobRequest& j : w.jobs) next_free = std::max(next_free, j.id + 1);
+  for (JobRequest& j : w.jobs) {
+    if (j.id != 0 && seen.emplace(j.id, j.line).second) continue;
+    sink.warning("WORK004", {file, j.line, 1},
+                 fmt::format("job id {} repeats (first at line {}); renumbered {}", j.id, seen[j.id], next_free));
+    j.id = next_free++;
+    seen.emplace(j.id, j.line);
+  }
+}
+
+Result<Workload> read_workload(const std::string& path, SourceManager& sources, DiagnosticSink& sink,
+                               const ReadOptions& options) {
+  Result<FileId> file = sources.load(path);
+  if (!file) return Error{file.error()};
+  const std::string& text = sources.file(*file).content;
+  if (text.size() >= 2 && static_cast<unsigned char>(text[0]) == 0x1f && static_cast<unsigned char>(text[1]) == 0x8b) {
+    return Error{path + ": the file is gzip-compressed; decompress it first (gunzip -k)"};
+  }
+  if (looks_like_swf(text)) return read_swf(*file, sources, sink, options);
+  const std::string first = std::string(trim(text.substr(0, text.find('\n'))));
+  if (first.find('|') == std::string::npos) {
+    sink.error("WORK003", {*file, 1, 1},
+               "neither SWF nor parsable sacct output: run sacct with -P (or -p) so columns are '|'-separated");
+    return Workload{};
+  }
+  return read_sacct(*file, sources, sink, options);
+}
+
+}  // namespace sa::engine

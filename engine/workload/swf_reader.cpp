@@ -1,0 +1,104 @@
+// The Standard Workload Format (Parallel Workloads Archive, version 2.2): ';' header lines,
+// then 18 whitespace-separated numeric fields per job, -1 meaning unknown. Some archive
+// logs write fractional values (average CPU time), so every field is read as a double.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "analyzer/text_util.h"
+#include "engine/workload/workload.h"
+
+namespace sa::engine {
+
+namespace {
+
+enum SwfField {
+  kJobNumber, kSubmit, kWait, kRunTime, kAllocProcs, kAvgCpu, kUsedMem, kReqProcs, kReqTime, kReqMem,
+  kStatus, kUserId, kGroupId, kExecutable, kQueue, kPartition, kPreceding, kThinkTime, kFieldCount
+};
+
+bool parse_fields(std::string_view line, double (&out)[kFieldCount], int& count) {
+  count = 0;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
+    if (i >= line.size()) break;
+    std::size_t j = i;
+    while (j < line.size() && !std::isspace(static_cast<unsigned char>(line[j]))) ++j;
+    if (count == kFieldCount) return false;
+    std::string token(line.substr(i, j - i));
+    char* end = nullptr;
+    double v = std::strtod(token.c_str(), &end);
+    if (end != token.c_str() + token.size() || !std::isfinite(v)) return false;
+    out[count++] = v;
+    i = j;
+  }
+  return true;
+}
+
+}  // namespace
+
+Workload read_swf(FileId file, const SourceManager& sources, DiagnosticSink& sink, const ReadOptions& options) {
+  Workload w;
+  w.format = WorkloadFormat::kSwf;
+  w.source = sources.path(file);
+  const std::string& content = sources.file(file).content;
+  int line_no = 0;
+  for (const std::string& raw : split(content, '\n')) {
+    ++line_no;
+    std::string_view line = trim(raw);
+    if (line.empty()) continue;
+    if (line.front() == ';') {
+      std::string_view h = trim(line.substr(1));
+      if (istarts_with(h, "UnixStartTime:")) {
+        w.epoch_offset = std::strtoll(std::string(trim(h.substr(14))).c_str(), nullptr, 10);
+      }
+      continue;
+    }
+    double f[kFieldCount];
+    int n = 0;
+    auto bad = [&](const std::string& message) {
+      sink.error("WORK001", {file, line_no, 1}, message);
+      ++w.skipped_lines;
+    };
+    if (!parse_fields(line, f, n) || n < kStatus) {
+      bad(fmt::format("not an SWF job line: expected 18 numeric fields, read {}", n));
+      if (options.stop_on_error) break;
+      continue;
+    }
+    for (int k = n; k < kFieldCount; ++k) f[k] = -1;
+    const double procs = f[kReqProcs] > 0 ? f[kReqProcs] : f[kAllocProcs];
+    if (f[kSubmit] < 0 || procs <= 0 || f[kRunTime] < 0) {
+      // Jobs cancelled before they ran carry -1 run times or processor counts; they never
+      // occupied the machine, so a replay skips them.
+      sink.note("WORK002", {file, line_no, 1},
+                fmt::format("job {} skipped: {} unknown", static_cast<long long>(f[kJobNumber]),
+                            f[kSubmit] < 0 ? "submit time" : procs <= 0 ? "processor count" : "run time"));
+      ++w.skipped_lines;
+      continue;
+    }
+    JobRequest j;
+    j.id = f[kJobNumber] > 0 ? static_cast<std::uint32_t>(std::min(f[kJobNumber], 4.0e9)) : 0;
+    j.submit = static_cast<std::int64_t>(f[kSubmit]);
+    j.run_time = static_cast<std::int64_t>(std::llround(f[kRunTime]));
+    j.cpus = static_cast<std::uint32_t>(std::min(procs, 4.0e9));
+    if (f[kReqTime] > 0) j.time_limit = static_cast<std::int64_t>(std::llround(f[kReqTime]));
+    if (f[kReqMem] > 0) {  // KB per processor
+      j.mem_mb = static_cast<std::uint64_t>(std::ceil(f[kReqMem] / 1024.0));
+      j.mem_per_cpu = true;
+      j.mem_set = true;
+    }
+    j.user = f[kUserId] >= 0 ? fmt::format("user{}", static_cast<long long>(f[kUserId])) : "user0";
+    if (f[kGroupId] >= 0) j.account = fmt::format("group{}", static_cast<long long>(f[kGroupId]));
+    if (f[kQueue] >= 0) j.partitions.push_back(fmt::format("queue{}", static_cast<long long>(f[kQueue])));
+    j.line = line_no;
+    w.jobs.push_back(std::move(j));
+  }
+  normalise_jobs(w, sink, file);
+  return w;
+}
+
+}  // namespace sa::engine

@@ -1,0 +1,107 @@
+#include "engine/workload/trace_fields.h"
+
+#include <cctype>
+#include <charconv>
+#include <ctime>
+#include <string>
+
+#include "analyzer/text_util.h"
+
+namespace sa::engine {
+
+namespace {
+
+bool all_digits(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+  }
+  return true;
+}
+
+std::optional<std::int64_t> to_int(std::string_view s) {
+  std::int64_t v = 0;
+  if (s.empty()) return std::nullopt;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> parse_trace_time(std::string_view text) {
+  text = trim(text);
+  if (text.empty()) return std::nullopt;
+  if (all_digits(text)) return to_int(text);
+  // YYYY-MM-DDTHH:MM:SS (sacct's default), or with a space instead of T.
+  if (text.size() < 19 || text[4] != '-' || text[7] != '-' || (text[10] != 'T' && text[10] != ' ') ||
+      text[13] != ':' || text[16] != ':') {
+    return std::nullopt;
+  }
+  auto year = to_int(text.substr(0, 4)), mon = to_int(text.substr(5, 2)), day = to_int(text.substr(8, 2));
+  auto hour = to_int(text.substr(11, 2)), min = to_int(text.substr(14, 2)), sec = to_int(text.substr(17, 2));
+  if (!year || !mon || !day || !hour || !min || !sec) return std::nullopt;
+  if (*mon < 1 || *mon > 12 || *day < 1 || *day > 31 || *hour > 23 || *min > 59 || *sec > 60) return std::nullopt;
+  std::tm tm{};
+  tm.tm_year = static_cast<int>(*year - 1900);
+  tm.tm_mon = static_cast<int>(*mon - 1);
+  tm.tm_mday = static_cast<int>(*day);
+  tm.tm_hour = static_cast<int>(*hour);
+  tm.tm_min = static_cast<int>(*min);
+  tm.tm_sec = static_cast<int>(*sec);
+  return static_cast<std::int64_t>(timegm(&tm));
+}
+
+std::optional<std::int64_t> parse_trace_duration(std::string_view text) {
+  text = trim(text);
+  if (text.empty()) return std::nullopt;
+  std::int64_t days = 0;
+  if (auto dash = text.find('-'); dash != std::string_view::npos) {
+    auto d = to_int(text.substr(0, dash));
+    if (!d || *d < 0) return std::nullopt;
+    days = *d;
+    text = text.substr(dash + 1);
+  }
+  if (auto dot = text.find('.'); dot != std::string_view::npos) text = text.substr(0, dot);
+  std::int64_t parts[3] = {0, 0, 0};
+  int n = 0;
+  for (const std::string& p : split(text, ':')) {
+    if (n == 3 || !all_digits(p)) return std::nullopt;
+    parts[n++] = *to_int(p);
+  }
+  if (n == 0) return std::nullopt;
+  std::int64_t secs = 0;
+  if (n == 3) secs = parts[0] * 3600 + parts[1] * 60 + parts[2];
+  else if (n == 2) secs = days > 0 ? parts[0] * 3600 + parts[1] * 60 : parts[0] * 60 + parts[1];
+  else secs = days > 0 ? parts[0] * 3600 : parts[0] * 60;  // "D-HH" or plain minutes
+  return days * 86400 + secs;
+}
+
+std::optional<TraceMemory> parse_trace_memory(std::string_view text) {
+  text = trim(text);
+  if (text.empty()) return std::nullopt;
+  TraceMemory m;
+  char last = static_cast<char>(std::tolower(static_cast<unsigned char>(text.back())));
+  if (last == 'c' || last == 'n') {
+    m.per = last == 'c' ? TraceMemory::Per::kCpu : TraceMemory::Per::kNode;
+    text.remove_suffix(1);
+  }
+  double scale = 1.0;  // MB
+  if (!text.empty() && std::isalpha(static_cast<unsigned char>(text.back()))) {
+    switch (std::toupper(static_cast<unsigned char>(text.back()))) {
+      case 'K': scale = 1.0 / 1024; break;
+      case 'M': scale = 1.0; break;
+      case 'G': scale = 1024.0; break;
+      case 'T': scale = 1024.0 * 1024; break;
+      default: return std::nullopt;
+    }
+    text.remove_suffix(1);
+  }
+  double v = 0;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || p != text.data() + text.size() || v < 0) return std::nullopt;
+  m.mb = static_cast<std::uint64_t>(v * scale + 0.5);
+  return m;
+}
+
+}  // namespace sa::engine
