@@ -7,6 +7,7 @@
 
 #include "cli/cmd_accounting.h"
 #include "cli/cmd_check.h"
+#include "cli/cmd_simulate.h"
 #include "cli/common.h"
 
 int main(int argc, char** argv) {
@@ -20,6 +21,8 @@ int main(int argc, char** argv) {
   register_codes(app, runner);
   register_sshare(app, runner);
   register_tree(app, runner);
+  register_simulate(app, runner);
+  register_sprio(app, runner);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -9,6 +9,7 @@
 namespace sa::engine {
 
 void Simulator::main_loop(bool full) {
+  set_accrue_times();
   ++result_.counters.main_runs;
   last_main_ = now_;
   queue_sort();

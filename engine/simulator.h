@@ -62,6 +62,7 @@ struct SimJob {
   std::vector<SimRecord> recs;       // PriorityTier order, highest first
   JobState state = JobState::kFuture;
   std::int64_t begin = 0;            // eligible time
+  std::int64_t accrue = kNoTime;     // accrue_time: age counts from here
   std::int64_t start = kNoTime, end = kNoTime;
   std::int64_t planned_end = kNoTime;  // start + the run time, cut at the time limit
   std::int32_t run_rec = -1;
@@ -112,6 +113,13 @@ class Simulator {
   Simulator(const Site& site, SimOptions options);
   /// Runs the workload; problems binding jobs to the site go to `sink`.
   SimResult run(const Workload& workload, DiagnosticSink& sink);
+  /// The pending queue as it stands at `at` in a recorded job list (sacct): jobs submitted
+  /// by then that had not started, priced by a priority pass at `at` with the site's usage
+  /// as given (no decay or accrual). This is `sprio` from a queue snapshot.
+  /// `calc_at` is when the last priority pass ran (default `at`): jobs submitted at or after
+  /// it still carry their submit-time priority (age 0).
+  PendingSnapshot queue_snapshot(const Workload& jobs, std::int64_t at, DiagnosticSink& sink,
+                                 std::int64_t calc_at = kNoTime);
 
  private:
   enum class EventType : std::uint8_t { kEnd, kSubmit, kEligible, kPriority, kMain, kMainFull, kBackfill, kSnapshot };
@@ -178,6 +186,8 @@ class Simulator {
   std::size_t pending_count_ = 0, active_jobs_ = 0;
   std::size_t submit_cursor_ = 0;       // first job (submit order) not yet submitted
   std::vector<std::uint32_t> running_;  // job indices
+  std::vector<std::uint32_t> accrue_waiting_;  // eligible, not yet seen by a queue build
+  void set_accrue_times();
   SimResult result_;
   std::int64_t end_of_time_ = 0;
 };

@@ -1,0 +1,181 @@
+// `slurm-advisor simulate` and `slurm-advisor sprio`.
+#include "cli/cmd_simulate.h"
+
+#include <fstream>
+#include <iostream>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "cli/common.h"
+#include "cli/site_inputs.h"
+#include "engine/metrics.h"
+#include "report/sim_report.h"
+
+namespace sa::cli {
+
+namespace {
+
+struct EngineOptions {
+  std::string until, at;
+  std::string trace;
+  std::string format = "text";
+  std::string progress = "auto";
+  std::string jobs;  // sprio snapshot mode
+  std::string calc_at;
+  double bf_test_cost_us = 2000;
+  double main_decision_cost_us = 100;
+};
+
+void add_engine_options(CLI::App& cmd, EngineOptions& e) {
+  cmd.add_option("--format", e.format, "Output: text or json")->check(CLI::IsMember({"text", "json"}));
+  cmd.add_option("--bf-test-cost-us", e.bf_test_cost_us,
+                 "Modelled slurmctld time of one backfill will-run test, in microseconds (bf_max_time, yields)")
+      ->check(CLI::Range(0.0, 1e9));
+  cmd.add_option("--main-decision-cost-us", e.main_decision_cost_us,
+                 "Modelled slurmctld time of one main-loop decision, in microseconds (max_sched_time)")
+      ->check(CLI::Range(0.0, 1e9));
+}
+
+std::function<void(double)> progress_bar(const std::string& mode) {
+  const bool on = mode == "always" || (mode == "auto" && isatty(STDERR_FILENO));
+  if (!on) return {};
+  return [last = -1](double f) mutable {
+    const int pct = static_cast<int>(f * 100);
+    if (pct == last) return;
+    last = pct;
+    const int cells = pct * 30 / 100;
+    std::cerr << '\r' << '[' << std::string(static_cast<std::size_t>(cells), '#')
+              << std::string(static_cast<std::size_t>(30 - cells), '.') << "] " << pct << "%";
+    if (pct >= 100) std::cerr << '\n';
+    std::cerr.flush();
+  };
+}
+
+std::int64_t first_submit(const engine::Workload& w) {
+  return w.jobs.empty() ? 0 : w.jobs.front().submit;
+}
+
+int run_simulate(const SiteOptions& so, const EngineOptions& e) {
+  auto in = load_site(so);
+  if (!in) return kExitUsage;
+  engine::SimOptions opt;
+  opt.bf_test_cost_us = e.bf_test_cost_us;
+  opt.main_decision_cost_us = e.main_decision_cost_us;
+  opt.partition_map = in->partition_map;
+  if (!e.until.empty()) {
+    auto t = parse_time_option(e.until, first_submit(in->workload));
+    if (!t) {
+      std::cerr << "slurm-advisor: --until '" << e.until << "' is not a time (epoch, ISO or +DURATION)\n";
+      return kExitUsage;
+    }
+    opt.until = *t;
+  }
+  opt.progress = progress_bar(e.progress);
+  engine::Simulator sim(in->site, opt);
+  engine::SimResult result = sim.run(in->workload, in->diagnostics);
+  const bool errors = report_site_diagnostics(*in);
+  if (!e.trace.empty()) {
+    std::ofstream out(e.trace);
+    if (!out) {
+      std::cerr << "slurm-advisor: cannot write " << e.trace << "\n";
+      return kExitUsage;
+    }
+    report::write_trace_csv(out, result, in->site);
+  }
+  const engine::Metrics m = engine::compute_metrics(result, in->site);
+  if (e.format == "json") {
+    nlohmann::json j = report::metrics_json(m, result.counters);
+    j["workload"] = {{"source", in->workload.source}, {"jobs", in->workload.jobs.size()},
+                     {"skipped_lines", in->workload.skipped_lines}};
+    write_json(std::cout, j);
+  } else {
+    report::print_metrics_text(std::cout, m, result.counters);
+  }
+  return errors ? kExitFindings : kExitOk;
+}
+
+int run_sprio(const SiteOptions& so, const EngineOptions& e) {
+  SiteOptions o = so;
+  const bool snapshot_mode = !e.jobs.empty();
+  if (snapshot_mode) {
+    if (!o.workload.empty() || !o.synthetic.empty()) {
+      std::cerr << "slurm-advisor: --jobs (a queue snapshot) and --workload/--synthetic (a simulation) exclude "
+                   "each other\n";
+      return kExitUsage;
+    }
+    o.workload = e.jobs;
+  }
+  auto in = load_site(o);
+  if (!in) return kExitUsage;
+  auto at = parse_time_option(e.at, first_submit(in->workload));
+  if (!at) {
+    std::cerr << "slurm-advisor: --at '" << e.at << "' is not a time (epoch, ISO or +DURATION)\n";
+    return kExitUsage;
+  }
+  engine::SimOptions opt;
+  opt.bf_test_cost_us = e.bf_test_cost_us;
+  opt.main_decision_cost_us = e.main_decision_cost_us;
+  opt.partition_map = in->partition_map;
+  engine::PendingSnapshot snap;
+  if (snapshot_mode) {
+    std::int64_t calc_at = engine::kNoTime;
+    if (!e.calc_at.empty()) {
+      auto t = parse_time_option(e.calc_at, first_submit(in->workload));
+      if (!t) {
+        std::cerr << "slurm-advisor: --calc-at '" << e.calc_at << "' is not a time\n";
+        return kExitUsage;
+      }
+      calc_at = *t;
+    }
+    engine::Simulator sim(in->site, opt);
+    snap = sim.queue_snapshot(in->workload, *at, in->diagnostics, calc_at);
+  } else {
+    opt.until = *at;
+    opt.snapshot_at = {*at};
+    opt.progress = progress_bar(e.progress);
+    engine::Simulator sim(in->site, opt);
+    engine::SimResult r = sim.run(in->workload, in->diagnostics);
+    if (!r.snapshots.empty()) snap = r.snapshots.back();
+    snap.at = *at;
+  }
+  const bool errors = report_site_diagnostics(*in);
+  if (e.format == "json") write_json(std::cout, report::sprio_json(snap, in->conf->config.priority));
+  else report::print_sprio_long(std::cout, snap, in->conf->config.priority);
+  return errors ? kExitFindings : kExitOk;
+}
+
+}  // namespace
+
+void register_simulate(CLI::App& app, std::function<int()>& runner) {
+  auto so = std::make_shared<SiteOptions>();
+  auto eo = std::make_shared<EngineOptions>();
+  CLI::App* cmd = app.add_subcommand("simulate", "Run a recorded or synthetic load through the scheduler engine");
+  add_site_options(*cmd, *so);
+  add_engine_options(*cmd, *eo);
+  cmd->add_option("--until", eo->until, "Stop at this time (epoch, ISO, or +DURATION after the first submit)");
+  cmd->add_option("--trace", eo->trace, "Write the per-job trace CSV here");
+  cmd->add_option("--progress", eo->progress, "Progress bar: auto (on a terminal), always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->callback([&runner, so, eo] { runner = [so, eo] { return run_simulate(*so, *eo); }; });
+}
+
+void register_sprio(CLI::App& app, std::function<int()>& runner) {
+  auto so = std::make_shared<SiteOptions>();
+  auto eo = std::make_shared<EngineOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "sprio", "Print what `sprio -l` would show at a time: from a queue snapshot (--jobs) or a simulation (--workload)");
+  add_site_options(*cmd, *so);
+  add_engine_options(*cmd, *eo);
+  cmd->add_option("--jobs", eo->jobs, "Queue snapshot: a `sacct -P` dump; jobs submitted by --at and not started "
+                                      "by then are pending, with usage as given by --usage");
+  cmd->add_option("--calc-at", eo->calc_at,
+                  "With --jobs: when slurmctld's last priority pass ran (default --at); jobs submitted since "
+                  "keep their submit-time priority");
+  cmd->add_option("--at", eo->at, "The time (epoch, ISO, or +DURATION after the first submit)")->required();
+  cmd->add_option("--progress", eo->progress, "Progress bar: auto (on a terminal), always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->callback([&runner, so, eo] { runner = [so, eo] { return run_sprio(*so, *eo); }; });
+}
+
+}  // namespace sa::cli

@@ -1,0 +1,46 @@
+#pragma once
+// Loading a whole site for the engine commands (simulate, sprio, ...): slurm.conf, the
+// accounting files and a workload, with every input's diagnostics kept for stderr.
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "analyzer/analyze.h"
+#include "analyzer/assoc_model.h"
+#include "engine/simulator.h"
+#include "engine/workload/workload.h"
+
+namespace sa::cli {
+
+struct SiteOptions {
+  std::string conf, assoc, qos, usage;
+  std::string workload, synthetic;
+  bool stop_on_error = false;
+  std::vector<std::string> partition_map;  // trace=site
+  std::string version;
+};
+
+struct SiteInputs {
+  SourceManager sources;
+  DiagnosticSink diagnostics;
+  std::unique_ptr<Analysis> conf;
+  std::optional<AssocTree> tree;
+  engine::Site site;
+  engine::Workload workload;
+  std::map<std::string, std::string> partition_map;
+};
+
+/// Adds the slurm.conf positional and --assoc/--qos/--usage/--workload/--synthetic options.
+void add_site_options(CLI::App& cmd, SiteOptions& o, bool workload_required = true);
+/// Loads everything; on a fatal problem prints it and returns nullopt.
+std::unique_ptr<SiteInputs> load_site(const SiteOptions& o, bool need_workload = true);
+/// Prints every input diagnostic to stderr; true if any is an error.
+bool report_site_diagnostics(const SiteInputs& in);
+
+/// A time on the command line: epoch seconds, YYYY-MM-DDTHH:MM:SS, or +DURATION (seconds
+/// or [D-]HH:MM:SS) after `origin`.
+std::optional<std::int64_t> parse_time_option(const std::string& text, std::int64_t origin);
+
+}  // namespace sa::cli

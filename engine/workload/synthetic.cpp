@@ -1,0 +1,360 @@
+#include "engine/workload/synthetic.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include <fmt/format.h>
+
+#include "analyzer/text_util.h"
+#include "analyzer/values.h"
+#include "engine/fair_share.h"
+#include "engine/workload/trace_fields.h"
+
+namespace sa::engine {
+
+std::uint64_t Rng::next() {
+  std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+double Rng::uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+
+double Rng::normal() {
+  const double u1 = 1.0 - uniform();  // (0, 1]
+  const double u2 = uniform();
+  return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
+}
+
+double Rng::sample(const Distribution& d) {
+  switch (d.kind) {
+    case Distribution::Kind::kFixed: return d.a;
+    case Distribution::Kind::kUniform: return d.a + (d.b - d.a) * uniform();
+    case Distribution::Kind::kExponential: return -d.a * std::log(1.0 - uniform());
+    case Distribution::Kind::kLognormal: return d.a * std::exp(d.b * normal());
+  }
+  return d.a;
+}
+
+namespace {
+
+template <typename T>
+const T& pick(const Weighted<T>& items, Rng& rng) {
+  double total = 0;
+  for (const auto& [v, w] : items) total += w;
+  double x = rng.uniform() * total;
+  for (const auto& [v, w] : items) {
+    if (x < w) return v;
+    x -= w;
+  }
+  return items.back().first;
+}
+
+struct ProfileReader {
+  FileId file;
+  DiagnosticSink& sink;
+  int line = 0;
+  int column = 1;
+
+  void error(const std::string& message, std::string hint = {}) {
+    sink.error("WORK005", {file, line, column}, message, std::move(hint));
+  }
+
+  std::optional<double> number(std::string_view text) {
+    auto v = parse_double(trim(text));
+    if (!v || !std::isfinite(*v)) {
+      error(fmt::format("'{}' is not a number", trim(text)));
+      return std::nullopt;
+    }
+    return *v;
+  }
+  std::optional<std::int64_t> duration(std::string_view text) {
+    auto d = parse_trace_duration(text);
+    if (!d) {
+      auto n = parse_double(trim(text));
+      if (n && *n >= 0) return static_cast<std::int64_t>(*n);  // plain seconds
+      error(fmt::format("'{}' is not a duration ([D-]HH:MM:SS or seconds)", trim(text)));
+      return std::nullopt;
+    }
+    return *d;
+  }
+  template <typename T, typename F>
+  std::optional<Weighted<T>> weighted(std::string_view text, F parse_value) {
+    Weighted<T> out;
+    for (const std::string& item : split(text, ',')) {
+      std::string_view s = trim(item);
+      if (s.empty()) continue;
+      double w = 1;
+      auto colon = s.rfind(':');
+      std::string_view value = s;
+      if (colon != std::string_view::npos) {
+        auto wv = parse_double(trim(s.substr(colon + 1)));
+        if (wv && *wv >= 0) {
+          w = *wv;
+          value = trim(s.substr(0, colon));
+        }
+      }
+      auto v = parse_value(value);
+      if (!v) return std::nullopt;
+      out.emplace_back(std::move(*v), w);
+    }
+    double total = 0;
+    for (const auto& item : out) total += item.second;
+    if (out.empty() || total <= 0) {
+      error("a weighted list needs at least one item with a positive weight (item:weight, ...)");
+      return std::nullopt;
+    }
+    return out;
+  }
+  std::optional<Distribution> distribution(std::string_view text) {
+    std::vector<std::string> w = split(std::string(trim(text)), ' ');
+    std::erase_if(w, [](const std::string& s) { return s.empty(); });
+    Distribution d;
+    auto num = [&](std::size_t i) -> std::optional<double> {
+      if (i >= w.size()) {
+        error("missing parameter for the distribution");
+        return std::nullopt;
+      }
+      auto v = duration(w[i]);
+      return v ? std::optional<double>(static_cast<double>(*v)) : std::nullopt;
+    };
+    if (w.empty()) {
+      error("expected fixed V | uniform A B | exponential MEAN | lognormal MEDIAN SIGMA");
+      return std::nullopt;
+    }
+    const std::string kind = to_lower(w[0]);
+    if (kind == "fixed") {
+      auto a = num(1);
+      if (!a) return std::nullopt;
+      d = {Distribution::Kind::kFixed, *a, 0};
+    } else if (kind == "uniform") {
+      auto a = num(1), b = num(2);
+      if (!a || !b) return std::nullopt;
+      d = {Distribution::Kind::kUniform, std::min(*a, *b), std::max(*a, *b)};
+    } else if (kind == "exponential" || kind == "exp") {
+      auto a = num(1);
+      if (!a) return std::nullopt;
+      d = {Distribution::Kind::kExponential, *a, 0};
+    } else if (kind == "lognormal") {
+      auto a = num(1);
+      if (!a) return std::nullopt;
+      if (w.size() < 3) {
+        error("lognormal needs MEDIAN and SIGMA");
+        return std::nullopt;
+      }
+      auto b = parse_double(w[2]);
+      if (!b || *b < 0) {
+        error(fmt::format("'{}' is not a valid sigma", w[2]));
+        return std::nullopt;
+      }
+      d = {Distribution::Kind::kLognormal, *a, *b};
+    } else {
+      error(fmt::format("unknown distribution '{}': use fixed, uniform, exponential or lognormal", w[0]));
+      return std::nullopt;
+    }
+    return d;
+  }
+};
+
+std::optional<std::uint32_t> count_value(ProfileReader& r, std::string_view v) {
+  auto n = parse_uint(trim(v), IntWidth::k32);
+  if (!n) {
+    r.error(fmt::format("'{}' is not a count", trim(v)));
+    return std::nullopt;
+  }
+  return static_cast<std::uint32_t>(*n);
+}
+
+}  // namespace
+
+Profile read_profile(FileId file, const SourceManager& sources, DiagnosticSink& sink) {
+  Profile p;
+  p.name = sources.path(file);
+  ProfileReader r{file, sink};
+  for (const std::string& raw : split(sources.file(file).content, '\n')) {
+    ++r.line;
+    std::string text = raw;
+    if (auto hash = text.find('#'); hash != std::string::npos) text.erase(hash);
+    std::string_view line = trim(text);
+    if (line.empty()) continue;
+    auto eq = line.find('=');
+    r.column = 1;
+    if (eq == std::string_view::npos) {
+      r.error("expected `key = value`");
+      continue;
+    }
+    const std::string key = to_lower(trim(line.substr(0, eq)));
+    const std::string_view value = trim(line.substr(eq + 1));
+    r.column = static_cast<int>(raw.find_first_not_of(" \t", raw.find('=') + 1)) + 1;
+    if (key == "seed") {
+      if (auto v = parse_uint(value, IntWidth::k64)) p.seed = *v;
+      else r.error(fmt::format("'{}' is not a seed (an unsigned integer)", value));
+    } else if (key == "start") {
+      if (auto t = parse_trace_time(value)) p.start = *t;
+      else r.error(fmt::format("'{}' is not a time (epoch seconds or YYYY-MM-DDTHH:MM:SS)", value));
+    } else if (key == "duration") {
+      if (auto d = r.duration(value)) p.duration = std::max<std::int64_t>(1, *d);
+    } else if (key == "jobs") {
+      if (auto n = parse_uint(value, IntWidth::k64)) p.max_jobs = static_cast<std::int64_t>(*n);
+      else r.error(fmt::format("'{}' is not a job count", value));
+    } else if (key == "jobs_per_hour") {
+      if (auto v = r.number(value)) {
+        if (*v > 0) p.jobs_per_hour = *v;
+        else r.error("jobs_per_hour must be positive");
+      }
+    } else if (key == "daily_cycle") {
+      if (auto v = r.number(value)) {
+        if (*v >= 0 && *v < 1) p.daily_cycle = *v;
+        else r.error("daily_cycle is an amplitude in [0, 1)");
+      }
+    } else if (key == "cpus") {
+      if (auto w = r.weighted<std::uint32_t>(value, [&](std::string_view v) { return count_value(r, v); })) p.cpus = *w;
+    } else if (key == "gpus") {
+      if (auto w = r.weighted<std::uint32_t>(value, [&](std::string_view v) { return count_value(r, v); })) p.gpus = *w;
+    } else if (key == "exclusive_fraction") {
+      if (auto v = r.number(value)) {
+        if (*v >= 0 && *v <= 1) p.exclusive_fraction = *v;
+        else r.error("exclusive_fraction is a fraction in [0, 1]");
+      }
+    } else if (key == "runtime") {
+      if (auto d = r.distribution(value)) p.runtime = *d;
+    } else if (key == "runtime_max") {
+      if (auto d = r.duration(value)) p.runtime_max = std::max<std::int64_t>(1, *d);
+    } else if (key == "limit_factor") {
+      std::vector<std::string> w = split(std::string(value), ' ');
+      std::erase_if(w, [](const std::string& s) { return s.empty(); });
+      auto a = w.size() >= 1 ? parse_double(w[0]) : Result<double>(Error{""});
+      auto b = w.size() >= 2 ? parse_double(w[1]) : a;
+      if (!a || !b || *a < 1 || *b < *a) r.error("limit_factor is MIN [MAX] with 1 <= MIN <= MAX");
+      else {
+        p.limit_factor_min = *a;
+        p.limit_factor_max = *b;
+      }
+    } else if (key == "limit_round") {
+      if (auto d = r.duration(value)) p.limit_round = std::max<std::int64_t>(60, *d);
+    } else if (key == "mem_per_cpu") {
+      if (auto v = parse_uint(value, IntWidth::k64)) p.mem_per_cpu = *v;
+      else r.error(fmt::format("'{}' is not a memory size in MB", value));
+    } else if (key == "partition" || key == "partitions") {
+      if (auto w = r.weighted<std::string>(value, [](std::string_view v) { return std::optional<std::string>(v); })) p.partitions = *w;
+    } else if (key == "qos") {
+      if (auto w = r.weighted<std::string>(value, [](std::string_view v) { return std::optional<std::string>(to_lower(v)); })) p.qos = *w;
+    } else if (key == "users") {
+      if (iequals(value, "tree")) {
+        p.users_from_tree = true;
+      } else {
+        p.users_from_tree = false;
+        p.users.clear();
+        for (const std::string& item : split(value, ',')) {
+          std::vector<std::string> f = split(std::string(trim(item)), ':');
+          if (f.size() < 2 || f.size() > 3 || trim(f[0]).empty() || trim(f[1]).empty()) {
+            r.error(fmt::format("'{}' is not user:account[:weight]", trim(item)));
+            continue;
+          }
+          double w = 1;
+          if (f.size() == 3) {
+            auto v = parse_double(trim(f[2]));
+            if (!v || *v < 0) {
+              r.error(fmt::format("'{}' is not a weight", f[2]));
+              continue;
+            }
+            w = *v;
+          }
+          p.users.push_back({{std::string(trim(f[0])), to_lower(trim(f[1]))}, w});
+        }
+      }
+    } else {
+      static const std::vector<std::string> kKeys = {
+          "seed", "start", "duration", "jobs", "jobs_per_hour", "daily_cycle", "cpus", "gpus", "exclusive_fraction",
+          "runtime", "runtime_max", "limit_factor", "limit_round", "mem_per_cpu", "partition", "qos", "users"};
+      r.column = static_cast<int>(raw.find_first_not_of(" \t")) + 1;
+      std::string hint;
+      std::size_t best = 3;
+      for (const std::string& k : kKeys) {
+        const std::size_t d = edit_distance(key, k);
+        if (d < best) {
+          best = d;
+          hint = k;
+        }
+      }
+      r.error(fmt::format("unknown profile key '{}'", key), hint.empty() ? "" : fmt::format("did you mean '{}'?", hint));
+    }
+  }
+  return p;
+}
+
+Result<Profile> read_profile_file(const std::string& path, SourceManager& sources, DiagnosticSink& sink) {
+  Result<FileId> file = sources.load(path);
+  if (!file) return Error{file.error()};
+  return read_profile(*file, sources, sink);
+}
+
+Workload generate(const Profile& p, const Config& config, const AssocTree* tree) {
+  Workload w;
+  w.format = WorkloadFormat::kSynthetic;
+  w.names_accounts = true;
+  w.source = p.name;
+  Rng rng(p.seed);
+  // Users: from the share tree, weighted by each user's target share (uniform if all are 0).
+  Weighted<std::pair<std::string, std::string>> users = p.users;
+  if (p.users_from_tree && tree) {
+    FairShare fs(*tree, FairShareSettings{});
+    for (std::uint32_t id : tree->hierarchical_order()) {
+      const Association& a = tree->assocs[id];
+      if (a.is_user() && a.partition.empty()) users.push_back({{a.user, a.account}, fs.target_share(id)});
+    }
+    double total = 0;
+    for (const auto& u : users) total += u.second;
+    if (total <= 0) {
+      for (auto& u : users) u.second = 1;
+    }
+  }
+  if (users.empty()) {
+    for (int i = 1; i <= 8; ++i) users.push_back({{fmt::format("user{}", i), fmt::format("account{}", (i + 1) / 2)}, 1.0});
+  }
+  // Poisson arrivals with a daily cycle, by thinning: candidate gaps at the peak rate,
+  // each kept with probability rate(t) / peak.
+  const double base = p.jobs_per_hour / 3600.0;
+  const double peak = base * (1.0 + p.daily_cycle);
+  double t = static_cast<double>(p.start);
+  const double end = static_cast<double>(p.start + p.duration);
+  std::uint32_t id = 1;
+  while (true) {
+    t += -std::log(1.0 - rng.uniform()) / peak;
+    if (t >= end || (p.max_jobs > 0 && id > static_cast<std::uint64_t>(p.max_jobs))) break;
+    const double hour = std::fmod(t / 3600.0, 24.0);
+    const double rate = base * (1.0 + p.daily_cycle * std::cos(2.0 * std::numbers::pi * (hour - 14.0) / 24.0));
+    if (rng.uniform() * peak > rate) continue;
+    JobRequest j;
+    j.id = id++;
+    j.submit = static_cast<std::int64_t>(t);
+    j.cpus = std::max<std::uint32_t>(1, pick(p.cpus, rng));
+    j.gpus = pick(p.gpus, rng);
+    j.exclusive = p.exclusive_fraction > 0 && rng.uniform() < p.exclusive_fraction;
+    const auto& user = pick(users, rng);
+    j.user = user.first;
+    j.account = user.second;
+    if (!p.partitions.empty()) j.partitions.push_back(pick(p.partitions, rng));
+    if (!p.qos.empty()) j.qos = pick(p.qos, rng);
+    if (p.mem_per_cpu) {
+      j.mem_mb = p.mem_per_cpu;
+      j.mem_per_cpu = true;
+      j.mem_set = true;
+    }
+    std::int64_t cap = p.runtime_max;
+    const Partition* part = j.partitions.empty() ? config.default_partition() : config.find_partition(j.partitions[0]);
+    if (part && part->max_time > 0) cap = std::min(cap, part->max_time);
+    const double run = std::clamp(rng.sample(p.runtime), 1.0, static_cast<double>(cap));
+    const double factor = p.limit_factor_min + (p.limit_factor_max - p.limit_factor_min) * rng.uniform();
+    std::int64_t limit = static_cast<std::int64_t>(std::ceil(run * factor / static_cast<double>(p.limit_round))) * p.limit_round;
+    limit = std::max<std::int64_t>(60, std::min(limit, cap));
+    j.time_limit = limit;
+    j.run_time = std::min<std::int64_t>(static_cast<std::int64_t>(run), limit);
+    w.jobs.push_back(std::move(j));
+  }
+  return w;
+}
+
+}  // namespace sa::engine
