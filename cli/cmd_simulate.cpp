@@ -17,7 +17,7 @@ namespace sa::cli {
 namespace {
 
 struct EngineOptions {
-  std::string until, at;
+  std::string until, at, start;
   std::string trace;
   std::string format = "text";
   std::string progress = "auto";
@@ -29,6 +29,9 @@ struct EngineOptions {
 
 void add_engine_options(CLI::App& cmd, EngineOptions& e) {
   cmd.add_option("--format", e.format, "Output: text or json")->check(CLI::IsMember({"text", "json"}));
+  cmd.add_option("--start", e.start,
+                 "When slurmctld started (the clock origin: priority passes run every PriorityCalcPeriod "
+                 "from here; default the first submit)");
   cmd.add_option("--bf-test-cost-us", e.bf_test_cost_us,
                  "Modelled slurmctld time of one backfill will-run test, in microseconds (bf_max_time, yields)")
       ->check(CLI::Range(0.0, 1e9));
@@ -56,6 +59,17 @@ std::int64_t first_submit(const engine::Workload& w) {
   return w.jobs.empty() ? 0 : w.jobs.front().submit;
 }
 
+bool apply_start(const EngineOptions& e, const engine::Workload& w, engine::SimOptions& opt) {
+  if (e.start.empty()) return true;
+  auto t = parse_time_option(e.start, first_submit(w));
+  if (!t) {
+    std::cerr << "slurm-advisor: --start '" << e.start << "' is not a time (epoch, ISO or +DURATION)\n";
+    return false;
+  }
+  opt.start = *t;
+  return true;
+}
+
 int run_simulate(const SiteOptions& so, const EngineOptions& e) {
   auto in = load_site(so);
   if (!in) return kExitUsage;
@@ -72,6 +86,7 @@ int run_simulate(const SiteOptions& so, const EngineOptions& e) {
     opt.until = *t;
   }
   opt.progress = progress_bar(e.progress);
+  if (!apply_start(e, in->workload, opt)) return kExitUsage;
   engine::Simulator sim(in->site, opt);
   engine::SimResult result = sim.run(in->workload, in->diagnostics);
   const bool errors = report_site_diagnostics(*in);
@@ -134,6 +149,7 @@ int run_sprio(const SiteOptions& so, const EngineOptions& e) {
     opt.until = *at;
     opt.snapshot_at = {*at};
     opt.progress = progress_bar(e.progress);
+    if (!apply_start(e, in->workload, opt)) return kExitUsage;
     engine::Simulator sim(in->site, opt);
     engine::SimResult r = sim.run(in->workload, in->diagnostics);
     if (!r.snapshots.empty()) snap = r.snapshots.back();

@@ -4,6 +4,7 @@
 #include <cfloat>
 #include <cmath>
 #include <ctime>
+#include <functional>
 #include <limits>
 
 namespace sa::engine {
@@ -32,7 +33,20 @@ FairShare::FairShare(const AssocTree& tree, FairShareSettings settings) : tree_(
   fair_tree_shares_.assign(n, 0.0);
   classic_shares_.assign(n, 0.0);
   const std::vector<std::uint32_t> order = tree.hierarchical_order();
-  for (std::uint32_t id : order) {
+  // Siblings are listed in creation order (assoc_mgr's children lists follow slurmdbd's lft
+  // order), which is what Fair Tree's stable sort leaves tied associations in. The input
+  // file's order is the best record of it: `sacctmgr load` creates in file order.
+  std::vector<std::uint32_t> creation_order;
+  std::vector<std::uint32_t> stack{tree.root};
+  while (!stack.empty()) {
+    const std::uint32_t id = stack.back();
+    stack.pop_back();
+    creation_order.push_back(id);
+    std::vector<std::uint32_t> kids = tree.assocs[id].children;
+    std::sort(kids.begin(), kids.end(), std::greater<>());
+    for (std::uint32_t k : kids) stack.push_back(k);
+  }
+  for (std::uint32_t id : creation_order) {
     const Association& a = tree.assocs[id];
     if (a.is_user()) ++user_count_;
     if (id == tree.root) continue;
@@ -193,6 +207,29 @@ void FairShare::classic(std::vector<AssocShare>& out) const {
     const AssocShare& s = out[id];
     out[id].fs_factor = s.shares_norm > 0 ? std::pow(2.0, -(s.usage_efctv / s.shares_norm) / settings_.dampening) : 0.0;
   }
+}
+
+double FairShare::classic_user_factor(std::uint32_t user, const std::vector<AssocShare>& at_start,
+                                      long double user_raw, long double root_raw) const {
+  const Association& a = tree_.assocs[user];
+  const std::uint32_t p = fs_parent_[user];
+  const double un = root_raw > 0 ? static_cast<double>(user_raw / root_raw) : 0.0;
+  double ue;
+  if (a.use_parent()) {
+    ue = at_start[p].usage_efctv;
+  } else if (p == tree_.root) {
+    ue = un;
+  } else if (settings_.algorithm == FairShareAlgorithm::kDepthOblivious) {
+    std::vector<AssocShare> live = at_start;
+    live[user].usage_norm = un;
+    ue = depth_oblivious_usage(live, user);
+  } else if (level_shares_[user] == 0) {
+    ue = at_start[p].usage_efctv;
+  } else {
+    ue = un + (at_start[p].usage_efctv - un) * a.shares_raw / level_shares_[user];
+  }
+  const double s = classic_shares_[user];
+  return s > 0 ? std::pow(2.0, -(ue / s) / settings_.dampening) : 0.0;
 }
 
 double FairShare::depth_oblivious_usage(const std::vector<AssocShare>& out, std::uint32_t id) const {

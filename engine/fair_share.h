@@ -41,6 +41,12 @@ class FairShare {
   /// account usage is rebuilt from them, as slurmctld does when associations load).
   std::vector<AssocShare> compute(const std::vector<long double>& user_usage) const;
 
+  /// Classic and depth-oblivious: one user's fair-share factor as slurmctld's decay pass
+  /// computes it mid-loop, from the account values of the pass's start (`at_start`, a
+  /// compute() result) and the user's and root's live raw usage.
+  double classic_user_factor(std::uint32_t user, const std::vector<AssocShare>& at_start, long double user_raw,
+                             long double root_raw) const;
+
   const AssocTree& tree() const { return tree_; }
   const FairShareSettings& settings() const { return settings_; }
   /// The fair-share parent: the nearest ancestor that is not FairShare=parent.

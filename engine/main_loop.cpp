@@ -11,7 +11,6 @@ namespace sa::engine {
 void Simulator::main_loop(bool full) {
   set_accrue_times();
   ++result_.counters.main_runs;
-  last_main_ = now_;
   queue_sort();
   const SchedulerSettings& s = conf_.scheduler;
   const std::size_t np = conf_.partitions.size();

@@ -14,7 +14,7 @@ namespace {
 
 // Phases of events that fall on the same second (lower runs first).
 std::uint8_t phase_of(int type) {
-  static const std::uint8_t kPhase[] = {0, 1, 1, 2, 3, 3, 4, 5};
+  static const std::uint8_t kPhase[] = {0, 1, 1, 2, 3, 3, 4, 5, 3};
   return kPhase[type];
 }
 
@@ -125,9 +125,22 @@ SimResult Simulator::run(const Workload& workload, DiagnosticSink& sink) {
         break;
       case EventType::kMain:
         main_pending_at_ = kNoTime;
+        if (sched_cnt_ == 0) break;  // a full run took the events first
+        if (now_ - last_sched_ < s.batch_sched_delay) {
+          trigger_main();
+          break;
+        }
+        sched_cnt_ = 0;
+        last_sched_ = now_;
+        main_loop(false);
+        break;
+      case EventType::kMainDirect:
+        direct_pending_at_ = kNoTime;
         main_loop(false);
         break;
       case EventType::kMainFull:
+        sched_cnt_ = 0;
+        last_sched_ = now_;
         main_loop(true);
         push(now_ + s.sched_interval, EventType::kMainFull);
         break;
@@ -384,18 +397,27 @@ void Simulator::on_end(std::uint32_t j) {
   if (last_decay_ != kNoTime) charge_usage(job, std::max(last_decay_, job.start), now_);
   running_.erase(std::find(running_.begin(), running_.end(), j));
   --active_jobs_;
-  trigger_main();
+  trigger_direct();
   bf_changed_ = true;
 }
 
 void Simulator::trigger_main() {
-  // Events bump a counter that slurmctld's background loop (1 s) turns into a default-depth
-  // run once batch_sched_delay has passed since the last run; sbatch jobs never start
-  // inside the submit call itself.
-  if (conf_.scheduler.sched_interval < 0 || main_pending_at_ != kNoTime) return;
-  const std::int64_t at = std::max(now_ + 1, last_main_ + conf_.scheduler.batch_sched_delay);
+  // Submissions bump job_sched_cnt; slurmctld's background loop (every second) turns it
+  // into a default-depth run once batch_sched_delay has passed since its last run, unless
+  // a full sched_interval run comes first. sbatch jobs never start inside the submit call.
+  if (conf_.scheduler.sched_interval < 0) return;
+  ++sched_cnt_;
+  if (main_pending_at_ != kNoTime) return;
+  const std::int64_t at = std::max(now_ + 1, last_sched_ + conf_.scheduler.batch_sched_delay);
   main_pending_at_ = at;
   push(at, EventType::kMain);
+}
+
+void Simulator::trigger_direct() {
+  // A job's epilog completing calls schedule() directly: a default-depth run right away.
+  if (conf_.scheduler.sched_interval < 0 || direct_pending_at_ == now_) return;
+  direct_pending_at_ = now_;
+  push(now_, EventType::kMainDirect);
 }
 
 // --- usage, fair share and priorities --------------------------------------------------
@@ -413,15 +435,52 @@ void Simulator::charge_usage(const SimJob& job, std::int64_t from, std::int64_t 
 void Simulator::priority_pass() {
   ++result_.counters.priority_passes;
   const PrioritySettings& ps = conf_.priority;
+  const bool classic = fair_share_ && !fair_share_->settings().algorithm_is_fair_tree();
+  std::vector<AssocShare> at_start;
+  std::vector<char> priced;
   if (site_.tree) {
     if (last_decay_ != kNoTime) {
       // A reset boundary crossed since the last pass zeroes every association's usage.
       const std::int64_t reset = next_usage_reset(ps.usage_reset_period, last_decay_ + result_.epoch_offset);
       if (reset >= 0 && reset <= now_ + result_.epoch_offset) std::fill(usage_.begin(), usage_.end(), 0.0L);
+      // Classic: account effective usage comes from the usage before this pass's decay.
+      if (classic) at_start = fair_share_->compute(usage_);
       const double d = decay_over(ps.decay_half_life, now_ - last_decay_);
       if (d != 1.0) {
         for (long double& u : usage_) u *= d;
       }
+    }
+    if (classic && last_decay_ != kNoTime) {
+      // Classic prices pending jobs inside the accrual loop over the job list (submit
+      // order): a user's factor is fixed by that user's first pending job, from usage
+      // accrued so far.
+      long double root = 0;
+      for (long double u : usage_) root += u;
+      priced.assign(usage_.size(), 0);
+      for (SimJob& job : jobs_) {
+        if (job.state == JobState::kRunning) {
+          const long double before = job.assoc != kNoAssoc ? usage_[job.assoc] : 0.0L;
+          charge_usage(job, std::max(last_decay_, job.start), now_);
+          if (job.assoc != kNoAssoc) root += usage_[job.assoc] - before;
+        } else if (job.state == JobState::kPending) {
+          if (job.assoc != kNoAssoc && !priced[job.assoc]) {
+            fs_factor_[job.assoc] = fair_share_->classic_user_factor(job.assoc, at_start, usage_[job.assoc], root);
+            priced[job.assoc] = 1;
+          }
+          compute_priority(job, ps.flags.incr_only);
+        }
+      }
+      // Users without a pending job get the factor the pass leaves (used at their next submit).
+      for (std::uint32_t id = 0; id < usage_.size(); ++id) {
+        if (!priced[id] && site_.tree->assocs[id].is_user()) {
+          fs_factor_[id] = fair_share_->classic_user_factor(id, at_start, usage_[id], root);
+        }
+      }
+      last_decay_ = now_;
+      queue_dirty_ = true;
+      return;
+    }
+    if (last_decay_ != kNoTime) {
       for (std::uint32_t j : running_) charge_usage(jobs_[j], std::max(last_decay_, jobs_[j].start), now_);
     }
     std::vector<AssocShare> shares = fair_share_->compute(usage_);

@@ -122,7 +122,7 @@ class Simulator {
                                  std::int64_t calc_at = kNoTime);
 
  private:
-  enum class EventType : std::uint8_t { kEnd, kSubmit, kEligible, kPriority, kMain, kMainFull, kBackfill, kSnapshot };
+  enum class EventType : std::uint8_t { kEnd, kSubmit, kEligible, kPriority, kMain, kMainFull, kBackfill, kSnapshot, kMainDirect };
   struct Event {
     std::int64_t time;
     std::uint8_t phase;
@@ -150,6 +150,7 @@ class Simulator {
   void compute_priority(SimJob& job, bool incr_only);
   PriorityInput priority_input(const SimJob& job, const SimRecord& rec) const;
   void trigger_main();
+  void trigger_direct();
   void main_loop(bool full);
   void backfill_cycle();
   void start_job(std::uint32_t j, std::uint32_t rec, const Allocation& alloc, StartedBy by);
@@ -175,8 +176,10 @@ class Simulator {
   std::vector<std::uint32_t> tree_users_;  // user associations, hierarchical order
   std::int64_t last_decay_ = kNoTime;   // g_last_ran
   std::int64_t now_ = 0;
-  std::int64_t last_main_ = -1000000;
-  std::int64_t main_pending_at_ = kNoTime;
+  std::int64_t last_sched_ = -1000000;     // the background loop's last run (full or batched)
+  std::int64_t main_pending_at_ = kNoTime;  // a batched run is queued for this time
+  std::int64_t direct_pending_at_ = kNoTime;
+  std::uint64_t sched_cnt_ = 0;             // job_sched_cnt: events since the last batched run
   bool bf_changed_ = true;
   std::uint64_t seq_ = 0;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
