@@ -1,0 +1,192 @@
+// Hand-computed scenarios for the scheduler engine: each pins one rule of slurmctld's main
+// loop, backfill or priority (shared/reference/algorithms.md §1, §4-6). Times are worked
+// out in the comments; jobs' priorities are set through nice (all weights are 0).
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "engine/metrics.h"
+#include "engine/workload/synthetic.h"
+#include "report/sim_report.h"
+#include "tests/engine_test_util.h"
+
+namespace sa {
+namespace {
+
+using engine::StartedBy;
+using test::find_job;
+using test::job;
+
+constexpr const char* kNodes = "NodeName=n[1-4] CPUs=4 RealMemory=4000\nSelectTypeParameters=CR_Core\n";
+
+TEST(EngineScenarios, HigherTierStartsBeforeHigherPriority) {
+  test::SimSite s(std::string(kNodes) +
+                  "SchedulerType=sched/builtin\n"
+                  "PartitionName=low Nodes=n[1-2] PriorityTier=1 Default=YES MaxTime=UNLIMITED\n"
+                  "PartitionName=high Nodes=n[1-2] PriorityTier=2 MaxTime=UNLIMITED\n");
+  // A holds both nodes from t=1 (first background run after its submit) to 101; its end
+  // runs the scheduler at once: C (tier 2, priority 10) goes before B (tier 1, priority 5000).
+  auto r = s.run({job(1, 0, 8, 100, 200, "low"), job(2, 10, 8, 50, 100, "low", -5000),
+                  job(3, 10, 8, 50, 100, "high", -10)});
+  EXPECT_EQ(find_job(r, 1).start, 1);
+  EXPECT_EQ(find_job(r, 2).recs[0].priority, 5000u);
+  EXPECT_EQ(find_job(r, 3).recs[0].priority, 10u);
+  EXPECT_EQ(find_job(r, 3).start, 101);
+  EXPECT_EQ(find_job(r, 2).start, 151);
+}
+
+TEST(EngineScenarios, FirstBlockedJobBlocksItsPartitionAndItsNodes) {
+  test::SimSite s(std::string(kNodes) +
+                  "SchedulerType=sched/builtin\n"
+                  "PartitionName=p1 Nodes=n[1-3] Default=YES MaxTime=UNLIMITED\n"
+                  "PartitionName=p2 Nodes=n4 MaxTime=UNLIMITED\n"
+                  "PartitionName=p3 Nodes=n[1-4] MaxTime=UNLIMITED\n");
+  // R holds n1-n2. At t=11 Big (12 CPUs in p1) cannot start: p1 fails and n1-n3 leave the
+  // run, so Small (p1) waits although n3 is free, Other takes n4, and Over (p3) finds no
+  // node. When Other ends (111) Over starts on n4, never on n3, which stays kept for Big.
+  auto r = s.run({job(1, 0, 8, 1000, 2000, "p1"), job(2, 10, 12, 100, 200, "p1", -1000),
+                  job(3, 10, 4, 100, 200, "p1", -500), job(4, 10, 4, 100, 200, "p2", -100),
+                  job(5, 10, 4, 100, 200, "p3", -50)});
+  EXPECT_EQ(find_job(r, 4).start, 11);
+  EXPECT_EQ(find_job(r, 5).start, 111);
+  ASSERT_EQ(find_job(r, 5).alloc.pieces.size(), 1u);
+  EXPECT_EQ(find_job(r, 5).alloc.pieces[0].node, 3u);  // n4
+  EXPECT_EQ(find_job(r, 2).start, 1001);               // when R ends
+  EXPECT_EQ(find_job(r, 3).start, 1101);               // only after Big
+  for (std::uint32_t id = 1; id <= 5; ++id) EXPECT_EQ(find_job(r, id).started_by, StartedBy::kMain) << id;
+}
+
+const std::string kBackfillSite = std::string(kNodes) + "PartitionName=p Nodes=n[1-4] Default=YES MaxTime=UNLIMITED\n";
+
+TEST(EngineScenarios, BackfillStartsASmallJobThatDoesNotDelayTheTopJob) {
+  test::SimSite s(kBackfillSite + "SchedulerParameters=bf_interval=30,bf_resolution=60\n");
+  // R (limit 1200) is planned to end at 1201, so Big reserves all four nodes over
+  // [1200, 1860). Short (limit 600) fits before that and is backfilled at the first cycle
+  // (t=30); Long (limit 3000) would cross the reservation and waits. R really ends at 901.
+  auto r = s.run({job(1, 0, 8, 900, 1200, "p"), job(2, 5, 16, 100, 600, "p", -1000),
+                  job(3, 5, 4, 300, 600, "p", -10), job(4, 5, 4, 100, 3000, "p", -5)});
+  EXPECT_EQ(find_job(r, 3).start, 30);
+  EXPECT_EQ(find_job(r, 3).started_by, StartedBy::kBackfill);
+  EXPECT_EQ(find_job(r, 2).start, 901);
+  EXPECT_EQ(find_job(r, 2).started_by, StartedBy::kMain);
+  EXPECT_EQ(find_job(r, 4).start, 1001);
+  EXPECT_GE(r.counters.bf_reservations, 2u);
+}
+
+TEST(EngineScenarios, JobPlannedBeyondBfWindowGetsNoReservation) {
+  test::SimSite s(kBackfillSite + "SchedulerParameters=bf_interval=30,bf_resolution=60,bf_window=10\n");
+  // With a 10-minute window Big's planned start (1201) is out of reach: no reservation,
+  // so Long (limit 3000) is backfilled at 30 and Big waits for it.
+  auto r = s.run({job(1, 0, 8, 900, 1200, "p"), job(2, 5, 16, 100, 600, "p", -1000),
+                  job(3, 5, 4, 300, 600, "p", -10), job(4, 5, 4, 2000, 3000, "p", -5)});
+  EXPECT_EQ(find_job(r, 4).start, 30);
+  EXPECT_EQ(find_job(r, 4).started_by, StartedBy::kBackfill);
+  EXPECT_EQ(find_job(r, 2).start, find_job(r, 4).end);
+  EXPECT_EQ(find_job(r, 2).start, 2030);
+  EXPECT_GT(r.counters.bf_no_resv_beyond_window, 0u);
+}
+
+TEST(EngineScenarios, BfMaxJobUserCutsAUserOffForTheCycle) {
+  const std::vector<engine::JobRequest> jobs = {
+      job(1, 0, 8, 900, 1200, "p", 0, "a"), job(2, 5, 16, 100, 600, "p", -1000, "a"),
+      job(3, 5, 4, 300, 600, "p", -10, "b"), job(4, 5, 4, 300, 600, "p", -8, "b")};
+  test::SimSite free_site(kBackfillSite + "SchedulerParameters=bf_interval=30\n");
+  auto r0 = free_site.run(jobs);
+  EXPECT_EQ(find_job(r0, 3).start, 30);
+  EXPECT_EQ(find_job(r0, 4).start, 30);
+  // bf_max_job_user=1: b's second record is skipped in the cycle at 30 and starts in the
+  // next one (60); the main loop at 60 cannot start it, Big blocks the partition.
+  test::SimSite limited(kBackfillSite + "SchedulerParameters=bf_interval=30,bf_max_job_user=1\n");
+  auto r1 = limited.run(jobs);
+  EXPECT_EQ(find_job(r1, 3).start, 30);
+  EXPECT_EQ(find_job(r1, 4).start, 60);
+  EXPECT_EQ(find_job(r1, 4).started_by, StartedBy::kBackfill);
+  EXPECT_GT(r1.counters.bf_skipped_by_user_limit, 0u);
+}
+
+TEST(EngineScenarios, AgeRisesOnlyAtPriorityCalcPeriod) {
+  test::SimSite s(std::string(kNodes) +
+                  "PartitionName=p Nodes=n[1-4] Default=YES MaxTime=UNLIMITED\n"
+                  "AccountingStorageType=accounting_storage/slurmdbd\nAccountingStorageHost=db\n"
+                  "PriorityWeightAge=1000\nPriorityMaxAge=00:17:00\nPriorityCalcPeriod=1\n");
+  // P is first seen by the background run at 6 (its accrue time); passes run at 0, 60,
+  // 120: age is 54/1020 between 60 and 120, then 114/1020 (PriorityMaxAge is whole minutes).
+  engine::SimOptions opt;
+  opt.snapshot_at = {70, 100, 130};
+  auto r = s.run({job(1, 0, 16, 1000, 2000, "p"), job(2, 5, 4, 100, 200, "p")}, opt);
+  ASSERT_EQ(r.snapshots.size(), 3u);
+  std::vector<double> ages;
+  for (const auto& snap : r.snapshots) {
+    ASSERT_EQ(snap.rows.size(), 1u);
+    ages.push_back(snap.rows[0].factors.age);
+  }
+  EXPECT_DOUBLE_EQ(ages[0], 54.0 / 1020);
+  EXPECT_DOUBLE_EQ(ages[1], 54.0 / 1020);
+  EXPECT_DOUBLE_EQ(ages[2], 114.0 / 1020);
+  EXPECT_EQ(r.snapshots[2].rows[0].priority, 111u);  // 111.76 truncated
+}
+
+TEST(EnginePriority, SumIsTruncatedAndClampedTo32Bits) {
+  auto a = test::analyze_body(
+      "NodeName=n[1-2] CPUs=4\n"
+      "PartitionName=a Nodes=n[1-2] Default=YES PriorityJobFactor=1\n"
+      "PartitionName=b Nodes=n[1-2] PriorityJobFactor=3\n"
+      "PriorityWeightPartition=1000\n");
+  engine::PriorityModel m(a->config, nullptr, QosTable::slurm_default());
+  engine::PriorityInput in;
+  in.partition = 0;
+  EXPECT_EQ(m.priority(m.factors(in, 0)), 333u);  // 1000/3 = 333.33 truncated, not rounded
+  in.partition = 1;
+  EXPECT_EQ(m.priority(m.factors(in, 0)), 1000u);
+  in.nice = 5000;
+  EXPECT_EQ(m.priority(m.factors(in, 0)), 1u);  // never below 1: 0 means held
+
+  auto big = test::analyze_body(
+      "NodeName=n[1-2] CPUs=4\nPartitionName=a Nodes=n[1-2] Default=YES\n"
+      "PriorityWeightPartition=4000000000\nPriorityWeightJobSize=4000000000\n");
+  engine::PriorityModel m2(big->config, nullptr, QosTable::slurm_default());
+  engine::PriorityInput whole;
+  whole.min_nodes = 2;
+  whole.cpus = 8;
+  EXPECT_DOUBLE_EQ(m2.factors(whole, 0).job_size, 1.0);
+  EXPECT_EQ(m2.priority(m2.factors(whole, 0)), 4294967295u);
+}
+
+TEST(EnginePriority, FavorSmallWrapsLikeSlurmsUnsignedSubtraction) {
+  auto a = test::analyze_body("NodeName=n[1-2] CPUs=4\nPartitionName=a Nodes=n[1-2] Default=YES\n"
+                              "PriorityWeightJobSize=1000\nPriorityFavorSmall=YES\n");
+  engine::PriorityModel m(a->config, nullptr, QosTable::slurm_default());
+  engine::PriorityInput in;
+  in.min_nodes = 1;
+  in.cpus = 2;
+  EXPECT_DOUBLE_EQ(m.factors(in, 0).job_size, (0.5 + 6.0 / 8.0) / 2.0);
+  in.cpus = 12;  // more CPUs than the cluster: uint32 wrap, then the clamp gives 1
+  EXPECT_DOUBLE_EQ(m.factors(in, 0).job_size, 1.0);
+}
+
+TEST(EngineScenarios, SameInputsGiveAByteIdenticalTrace) {
+  auto conf = analyze_file(std::string(SA_SOURCE_DIR) + "/corpora/tiered-university/slurm.conf");
+  ASSERT_TRUE(conf->ok());
+  SourceManager sources;
+  DiagnosticSink sink;
+  FileId f = sources.add("profile", "seed = 7\nduration = 2-00:00:00\njobs_per_hour = 40\ncpus = 1:5, 16:3, 64:1\n"
+                                    "runtime = lognormal 3600 1.2\nusers = alice:chem:1, bob:physics:2\n");
+  engine::Profile p = engine::read_profile(f, sources, sink);
+  ASSERT_FALSE(sink.has_errors());
+  engine::Site site;
+  site.config = &conf->config;
+  auto trace = [&] {
+    engine::Workload w = engine::generate(p, conf->config, nullptr);
+    DiagnosticSink s2;
+    engine::SimResult r = engine::Simulator(site, {}).run(w, s2);
+    std::ostringstream out;
+    report::write_trace_csv(out, r, site);
+    return out.str();
+  };
+  const std::string first = trace();
+  EXPECT_GT(std::count(first.begin(), first.end(), '\n'), 1000);
+  EXPECT_EQ(first, trace());
+}
+
+}  // namespace
+}  // namespace sa

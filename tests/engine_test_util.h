@@ -1,0 +1,49 @@
+#pragma once
+// Helpers for engine tests: a site from slurm.conf text, jobs built in one line, lookups.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/simulator.h"
+#include "tests/test_util.h"
+
+namespace sa::test {
+
+struct SimSite {
+  std::unique_ptr<Analysis> conf;
+  engine::Site site;
+  explicit SimSite(const std::string& body) : conf(analyze_body(body)) { site.config = &conf->config; }
+  engine::SimResult run(std::vector<engine::JobRequest> jobs, engine::SimOptions options = {}) const {
+    engine::Workload w;
+    w.jobs = std::move(jobs);
+    DiagnosticSink sink;
+    return engine::Simulator(site, std::move(options)).run(w, sink);
+  }
+};
+
+/// A job asking for `cpus` CPUs for `run` seconds with a `limit`, in `partition`; its
+/// priority is -nice when every weight is 0, which lets tests set priorities directly.
+inline engine::JobRequest job(std::uint32_t id, std::int64_t submit, std::uint32_t cpus, std::int64_t run,
+                              std::int64_t limit, const std::string& partition, std::int32_t nice = 0,
+                              const std::string& user = "u") {
+  engine::JobRequest j;
+  j.id = id;
+  j.submit = submit;
+  j.cpus = cpus;
+  j.run_time = run;
+  j.time_limit = limit;
+  if (!partition.empty()) j.partitions = {partition};
+  j.nice = nice;
+  j.user = user;
+  return j;
+}
+
+inline const engine::SimJob& find_job(const engine::SimResult& r, std::uint32_t id) {
+  for (const engine::SimJob& j : r.jobs) {
+    if (j.req.id == id) return j;
+  }
+  static engine::SimJob none;
+  return none;
+}
+
+}  // namespace sa::test
