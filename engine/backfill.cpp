@@ -57,7 +57,7 @@ void Simulator::backfill_cycle() {
   const std::int64_t res = std::max<std::int64_t>(1, s.bf_resolution);
   const std::int64_t window_end = (now_ + s.bf_window) / res * res;
   std::vector<Slot> slots{Slot{now_ / res * res, window_end, pool_.usable()}};
-  std::vector<NodeResources> scratch = pool_.nodes();
+  PoolState scratch = pool_.state();
 
   std::vector<RunningEnd> ends;
   ends.reserve(running_.size());
@@ -104,7 +104,7 @@ void Simulator::backfill_cycle() {
         if (!overlaps(jobs_[e.job].alloc, avail)) continue;
         if (!end_time) end_time = e.end + (30 - e.end % 30);
         last = static_cast<std::int64_t>(it - 1);
-        NodePool::give_back(scratch, jobs_[e.job].alloc);
+        scratch.give_back(jobs_[e.job].alloc);
         released.push_back(e.job);
         if (it == ends.size()) {
           more = false;
@@ -127,7 +127,7 @@ void Simulator::backfill_cycle() {
         ok = true;
       }
     }
-    for (std::uint32_t j : released) NodePool::take(scratch, jobs_[j].alloc);
+    for (std::uint32_t j : released) scratch.take(jobs_[j].alloc);
     return ok;
   };
 
@@ -139,6 +139,7 @@ void Simulator::backfill_cycle() {
   std::int64_t tests = 0, started = 0;
   const double max_time_us = static_cast<double>(s.bf_max_time) * 1e6;
   Allocation alloc;
+  NodeBitset base, avail;
 
   for (std::size_t qi = 0; qi < queue_.size(); ++qi) {
     const QueueEntry e = queue_[qi];
@@ -190,27 +191,21 @@ void Simulator::backfill_cycle() {
     for (int attempt = 0; attempt < 1000; ++attempt) {
       if (start_res >= window_end && start_res > now_) break;
       const std::int64_t end_time = std::max(start_res, now_) + tl;
-      NodeBitset avail = part_nodes_[rec.part];
-      avail &= pool_.usable();
-      const NodeBitset base = avail;
+      base.assign_and(part_nodes_[rec.part], pool_.usable());
+      avail = base;
       std::int64_t later_start = 0;
       for (std::size_t k = 0; k < slots.size(); ++k) {
         const Slot& sl = slots[k];
-        if (sl.end > start_res && k + 1 < slots.size() && later_start == 0) {
-          // A later start is worth trying only if the next slot frees nodes.
-          NodeBitset next = base;
-          next &= slots[k + 1].avail;
-          NodeBitset cur = avail;
-          cur &= sl.avail;
-          NodeBitset extra = next;
-          extra.subtract(cur);
-          if (!extra.none()) later_start = sl.end;
+        // A later start is worth trying only if the next slot frees nodes.
+        if (sl.end > start_res && k + 1 < slots.size() && later_start == 0 &&
+            NodeBitset::any_gain(base, slots[k + 1].avail, avail, sl.avail)) {
+          later_start = sl.end;
         }
         if (sl.end <= start_res) continue;
         if (sl.begin > end_time) break;
         avail &= sl.avail;
       }
-      if (avail.count() < rec.demand.min_nodes) {
+      if (!avail.count_at_least(rec.demand.min_nodes)) {
         if (later_start) {
           start_res = later_start;
           continue;
@@ -271,7 +266,7 @@ void Simulator::backfill_cycle() {
     if (stop) break;
     if (start_now) {
       start_job(e.job, e.rec, alloc, StartedBy::kBackfill);
-      NodePool::take(scratch, alloc);
+      scratch.take(alloc);
       RunningEnd re{std::max(now_ + 1, job.expected_end()), e.job};
       ends.insert(std::upper_bound(ends.begin(), ends.end(), re, by_end), re);
       if (job.planned_end > now_ && (next_change == kNoTime || job.planned_end < next_change)) next_change = job.planned_end;

@@ -36,6 +36,29 @@ class NodeBitset {
     }
     return false;
   }
+  /// this = a & b, reusing this bitset's storage.
+  void assign_and(const NodeBitset& a, const NodeBitset& b) {
+    size_ = a.size_;
+    words_.resize(a.words_.size());
+    for (std::size_t w = 0; w < words_.size(); ++w) words_[w] = a.words_[w] & b.words_[w];
+  }
+  /// Whether (a & b) has a bit that (c & d) lacks.
+  static bool any_gain(const NodeBitset& a, const NodeBitset& b, const NodeBitset& c, const NodeBitset& d) {
+    for (std::size_t w = 0; w < a.words_.size(); ++w) {
+      if ((a.words_[w] & b.words_[w]) & ~(c.words_[w] & d.words_[w])) return true;
+    }
+    return false;
+  }
+  /// count() >= n, stopping as soon as it is known.
+  bool count_at_least(std::size_t n) const {
+    if (n == 0) return true;
+    std::size_t c = 0;
+    for (std::uint64_t w : words_) {
+      c += static_cast<std::size_t>(std::popcount(w));
+      if (c >= n) return true;
+    }
+    return false;
+  }
   std::size_t count() const {
     std::size_t n = 0;
     for (std::uint64_t w : words_) n += static_cast<std::size_t>(std::popcount(w));
@@ -48,6 +71,17 @@ class NodeBitset {
     return true;
   }
   bool operator==(const NodeBitset& o) const { return size_ == o.size_ && words_ == o.words_; }
+  /// Calls f(index) for set bits in ascending order until f returns true.
+  template <typename F>
+  void for_each_until(F&& f) const {
+    for (std::size_t w = 0; w < words_.size(); ++w) {
+      std::uint64_t bits = words_[w];
+      while (bits) {
+        if (f(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)))) return;
+        bits &= bits - 1;
+      }
+    }
+  }
   /// Calls f(index) for every set bit in ascending order.
   template <typename F>
   void for_each(F&& f) const {

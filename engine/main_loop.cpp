@@ -45,7 +45,7 @@ void Simulator::main_loop(bool full) {
     allowed &= avail;
     bool ok = false;
     if (allowed.count() >= rec.demand.min_nodes) {
-      ok = pool_.fit(pool_.nodes(), rec.demand, allowed, &alloc);
+      ok = pool_.fit(pool_.state(), rec.demand, allowed, &alloc);
     }
     if (ok) {
       start_job(e.job, e.rec, alloc, StartedBy::kMain);

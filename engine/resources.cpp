@@ -21,11 +21,20 @@ std::uint32_t Allocation::gpus() const {
   return n;
 }
 
-NodePool::NodePool(const Config& config) : usable_(config.nodes.size()) {
+NodePool::NodePool(const Config& config) {
   memory_ = config.select.memory && config.select.type != "select/linear";
-  nodes_.reserve(config.nodes.size());
-  for (std::size_t i = 0; i < config.nodes.size(); ++i) {
-    const Node& n = config.nodes[i];
+  const std::size_t n_nodes = config.nodes.size();
+  config_index_.resize(n_nodes);
+  std::iota(config_index_.begin(), config_index_.end(), 0U);
+  std::stable_sort(config_index_.begin(), config_index_.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return config.nodes[a].weight < config.nodes[b].weight;
+  });
+  internal_index_.resize(n_nodes);
+  for (std::uint32_t i = 0; i < n_nodes; ++i) internal_index_[config_index_[i]] = i;
+  usable_ = NodeBitset(n_nodes);
+  state_.nodes.reserve(n_nodes);
+  for (std::uint32_t i = 0; i < n_nodes; ++i) {
+    const Node& n = config.nodes[config_index_[i]];
     NodeResources r;
     r.cpus_total = r.cpus_free = n.cpus;
     // Memory Slurm can hand out: RealMemory less MemSpecLimit.
@@ -42,15 +51,12 @@ NodePool::NodePool(const Config& config) : usable_(config.nodes.size()) {
       default: r.unit = 1;
     }
     r.unit = std::max<std::uint32_t>(1, std::min(r.unit, std::max<std::uint32_t>(1, n.cpus)));
-    nodes_.push_back(r);
+    state_.nodes.push_back(r);
     if (n.usable()) usable_.set(i);
   }
-  idle_ = nodes_;
-  order_.resize(config.nodes.size());
-  std::iota(order_.begin(), order_.end(), 0U);
-  std::stable_sort(order_.begin(), order_.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return config.nodes[a].weight < config.nodes[b].weight;
-  });
+  state_.free = NodeBitset(n_nodes, true);
+  state_.idle = NodeBitset(n_nodes, true);
+  empty_ = state_;
 }
 
 std::uint32_t NodePool::capacity(const NodeResources& n, const Demand& d) const {
@@ -73,36 +79,33 @@ std::uint32_t NodePool::capacity(const NodeResources& n, const Demand& d) const 
   return c;
 }
 
-bool NodePool::fit_pass(const std::vector<NodeResources>& state, const Demand& d, const NodeBitset& allowed,
-                        int busy_pass, Allocation* out) const {
+bool NodePool::fit_pass(const PoolState& state, const Demand& d, const NodeBitset& allowed, bool prefer_busy,
+                        Allocation* out) const {
   std::int64_t cpus_left = d.cpus;
   std::uint32_t gpus_left = d.gpus;
   std::uint32_t nodes_used = 0;
   const std::uint32_t min_nodes = std::max<std::uint32_t>(1, d.min_nodes);
   if (out) out->pieces.clear();
-  for (int pass = busy_pass ? 0 : 1; pass < 2; ++pass) {
-    for (std::uint32_t i : order_) {
-      if (cpus_left <= 0 && gpus_left == 0 && nodes_used >= min_nodes) return true;
-      if (!allowed.test(i)) continue;
-      const NodeResources& n = state[i];
-      if (busy_pass) {
-        // bf_busy_nodes: first the nodes already in use, then the idle ones.
-        if ((pass == 0) == n.idle()) continue;
-      }
+  // Only nodes that can give anything: idle ones for whole-node jobs, else ones with a free CPU.
+  NodeBitset candidates = allowed;
+  candidates &= d.whole_nodes ? state.idle : state.free;
+  auto done = [&] { return cpus_left <= 0 && gpus_left == 0 && nodes_used >= min_nodes; };
+  for (int pass = prefer_busy ? 0 : 1; pass < 2 && !done(); ++pass) {
+    candidates.for_each_until([&](std::size_t idx) {
+      const std::uint32_t i = static_cast<std::uint32_t>(idx);
+      const NodeResources& n = state.nodes[i];
+      // bf_busy_nodes: first the nodes already in use, then the idle ones.
+      if (prefer_busy && (pass == 0) == n.idle()) return false;
       const std::uint32_t cap = capacity(n, d);
-      if (cap == 0) continue;
+      if (cap == 0) return false;
       std::uint32_t g = 0;
       if (gpus_left) {
-        g = std::min(n.gpus_free, gpus_left);
-        if (d.whole_nodes) g = std::min(n.gpus_total, gpus_left);
-        if (g == 0) continue;  // GPU jobs take nodes that give GPUs
-      } else if (cpus_left <= 0 && nodes_used >= min_nodes) {
-        break;
+        g = d.whole_nodes ? std::min(n.gpus_total, gpus_left) : std::min(n.gpus_free, gpus_left);
+        if (g == 0) return false;  // GPU jobs take nodes that give GPUs
       }
       // Leave at least one CPU for each node still needed to reach min_nodes.
       const std::int64_t later_nodes = static_cast<std::int64_t>(min_nodes) - nodes_used - 1;
-      std::int64_t want = cpus_left - std::max<std::int64_t>(0, later_nodes);
-      want = std::max<std::int64_t>(want, 1);
+      std::int64_t want = std::max<std::int64_t>(cpus_left - std::max<std::int64_t>(0, later_nodes), 1);
       std::uint32_t take = static_cast<std::uint32_t>(std::min<std::int64_t>(cap, want));
       if (take % n.unit) take = std::min(cap, take + (n.unit - take % n.unit));
       if (d.whole_nodes) take = cap;
@@ -119,37 +122,42 @@ bool NodePool::fit_pass(const std::vector<NodeResources>& state, const Demand& d
         }
         out->pieces.push_back(p);
       }
-    }
+      return done();
+    });
   }
-  return cpus_left <= 0 && gpus_left == 0 && nodes_used >= min_nodes;
+  return done();
 }
 
-bool NodePool::fit(const std::vector<NodeResources>& state, const Demand& d, const NodeBitset& allowed,
-                   Allocation* out, bool prefer_busy) const {
-  return fit_pass(state, d, allowed, prefer_busy ? 1 : 0, out);
+bool NodePool::fit(const PoolState& state, const Demand& d, const NodeBitset& allowed, Allocation* out,
+                   bool prefer_busy) const {
+  return fit_pass(state, d, allowed, prefer_busy, out);
 }
 
 bool NodePool::could_ever_fit(const Demand& d, const NodeBitset& allowed) const {
-  return fit_pass(idle_, d, allowed, 0, nullptr);
+  return fit_pass(empty_, d, allowed, false, nullptr);
 }
 
-void NodePool::take(std::vector<NodeResources>& state, const Allocation& a) {
+void PoolState::take(const Allocation& a) {
   for (const AllocPiece& p : a.pieces) {
-    NodeResources& n = state[p.node];
+    NodeResources& n = nodes[p.node];
     n.cpus_free -= std::min(n.cpus_free, p.cpus);
     n.mem_free -= std::min(n.mem_free, p.mem);
     n.gpus_free -= std::min(n.gpus_free, p.gpus);
     ++n.jobs;
+    idle.reset(p.node);
+    if (n.cpus_free == 0) free.reset(p.node);
   }
 }
 
-void NodePool::give_back(std::vector<NodeResources>& state, const Allocation& a) {
+void PoolState::give_back(const Allocation& a) {
   for (const AllocPiece& p : a.pieces) {
-    NodeResources& n = state[p.node];
+    NodeResources& n = nodes[p.node];
     n.cpus_free = std::min(n.cpus_total, n.cpus_free + p.cpus);
     n.mem_free = std::min(n.mem_total, n.mem_free + p.mem);
     n.gpus_free = std::min(n.gpus_total, n.gpus_free + p.gpus);
     if (n.jobs) --n.jobs;
+    if (n.jobs == 0) idle.set(p.node);
+    if (n.cpus_free > 0) free.set(p.node);
   }
 }
 

@@ -2,7 +2,10 @@
 // Consumable resources as select/cons_tres and select/linear track them: CPUs in allocation
 // units (a core's threads with CR_Core, a socket with CR_Socket), memory when a *_Memory
 // mode makes it consumable, GPU counts, and whole nodes for exclusive jobs and
-// select/linear. Node choice follows node Weight, then configuration order.
+// select/linear. Node choice follows node Weight, then configuration order: nodes are
+// numbered internally in that order (config_index() maps back), so every node bitmap is
+// walked in selection order, and bitmaps of nodes with free CPUs and of idle nodes let a
+// fit skip full nodes a word at a time.
 #include <cstdint>
 #include <vector>
 
@@ -47,37 +50,45 @@ struct Allocation {
   std::uint32_t nodes() const { return static_cast<std::uint32_t>(pieces.size()); }
 };
 
+/// Resource use of every node (internal numbering) with the bitmaps fits search.
+struct PoolState {
+  std::vector<NodeResources> nodes;
+  NodeBitset free;  // some CPU free
+  NodeBitset idle;  // no job at all
+  void take(const Allocation& a);
+  void give_back(const Allocation& a);
+};
+
 class NodePool {
  public:
   explicit NodePool(const Config& config);
 
-  const std::vector<NodeResources>& nodes() const { return nodes_; }
-  std::vector<NodeResources>& nodes() { return nodes_; }
-  /// Usable nodes (not DOWN/DRAIN/FAIL/FUTURE in the config).
+  const PoolState& state() const { return state_; }
+  PoolState& state() { return state_; }
+  /// Usable nodes (not DOWN/DRAIN/FAIL/FUTURE in the config), internal numbering.
   const NodeBitset& usable() const { return usable_; }
-  /// Node indices in selection order: Weight, then configuration order.
-  const std::vector<std::uint32_t>& order() const { return order_; }
+  std::size_t size() const { return config_index_.size(); }
+  /// The Config::nodes index of an internal node number, and back.
+  std::uint32_t config_index(std::uint32_t internal) const { return config_index_[internal]; }
+  std::uint32_t internal_index(std::uint32_t config) const { return internal_index_[config]; }
   bool tracks_memory() const { return memory_; }
 
   /// Chooses nodes among `allowed` for the demand on `state`; false when it does not fit.
   /// With prefer_busy (bf_busy_nodes) nodes already running jobs are taken first.
-  bool fit(const std::vector<NodeResources>& state, const Demand& demand, const NodeBitset& allowed,
-           Allocation* out, bool prefer_busy = false) const;
+  bool fit(const PoolState& state, const Demand& demand, const NodeBitset& allowed, Allocation* out,
+           bool prefer_busy = false) const;
   /// Whether the demand could ever fit on `allowed` when every node is idle.
   bool could_ever_fit(const Demand& demand, const NodeBitset& allowed) const;
 
-  static void take(std::vector<NodeResources>& state, const Allocation& a);
-  static void give_back(std::vector<NodeResources>& state, const Allocation& a);
-
  private:
   std::uint32_t capacity(const NodeResources& n, const Demand& d) const;
-  bool fit_pass(const std::vector<NodeResources>& state, const Demand& d, const NodeBitset& allowed, int busy_pass,
+  bool fit_pass(const PoolState& state, const Demand& d, const NodeBitset& allowed, bool prefer_busy,
                 Allocation* out) const;
 
-  std::vector<NodeResources> nodes_;
-  std::vector<NodeResources> idle_;
+  PoolState state_;
+  PoolState empty_;
   NodeBitset usable_;
-  std::vector<std::uint32_t> order_;
+  std::vector<std::uint32_t> config_index_, internal_index_;
   bool memory_ = true;
 };
 

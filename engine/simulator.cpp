@@ -49,7 +49,7 @@ Simulator::Simulator(const Site& site, SimOptions options)
       pool_(*site.config) {
   for (const Partition& p : conf_.partitions) {
     NodeBitset b(conf_.nodes.size());
-    for (std::uint32_t n : p.nodes) b.set(n);
+    for (std::uint32_t n : p.nodes) b.set(pool_.internal_index(n));
     part_nodes_.push_back(std::move(b));
   }
   if (site_.tree) {
@@ -160,6 +160,7 @@ SimResult Simulator::run(const Workload& workload, DiagnosticSink& sink) {
   (void)multifactor;
   result_.end = now_;
   result_.jobs = std::move(jobs_);
+  for (std::uint32_t i = 0; i < pool_.size(); ++i) result_.node_config_index.push_back(pool_.config_index(i));
   if (site_.tree) {
     result_.usage = usage_;
     for (std::uint32_t id = 0; id < site_.tree->assocs.size(); ++id) result_.target_share.push_back(fair_share_->target_share(id));
@@ -393,7 +394,7 @@ void Simulator::on_end(std::uint32_t j) {
   if (job.state != JobState::kRunning) return;
   job.state = JobState::kDone;
   job.end = now_;
-  NodePool::give_back(pool_.nodes(), job.alloc);
+  pool_.state().give_back(job.alloc);
   if (last_decay_ != kNoTime) charge_usage(job, std::max(last_decay_, job.start), now_);
   running_.erase(std::find(running_.begin(), running_.end(), j));
   --active_jobs_;
@@ -599,7 +600,7 @@ void Simulator::start_job(std::uint32_t j, std::uint32_t r, const Allocation& al
   job.started_by = by;
   job.start_priority = rec.priority;
   job.start_factors = rec.factors;
-  NodePool::take(pool_.nodes(), alloc);
+  pool_.state().take(alloc);
   // Billable TRES: the partition's TRESBillingWeights over the allocation, else its CPUs.
   const Partition& part = conf_.partitions[rec.part];
   if (part.tres_billing_weights.empty()) {

@@ -106,6 +106,9 @@ struct SimResult {
   std::vector<long double> usage;      // final raw usage per association
   std::vector<double> target_share;    // per association (classic product of shares)
   std::int64_t epoch_offset = 0;
+  /// Allocations number nodes in selection order; this maps them to Config::nodes.
+  std::vector<std::uint32_t> node_config_index;
+  std::uint32_t config_node(std::uint32_t internal) const { return node_config_index[internal]; }
 };
 
 class Simulator {

@@ -90,7 +90,7 @@ void write_trace_csv(std::ostream& out, const engine::SimResult& r, const engine
     const bool started = j.start != engine::kNoTime;
     const engine::SimRecord* rec = started ? &j.recs[static_cast<std::size_t>(j.run_rec)] : (j.recs.empty() ? nullptr : &j.recs.front());
     std::vector<std::string> names;
-    for (const engine::AllocPiece& p : j.alloc.pieces) names.push_back(conf.nodes[p.node].name);
+    for (const engine::AllocPiece& p : j.alloc.pieces) names.push_back(conf.nodes[r.config_node(p.node)].name);
     const std::string account = j.assoc != kNoAssoc && site.tree ? site.tree->assocs[j.assoc].account : j.req.account;
     const std::string qos = j.qos >= 0 ? site.qos.records[static_cast<std::size_t>(j.qos)].name : j.req.qos;
     WeightedFactors w = weighted_factors(started ? j.start_factors : (rec ? rec->factors : engine::PriorityFactors{}), conf.priority);
