@@ -53,7 +53,7 @@ void run_engine(benchmark::State& state) {
   sa::FileId profile = sources.add(
       "profile", fmt::format("seed = 11\nduration = {}-00:00:00\njobs_per_hour = {}\ndaily_cycle = 0.3\n"
                              "cpus = 1:30, 4:15, 16:20, 32:15, 64:10, 256:7, 1024:3\n"
-                             "runtime = lognormal 2400 1.6\nlimit_factor = 1.2 4\n"
+                             "runtime = lognormal 10800 1.5\nlimit_factor = 1.2 4\n"
                              "partition = batch:95, debug:5\nusers = tree\n",
                              days, 5000.0 / 24.0 * load * nodes / 5000.0));
   sa::engine::Profile p = sa::engine::read_profile(profile, sources, sink);

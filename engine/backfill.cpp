@@ -21,11 +21,6 @@ struct Slot {
   NodeBitset avail;
 };
 
-struct RunningEnd {
-  std::int64_t end;
-  std::uint32_t job;
-};
-
 bool overlaps(const Allocation& a, const NodeBitset& nodes) {
   for (const AllocPiece& p : a.pieces) {
     if (nodes.test(p.node)) return true;
@@ -59,12 +54,9 @@ void Simulator::backfill_cycle() {
   std::vector<Slot> slots{Slot{now_ / res * res, window_end, pool_.usable()}};
   PoolState scratch = pool_.state();
 
-  std::vector<RunningEnd> ends;
-  ends.reserve(running_.size());
   std::int64_t next_change = kNoTime;
   for (std::uint32_t j : running_) {
     const SimJob& job = jobs_[j];
-    ends.push_back({std::max(now_ + 1, job.expected_end()), j});
     if (job.planned_end > now_ && (next_change == kNoTime || job.planned_end < next_change)) next_change = job.planned_end;
   }
   for (std::size_t i = submit_cursor_; i < jobs_.size(); ++i) {
@@ -73,10 +65,9 @@ void Simulator::backfill_cycle() {
       break;
     }
   }
-  auto by_end = [this](const RunningEnd& a, const RunningEnd& b) {
-    return a.end != b.end ? a.end < b.end : jobs_[a.job].req.id < jobs_[b.job].req.id;
-  };
-  std::sort(ends.begin(), ends.end(), by_end);
+  // ends_ is kept sorted by planned end; jobs past it (OverTimeLimit) count as ending now + 1.
+  const std::vector<PlannedEnd>& ends = ends_;
+  auto end_of = [this](const PlannedEnd& e) { return std::max(now_ + 1, e.end); };
 
   // The will-run test: current resources first, then running jobs removed in batches of
   // growing time windows (30 s, doubling, or +bf_window_linear); the predicted start is
@@ -100,9 +91,10 @@ void Simulator::backfill_cycle() {
           more = false;
           break;
         }
-        const RunningEnd& e = ends[it++];
+        const PlannedEnd& e = ends[it++];
         if (!overlaps(jobs_[e.job].alloc, avail)) continue;
-        if (!end_time) end_time = e.end + (30 - e.end % 30);
+        const std::int64_t e_end = end_of(e);
+        if (!end_time) end_time = e_end + (30 - e_end % 30);
         last = static_cast<std::int64_t>(it - 1);
         scratch.give_back(jobs_[e.job].alloc);
         released.push_back(e.job);
@@ -110,7 +102,7 @@ void Simulator::backfill_cycle() {
           more = false;
           break;
         }
-        if (ends[it].end > end_time + window) break;
+        if (end_of(ends[it]) > end_time + window) break;
         if (removed++ > 200) {
           skip_test = true;
           break;
@@ -120,9 +112,9 @@ void Simulator::backfill_cycle() {
       if (skip_test) continue;
       do {
         window = s.bf_window_linear > 0 ? window + s.bf_window_linear : window * 2;
-      } while (it < ends.size() && ends[it].end > end_time + window);
+      } while (it < ends.size() && end_of(ends[it]) > end_time + window);
       if (pool_.fit(scratch, d, avail, &alloc, s.bf_busy_nodes)) {
-        const std::int64_t e = ends[static_cast<std::size_t>(last)].end;
+        const std::int64_t e = end_of(ends[static_cast<std::size_t>(last)]);
         pred = e <= now_ ? now_ + 1 : e;
         ok = true;
       }
@@ -265,10 +257,8 @@ void Simulator::backfill_cycle() {
     }
     if (stop) break;
     if (start_now) {
-      start_job(e.job, e.rec, alloc, StartedBy::kBackfill);
+      start_job(e.job, e.rec, alloc, StartedBy::kBackfill);  // also adds it to ends_
       scratch.take(alloc);
-      RunningEnd re{std::max(now_ + 1, job.expected_end()), e.job};
-      ends.insert(std::upper_bound(ends.begin(), ends.end(), re, by_end), re);
       if (job.planned_end > now_ && (next_change == kNoTime || job.planned_end < next_change)) next_change = job.planned_end;
       ++started;
       if (s.bf_max_job_start > 0 && started >= s.bf_max_job_start) {

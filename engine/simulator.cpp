@@ -370,6 +370,7 @@ void Simulator::on_submit(std::uint32_t j) {
   // ACCRUE_ALWAYS counts age from submission, held or not; otherwise the job accrues from
   // the first queue build that finds it eligible (set_accrue_times).
   if (conf_.priority.flags.accrue_always) job.accrue = job.req.submit;
+  active_.push_back(j);
   ++pending_count_;
   ++active_jobs_;
   compute_priority(job, false);
@@ -397,6 +398,9 @@ void Simulator::on_end(std::uint32_t j) {
   pool_.state().give_back(job.alloc);
   if (last_decay_ != kNoTime) charge_usage(job, std::max(last_decay_, job.start), now_);
   running_.erase(std::find(running_.begin(), running_.end(), j));
+  const PlannedEnd key{job.expected_end(), job.req.id, j};
+  auto it = std::lower_bound(ends_.begin(), ends_.end(), key);
+  if (it != ends_.end() && it->job == j) ends_.erase(it);
   --active_jobs_;
   trigger_direct();
   bf_changed_ = true;
@@ -458,7 +462,9 @@ void Simulator::priority_pass() {
       long double root = 0;
       for (long double u : usage_) root += u;
       priced.assign(usage_.size(), 0);
-      for (SimJob& job : jobs_) {
+      compact_active();
+      for (std::uint32_t j : active_) {
+        SimJob& job = jobs_[j];
         if (job.state == JobState::kRunning) {
           const long double before = job.assoc != kNoAssoc ? usage_[job.assoc] : 0.0L;
           charge_usage(job, std::max(last_decay_, job.start), now_);
@@ -488,10 +494,17 @@ void Simulator::priority_pass() {
     for (std::size_t i = 0; i < shares.size(); ++i) fs_factor_[i] = shares[i].fs_factor;
   }
   last_decay_ = now_;
-  for (SimJob& job : jobs_) {
-    if (job.state == JobState::kPending) compute_priority(job, ps.flags.incr_only);
+  compact_active();
+  for (std::uint32_t j : active_) {
+    if (jobs_[j].state == JobState::kPending) compute_priority(jobs_[j], ps.flags.incr_only);
   }
   queue_dirty_ = true;
+}
+
+void Simulator::compact_active() {
+  std::erase_if(active_, [this](std::uint32_t j) {
+    return jobs_[j].state != JobState::kPending && jobs_[j].state != JobState::kRunning;
+  });
 }
 
 double Simulator::fairshare_of(std::uint32_t assoc) const {
@@ -633,6 +646,8 @@ void Simulator::start_job(std::uint32_t j, std::uint32_t r, const Allocation& al
   job.planned_end = now_ + std::max<std::int64_t>(run, 0);
   push(job.planned_end, EventType::kEnd, j);
   running_.push_back(j);
+  const PlannedEnd key{job.expected_end(), job.req.id, j};
+  ends_.insert(std::upper_bound(ends_.begin(), ends_.end(), key), key);
   --pending_count_;
   bf_changed_ = true;
   if (by == StartedBy::kMain) ++result_.counters.main_starts;
@@ -648,7 +663,9 @@ std::int64_t Simulator::plan_limit(const SimRecord& rec) const {
 void Simulator::take_snapshot() {
   PendingSnapshot snap;
   snap.at = now_;
-  for (const SimJob& job : jobs_) {
+  compact_active();
+  for (std::uint32_t j : active_) {
+    const SimJob& job = jobs_[j];
     if (job.state != JobState::kPending || job.begin > now_) continue;
     for (const SimRecord& rec : job.recs) {
       SprioRow row;

@@ -192,6 +192,16 @@ class Simulator {
   std::size_t pending_count_ = 0, active_jobs_ = 0;
   std::size_t submit_cursor_ = 0;       // first job (submit order) not yet submitted
   std::vector<std::uint32_t> running_;  // job indices
+  std::vector<std::uint32_t> active_;   // pending or running jobs, job-list (submit) order
+  /// Running jobs by the end backfill plans with (start + limit), then job id.
+  struct PlannedEnd {
+    std::int64_t end;
+    std::uint32_t id;
+    std::uint32_t job;
+    bool operator<(const PlannedEnd& o) const { return end != o.end ? end < o.end : id < o.id; }
+  };
+  std::vector<PlannedEnd> ends_;
+  void compact_active();
   std::vector<std::uint32_t> accrue_waiting_;  // eligible, not yet seen by a queue build
   void set_accrue_times();
   SimResult result_;

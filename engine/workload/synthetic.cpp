@@ -71,14 +71,11 @@ struct ProfileReader {
     return *v;
   }
   std::optional<std::int64_t> duration(std::string_view text) {
-    auto d = parse_trace_duration(text);
-    if (!d) {
-      auto n = parse_double(trim(text));
-      if (n && *n >= 0) return static_cast<std::int64_t>(*n);  // plain seconds
-      error(fmt::format("'{}' is not a duration ([D-]HH:MM:SS or seconds)", trim(text)));
-      return std::nullopt;
-    }
-    return *d;
+    // A bare number is seconds here (sacct's "MM" reading of a bare number would surprise).
+    if (auto n = parse_double(trim(text)); n && *n >= 0 && std::isfinite(*n)) return static_cast<std::int64_t>(*n);
+    if (auto d = parse_trace_duration(text)) return *d;
+    error(fmt::format("'{}' is not a duration ([D-]HH:MM:SS or seconds)", trim(text)));
+    return std::nullopt;
   }
   template <typename T, typename F>
   std::optional<Weighted<T>> weighted(std::string_view text, F parse_value) {
