@@ -46,7 +46,6 @@ void Simulator::backfill_cycle() {
   if (!bf_changed_) return;  // nothing changed since the last cycle
   bf_changed_ = false;
   ++result_.counters.bf_cycles;
-  set_accrue_times();
   queue_sort();
   const SchedulerSettings& s = conf_.scheduler;
   const std::int64_t res = std::max<std::int64_t>(1, s.bf_resolution);

@@ -9,7 +9,6 @@
 namespace sa::engine {
 
 void Simulator::main_loop(bool full) {
-  set_accrue_times();
   ++result_.counters.main_runs;
   queue_sort();
   const SchedulerSettings& s = conf_.scheduler;

@@ -179,25 +179,13 @@ PendingSnapshot Simulator::queue_snapshot(const Workload& workload, std::int64_t
     for (std::size_t i = 0; i < shares.size(); ++i) fs_factor_[i] = shares[i].fs_factor;
   }
   last_decay_ = at;
-  // The queue build that set each job's accrue time is not recorded; the first recorded
-  // start at or after the job became eligible (within a sched_interval) marks a scheduler
-  // pass, else the eligible time itself.
-  std::vector<std::int64_t> starts;
-  for (const SimJob& job : jobs_) {
-    if (job.req.recorded_start != kNoTime) starts.push_back(job.req.recorded_start);
-  }
-  std::sort(starts.begin(), starts.end());
-  const std::int64_t horizon = std::max<std::int64_t>(conf_.scheduler.sched_interval, 1);
   for (SimJob& job : jobs_) {
     const bool started = job.req.recorded_start != kNoTime && job.req.recorded_start <= at;
     if (job.state == JobState::kRejected || job.req.submit > at || started) continue;
     job.state = JobState::kPending;
-    if (conf_.priority.flags.accrue_always) {
-      job.accrue = job.req.submit;
-    } else if (job.begin <= calc_at) {
-      auto it = std::lower_bound(starts.begin(), starts.end(), job.begin);
-      job.accrue = it != starts.end() && *it <= calc_at && *it - job.begin <= horizon ? *it : job.begin;
-    }
+    active_.push_back(static_cast<std::uint32_t>(&job - jobs_.data()));
+    if (conf_.priority.flags.accrue_always) job.accrue = job.req.submit;
+    else if (job.begin <= calc_at) job.accrue = job.begin;
     // Priced at the last pass, or at submission if it came after that pass.
     now_ = job.req.submit >= calc_at && calc_at < at ? job.req.submit : calc_at;
     if (now_ == job.req.submit && calc_at < at) job.accrue = conf_.priority.flags.accrue_always ? job.accrue : kNoTime;
@@ -367,13 +355,15 @@ void Simulator::on_submit(std::uint32_t j) {
   while (submit_cursor_ < jobs_.size() && jobs_[submit_cursor_].req.submit <= now_) ++submit_cursor_;
   if (job.state == JobState::kRejected) return;
   job.state = JobState::kPending;
-  // ACCRUE_ALWAYS counts age from submission, held or not; otherwise the job accrues from
-  // the first queue build that finds it eligible (set_accrue_times).
+  // ACCRUE_ALWAYS counts age from submission, held or not; otherwise from its begin time.
   if (conf_.priority.flags.accrue_always) job.accrue = job.req.submit;
   active_.push_back(j);
   ++pending_count_;
   ++active_jobs_;
   compute_priority(job, false);
+  // job_allocate() runs job_independent() at submission, which sets begin_time and from it
+  // accrue_time; the submit-time priority above was computed before that, with age 0.
+  if (job.begin <= now_ && job.accrue == kNoTime) job.accrue = job.begin;
   if (job.begin <= now_) {
     queue_insert(j);
     trigger_main();
@@ -385,6 +375,7 @@ void Simulator::on_submit(std::uint32_t j) {
 
 void Simulator::on_eligible(std::uint32_t j) {
   if (jobs_[j].state != JobState::kPending) return;
+  if (jobs_[j].accrue == kNoTime) jobs_[j].accrue = jobs_[j].begin;
   queue_insert(j);
   trigger_main();
   bf_changed_ = true;
@@ -571,17 +562,7 @@ bool Simulator::queue_less(const QueueEntry& a, const QueueEntry& b) const {
   return a.rec < b.rec;
 }
 
-void Simulator::set_accrue_times() {
-  // build_job_queue sets begin_time (job_independent) and from it accrue_time for every
-  // pending job on the first pass that finds it runnable, so age starts at that pass.
-  for (std::uint32_t j : accrue_waiting_) {
-    if (jobs_[j].state == JobState::kPending && jobs_[j].accrue == kNoTime) jobs_[j].accrue = now_;
-  }
-  accrue_waiting_.clear();
-}
-
 void Simulator::queue_insert(std::uint32_t j) {
-  accrue_waiting_.push_back(j);
   for (std::uint32_t r = 0; r < jobs_[j].recs.size(); ++r) {
     if (!jobs_[j].recs[r].hold_reason.empty()) continue;
     QueueEntry e{j, r};

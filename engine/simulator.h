@@ -202,8 +202,6 @@ class Simulator {
   };
   std::vector<PlannedEnd> ends_;
   void compact_active();
-  std::vector<std::uint32_t> accrue_waiting_;  // eligible, not yet seen by a queue build
-  void set_accrue_times();
   SimResult result_;
   std::int64_t end_of_time_ = 0;
 };

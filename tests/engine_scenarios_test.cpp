@@ -109,8 +109,9 @@ TEST(EngineScenarios, AgeRisesOnlyAtPriorityCalcPeriod) {
                   "PartitionName=p Nodes=n[1-4] Default=YES MaxTime=UNLIMITED\n"
                   "AccountingStorageType=accounting_storage/slurmdbd\nAccountingStorageHost=db\n"
                   "PriorityWeightAge=1000\nPriorityMaxAge=00:17:00\nPriorityCalcPeriod=1\n");
-  // P is first seen by the background run at 6 (its accrue time); passes run at 0, 60,
-  // 120: age is 54/1020 between 60 and 120, then 114/1020 (PriorityMaxAge is whole minutes).
+  // P accrues from its submission (5: job_allocate sets begin_time then); passes run at 0,
+  // 60, 120: age is 55/1020 between 60 and 120, then 115/1020 (PriorityMaxAge is whole
+  // minutes, so 00:17:00 = 1020 s).
   engine::SimOptions opt;
   opt.snapshot_at = {70, 100, 130};
   auto r = s.run({job(1, 0, 16, 1000, 2000, "p"), job(2, 5, 4, 100, 200, "p")}, opt);
@@ -120,10 +121,10 @@ TEST(EngineScenarios, AgeRisesOnlyAtPriorityCalcPeriod) {
     ASSERT_EQ(snap.rows.size(), 1u);
     ages.push_back(snap.rows[0].factors.age);
   }
-  EXPECT_DOUBLE_EQ(ages[0], 54.0 / 1020);
-  EXPECT_DOUBLE_EQ(ages[1], 54.0 / 1020);
-  EXPECT_DOUBLE_EQ(ages[2], 114.0 / 1020);
-  EXPECT_EQ(r.snapshots[2].rows[0].priority, 111u);  // 111.76 truncated
+  EXPECT_DOUBLE_EQ(ages[0], 55.0 / 1020);
+  EXPECT_DOUBLE_EQ(ages[1], 55.0 / 1020);
+  EXPECT_DOUBLE_EQ(ages[2], 115.0 / 1020);
+  EXPECT_EQ(r.snapshots[2].rows[0].priority, 112u);  // 112.75 truncated
 }
 
 TEST(EnginePriority, SumIsTruncatedAndClampedTo32Bits) {
