@@ -1,5 +1,6 @@
 # Two commands on a fresh Debian 12 machine:
 #   make demo   install what is missing, build in Release, check the bundled example site
+#               and simulate a week of its synthetic load
 #   make test   the same set-up, then every test through ctest
 BUILD ?= build
 JOBS ?= $(shell nproc)
@@ -21,6 +22,11 @@ build: configure
 demo: build
 	@echo "== slurm-advisor check $(DEMO_SITE)/slurm.conf"
 	@./$(BUILD)/cli/slurm-advisor check $(DEMO_SITE)/slurm.conf
+	@echo "== slurm-advisor simulate $(DEMO_SITE) (a synthetic week, $(DEMO_SITE)/profile.txt)"
+	@./$(BUILD)/cli/slurm-advisor simulate $(DEMO_SITE)/slurm.conf --assoc $(DEMO_SITE)/sacctmgr_dump.cfg \
+		--qos $(DEMO_SITE)/qos.psv --usage $(DEMO_SITE)/sshare_usage.psv --synthetic $(DEMO_SITE)/profile.txt \
+		--trace $(BUILD)/demo-trace.csv 2>/dev/null
+	@echo "(per-job trace: $(BUILD)/demo-trace.csv)"
 
 test: build
 	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)

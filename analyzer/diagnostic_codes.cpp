@@ -61,6 +61,11 @@ const std::vector<DiagnosticCode>& diagnostic_codes() {
       {"ACCT012", "usage-unmatched", "usage for an association the tree does not have"},
       {"ACCT013", "unknown-account", "a partition naming an account the association tree does not have"},
       {"ACCT014", "unknown-qos", "a partition or association naming a QOS the QOS table does not have"},
+      {"WORK001", "workload-line", "a workload line or field that cannot be read (skipped, or the end with --stop-on-error)"},
+      {"WORK002", "job-never-ran", "a trace job that never occupied the machine (cancelled before start, unknown size)"},
+      {"WORK003", "workload-format", "a workload file that is neither SWF nor sacct -P output, or lacks needed columns"},
+      {"WORK004", "duplicate-job-id", "a job id that repeats in a trace (renumbered)"},
+      {"WORK005", "profile-error", "a synthetic profile line that cannot be read"},
   };
   return codes;
 }

@@ -1,5 +1,6 @@
 #pragma once
-// The catalogue of input diagnostics: CONF for slurm.conf, ACCT for the accounting files. A code never changes meaning once published:
+// The catalogue of input diagnostics: CONF for slurm.conf, ACCT for the accounting files,
+// WORK for workloads (traces and synthetic profiles). A code never changes meaning once published:
 // it is the suppression key and the SARIF ruleId of the `config` check family.
 #include <string>
 #include <vector>

@@ -55,7 +55,10 @@ PsvTable read_psv(const SourceManager& sources, FileId file, DiagnosticSink& sin
       table.header = fields;
       continue;
     }
-    if (trailing_bar && !fields.empty() && fields.back().empty()) fields.pop_back();
+    // A trailing '|' on rows only (-p rows under a hand-written header) adds one empty field.
+    if ((trailing_bar || fields.size() == table.header.size() + 1) && !fields.empty() && fields.back().empty()) {
+      fields.pop_back();
+    }
     if (fields.size() != table.header.size()) {
       sink.error(code, {file, line_no, 1},
                  fmt::format("this row has {} fields but the header has {}; a '|' inside a value breaks "

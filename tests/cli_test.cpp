@@ -6,33 +6,14 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sys/wait.h>
+
+#include "tests/cli_util.h"
 
 namespace {
 
-struct CommandResult {
-  int status = -1;
-  std::string out;
-};
-
-// Runs the binary through the shell, capturing stdout (stderr too when asked).
-CommandResult run(const std::string& args, bool merge_stderr = false) {
-  std::string command = std::string(SA_BINARY) + " " + args + (merge_stderr ? " 2>&1" : " 2>/dev/null");
-  CommandResult r;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return r;
-  std::array<char, 4096> buffer{};
-  while (std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) r.out.append(buffer.data(), n);
-  int raw = pclose(pipe);
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return r;
-}
-
-std::string write_temp(const std::string& name, const std::string& text) {
-  auto path = std::filesystem::temp_directory_path() / ("sa_cli_" + std::to_string(::getpid()) + "_" + name);
-  std::ofstream(path) << text;
-  return path.string();
-}
+using sa::test::CommandResult;
+using sa::test::run;
+using sa::test::write_temp;
 
 const std::string kSite = std::string(SA_SOURCE_DIR) + "/corpora/tiered-university/slurm.conf";
 

@@ -14,15 +14,18 @@ namespace {
 
 TEST(DiagnosticCodes, CatalogueMatchesTheSources) {
   std::set<std::string> used;
-  const std::regex code(R"re("((CONF|ACCT)\d{3})")re");
-  for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(SA_SOURCE_DIR) / "analyzer")) {
-    const auto ext = entry.path().extension();
-    if ((ext != ".cpp" && ext != ".h") || entry.path().filename() == "diagnostic_codes.cpp") continue;
-    std::ifstream in(entry.path());
-    std::stringstream text;
-    text << in.rdbuf();
-    std::string s = text.str();
-    for (std::sregex_iterator it(s.begin(), s.end(), code), end; it != end; ++it) used.insert((*it)[1]);
+  const std::regex code(R"re("((CONF|ACCT|WORK)\d{3})")re");
+  const std::filesystem::path root(SA_SOURCE_DIR);
+  for (const auto& dir : {root / "analyzer", root / "engine", root / "engine" / "workload"}) {
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+      const auto ext = entry.path().extension();
+      if ((ext != ".cpp" && ext != ".h") || entry.path().filename() == "diagnostic_codes.cpp") continue;
+      std::ifstream in(entry.path());
+      std::stringstream text;
+      text << in.rdbuf();
+      std::string s = text.str();
+      for (std::sregex_iterator it(s.begin(), s.end(), code), end; it != end; ++it) used.insert((*it)[1]);
+    }
   }
   ASSERT_GT(used.size(), 30u);
   std::set<std::string> listed;

@@ -2,6 +2,7 @@
 // job steps (JobID with a '.') skipped. The request comes from ReqCPUS/ReqNodes/ReqMem when
 // present, else from AllocCPUS/NNodes; the run time from ElapsedRaw, Elapsed or End-Start.
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <optional>
 
@@ -68,11 +69,12 @@ Workload read_sacct(FileId file, const SourceManager& sources, DiagnosticSink& s
   w.source = sources.path(file);
   DiagnosticSink table_sink;
   PsvTable t = read_psv(sources, file, table_sink, "WORK001");
+  int first_bad_line = 0;  // with stop_on_error, rows from the first unreadable one on are not read
   for (const Diagnostic& d : table_sink.all()) {
     sink.report(d);
     ++w.skipped_lines;
+    if (first_bad_line == 0 || d.loc.line < first_bad_line) first_bad_line = d.loc.line;
   }
-  if (options.stop_on_error && table_sink.has_errors()) return w;
   const Columns c(t);
   if ((!c.id && !c.id_raw) || !c.submit) {
     sink.error("WORK003", {file, 1, 1},
@@ -81,6 +83,7 @@ Workload read_sacct(FileId file, const SourceManager& sources, DiagnosticSink& s
     return w;
   }
   for (const PsvTable::Row& row : t.rows) {
+    if (options.stop_on_error && first_bad_line && row.line > first_bad_line) break;
     auto get = [&](const std::optional<std::size_t>& col) -> std::string_view {
       return col ? std::string_view(t.field(row, *col)) : std::string_view();
     };
@@ -180,8 +183,8 @@ bool looks_like_swf(const std::string& text) {
     std::string_view line = trim(raw);
     if (line.empty()) continue;
     if (line.front() == ';') return true;
-    // An SWF job line is numbers only; a sacct header is words.
-    return line.find_first_not_of("0123456789.-+eE \t") == std::string_view::npos;
+    // An SWF job line starts with a job number and has no '|'; a sacct header is words.
+    return line.find('|') == std::string_view::npos && std::isdigit(static_cast<unsigned char>(line.front()));
   }
   return false;
 }

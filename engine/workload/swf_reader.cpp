@@ -1,6 +1,8 @@
 // The Standard Workload Format (Parallel Workloads Archive, version 2.2): ';' header lines,
 // then 18 whitespace-separated numeric fields per job, -1 meaning unknown. Some archive
 // logs write fractional values (average CPU time), so every field is read as a double.
+// Variants read too: Alea's extended SWF (extra fields after the 18th, ignored) and
+// slurm_sim_tools' ';'-separated SWF with user, group, queue and partition names.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -20,21 +22,46 @@ enum SwfField {
   kStatus, kUserId, kGroupId, kExecutable, kQueue, kPartition, kPreceding, kThinkTime, kFieldCount
 };
 
-bool parse_fields(std::string_view line, double (&out)[kFieldCount], int& count) {
+struct SwfLine {
+  double f[kFieldCount];
+  std::string names[kFieldCount];  // set where a field is a name rather than a number
+};
+
+/// Splits on whitespace, or on ';' when the line uses it; fields after the 18th are ignored.
+bool parse_fields(std::string_view line, SwfLine& out, int& count) {
   count = 0;
-  std::size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
-    if (i >= line.size()) break;
-    std::size_t j = i;
-    while (j < line.size() && !std::isspace(static_cast<unsigned char>(line[j]))) ++j;
-    if (count == kFieldCount) return false;
-    std::string token(line.substr(i, j - i));
+  const bool semicolons = line.find(';') != std::string_view::npos;
+  std::vector<std::string> tokens;
+  if (semicolons) {
+    for (const std::string& t : split(line, ';')) tokens.emplace_back(trim(t));
+  } else {
+    std::size_t i = 0;
+    while (i < line.size()) {
+      while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
+      std::size_t j = i;
+      while (j < line.size() && !std::isspace(static_cast<unsigned char>(line[j]))) ++j;
+      if (j > i) tokens.emplace_back(line.substr(i, j - i));
+      i = j;
+    }
+  }
+  for (const std::string& token : tokens) {
+    if (count == kFieldCount) break;
+    const int k = count++;
+    out.names[k].clear();
+    if (token.empty()) {
+      out.f[k] = -1;
+      continue;
+    }
     char* end = nullptr;
     double v = std::strtod(token.c_str(), &end);
-    if (end != token.c_str() + token.size() || !std::isfinite(v)) return false;
-    out[count++] = v;
-    i = j;
+    if (end == token.c_str() + token.size() && std::isfinite(v)) {
+      out.f[k] = v;
+    } else if (semicolons && (k == kUserId || k == kGroupId || k == kQueue || k == kPartition)) {
+      out.f[k] = -1;
+      out.names[k] = token;
+    } else {
+      return false;
+    }
   }
   return true;
 }
@@ -58,18 +85,22 @@ Workload read_swf(FileId file, const SourceManager& sources, DiagnosticSink& sin
       }
       continue;
     }
-    double f[kFieldCount];
+    SwfLine parsed;
+    double (&f)[kFieldCount] = parsed.f;
     int n = 0;
     auto bad = [&](const std::string& message) {
       sink.error("WORK001", {file, line_no, 1}, message);
       ++w.skipped_lines;
     };
-    if (!parse_fields(line, f, n) || n < kStatus) {
+    if (!parse_fields(line, parsed, n) || n < kStatus) {
       bad(fmt::format("not an SWF job line: expected 18 numeric fields, read {}", n));
       if (options.stop_on_error) break;
       continue;
     }
-    for (int k = n; k < kFieldCount; ++k) f[k] = -1;
+    for (int k = n; k < kFieldCount; ++k) {
+      f[k] = -1;
+      parsed.names[k].clear();
+    }
     const double procs = f[kReqProcs] > 0 ? f[kReqProcs] : f[kAllocProcs];
     if (f[kSubmit] < 0 || procs <= 0 || f[kRunTime] < 0) {
       // Jobs cancelled before they ran carry -1 run times or processor counts; they never
@@ -91,9 +122,14 @@ Workload read_swf(FileId file, const SourceManager& sources, DiagnosticSink& sin
       j.mem_per_cpu = true;
       j.mem_set = true;
     }
-    j.user = f[kUserId] >= 0 ? fmt::format("user{}", static_cast<long long>(f[kUserId])) : "user0";
-    if (f[kGroupId] >= 0) j.account = fmt::format("group{}", static_cast<long long>(f[kGroupId]));
-    if (f[kQueue] >= 0) j.partitions.push_back(fmt::format("queue{}", static_cast<long long>(f[kQueue])));
+    const auto& names = parsed.names;
+    if (!names[kUserId].empty()) j.user = names[kUserId];
+    else j.user = f[kUserId] >= 0 ? fmt::format("user{}", static_cast<long long>(f[kUserId])) : "user0";
+    if (!names[kGroupId].empty()) j.account = to_lower(names[kGroupId]);
+    else if (f[kGroupId] >= 0) j.account = fmt::format("group{}", static_cast<long long>(f[kGroupId]));
+    if (!names[kPartition].empty()) j.partitions.push_back(names[kPartition]);
+    else if (!names[kQueue].empty()) j.partitions.push_back(names[kQueue]);
+    else if (f[kQueue] >= 0) j.partitions.push_back(fmt::format("queue{}", static_cast<long long>(f[kQueue])));
     j.line = line_no;
     w.jobs.push_back(std::move(j));
   }

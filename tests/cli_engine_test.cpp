@@ -1,0 +1,95 @@
+// simulate and sprio end to end: outputs, exit codes, and bad workloads as diagnostics.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/cli_util.h"
+
+namespace {
+
+using sa::test::CommandResult;
+using sa::test::run;
+using sa::test::write_temp;
+
+const std::string kDir = std::string(SA_SOURCE_DIR) + "/corpora/tiered-university/";
+const std::string kSite = kDir + "slurm.conf --assoc " + kDir + "sacctmgr_dump.cfg --qos " + kDir + "qos.psv";
+
+std::string small_profile() {
+  return write_temp("profile.txt", "seed = 3\nduration = 12:00:00\njobs_per_hour = 20\ncpus = 4:1, 96:1\n"
+                                   "runtime = lognormal 1800 1\npartition = standard96:1, medium:1\nusers = tree\n");
+}
+
+TEST(CliEngine, SimulateJsonAndTrace) {
+  const std::string trace = write_temp("trace.csv", "");
+  CommandResult r = run("simulate " + kSite + " --synthetic " + small_profile() + " --format json --trace " + trace);
+  ASSERT_EQ(r.status, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_GT(j["jobs"]["total"].get<int>(), 150);
+  EXPECT_EQ(j["jobs"]["total"], j["jobs"]["started"]);
+  EXPECT_TRUE(j.contains("by_partition") && j["by_partition"].contains("medium"));
+  EXPECT_GT(j["utilization"].get<double>(), 0.0);
+  std::ifstream in(trace);
+  std::string header;
+  std::getline(in, header);
+  for (const char* col : {"job_id", "submit", "start", "end", "partition", "priority", "started_by", "nodelist",
+                          "fairshare", "age"}) {
+    EXPECT_NE(header.find(col), std::string::npos) << col;
+  }
+  std::string row;
+  std::getline(in, row);
+  EXPECT_TRUE(row.find(",main,") != std::string::npos || row.find(",backfill,") != std::string::npos) << row;
+}
+
+TEST(CliEngine, SprioJsonFromASimulation) {
+  CommandResult r = run("sprio " + kSite + " --synthetic " + small_profile() + " --at +06:00:00 --format json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j["jobs"].is_array());
+  for (const auto& job : j["jobs"]) {
+    for (const char* k : {"job_id", "partition", "user", "priority"}) EXPECT_TRUE(job.contains(k)) << k;
+    for (const char* k : {"age", "assoc", "fairshare", "jobsize", "partition", "qos", "nice", "site", "tres"}) {
+      EXPECT_TRUE(job["factors"].contains(k)) << k;
+    }
+  }
+}
+
+TEST(CliEngine, SprioTextFromAQueueSnapshot) {
+  const std::string g = std::string(SA_SOURCE_DIR) + "/tests/golden/mini_slurm_engine/backfill_limits/";
+  CommandResult r = run("sprio " + g + "slurm.conf --assoc " + g + "assoc.cfg --qos " + g + "qos.psv --usage " + g +
+                        "extra/snap_tick2/sshare_a_l_P.txt --jobs " + g + "sacct.psv --at 1795283788 --calc-at 1795283787");
+  ASSERT_EQ(r.status, 0);
+  std::ifstream want(g + "extra/snap_tick2/sprio_l.txt");
+  std::stringstream s;
+  s << want.rdbuf();
+  EXPECT_EQ(r.out, s.str());
+}
+
+TEST(CliEngine, BadInputsAreDiagnosticsNotCrashes) {
+  const std::string bad = write_temp("bad.psv", "JobIDRaw|Submit|ElapsedRaw|ReqCPUS\n1|100|60|4\n2|soon|60|4\n");
+  CommandResult r = run("simulate " + kSite + " --workload " + bad, true);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("bad.psv:3:3: error:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[WORK001]"), std::string::npos);
+  EXPECT_NE(r.out.find("1 jobs"), std::string::npos);  // the good line still ran
+  const std::string junk = write_temp("junk.bin", std::string("\x1f\x8b\x08\x00garbage", 12));
+  EXPECT_EQ(run("simulate " + kSite + " --workload " + junk).status, 2);
+  const std::string noise = write_temp("noise.txt", std::string("\xff\xfe|\x01\n|||\n\x80", 9));
+  CommandResult n = run("simulate " + kSite + " --workload " + noise, true);
+  EXPECT_EQ(n.status, 1) << n.out;
+  EXPECT_EQ(n.out.find("internal error"), std::string::npos);
+  const std::string profile = write_temp("bad_profile.txt", "duration = forever\n");
+  CommandResult p = run("simulate " + kSite + " --synthetic " + profile, true);
+  EXPECT_EQ(p.status, 1);
+  EXPECT_NE(p.out.find("bad_profile.txt:1:12: error:"), std::string::npos) << p.out;
+}
+
+TEST(CliEngine, UsageErrorsExitTwo) {
+  EXPECT_EQ(run("simulate " + kSite).status, 2);  // no load
+  EXPECT_EQ(run("simulate " + kSite + " --workload /nonexistent/trace.swf").status, 2);
+  EXPECT_EQ(run("simulate " + kSite + " --synthetic " + small_profile() + " --until tomorrow").status, 2);
+  EXPECT_EQ(run("sprio " + kSite + " --synthetic " + small_profile()).status, 2);  // no --at
+  EXPECT_EQ(run("sprio " + kSite + " --synthetic " + small_profile() + " --jobs x.psv --at 5").status, 2);
+  EXPECT_EQ(run("simulate " + kDir + "slurm.conf --usage " + kDir + "sshare_usage.psv --synthetic " + small_profile()).status, 2);
+}
+
+}  // namespace

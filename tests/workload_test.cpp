@@ -1,0 +1,224 @@
+// Workload readers: SWF with its header, sacct -P with columns in any order and every
+// time/memory spelling, malformed lines as diagnostics (skipped or stopping the read),
+// synthetic profiles, and every trace in ../shared/corpora/workloads read without a crash.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "engine/workload/synthetic.h"
+#include "engine/workload/trace_fields.h"
+#include "engine/workload/workload.h"
+#include "tests/test_util.h"
+
+namespace sa {
+namespace {
+
+using engine::JobRequest;
+
+engine::Workload read_text(const std::string& text, DiagnosticSink& sink, bool stop = false) {
+  static SourceManager sources;  // diagnostics keep FileIds; the manager must outlive them
+  FileId f = sources.add("trace", text);
+  if (engine::looks_like_swf(text)) return engine::read_swf(f, sources, sink, {stop});
+  return engine::read_sacct(f, sources, sink, {stop});
+}
+
+TEST(TraceFields, TimesDurationsAndMemory) {
+  EXPECT_EQ(engine::parse_trace_time("1795280679"), 1795280679);
+  EXPECT_EQ(engine::parse_trace_time("2021-12-10T14:23:28"), 1639146208);
+  EXPECT_FALSE(engine::parse_trace_time("Unknown"));
+  EXPECT_FALSE(engine::parse_trace_time("None"));
+  EXPECT_EQ(engine::parse_trace_duration("3-00:00:00"), 3 * 86400);
+  EXPECT_EQ(engine::parse_trace_duration("23:33:25"), 23 * 3600 + 33 * 60 + 25);
+  EXPECT_EQ(engine::parse_trace_duration("01:12.345"), 72);  // MM:SS.frac
+  EXPECT_FALSE(engine::parse_trace_duration("UNLIMITED"));
+  auto m = engine::parse_trace_memory("4000Mc");
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->mb, 4000u);
+  EXPECT_EQ(m->per, engine::TraceMemory::Per::kCpu);
+  m = engine::parse_trace_memory("2Gn");
+  EXPECT_EQ(m->mb, 2048u);
+  EXPECT_EQ(m->per, engine::TraceMemory::Per::kNode);
+  m = engine::parse_trace_memory("62.50G");
+  EXPECT_EQ(m->mb, 64000u);
+  EXPECT_EQ(m->per, engine::TraceMemory::Per::kJob);
+  EXPECT_FALSE(engine::parse_trace_memory("lots"));
+}
+
+TEST(SwfReader, HeaderFieldsAndSkippedJobs) {
+  DiagnosticSink sink;
+  auto w = read_text(
+      "; Version: 2.2\n; UnixStartTime: 1027839845\n;\n"
+      "    1        0 308434  31405   30  31405    -1   30  37980    -1  1   1   1  -1 -1  1 -1 -1\n"
+      "   12   342343      5    553   40 552.21    -1   40  43200  2048  1   4   2  -1  3  1 -1 -1\n"
+      "   13   342350     -1     -1   -1     -1    -1   -1     -1    -1  5   4   2  -1  3  1 -1 -1\n"
+      "   14   oops\n",
+      sink);
+  EXPECT_EQ(w.epoch_offset, 1027839845);
+  ASSERT_EQ(w.jobs.size(), 2u);
+  const JobRequest& j = w.jobs[1];
+  EXPECT_EQ(j.id, 12u);
+  EXPECT_EQ(j.submit, 342343);
+  EXPECT_EQ(j.run_time, 553);
+  EXPECT_EQ(j.cpus, 40u);
+  EXPECT_EQ(j.time_limit, 43200);
+  EXPECT_EQ(j.mem_mb, 2u);  // 2048 KB per processor
+  EXPECT_TRUE(j.mem_per_cpu);
+  EXPECT_EQ(j.user, "user4");
+  EXPECT_EQ(j.account, "group2");
+  ASSERT_EQ(j.partitions.size(), 1u);
+  EXPECT_EQ(j.partitions[0], "queue3");
+  EXPECT_EQ(w.skipped_lines, 2u);
+  ASSERT_EQ(sink.count(Severity::kError), 1);
+  EXPECT_EQ(sink.all().back().code, "WORK001");
+  EXPECT_EQ(sink.all().back().loc.line, 7);
+}
+
+TEST(SacctReader, ColumnsInAnyOrderWithStepsAndUnits) {
+  DiagnosticSink sink;
+  auto w = read_text(
+      "State|ReqMem|Partition|JobID|Submit|Start|End|Timelimit|ReqCPUS|NNodes|Account|User|QOS|Extra\n"
+      "COMPLETED|4000Mc|batch|101|2021-12-10T14:23:28|2021-12-10T14:23:30|2021-12-10T15:23:30|02:00:00|8|2|Chem|ann|Normal|x\n"
+      "COMPLETED|4000Mc||101.batch|2021-12-10T14:23:28|2021-12-10T14:23:30|2021-12-10T15:23:30||8|1|chem|ann||x\n"
+      "PENDING|16G|debug,batch|102|2021-12-10T14:30:00|Unknown|Unknown|00:30:00|4|1|bio|bob|low|x\n"
+      "CANCELLED by 0|1G|batch|103|2021-12-10T14:31:00|None|2021-12-10T14:35:00|00:30:00|4|1|bio|bob|low|x\n",
+      sink);
+  ASSERT_EQ(w.jobs.size(), 2u);
+  const JobRequest& a = w.jobs[0];
+  EXPECT_EQ(a.id, 101u);
+  EXPECT_EQ(a.run_time, 3600);
+  EXPECT_EQ(a.time_limit, 7200);
+  EXPECT_EQ(a.cpus, 8u);
+  EXPECT_EQ(a.nodes, 2u);
+  EXPECT_EQ(a.mem_mb, 4000u);
+  EXPECT_TRUE(a.mem_per_cpu);
+  EXPECT_EQ(a.account, "chem");  // Slurm stores account and QOS names lower-cased
+  EXPECT_EQ(a.qos, "normal");
+  EXPECT_EQ(a.recorded_start, a.submit + 2);
+  const JobRequest& b = w.jobs[1];
+  EXPECT_EQ(b.recorded_start, engine::kNoTime);
+  EXPECT_EQ(b.run_time, 1800);  // still pending: its limit stands in for the run time
+  EXPECT_EQ(b.mem_mb, 4096u);   // 16G for the job, per CPU
+  ASSERT_EQ(b.partitions.size(), 2u);
+  EXPECT_EQ(b.partitions[1], "batch");
+  EXPECT_EQ(w.skipped_lines, 1u);  // job 103 never ran
+  EXPECT_FALSE(sink.has_errors());
+}
+
+TEST(SacctReader, MalformedLinesAreDiagnosedThenSkippedOrStop) {
+  const std::string text =
+      "JobIDRaw|Submit|ElapsedRaw|ReqCPUS\n"
+      "1|1000|60|4\n"
+      "2|yesterday|60|4\n"
+      "3|1010|60\n"
+      "4|1020|60|4\n";
+  DiagnosticSink sink;
+  auto w = read_text(text, sink);
+  EXPECT_EQ(w.jobs.size(), 2u);
+  ASSERT_EQ(sink.count(Severity::kError), 2);
+  std::vector<int> lines;
+  for (const Diagnostic& d : sink.sorted()) lines.push_back(d.loc.line);
+  EXPECT_EQ(lines, (std::vector<int>{3, 4}));
+  EXPECT_EQ(sink.sorted()[0].loc.column, 3);  // the Submit field
+  DiagnosticSink stop_sink;
+  auto stopped = read_text(text, stop_sink, true);
+  EXPECT_EQ(stopped.jobs.size(), 1u);
+}
+
+TEST(SacctReader, MissingColumnsAndDuplicateIds) {
+  DiagnosticSink sink;
+  auto w = read_text("User|Account\nann|chem\n", sink);
+  EXPECT_TRUE(w.jobs.empty());
+  ASSERT_EQ(sink.all().size(), 1u);
+  EXPECT_EQ(sink.all()[0].code, "WORK003");
+  DiagnosticSink dup;
+  auto d = read_text("JobID|Submit|ElapsedRaw|ReqCPUS\n7|100|5|1\n7|200|5|1\n", dup);
+  ASSERT_EQ(d.jobs.size(), 2u);
+  EXPECT_EQ(d.jobs[0].id, 7u);
+  EXPECT_EQ(d.jobs[1].id, 8u);
+  EXPECT_EQ(dup.all()[0].code, "WORK004");
+}
+
+TEST(SyntheticProfile, ErrorsCarryLineAndColumn) {
+  SourceManager sources;
+  DiagnosticSink sink;
+  FileId f = sources.add("profile", "seed = 1\njobs_per_hour = -3\nruntime = gaussian 10\ncpu = 4\nusers = ann\n");
+  engine::read_profile(f, sources, sink);
+  std::vector<std::pair<int, std::string>> got;
+  for (const Diagnostic& d : sink.sorted()) got.emplace_back(d.loc.line, d.code);
+  EXPECT_EQ(got, (std::vector<std::pair<int, std::string>>{{2, "WORK005"}, {3, "WORK005"}, {4, "WORK005"}, {5, "WORK005"}}));
+  EXPECT_EQ(sink.sorted()[2].hint, "did you mean 'cpus'?");
+  EXPECT_EQ(sink.sorted()[1].loc.column, 11);
+}
+
+TEST(SyntheticProfile, SeededAndShapedByTheProfile) {
+  auto conf = test::analyze_body("NodeName=n[1-4] CPUs=8\nPartitionName=a Nodes=n[1-4] Default=YES MaxTime=04:00:00\n"
+                                 "PartitionName=b Nodes=n[1-4] MaxTime=01:00:00\n");
+  SourceManager sources;
+  DiagnosticSink sink;
+  FileId f = sources.add("profile",
+                         "seed = 5\nstart = 1000\nduration = 10-00:00:00\njobs_per_hour = 12\ncpus = 2:1, 8:3\n"
+                         "runtime = uniform 600 7200\nlimit_factor = 2 2\nlimit_round = 600\npartition = a:1, b:1\n"
+                         "users = ann:chem:3, bob:bio:1\n");
+  engine::Profile p = engine::read_profile(f, sources, sink);
+  ASSERT_FALSE(sink.has_errors());
+  engine::Workload w = engine::generate(p, conf->config, nullptr);
+  // About 12 an hour for 240 hours.
+  EXPECT_GT(w.jobs.size(), 2600u);
+  EXPECT_LT(w.jobs.size(), 3150u);
+  std::size_t ann = 0, eight = 0;
+  for (const JobRequest& j : w.jobs) {
+    EXPECT_GE(j.submit, 1000);
+    EXPECT_LT(j.submit, 1000 + 10 * 86400);
+    const std::int64_t cap = j.partitions[0] == "a" ? 4 * 3600 : 3600;
+    EXPECT_LE(j.time_limit, cap);
+    EXPECT_EQ(j.time_limit % 600, j.time_limit == cap ? cap % 600 : 0);
+    EXPECT_LE(j.run_time, j.time_limit);
+    ann += j.user == "ann";
+    eight += j.cpus == 8;
+  }
+  EXPECT_NEAR(static_cast<double>(ann) / static_cast<double>(w.jobs.size()), 0.75, 0.03);
+  EXPECT_NEAR(static_cast<double>(eight) / static_cast<double>(w.jobs.size()), 0.75, 0.03);
+  engine::Workload again = engine::generate(p, conf->config, nullptr);
+  ASSERT_EQ(again.jobs.size(), w.jobs.size());
+  for (std::size_t i = 0; i < w.jobs.size(); ++i) {
+    EXPECT_EQ(again.jobs[i].submit, w.jobs[i].submit);
+    EXPECT_EQ(again.jobs[i].run_time, w.jobs[i].run_time);
+  }
+}
+
+TEST(SharedWorkloads, EveryTraceReadsWithoutACrash) {
+  const std::filesystem::path dir = std::filesystem::path(SA_SHARED_DIR) / "corpora" / "workloads";
+  if (!std::filesystem::exists(dir)) GTEST_SKIP() << "no ../shared";
+  const auto tmp = std::filesystem::temp_directory_path() / ("sa_workloads_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(tmp);
+  std::size_t read = 0, with_jobs = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    std::string path = entry.path().string();
+    if (entry.path().extension() == ".machines") continue;
+    if (entry.path().extension() == ".gz") {
+      const std::string out = (tmp / entry.path().stem()).string();
+      ASSERT_EQ(std::system(("gzip -dc '" + path + "' > '" + out + "'").c_str()), 0) << path;
+      path = out;
+    }
+    SourceManager sources;
+    DiagnosticSink sink;
+    auto w = engine::read_workload(path, sources, sink);
+    ASSERT_TRUE(w.ok()) << path << ": " << w.error();
+    ++read;
+    if (!w->jobs.empty()) ++with_jobs;
+    for (const JobRequest& j : w->jobs) {
+      ASSERT_GE(j.cpus, 1u) << path;
+      ASSERT_GE(j.run_time, 0) << path;
+    }
+  }
+  std::filesystem::remove_all(tmp);
+  EXPECT_GE(read, 13u);
+  // Six SWF files (plain, Alea's extended, slurm_sim_tools' ';' form) and three sacct -P
+  // dumps give jobs; fixed-width sacct, a dump without Submit, the header-less xdmod log
+  // and a CSV are refused with WORK003.
+  EXPECT_GE(with_jobs, 9u);
+}
+
+}  // namespace
+}  // namespace sa
