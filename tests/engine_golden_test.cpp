@@ -14,6 +14,7 @@
 #include "analyzer/assoc_reader.h"
 #include "analyzer/text_util.h"
 #include "engine/simulator.h"
+#include "engine/workload/synthetic.h"
 #include "report/sim_report.h"
 #include "tests/test_util.h"
 
@@ -198,6 +199,36 @@ TEST(MiniSlurmEngineGolden, ClassicPricesPendingJobsMidPass) {
   EXPECT_EQ(std::llround(fairshare[7]), 7503);
   ASSERT_EQ(fairshare.count(8), 1u);
   EXPECT_EQ(std::llround(fairshare[8]), 10000);
+}
+
+}  // namespace
+}  // namespace sa
+
+namespace sa {
+namespace {
+
+// The example site's trace for a day of its synthetic load, pinned byte for byte (an
+// intended engine change rewrites it with SA_UPDATE_EXPECTATIONS=1, and the diff is reviewed).
+TEST(ExampleSiteGolden, TieredUniversityTrace) {
+  const fs::path site = fs::path(SA_SOURCE_DIR) / "corpora" / "tiered-university";
+  const fs::path golden = kGolden / "traces";
+  auto conf = analyze_file((site / "slurm.conf").string());
+  SourceManager sources;
+  DiagnosticSink sink;
+  AssocTree tree = *read_assoc_dump((site / "sacctmgr_dump.cfg").string(), sources, sink);
+  engine::Site s;
+  s.config = &conf->config;
+  s.tree = &tree;
+  s.qos = *read_qos_table((site / "qos.psv").string(), sources, sink);
+  s.initial_usage = usage_by_association(tree, *read_sshare_usage((site / "sshare_usage.psv").string(), sources, sink), sink);
+  engine::Profile p = *engine::read_profile_file((golden / "tiered-university.profile").string(), sources, sink);
+  ASSERT_FALSE(sink.has_errors());
+  engine::SimResult r = engine::Simulator(s, {}).run(engine::generate(p, conf->config, &tree), sink);
+  std::ostringstream out;
+  report::write_trace_csv(out, r, s);
+  const fs::path file = golden / "tiered-university.csv";
+  if (std::getenv("SA_UPDATE_EXPECTATIONS")) std::ofstream(file) << out.str();
+  EXPECT_EQ(out.str(), slurp(file));
 }
 
 }  // namespace
