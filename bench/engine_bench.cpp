@@ -70,6 +70,7 @@ void run_engine(benchmark::State& state) {
   state.counters["jobs_per_s"] = benchmark::Counter(static_cast<double>(w.jobs.size()), benchmark::Counter::kIsRate);
   state.counters["sim_s_per_s"] = benchmark::Counter(static_cast<double>(r.end - r.start), benchmark::Counter::kIsRate);
   state.counters["bf_tests"] = static_cast<double>(r.counters.bf_tests);
+  state.counters["queue"] = r.counters.bf_cycles ? static_cast<double>(r.counters.bf_queue_records) / static_cast<double>(r.counters.bf_cycles) : 0.0;
   std::size_t bf = 0;
   for (const auto& j : r.jobs) bf += j.started_by == sa::engine::StartedBy::kBackfill;
   state.counters["bf_starts"] = static_cast<double>(bf);

@@ -47,6 +47,7 @@ void Simulator::backfill_cycle() {
   bf_changed_ = false;
   ++result_.counters.bf_cycles;
   queue_sort();
+  result_.counters.bf_queue_records += queue_.size();
   const SchedulerSettings& s = conf_.scheduler;
   const std::int64_t res = std::max<std::int64_t>(1, s.bf_resolution);
   const std::int64_t window_end = (now_ + s.bf_window) / res * res;

@@ -94,6 +94,7 @@ struct SimCounters {
   std::uint64_t bf_stopped_by_max_job_test = 0, bf_stopped_by_max_time = 0, bf_stopped_by_yield = 0,
                 bf_stopped_by_node_space = 0, bf_stopped_by_max_job_start = 0;
   std::uint64_t bf_skipped_by_user_limit = 0, bf_no_resv_beyond_window = 0;
+  std::uint64_t bf_queue_records = 0;  // queue records seen at cycle starts (mean depth = / bf_cycles)
   std::uint64_t priority_passes = 0, events = 0;
   std::uint64_t mapped_partitions = 0, mapped_users = 0, mapped_qos = 0;
 };

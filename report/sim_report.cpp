@@ -150,10 +150,11 @@ void print_metrics_text(std::ostream& out, const engine::Metrics& m, const engin
                      m.rejected, m.pending_at_end, m.running_at_end);
   out << fmt::format("utilisation {:.1f} %, backfill share of starts {:.1f} %, jobs backfill never reached {}\n",
                      100 * m.utilization, 100 * m.backfill_share, m.never_reached_by_backfill);
-  out << fmt::format("main loop: {} runs ({} cut by max_sched_time, {} by default_queue_depth); backfill: {} cycles, "
-                     "{} will-run tests, {} reservations, stopped by bf_max_job_test {}, bf_max_time {}, yield {}, "
-                     "bf_node_space_size {}; {} plans beyond bf_window\n",
-                     c.main_runs, c.main_stopped_by_time, c.main_stopped_by_depth, c.bf_cycles, c.bf_tests,
+  out << fmt::format("main loop: {} runs ({} cut by max_sched_time, {} by default_queue_depth); backfill: {} cycles "
+                     "(mean queue {:.1f} records), {} will-run tests, {} reservations, stopped by bf_max_job_test {}, "
+                     "bf_max_time {}, yield {}, bf_node_space_size {}; {} plans beyond bf_window\n",
+                     c.main_runs, c.main_stopped_by_time, c.main_stopped_by_depth, c.bf_cycles,
+                     c.bf_cycles ? static_cast<double>(c.bf_queue_records) / static_cast<double>(c.bf_cycles) : 0.0, c.bf_tests,
                      c.bf_reservations, c.bf_stopped_by_max_job_test, c.bf_stopped_by_max_time,
                      c.bf_stopped_by_yield, c.bf_stopped_by_node_space, c.bf_no_resv_beyond_window);
   auto table = [&](const char* title, const std::map<std::string, engine::WaitStats>& rows) {
@@ -207,7 +208,8 @@ nlohmann::json metrics_json(const engine::Metrics& m, const engine::SimCounters&
                    {"bf_stopped_by_node_space", c.bf_stopped_by_node_space},
                    {"bf_stopped_by_max_job_start", c.bf_stopped_by_max_job_start},
                    {"bf_skipped_by_per_entity_limits", c.bf_skipped_by_user_limit},
-                   {"bf_plans_beyond_window", c.bf_no_resv_beyond_window}, {"priority_passes", c.priority_passes},
+                   {"bf_plans_beyond_window", c.bf_no_resv_beyond_window},
+                   {"bf_mean_queue_depth", c.bf_cycles ? static_cast<double>(c.bf_queue_records) / static_cast<double>(c.bf_cycles) : 0.0}, {"priority_passes", c.priority_passes},
                    {"events", c.events}, {"mapped_partitions", c.mapped_partitions},
                    {"mapped_users", c.mapped_users}, {"mapped_qos", c.mapped_qos}};
   return j;
