@@ -73,8 +73,22 @@ void Simulator::backfill_cycle() {
   // growing time windows (30 s, doubling, or +bf_window_linear); the predicted start is
   // the end of the last job removed.
   std::vector<std::uint32_t> released;
+  NodeBitset candidates;
   auto will_run = [&](const Demand& d, const NodeBitset& avail, std::int64_t& pred, Allocation& alloc) {
-    if (pool_.fit(scratch, d, avail, &alloc, s.bf_busy_nodes)) {
+    // An aggregate of what the avail nodes can give (CPUs, nodes giving any) is kept as
+    // jobs are released, so the node-by-node fit runs only when the totals allow it.
+    // GPU demands always take the full fit.
+    std::int64_t total = 0;
+    std::uint32_t giving = 0;
+    candidates.assign_and(avail, d.whole_nodes ? scratch.idle : scratch.free);
+    candidates.for_each([&](std::size_t i) {
+      const std::uint32_t c = pool_.capacity(scratch.nodes[i], d);
+      total += c;
+      giving += c > 0;
+    });
+    const std::uint32_t min_nodes = std::max<std::uint32_t>(1, d.min_nodes);
+    auto may_fit = [&] { return d.gpus > 0 || (total >= d.cpus && giving >= min_nodes); };
+    if (may_fit() && pool_.fit(scratch, d, avail, &alloc, s.bf_busy_nodes)) {
       pred = now_;
       return true;
     }
@@ -92,11 +106,24 @@ void Simulator::backfill_cycle() {
           break;
         }
         const PlannedEnd& e = ends[it++];
-        if (!overlaps(jobs_[e.job].alloc, avail)) continue;
+        const Allocation& a = jobs_[e.job].alloc;
+        if (!overlaps(a, avail)) continue;
         const std::int64_t e_end = end_of(e);
         if (!end_time) end_time = e_end + (30 - e_end % 30);
         last = static_cast<std::int64_t>(it - 1);
-        scratch.give_back(jobs_[e.job].alloc);
+        for (const AllocPiece& p : a.pieces) {
+          if (!avail.test(p.node)) continue;
+          const std::uint32_t c = pool_.capacity(scratch.nodes[p.node], d);
+          total -= c;
+          giving -= c > 0;
+        }
+        scratch.give_back(a);
+        for (const AllocPiece& p : a.pieces) {
+          if (!avail.test(p.node)) continue;
+          const std::uint32_t c = pool_.capacity(scratch.nodes[p.node], d);
+          total += c;
+          giving += c > 0;
+        }
         released.push_back(e.job);
         if (it == ends.size()) {
           more = false;
@@ -113,7 +140,7 @@ void Simulator::backfill_cycle() {
       do {
         window = s.bf_window_linear > 0 ? window + s.bf_window_linear : window * 2;
       } while (it < ends.size() && end_of(ends[it]) > end_time + window);
-      if (pool_.fit(scratch, d, avail, &alloc, s.bf_busy_nodes)) {
+      if (may_fit() && pool_.fit(scratch, d, avail, &alloc, s.bf_busy_nodes)) {
         const std::int64_t e = end_of(ends[static_cast<std::size_t>(last)]);
         pred = e <= now_ ? now_ + 1 : e;
         ok = true;
@@ -186,7 +213,10 @@ void Simulator::backfill_cycle() {
       base.assign_and(part_nodes_[rec.part], pool_.usable());
       avail = base;
       std::int64_t later_start = 0;
-      for (std::size_t k = 0; k < slots.size(); ++k) {
+      // Slots are contiguous and sorted: start at the first one still open at start_res.
+      const auto first = std::partition_point(slots.begin(), slots.end(),
+                                              [&](const Slot& sl) { return sl.end <= start_res; });
+      for (std::size_t k = static_cast<std::size_t>(first - slots.begin()); k < slots.size(); ++k) {
         const Slot& sl = slots[k];
         // A later start is worth trying only if the next slot frees nodes.
         if (sl.end > start_res && k + 1 < slots.size() && later_start == 0 &&

@@ -79,9 +79,10 @@ class NodePool {
            bool prefer_busy = false) const;
   /// Whether the demand could ever fit on `allowed` when every node is idle.
   bool could_ever_fit(const Demand& demand, const NodeBitset& allowed) const;
+  /// CPUs the node can give this demand now (0 when it can give none).
+  std::uint32_t capacity(const NodeResources& n, const Demand& d) const;
 
  private:
-  std::uint32_t capacity(const NodeResources& n, const Demand& d) const;
   bool fit_pass(const PoolState& state, const Demand& d, const NodeBitset& allowed, bool prefer_busy,
                 Allocation* out) const;
 
