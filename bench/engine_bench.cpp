@@ -63,8 +63,7 @@ void run_engine(benchmark::State& state) {
   site.tree = &tree;
   sa::engine::SimResult r;
   for (auto _ : state) {
-    sa::DiagnosticSink s2;
-    r = sa::engine::Simulator(site, {}).run(w, s2);
+    r = sa::engine::Simulator(site, {}).run(w);
   }
   state.counters["jobs"] = static_cast<double>(w.jobs.size());
   state.counters["jobs_per_s"] = benchmark::Counter(static_cast<double>(w.jobs.size()), benchmark::Counter::kIsRate);

@@ -88,7 +88,7 @@ int run_simulate(const SiteOptions& so, const EngineOptions& e) {
   opt.progress = progress_bar(e.progress);
   if (!apply_start(e, in->workload, opt)) return kExitUsage;
   engine::Simulator sim(in->site, opt);
-  engine::SimResult result = sim.run(in->workload, in->diagnostics);
+  engine::SimResult result = sim.run(in->workload);
   const bool errors = report_site_diagnostics(*in);
   if (!e.trace.empty()) {
     std::ofstream out(e.trace);
@@ -144,14 +144,14 @@ int run_sprio(const SiteOptions& so, const EngineOptions& e) {
       calc_at = *t;
     }
     engine::Simulator sim(in->site, opt);
-    snap = sim.queue_snapshot(in->workload, *at, in->diagnostics, calc_at);
+    snap = sim.queue_snapshot(in->workload, *at, calc_at);
   } else {
     opt.until = *at;
     opt.snapshot_at = {*at};
     opt.progress = progress_bar(e.progress);
     if (!apply_start(e, in->workload, opt)) return kExitUsage;
     engine::Simulator sim(in->site, opt);
-    engine::SimResult r = sim.run(in->workload, in->diagnostics);
+    engine::SimResult r = sim.run(in->workload);
     if (!r.snapshots.empty()) snap = r.snapshots.back();
     snap.at = *at;
   }

@@ -79,8 +79,8 @@ void Simulator::push(std::int64_t time, EventType type, std::uint32_t job) {
   events_.push(Event{time, phase_of(static_cast<int>(type)), seq_++, type, job});
 }
 
-SimResult Simulator::run(const Workload& workload, DiagnosticSink& sink) {
-  bind(workload, sink);
+SimResult Simulator::run(const Workload& workload) {
+  bind(workload);
   result_.epoch_offset = workload.epoch_offset;
   std::int64_t first = jobs_.empty() ? 0 : jobs_.front().req.submit;
   for (const SimJob& j : jobs_) first = std::min(first, j.req.submit);
@@ -94,8 +94,7 @@ SimResult Simulator::run(const Workload& workload, DiagnosticSink& sink) {
     ++future_submits;
   }
   const SchedulerSettings& s = conf_.scheduler;
-  const bool multifactor = prio_.multifactor();
-  if (multifactor) push(start, EventType::kPriority);
+  if (prio_.multifactor()) push(start, EventType::kPriority);
   if (s.sched_interval > 0) push(start + s.sched_interval, EventType::kMainFull);
   const bool backfill = s.type == "sched/backfill" && s.bf_interval > 0;
   if (backfill) push(start + s.bf_interval, EventType::kBackfill);
@@ -157,7 +156,6 @@ SimResult Simulator::run(const Workload& workload, DiagnosticSink& sink) {
       opt_.progress(std::min(1.0, static_cast<double>(now_ - start) / static_cast<double>(span_guess)));
     }
   }
-  (void)multifactor;
   result_.end = now_;
   result_.jobs = std::move(jobs_);
   for (std::uint32_t i = 0; i < pool_.size(); ++i) result_.node_config_index.push_back(pool_.config_index(i));
@@ -169,9 +167,8 @@ SimResult Simulator::run(const Workload& workload, DiagnosticSink& sink) {
   return std::move(result_);
 }
 
-PendingSnapshot Simulator::queue_snapshot(const Workload& workload, std::int64_t at, DiagnosticSink& sink,
-                                          std::int64_t calc_at) {
-  bind(workload, sink);
+PendingSnapshot Simulator::queue_snapshot(const Workload& workload, std::int64_t at, std::int64_t calc_at) {
+  bind(workload);
   result_.epoch_offset = workload.epoch_offset;
   if (calc_at == kNoTime || calc_at > at) calc_at = at;
   if (site_.tree) {
@@ -198,20 +195,19 @@ PendingSnapshot Simulator::queue_snapshot(const Workload& workload, std::int64_t
 
 // --- binding the workload to the site -------------------------------------------------
 
-void Simulator::bind(const Workload& workload, DiagnosticSink& sink) {
-  const FileId file = kNoFile;
+void Simulator::bind(const Workload& workload) {
+  // Mapping trace names onto the site is counted (SimCounters::mapped_*), not diagnosed
+  // per job: a trace from another machine maps every job.
   jobs_.reserve(workload.jobs.size());
   for (const JobRequest& r : workload.jobs) {
     SimJob j;
     j.req = r;
-    bind_job(j, sink, file);
+    bind_job(j);
     jobs_.push_back(std::move(j));
   }
 }
 
-void Simulator::bind_job(SimJob& job, DiagnosticSink& sink, FileId file) {
-  (void)sink;
-  (void)file;
+void Simulator::bind_job(SimJob& job) {
   const JobRequest& r = job.req;
   job.begin = std::max(r.submit, r.eligible == kNoTime ? r.submit : r.eligible);
   // Partitions: by name, through the trace map, else the default partition.

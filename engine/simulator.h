@@ -115,15 +115,14 @@ struct SimResult {
 class Simulator {
  public:
   Simulator(const Site& site, SimOptions options);
-  /// Runs the workload; problems binding jobs to the site go to `sink`.
-  SimResult run(const Workload& workload, DiagnosticSink& sink);
+  /// Runs the workload. Jobs the site cannot take are kept as REJECTED with a reason.
+  SimResult run(const Workload& workload);
   /// The pending queue as it stands at `at` in a recorded job list (sacct): jobs submitted
   /// by then that had not started, priced by a priority pass at `at` with the site's usage
   /// as given (no decay or accrual). This is `sprio` from a queue snapshot.
   /// `calc_at` is when the last priority pass ran (default `at`): jobs submitted at or after
   /// it still carry their submit-time priority (age 0).
-  PendingSnapshot queue_snapshot(const Workload& jobs, std::int64_t at, DiagnosticSink& sink,
-                                 std::int64_t calc_at = kNoTime);
+  PendingSnapshot queue_snapshot(const Workload& jobs, std::int64_t at, std::int64_t calc_at = kNoTime);
 
  private:
   enum class EventType : std::uint8_t { kEnd, kSubmit, kEligible, kPriority, kMain, kMainFull, kBackfill, kSnapshot, kMainDirect };
@@ -144,8 +143,8 @@ class Simulator {
     std::uint32_t rec;
   };
 
-  void bind(const Workload& workload, DiagnosticSink& sink);
-  void bind_job(SimJob& job, DiagnosticSink& sink, FileId file);
+  void bind(const Workload& workload);
+  void bind_job(SimJob& job);
   void push(std::int64_t time, EventType type, std::uint32_t job = 0);
   void on_submit(std::uint32_t j);
   void on_eligible(std::uint32_t j);

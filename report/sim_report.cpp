@@ -157,6 +157,11 @@ void print_metrics_text(std::ostream& out, const engine::Metrics& m, const engin
                      c.bf_cycles ? static_cast<double>(c.bf_queue_records) / static_cast<double>(c.bf_cycles) : 0.0, c.bf_tests,
                      c.bf_reservations, c.bf_stopped_by_max_job_test, c.bf_stopped_by_max_time,
                      c.bf_stopped_by_yield, c.bf_stopped_by_node_space, c.bf_no_resv_beyond_window);
+  if (c.mapped_partitions || c.mapped_users || c.mapped_qos) {
+    out << fmt::format("mapped onto the site: {} partition names, {} users, {} QOS names "
+                       "(unknown to the config or the tree; see --map-partition)\n",
+                       c.mapped_partitions, c.mapped_users, c.mapped_qos);
+  }
   auto table = [&](const char* title, const std::map<std::string, engine::WaitStats>& rows) {
     out << fmt::format("\nwait (s) by {:<10} {:>8} {:>10} {:>10} {:>10} {:>10} {:>9}\n", title, "jobs", "mean",
                        "median", "p95", "max", "bsld");

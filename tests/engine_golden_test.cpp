@@ -79,7 +79,7 @@ struct Scenario {
     auto usage = read_sshare_usage((snap / "sshare_a_l_P.txt").string(), sources, local);
     s.initial_usage = usage_by_association(tree, *usage, local);
     engine::Simulator sim(s, {});
-    engine::PendingSnapshot snapshot = sim.queue_snapshot(jobs, at, local, calc_at);
+    engine::PendingSnapshot snapshot = sim.queue_snapshot(jobs, at, calc_at);
     std::ostringstream out;
     report::print_sprio_long(out, snapshot, conf->config.priority);
     return out.str();
@@ -141,8 +141,7 @@ TEST(MiniSlurmEngineGolden, ReplayStartsEveryJobWithinOneSchedulerTick) {
     Scenario s(kGolden / name);
     const SchedulerSettings& sched = s.conf->config.scheduler;
     const std::int64_t tick = std::max(sched.bf_interval, sched.batch_sched_delay + 1);
-    DiagnosticSink sink;
-    engine::SimResult r = engine::Simulator(s.site, {}).run(s.jobs, sink);
+    engine::SimResult r = engine::Simulator(s.site, {}).run(s.jobs);
     ASSERT_EQ(r.jobs.size(), s.jobs.jobs.size()) << name;
     for (const engine::SimJob& j : r.jobs) {
       ASSERT_NE(j.start, engine::kNoTime) << name << " job " << j.req.id;
@@ -165,8 +164,7 @@ TEST(MiniSlurmEngineGolden, BackfillStartsTheJobsRealBackfillStarted) {
   };
   for (const auto& [name, jobs] : expected) {
     Scenario s(kGolden / name);
-    DiagnosticSink sink;
-    engine::SimResult r = engine::Simulator(s.site, {}).run(s.jobs, sink);
+    engine::SimResult r = engine::Simulator(s.site, {}).run(s.jobs);
     for (const engine::SimJob& j : r.jobs) {
       auto it = jobs.find(j.req.id);
       if (it != jobs.end()) {
@@ -187,8 +185,7 @@ TEST(MiniSlurmEngineGolden, ClassicPricesPendingJobsMidPass) {
   opt.start = at - 120;  // slurmctld's decay ticks fell on at - 120, at - 60, at
   opt.until = at;
   opt.snapshot_at = {at};
-  DiagnosticSink sink;
-  engine::SimResult r = engine::Simulator(s.site, opt).run(s.jobs, sink);
+  engine::SimResult r = engine::Simulator(s.site, opt).run(s.jobs);
   ASSERT_EQ(r.snapshots.size(), 1u);
   std::map<std::uint32_t, double> fairshare;
   for (const engine::SprioRow& row : r.snapshots[0].rows) {
@@ -223,7 +220,7 @@ TEST(ExampleSiteGolden, TieredUniversityTrace) {
   s.initial_usage = usage_by_association(tree, *read_sshare_usage((site / "sshare_usage.psv").string(), sources, sink), sink);
   engine::Profile p = *engine::read_profile_file((golden / "tiered-university.profile").string(), sources, sink);
   ASSERT_FALSE(sink.has_errors());
-  engine::SimResult r = engine::Simulator(s, {}).run(engine::generate(p, conf->config, &tree), sink);
+  engine::SimResult r = engine::Simulator(s, {}).run(engine::generate(p, conf->config, &tree));
   std::ostringstream out;
   report::write_trace_csv(out, r, s);
   const fs::path file = golden / "tiered-university.csv";

@@ -178,8 +178,7 @@ TEST(EngineScenarios, SameInputsGiveAByteIdenticalTrace) {
   site.config = &conf->config;
   auto trace = [&] {
     engine::Workload w = engine::generate(p, conf->config, nullptr);
-    DiagnosticSink s2;
-    engine::SimResult r = engine::Simulator(site, {}).run(w, s2);
+    engine::SimResult r = engine::Simulator(site, {}).run(w);
     std::ostringstream out;
     report::write_trace_csv(out, r, site);
     return out.str();

@@ -16,8 +16,7 @@ struct SimSite {
   engine::SimResult run(std::vector<engine::JobRequest> jobs, engine::SimOptions options = {}) const {
     engine::Workload w;
     w.jobs = std::move(jobs);
-    DiagnosticSink sink;
-    return engine::Simulator(site, std::move(options)).run(w, sink);
+    return engine::Simulator(site, std::move(options)).run(w);
   }
 };
 
