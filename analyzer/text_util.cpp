@@ -59,6 +59,19 @@ std::vector<std::string> split(std::string_view text, char sep) {
   return out;
 }
 
+std::vector<std::string> split_whitespace(std::string_view text) {
+  std::vector<std::string> out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    std::size_t j = i;
+    while (j < text.size() && !std::isspace(static_cast<unsigned char>(text[j]))) ++j;
+    if (j > i) out.emplace_back(text.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
 std::vector<std::vector<std::string>> tsv_rows(std::string_view tsv) {
   std::vector<std::vector<std::string>> rows;
   bool header = true;

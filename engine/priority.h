@@ -35,8 +35,6 @@ class PriorityModel {
   PriorityFactors factors(const PriorityInput& in, std::int64_t now) const;
   /// The weighted, truncated, clamped priority of those factors.
   std::uint32_t priority(const PriorityFactors& f) const;
-  /// Weighted factor values as sprio prints them (before truncation of the sum).
-  double weighted_age(const PriorityFactors& f) const { return f.age * s_.weight_age; }
 
   /// The partition's total of each weighted TRES (denominators of the TRES factor).
   const std::vector<double>& partition_tres_totals(std::uint32_t partition) const { return part_tres_[partition]; }

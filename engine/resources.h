@@ -71,7 +71,6 @@ class NodePool {
   /// The Config::nodes index of an internal node number, and back.
   std::uint32_t config_index(std::uint32_t internal) const { return config_index_[internal]; }
   std::uint32_t internal_index(std::uint32_t config) const { return internal_index_[config]; }
-  bool tracks_memory() const { return memory_; }
 
   /// Chooses nodes among `allowed` for the demand on `state`; false when it does not fit.
   /// With prefer_busy (bf_busy_nodes) nodes already running jobs are taken first.

@@ -354,7 +354,6 @@ void Simulator::on_submit(std::uint32_t j) {
   // ACCRUE_ALWAYS counts age from submission, held or not; otherwise from its begin time.
   if (conf_.priority.flags.accrue_always) job.accrue = job.req.submit;
   active_.push_back(j);
-  ++pending_count_;
   ++active_jobs_;
   compute_priority(job, false);
   // job_allocate() runs job_independent() at submission, which sets begin_time and from it
@@ -625,7 +624,6 @@ void Simulator::start_job(std::uint32_t j, std::uint32_t r, const Allocation& al
   running_.push_back(j);
   const PlannedEnd key{job.expected_end(), job.req.id, j};
   ends_.insert(std::upper_bound(ends_.begin(), ends_.end(), key), key);
-  --pending_count_;
   bf_changed_ = true;
   if (by == StartedBy::kMain) ++result_.counters.main_starts;
   else ++result_.counters.bf_starts;

@@ -164,7 +164,6 @@ class Simulator {
   void queue_sort();
   double fairshare_of(std::uint32_t assoc) const;
   std::int64_t plan_limit(const SimRecord& rec) const;
-  bool before_record_start(std::uint32_t j) const;
 
   const Site& site_;
   const Config& conf_;
@@ -189,7 +188,7 @@ class Simulator {
   std::vector<SimJob> jobs_;
   std::vector<QueueEntry> queue_;
   bool queue_dirty_ = false;
-  std::size_t pending_count_ = 0, active_jobs_ = 0;
+  std::size_t active_jobs_ = 0;
   std::size_t submit_cursor_ = 0;       // first job (submit order) not yet submitted
   std::vector<std::uint32_t> running_;  // job indices
   std::vector<std::uint32_t> active_;   // pending or running jobs, job-list (submit) order
@@ -203,7 +202,6 @@ class Simulator {
   std::vector<PlannedEnd> ends_;
   void compact_active();
   SimResult result_;
-  std::int64_t end_of_time_ = 0;
 };
 
 }  // namespace sa::engine

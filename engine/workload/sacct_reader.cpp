@@ -32,30 +32,12 @@ struct Columns {
         priority(t.column("Priority")), nice(t.column("Nice")) {}
 };
 
-std::optional<std::int64_t> to_int(std::string_view s) {
-  s = trim(s);
-  if (s.empty()) return std::nullopt;
-  std::int64_t v = 0;
-  bool neg = false;
-  std::size_t i = 0;
-  if (s[0] == '-' || s[0] == '+') {
-    neg = s[0] == '-';
-    i = 1;
-  }
-  if (i == s.size()) return std::nullopt;
-  for (; i < s.size(); ++i) {
-    if (s[i] < '0' || s[i] > '9' || v > 1'000'000'000'000'000LL) return std::nullopt;
-    v = v * 10 + (s[i] - '0');
-  }
-  return neg ? -v : v;
-}
-
 /// "gres/gpu=4" inside a TRES string such as "billing=4,cpu=4,gres/gpu=2,mem=8G,node=1".
 std::optional<std::int64_t> tres_count(std::string_view tres, std::string_view name) {
   for (const std::string& item : split(tres, ',')) {
     auto eq = item.find('=');
     if (eq == std::string::npos || !iequals(trim(std::string_view(item).substr(0, eq)), name)) continue;
-    return to_int(std::string_view(item).substr(eq + 1));
+    return parse_trace_int(std::string_view(item).substr(eq + 1));
   }
   return std::nullopt;
 }
@@ -98,7 +80,7 @@ Workload read_sacct(FileId file, const SourceManager& sources, DiagnosticSink& s
     j.line = row.line;
     // Array tasks (123_4) and het components (123+1) keep their raw id when JobIDRaw exists.
     std::string_view numeric = id_text.substr(0, id_text.find_first_of("_+"));
-    auto id = to_int(numeric);
+    auto id = parse_trace_int(numeric);
     if (!id || *id < 0 || *id > 0xFFFFFFF0LL) {
       bad(c.id_raw ? c.id_raw : c.id, fmt::format("job id '{}' is not a number", id_text));
       if (options.stop_on_error) break;
@@ -117,10 +99,10 @@ Workload read_sacct(FileId file, const SourceManager& sources, DiagnosticSink& s
     auto end = parse_trace_time(get(c.end));
     if (start) j.recorded_start = *start;
     std::optional<std::int64_t> run;
-    if (auto r = to_int(get(c.elapsed_raw))) run = *r;
+    if (auto r = parse_trace_int(get(c.elapsed_raw))) run = *r;
     else if (auto d = parse_trace_duration(get(c.elapsed))) run = *d;
     else if (start && end && *end >= *start) run = *end - *start;
-    if (auto tl = to_int(get(c.timelimit_raw))) {
+    if (auto tl = parse_trace_int(get(c.timelimit_raw))) {
       j.time_limit = *tl * 60;
     } else if (auto d = parse_trace_duration(get(c.timelimit))) {
       j.time_limit = *d;
@@ -136,17 +118,17 @@ Workload read_sacct(FileId file, const SourceManager& sources, DiagnosticSink& s
       run = j.time_limit > 0 ? j.time_limit : 0;
     }
     j.run_time = std::max<std::int64_t>(0, run.value_or(0));
-    std::optional<std::int64_t> cpus = to_int(get(c.req_cpus));
-    if (!cpus || *cpus <= 0) cpus = to_int(get(c.alloc_cpus));
-    if (!cpus || *cpus <= 0) cpus = to_int(get(c.ncpus));
+    std::optional<std::int64_t> cpus = parse_trace_int(get(c.req_cpus));
+    if (!cpus || *cpus <= 0) cpus = parse_trace_int(get(c.alloc_cpus));
+    if (!cpus || *cpus <= 0) cpus = parse_trace_int(get(c.ncpus));
     if (!cpus || *cpus <= 0) {
       bad(c.req_cpus ? c.req_cpus : c.alloc_cpus, fmt::format("job {}: no CPU count (ReqCPUS/AllocCPUS)", j.id));
       if (options.stop_on_error) break;
       continue;
     }
     j.cpus = static_cast<std::uint32_t>(std::min<std::int64_t>(*cpus, 0xFFFFFFF0LL));
-    std::optional<std::int64_t> nodes = to_int(get(c.req_nodes));
-    if (!nodes || *nodes <= 0) nodes = to_int(get(c.nnodes));
+    std::optional<std::int64_t> nodes = parse_trace_int(get(c.req_nodes));
+    if (!nodes || *nodes <= 0) nodes = parse_trace_int(get(c.nnodes));
     if (nodes && *nodes > 0) j.nodes = static_cast<std::uint32_t>(std::min<std::int64_t>(*nodes, j.cpus));
     if (auto m = parse_trace_memory(get(c.req_mem))) {
       j.mem_set = true;
@@ -170,8 +152,8 @@ Workload read_sacct(FileId file, const SourceManager& sources, DiagnosticSink& s
       if (!trim(p).empty()) j.partitions.emplace_back(trim(p));
     }
     j.qos = to_lower(trim(get(c.qos)));
-    if (auto n = to_int(get(c.nice))) j.nice = static_cast<std::int32_t>(std::clamp<std::int64_t>(*n, -2147483645, 2147483645));
-    if (auto p = to_int(get(c.priority))) j.recorded_priority = *p;
+    if (auto n = parse_trace_int(get(c.nice))) j.nice = static_cast<std::int32_t>(std::clamp<std::int64_t>(*n, -2147483645, 2147483645));
+    if (auto p = parse_trace_int(get(c.priority))) j.recorded_priority = *p;
     w.jobs.push_back(std::move(j));
   }
   normalise_jobs(w, sink, file);

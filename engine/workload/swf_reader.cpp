@@ -35,14 +35,7 @@ bool parse_fields(std::string_view line, SwfLine& out, int& count) {
   if (semicolons) {
     for (const std::string& t : split(line, ';')) tokens.emplace_back(trim(t));
   } else {
-    std::size_t i = 0;
-    while (i < line.size()) {
-      while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
-      std::size_t j = i;
-      while (j < line.size() && !std::isspace(static_cast<unsigned char>(line[j]))) ++j;
-      if (j > i) tokens.emplace_back(line.substr(i, j - i));
-      i = j;
-    }
+    tokens = split_whitespace(line);
   }
   for (const std::string& token : tokens) {
     if (count == kFieldCount) break;

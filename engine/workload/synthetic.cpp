@@ -106,8 +106,7 @@ struct ProfileReader {
     return out;
   }
   std::optional<Distribution> distribution(std::string_view text) {
-    std::vector<std::string> w = split(std::string(trim(text)), ' ');
-    std::erase_if(w, [](const std::string& s) { return s.empty(); });
+    const std::vector<std::string> w = split_whitespace(text);
     Distribution d;
     auto num = [&](std::size_t i) -> std::optional<double> {
       if (i >= w.size()) {
@@ -220,8 +219,7 @@ Profile read_profile(FileId file, const SourceManager& sources, DiagnosticSink& 
     } else if (key == "runtime_max") {
       if (auto d = r.duration(value)) p.runtime_max = std::max<std::int64_t>(1, *d);
     } else if (key == "limit_factor") {
-      std::vector<std::string> w = split(std::string(value), ' ');
-      std::erase_if(w, [](const std::string& s) { return s.empty(); });
+      const std::vector<std::string> w = split_whitespace(value);
       auto a = w.size() >= 1 ? parse_double(w[0]) : Result<double>(Error{""});
       auto b = w.size() >= 2 ? parse_double(w[1]) : a;
       if (!a || !b || *a < 1 || *b < *a) r.error("limit_factor is MIN [MAX] with 1 <= MIN <= MAX");
@@ -267,15 +265,7 @@ Profile read_profile(FileId file, const SourceManager& sources, DiagnosticSink& 
           "seed", "start", "duration", "jobs", "jobs_per_hour", "daily_cycle", "cpus", "gpus", "exclusive_fraction",
           "runtime", "runtime_max", "limit_factor", "limit_round", "mem_per_cpu", "partition", "qos", "users"};
       r.column = static_cast<int>(raw.find_first_not_of(" \t")) + 1;
-      std::string hint;
-      std::size_t best = 3;
-      for (const std::string& k : kKeys) {
-        const std::size_t d = edit_distance(key, k);
-        if (d < best) {
-          best = d;
-          hint = k;
-        }
-      }
+      const std::string hint = closest_match(key, kKeys);
       r.error(fmt::format("unknown profile key '{}'", key), hint.empty() ? "" : fmt::format("did you mean '{}'?", hint));
     }
   }

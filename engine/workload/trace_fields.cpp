@@ -19,27 +19,37 @@ bool all_digits(std::string_view s) {
   return true;
 }
 
-std::optional<std::int64_t> to_int(std::string_view s) {
-  std::int64_t v = 0;
-  if (s.empty()) return std::nullopt;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
-  return v;
-}
-
 }  // namespace
+
+std::optional<std::int64_t> parse_trace_int(std::string_view s) {
+  s = trim(s);
+  if (s.empty()) return std::nullopt;
+  std::int64_t v = 0;
+  bool neg = false;
+  std::size_t i = 0;
+  if (s[0] == '-' || s[0] == '+') {
+    neg = s[0] == '-';
+    i = 1;
+  }
+  if (i == s.size()) return std::nullopt;
+  for (; i < s.size(); ++i) {
+    if (s[i] < '0' || s[i] > '9' || v > 1'000'000'000'000'000LL) return std::nullopt;
+    v = v * 10 + (s[i] - '0');
+  }
+  return neg ? -v : v;
+}
 
 std::optional<std::int64_t> parse_trace_time(std::string_view text) {
   text = trim(text);
   if (text.empty()) return std::nullopt;
-  if (all_digits(text)) return to_int(text);
+  if (all_digits(text)) return parse_trace_int(text);
   // YYYY-MM-DDTHH:MM:SS (sacct's default), or with a space instead of T.
   if (text.size() < 19 || text[4] != '-' || text[7] != '-' || (text[10] != 'T' && text[10] != ' ') ||
       text[13] != ':' || text[16] != ':') {
     return std::nullopt;
   }
-  auto year = to_int(text.substr(0, 4)), mon = to_int(text.substr(5, 2)), day = to_int(text.substr(8, 2));
-  auto hour = to_int(text.substr(11, 2)), min = to_int(text.substr(14, 2)), sec = to_int(text.substr(17, 2));
+  auto year = parse_trace_int(text.substr(0, 4)), mon = parse_trace_int(text.substr(5, 2)), day = parse_trace_int(text.substr(8, 2));
+  auto hour = parse_trace_int(text.substr(11, 2)), min = parse_trace_int(text.substr(14, 2)), sec = parse_trace_int(text.substr(17, 2));
   if (!year || !mon || !day || !hour || !min || !sec) return std::nullopt;
   if (*mon < 1 || *mon > 12 || *day < 1 || *day > 31 || *hour > 23 || *min > 59 || *sec > 60) return std::nullopt;
   std::tm tm{};
@@ -57,7 +67,7 @@ std::optional<std::int64_t> parse_trace_duration(std::string_view text) {
   if (text.empty()) return std::nullopt;
   std::int64_t days = 0;
   if (auto dash = text.find('-'); dash != std::string_view::npos) {
-    auto d = to_int(text.substr(0, dash));
+    auto d = parse_trace_int(text.substr(0, dash));
     if (!d || *d < 0) return std::nullopt;
     days = *d;
     text = text.substr(dash + 1);
@@ -67,7 +77,7 @@ std::optional<std::int64_t> parse_trace_duration(std::string_view text) {
   int n = 0;
   for (const std::string& p : split(text, ':')) {
     if (n == 3 || !all_digits(p)) return std::nullopt;
-    parts[n++] = *to_int(p);
+    parts[n++] = *parse_trace_int(p);
   }
   if (n == 0) return std::nullopt;
   std::int64_t secs = 0;

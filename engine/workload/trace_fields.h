@@ -6,6 +6,9 @@
 
 namespace sa::engine {
 
+/// A decimal integer with an optional sign (no base prefixes, unlike slurm.conf numbers);
+/// nullopt when empty, not a number, or beyond 10^18.
+std::optional<std::int64_t> parse_trace_int(std::string_view text);
 /// A sacct timestamp: epoch seconds (SLURM_TIME_FORMAT=%s) or ISO 8601 without zone
 /// (read as UTC; sacct prints local time, so only differences are meaningful). "Unknown",
 /// "None" and "" give nullopt; so does anything unreadable.
