@@ -180,6 +180,9 @@ void Simulator::backfill_cycle() {
         break;
       }
     }
+    // Jobs held by a job-count or wall limit are skipped and reserve nothing (without
+    // assoc_limit_stop); TRES limits are checked once a start time is known, below.
+    if (!s.assoc_limit_stop && !limits_allow(job, rec, LimitPhase::kPre)) continue;
     // Reserve nothing for jobs below bf_min_prio_reserve, younger than bf_min_age_reserve,
     // already reserved in another partition (bf_one_resv_per_job), or past the partition's
     // bf_job_part_count_reserve.
@@ -286,6 +289,9 @@ void Simulator::backfill_cycle() {
       break;
     }
     if (stop) break;
+    // acct_policy_job_runnable_post_select: a job over a TRES limit neither starts nor
+    // reserves.
+    if ((start_now || plan) && !limits_allow(job, rec, start_now ? LimitPhase::kBoth : LimitPhase::kPost)) continue;
     if (start_now) {
       start_job(e.job, e.rec, alloc, StartedBy::kBackfill);  // also adds it to ends_
       scratch.take(alloc);

@@ -31,7 +31,10 @@ void Simulator::main_loop(bool full) {
       break;
     }
     if (s.sched_max_job_start > 0 && started >= static_cast<std::uint64_t>(s.sched_max_job_start)) break;
-    if (s.partition_job_depth > 0 && ++part_depth[rec.part] > s.partition_job_depth) continue;
+    if (s.partition_job_depth > 0 && ++part_depth[rec.part] > s.partition_job_depth) {
+      if (job.reason == kReasonNone) set_reason(job, kReasonPriority);
+      continue;
+    }
     // Event-triggered runs stop after default_queue_depth records; the count includes
     // records of partitions that have already failed.
     if (!full && depth++ > s.default_queue_depth) {
@@ -39,12 +42,30 @@ void Simulator::main_loop(bool full) {
       break;
     }
     ++decisions;
-    if (failed[rec.part]) continue;
+    if (failed[rec.part]) {
+      // A job behind the one that failed its partition: Priority, unless it already shows
+      // something more specific.
+      if (job.reason == kReasonNone || job.reason == kReasonResources || job.reason == kReasonNodesUnavailable) {
+        set_reason(job, kReasonPriority);
+      }
+      continue;
+    }
+    // Limit-blocked jobs are skipped without failing the partition (unless assoc_limit_stop).
+    if (!limits_allow(job, rec)) {
+      if (!s.assoc_limit_stop) continue;
+      failed[rec.part] = 1;
+      avail.subtract(part_nodes_[rec.part]);
+      if (++failed_count == np) break;
+      continue;
+    }
     NodeBitset allowed = part_nodes_[rec.part];
     allowed &= avail;
     bool ok = false;
     if (allowed.count() >= rec.demand.min_nodes) {
       ok = pool_.fit(pool_.state(), rec.demand, allowed, &alloc);
+      if (!ok) set_reason(job, kReasonResources);
+    } else {
+      set_reason(job, kReasonNodesUnavailable);
     }
     if (ok) {
       start_job(e.job, e.rec, alloc, StartedBy::kMain);

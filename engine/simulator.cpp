@@ -46,7 +46,8 @@ std::int64_t SimJob::expected_end() const {
 
 Simulator::Simulator(const Site& site, SimOptions options)
     : site_(site), conf_(*site.config), opt_(std::move(options)), prio_(*site.config, site.tree, site.qos),
-      pool_(*site.config) {
+      limits_(*site.config, site.tree, site.qos), pool_(*site.config) {
+  for (const char* name : {"None", "Priority", "Resources", "BeginTime", kNodesUnavailableText}) reason_id(name);
   for (const Partition& p : conf_.partitions) {
     NodeBitset b(conf_.nodes.size());
     for (std::uint32_t n : p.nodes) b.set(pool_.internal_index(n));
@@ -265,6 +266,8 @@ void Simulator::bind_job(SimJob& job) {
   job.qos = q ? static_cast<std::int32_t>(q - site_.qos.records.data()) : -1;
   const std::string account = job.assoc != kNoAssoc ? site_.tree->assocs[job.assoc].account : r.account;
   const std::string qos_used = q ? q->name : qos_name;
+  job.user_id = limits_.user_id(r.user);
+  job.account_id = limits_.account_id(account);
   // One record per partition, with the partition's defaults and limit checks.
   std::string access_reason, limit_reason;
   for (std::uint32_t p : parts) {
@@ -325,6 +328,17 @@ void Simulator::bind_job(SimJob& job) {
     else if (d.min_nodes < part.min_nodes) rec.hold_reason = "PartitionNodeLimit";
     else if (part.state == PartitionState::kDown || part.state == PartitionState::kDrain) rec.hold_reason = "PartitionDown";
     if (!rec.hold_reason.empty() && rec.hold_reason != "PartitionDown") limit_reason = rec.hold_reason;
+    rec.tres = request_tres(d, part);
+    // acct_policy_set_qos_order: the partition QOS rules unless the job QOS has OverPartQOS.
+    const QosRecord* pq = part.qos.empty() ? nullptr : site_.qos.find(part.qos);
+    const std::int32_t part_qos = pq ? static_cast<std::int32_t>(pq - site_.qos.records.data()) : -1;
+    if (part_qos >= 0 && job.qos >= 0 && part_qos != job.qos) {
+      const bool over = limits_.qos_table(job.qos).over_part_qos;
+      rec.qos1 = over ? job.qos : part_qos;
+      rec.qos2 = over ? part_qos : job.qos;
+    } else {
+      rec.qos1 = job.qos >= 0 ? job.qos : part_qos;
+    }
     job.recs.push_back(std::move(rec));
   }
   if (job.recs.empty()) {
@@ -350,7 +364,21 @@ void Simulator::on_submit(std::uint32_t j) {
   SimJob& job = jobs_[j];
   while (submit_cursor_ < jobs_.size() && jobs_[submit_cursor_].req.submit <= now_) ++submit_cursor_;
   if (job.state == JobState::kRejected) return;
+  if (limits_.active()) {
+    // acct_policy_validate runs against every partition the job names; one failure refuses
+    // the submission ("Job violates accounting/QOS policy").
+    for (const SimRecord& rec : job.recs) {
+      const LimitBlock b = limits_.validate_submit(limit_key(job, rec), rec.tres, rec.time_limit);
+      if (!b) continue;
+      job.state = JobState::kRejected;
+      job.reject_reason = fmt::format("Job violates accounting/QOS policy (job submit limit, user's size and/or time "
+                                      "limits): {}: {}", b.reason, describe_block(b));
+      return;
+    }
+    limits_.add_submit(limit_key(job, job.recs.front()));
+  }
   job.state = JobState::kPending;
+  set_reason(job, kReasonNone);
   // ACCRUE_ALWAYS counts age from submission, held or not; otherwise from its begin time.
   if (conf_.priority.flags.accrue_always) job.accrue = job.req.submit;
   active_.push_back(j);
@@ -360,10 +388,16 @@ void Simulator::on_submit(std::uint32_t j) {
   // accrue_time; the submit-time priority above was computed before that, with age 0.
   if (job.begin <= now_ && job.accrue == kNoTime) job.accrue = job.begin;
   if (job.begin <= now_) {
+    if (!top_priority(job)) set_reason(job, kReasonPriority);
     queue_insert(j);
     trigger_main();
   } else {
+    set_reason(job, kReasonBeginTime);  // job_independent(): begin time in the future
     push(job.begin, EventType::kEligible, j);
+  }
+  // A job whose every partition record is held shows the partition's reason.
+  if (std::all_of(job.recs.begin(), job.recs.end(), [](const SimRecord& r) { return !r.hold_reason.empty(); })) {
+    set_reason(job, reason_id(job.recs.front().hold_reason));
   }
   bf_changed_ = true;
 }
@@ -371,6 +405,7 @@ void Simulator::on_submit(std::uint32_t j) {
 void Simulator::on_eligible(std::uint32_t j) {
   if (jobs_[j].state != JobState::kPending) return;
   if (jobs_[j].accrue == kNoTime) jobs_[j].accrue = jobs_[j].begin;
+  if (jobs_[j].reason == kReasonBeginTime) set_reason(jobs_[j], kReasonNone);
   queue_insert(j);
   trigger_main();
   bf_changed_ = true;
@@ -383,6 +418,13 @@ void Simulator::on_end(std::uint32_t j) {
   job.end = now_;
   pool_.state().give_back(job.alloc);
   if (last_decay_ != kNoTime) charge_usage(job, std::max(last_decay_, job.start), now_);
+  if (limits_.active()) {
+    const LimitKey key = limit_key(job, job.recs[static_cast<std::size_t>(job.run_rec)]);
+    const std::int64_t limit = job.recs[static_cast<std::size_t>(job.run_rec)].time_limit;
+    const double left = limit < 0 ? 0xFFFFFFFFLL * 60.0 - job.run_secs_done : static_cast<double>(limit) - job.run_secs_done;
+    limits_.job_fini(key, alloc_tres(job), std::max(0.0, left));
+    limits_.remove_submit(limit_key(job, job.recs.front()));
+  }
   running_.erase(std::find(running_.begin(), running_.end(), j));
   const PlannedEnd key{job.expected_end(), job.req.id, j};
   auto it = std::lower_bound(ends_.begin(), ends_.end(), key);
@@ -413,7 +455,7 @@ void Simulator::trigger_direct() {
 
 // --- usage, fair share and priorities --------------------------------------------------
 
-void Simulator::charge_usage(const SimJob& job, std::int64_t from, std::int64_t to) {
+void Simulator::charge_usage(SimJob& job, std::int64_t from, std::int64_t to) {
   if (!site_.tree || job.assoc == kNoAssoc || to <= from) return;
   double factor = 1.0;
   if (job.qos >= 0) {
@@ -421,6 +463,13 @@ void Simulator::charge_usage(const SimJob& job, std::int64_t from, std::int64_t 
     if (uf >= 0) factor = uf;
   }
   usage_[job.assoc] += decayed_charge(conf_.priority.decay_half_life, to - from, job.billable * factor);
+  if (limits_.active() && job.run_rec >= 0) {
+    // The decay thread also feeds the limits: TRES-minutes used (decayed, with UsageFactor)
+    // and TRES-run-minutes released.
+    job.run_secs_done += static_cast<double>(to - from);
+    limits_.job_ran(limit_key(job, job.recs[static_cast<std::size_t>(job.run_rec)]), alloc_tres(job), to - from,
+                    decayed_charge(conf_.priority.decay_half_life, to - from, factor));
+  }
 }
 
 void Simulator::priority_pass() {
@@ -439,6 +488,7 @@ void Simulator::priority_pass() {
       const double d = decay_over(ps.decay_half_life, now_ - last_decay_);
       if (d != 1.0) {
         for (long double& u : usage_) u *= d;
+        if (limits_.active()) limits_.decay(d);
       }
     }
     if (classic && last_decay_ != kNoTime) {
@@ -589,6 +639,7 @@ void Simulator::start_job(std::uint32_t j, std::uint32_t r, const Allocation& al
   job.started_by = by;
   job.start_priority = rec.priority;
   job.start_factors = rec.factors;
+  set_reason(job, kReasonNone);
   pool_.state().take(alloc);
   // Billable TRES: the partition's TRESBillingWeights over the allocation, else its CPUs.
   const Partition& part = conf_.partitions[rec.part];
@@ -619,6 +670,7 @@ void Simulator::start_job(std::uint32_t j, std::uint32_t r, const Allocation& al
     const std::int64_t over = static_cast<std::int64_t>(part.over_time_limit.value_or(conf_.over_time_limit)) * 60;
     run = std::min(run, rec.time_limit + over);
   }
+  if (limits_.active()) limits_.job_begin(limit_key(job, rec), alloc_tres(job), rec.time_limit);
   job.planned_end = now_ + std::max<std::int64_t>(run, 0);
   push(job.planned_end, EventType::kEnd, j);
   running_.push_back(j);
@@ -633,6 +685,125 @@ std::int64_t Simulator::plan_limit(const SimRecord& rec) const {
   if (rec.time_limit >= 0) return rec.time_limit;
   const std::int64_t max_time = conf_.partitions[rec.part].max_time;
   return max_time >= 0 ? max_time : kYear;
+}
+
+// --- limits and reasons ---------------------------------------------------------------------
+
+bool Simulator::top_priority(const SimJob& job) const {
+  // _top_priority() at submission: any other eligible pending job (not held by a limit or
+  // a partition rule) outside reservations with a strictly higher priority makes the new
+  // job show "Priority" from the start. Partitions do not enter into it: the same-
+  // reservation test (both without one) comes first and decides.
+  const std::uint32_t mine = job.recs.front().priority;
+  for (const QueueEntry& e : queue_) {
+    const SimJob& other = jobs_[e.job];
+    if (&other == &job || other.state != JobState::kPending || limit_reason_[other.reason]) continue;
+    if (other.recs.front().priority > mine) return false;
+  }
+  return true;
+}
+
+LimitKey Simulator::limit_key(const SimJob& job, const SimRecord& rec) const {
+  LimitKey k;
+  k.assoc = job.assoc;
+  k.qos1 = rec.qos1;
+  k.qos2 = rec.qos2;
+  k.job_qos = job.qos;
+  k.user = job.user_id;
+  k.account = job.account_id;
+  return k;
+}
+
+TresCounts Simulator::request_tres(const Demand& d, const Partition& part) const {
+  TresCounts t{};
+  t[kTresCpu] = d.cpus;
+  t[kTresNode] = d.min_nodes;
+  t[kTresGpu] = d.gpus;
+  if (d.mem_per_cpu) t[kTresMem] = static_cast<std::int64_t>(d.mem_per_cpu) * d.cpus;
+  else if (d.mem_per_node) t[kTresMem] = static_cast<std::int64_t>(d.mem_per_node) * d.min_nodes;
+  else if (!part.nodes.empty()) t[kTresMem] = static_cast<std::int64_t>(conf_.nodes[part.nodes.front()].real_memory_mb) * d.min_nodes;
+  // Billing: the partition's TRESBillingWeights over the request, else its CPUs.
+  double sum = 0, mx = 0;
+  for (const TresWeight& w : part.tres_billing_weights) {
+    double v = 0;
+    if (w.tres == "cpu") v = static_cast<double>(t[kTresCpu]) * w.weight;
+    else if (w.tres == "mem") v = static_cast<double>(t[kTresMem]) * w.weight;
+    else if (w.tres == "node") v = static_cast<double>(t[kTresNode]) * w.weight;
+    else if (w.tres == "gres/gpu") v = static_cast<double>(t[kTresGpu]) * w.weight;
+    sum += v;
+    mx = std::max(mx, v);
+  }
+  const bool max_mode = conf_.priority.flags.max_tres || conf_.priority.flags.max_tres_gres;
+  t[kTresBilling] = part.tres_billing_weights.empty() ? t[kTresCpu] : static_cast<std::int64_t>(max_mode ? mx : sum);
+  return t;
+}
+
+TresCounts Simulator::alloc_tres(const SimJob& job) const {
+  TresCounts t{};
+  t[kTresCpu] = job.alloc.cpus();
+  t[kTresMem] = static_cast<std::int64_t>(job.alloc.mem());
+  t[kTresNode] = job.alloc.nodes();
+  t[kTresBilling] = static_cast<std::int64_t>(job.billable);
+  t[kTresGpu] = job.alloc.gpus();
+  return t;
+}
+
+bool Simulator::explained(const SimJob& job) const {
+  return !opt_.explain_jobs.empty() &&
+         std::find(opt_.explain_jobs.begin(), opt_.explain_jobs.end(), job.req.id) != opt_.explain_jobs.end();
+}
+
+std::string Simulator::describe_block(const LimitBlock& b) const {
+  std::string who;
+  if (b.qos >= 0) who = fmt::format("QOS {}", site_.qos.records[static_cast<std::size_t>(b.qos)].name);
+  else if (b.assoc != kNoAssoc && site_.tree) {
+    const Association& a = site_.tree->assocs[b.assoc];
+    who = a.is_user() ? fmt::format("association {}/{}", a.account, a.user) : fmt::format("account {}", a.account);
+  }
+  const std::string reason = b.reason;
+  if (b.tres >= 0) {
+    const bool minutes = reason.find("Minutes") != std::string::npos;
+    return fmt::format("{}: {} {}{} in use, this job {} {}, limit {}", who, b.used, tres_name(b.tres),
+                       minutes ? "-minutes" : "", minutes ? "adds" : "wants", b.want, b.limit);
+  }
+  if (reason.find("Wall") != std::string::npos) {
+    return b.used > 0 ? fmt::format("{}: {} wall-minutes used, limit {}", who, b.used, b.limit)
+                      : fmt::format("{}: time limit {} min, limit {} min", who, b.want, b.limit);
+  }
+  const bool submit = reason.find("Submit") != std::string::npos;
+  return fmt::format("{}: {} jobs {}, limit {}", who, b.used, submit ? "submitted" : "running", b.limit);
+}
+
+bool Simulator::limits_allow(SimJob& job, const SimRecord& rec, LimitPhase phase) {
+  if (!limits_.active()) return true;
+  const LimitKey key = limit_key(job, rec);
+  LimitBlock b;
+  if (phase != LimitPhase::kPost) b = limits_.runnable_pre(key, rec.time_limit);
+  if (!b && phase != LimitPhase::kPre) b = limits_.runnable_post(key, rec.tres, rec.time_limit);
+  if (!b) {
+    if (limit_reason_[job.reason]) set_reason(job, kReasonNone);
+    return true;
+  }
+  const std::uint16_t id = reason_id(b.reason);
+  limit_reason_[id] = 1;
+  set_reason(job, id, explained(job) ? describe_block(b) : std::string());
+  return false;
+}
+
+std::uint16_t Simulator::reason_id(const std::string& name) {
+  auto [it, fresh] = reason_ids_.emplace(name, static_cast<std::uint16_t>(result_.reason_names.size()));
+  if (fresh) {
+    result_.reason_names.push_back(name);
+    limit_reason_.push_back(0);
+  }
+  return it->second;
+}
+
+void Simulator::set_reason(SimJob& job, std::uint16_t reason, const std::string& detail) {
+  if (job.reason == reason && !job.reasons.empty() && job.reasons.back().detail == detail) return;
+  job.reason = reason;
+  // Changes within one second are all kept: squeue, polled once a second, may see either.
+  job.reasons.push_back(ReasonSpan{now_, reason, detail});
 }
 
 void Simulator::take_snapshot() {

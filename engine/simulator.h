@@ -17,6 +17,7 @@
 #include "analyzer/model.h"
 #include "engine/fair_share.h"
 #include "engine/job.h"
+#include "engine/limits.h"
 #include "engine/priority.h"
 #include "engine/resources.h"
 #include "engine/workload/workload.h"
@@ -43,6 +44,8 @@ struct SimOptions {
   /// Trace partition/queue name -> site partition; unknown names go to the default partition.
   std::map<std::string, std::string> partition_map;
   std::function<void(double fraction)> progress;  // called now and then with the done fraction
+  /// Job ids whose reason changes are recorded with the numbers behind them (explain).
+  std::vector<std::uint32_t> explain_jobs;
 };
 
 /// One (job x partition) queue record.
@@ -53,7 +56,29 @@ struct SimRecord {
   std::uint32_t priority = 0;
   PriorityFactors factors;
   std::string hold_reason;           // non-empty: excluded from the queue (partition limits)
+  TresCounts tres{};                 // the request as the limits see it
+  std::int32_t qos1 = -1, qos2 = -1; // partition QOS and job QOS in limit precedence order
 };
+
+/// A pending job's Reason from `from` on (an index into SimResult::reason_names), and for
+/// explained jobs what lay behind it.
+struct ReasonSpan {
+  std::int64_t from = 0;
+  std::uint16_t reason = 0;
+  std::string detail;
+};
+
+/// Reasons every run knows, by fixed index into SimResult::reason_names.
+enum : std::uint16_t {
+  kReasonNone,
+  kReasonPriority,
+  kReasonResources,
+  kReasonBeginTime,
+  kReasonNodesUnavailable,  // Resources with the main loop's description (squeue prints it)
+  kReasonFixedCount
+};
+inline constexpr const char* kNodesUnavailableText =
+    "Nodes required for job are DOWN, DRAINED or reserved for jobs in higher priority partitions";
 
 struct SimJob {
   JobRequest req;
@@ -73,6 +98,10 @@ struct SimJob {
   double billable = 0;
   bool bf_tested = false;            // reached a backfill will-run test
   std::string reject_reason;
+  std::uint32_t user_id = 0, account_id = 0;  // Limits' interned ids
+  std::uint16_t reason = kReasonNone;          // the Reason squeue would print now
+  std::vector<ReasonSpan> reasons;             // every change, from submission on
+  double run_secs_done = 0;                    // TRES-run-seconds already released by decay ticks
   std::int64_t expected_end() const;  // start + time limit: what backfill plans with
 };
 
@@ -110,6 +139,8 @@ struct SimResult {
   /// Allocations number nodes in selection order; this maps them to Config::nodes.
   std::vector<std::uint32_t> node_config_index;
   std::uint32_t config_node(std::uint32_t internal) const { return node_config_index[internal]; }
+  std::vector<std::string> reason_names;  // SimJob::reason and ReasonSpan::reason index this
+  const std::string& reason_name(std::uint16_t id) const { return reason_names[id]; }
 };
 
 class Simulator {
@@ -157,18 +188,34 @@ class Simulator {
   void main_loop(bool full);
   void backfill_cycle();
   void start_job(std::uint32_t j, std::uint32_t rec, const Allocation& alloc, StartedBy by);
-  void charge_usage(const SimJob& job, std::int64_t from, std::int64_t to);
+  void charge_usage(SimJob& job, std::int64_t from, std::int64_t to);
   void take_snapshot();
   bool queue_less(const QueueEntry& a, const QueueEntry& b) const;
   void queue_insert(std::uint32_t j);
   void queue_sort();
   double fairshare_of(std::uint32_t assoc) const;
   std::int64_t plan_limit(const SimRecord& rec) const;
+  // Limits and reasons (limits.h).
+  LimitKey limit_key(const SimJob& job, const SimRecord& rec) const;
+  TresCounts request_tres(const Demand& d, const Partition& part) const;
+  TresCounts alloc_tres(const SimJob& job) const;
+  /// Checks the job's limits for this record (before node selection, after it, or both);
+  /// a block sets its Reason, a pass clears a limit Reason as acct_policy does.
+  enum class LimitPhase { kPre, kPost, kBoth };
+  bool limits_allow(SimJob& job, const SimRecord& rec, LimitPhase phase = LimitPhase::kBoth);
+  void set_reason(SimJob& job, std::uint16_t reason, const std::string& detail = {});
+  std::uint16_t reason_id(const std::string& name);
+  std::string describe_block(const LimitBlock& b) const;
+  bool explained(const SimJob& job) const;
+  bool top_priority(const SimJob& job) const;
 
   const Site& site_;
   const Config& conf_;
   SimOptions opt_;
   PriorityModel prio_;
+  Limits limits_;
+  std::map<std::string, std::uint16_t> reason_ids_;
+  std::vector<char> limit_reason_;  // per reason id: a limit reason
   NodePool pool_;
   std::vector<NodeBitset> part_nodes_;
   std::optional<FairShare> fair_share_;

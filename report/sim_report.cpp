@@ -85,7 +85,8 @@ WeightedFactors weighted_factors(const engine::PriorityFactors& f, const Priorit
 void write_trace_csv(std::ostream& out, const engine::SimResult& r, const engine::Site& site) {
   const Config& conf = *site.config;
   out << "job_id,submit,eligible,start,end,wait,state,partition,account,user,qos,cpus,nodes,priority,started_by,"
-         "nodelist,age,assoc,fairshare,jobsize,partition_prio,qos_prio,tres,nice,site,recorded_start,reason\n";
+         "nodelist,age,assoc,fairshare,jobsize,partition_prio,qos_prio,tres,nice,site,recorded_start,reason,"
+         "pending_reasons\n";
   for (const engine::SimJob& j : r.jobs) {
     const bool started = j.start != engine::kNoTime;
     const engine::SimRecord* rec = started ? &j.recs[static_cast<std::size_t>(j.run_rec)] : (j.recs.empty() ? nullptr : &j.recs.front());
@@ -97,6 +98,13 @@ void write_trace_csv(std::ostream& out, const engine::SimResult& r, const engine
     auto t = [](std::int64_t v) { return v == engine::kNoTime ? std::string() : std::to_string(v); };
     std::string reason = j.reject_reason;
     if (reason.empty() && !started && rec) reason = rec->hold_reason;
+    if (reason.empty() && j.state == engine::JobState::kPending) reason = r.reason_name(j.reason);
+    // Every Reason the job showed while pending: +seconds after submission, then the Reason.
+    std::string history;
+    for (const engine::ReasonSpan& span : j.reasons) {
+      if (!history.empty()) history += ';';
+      history += fmt::format("+{}:{}", span.from - j.req.submit, r.reason_name(span.reason));
+    }
     out << j.req.id << ',' << j.req.submit << ',' << j.begin << ',' << t(j.start) << ',' << t(j.end) << ','
         << (started ? std::to_string(j.start - j.begin) : std::string()) << ',' << state_name(j.state) << ','
         << csv_field(rec ? conf.partitions[rec->part].name : std::string()) << ',' << csv_field(account) << ','
@@ -106,7 +114,7 @@ void write_trace_csv(std::ostream& out, const engine::SimResult& r, const engine
         << csv_field(names.empty() ? std::string() : compress_hostlist(names)) << ',' << f0(w.age) << ','
         << f0(w.assoc) << ',' << f0(w.fairshare) << ',' << f0(w.job_size) << ',' << f0(w.partition) << ','
         << f0(w.qos) << ',' << csv_field(tres_text(w)) << ',' << f0(w.nice) << ',' << f0(w.site) << ','
-        << t(j.req.recorded_start) << ',' << csv_field(reason) << '\n';
+        << t(j.req.recorded_start) << ',' << csv_field(reason) << ',' << csv_field(history) << '\n';
   }
 }
 
