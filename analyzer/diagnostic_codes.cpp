@@ -66,6 +66,20 @@ const std::vector<DiagnosticCode>& diagnostic_codes() {
       {"WORK003", "workload-format", "a workload file that is neither SWF nor sacct -P output, or lacks needed columns"},
       {"WORK004", "duplicate-job-id", "a job id that repeats in a trace (renumbered)"},
       {"WORK005", "profile-error", "a synthetic profile line that cannot be read"},
+      {"RESV001", "reservation-syntax", "a reservation line word that is not Key=Value (the rest of the line is ignored)"},
+      {"RESV002", "reservation-missing-key", "a reservation without a name, StartTime or EndTime/Duration, or a line before any ReservationName="},
+      {"RESV003", "reservation-invalid-time", "a reservation StartTime, EndTime or Duration that is not a time"},
+      {"RESV004", "reservation-ends-before-start", "a reservation that ends before, or when, it starts"},
+      {"RESV005", "reservation-invalid-nodes", "a reservation hostlist or NodeCnt that cannot be read, or a reservation with no nodes"},
+      {"RESV006", "reservation-mixed-exclusion", "a Users or Accounts list mixing excluded ('-name') and included names"},
+      {"RESV007", "duplicate-reservation", "a reservation name listed twice"},
+      {"RESV008", "reservation-inconsistent", "NodeCnt or Duration disagreeing with Nodes or EndTime in the same record"},
+      {"EVNT001", "event-line", "a node event line or table row that cannot be read"},
+      {"EVNT002", "event-invalid-time", "a node event start or end that is not a time"},
+      {"EVNT003", "event-ends-before-start", "a node event that ends before it starts"},
+      {"EVNT004", "event-invalid-nodes", "a node event hostlist that cannot be read or names no nodes"},
+      {"EVNT005", "event-invalid-state", "a node event state that is neither DOWN nor DRAIN"},
+      {"EVNT006", "event-table-columns", "a sacctmgr event table without the NodeName, TimeStart, TimeEnd and State columns"},
   };
   return codes;
 }

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "cli/common.h"
+#include "cli/engine_options.h"
 #include "cli/site_inputs.h"
 #include "engine/metrics.h"
 #include "report/sim_report.h"
@@ -15,60 +16,6 @@
 namespace sa::cli {
 
 namespace {
-
-struct EngineOptions {
-  std::string until, at, start;
-  std::string trace;
-  std::string format = "text";
-  std::string progress = "auto";
-  std::string jobs;  // sprio snapshot mode
-  std::string calc_at;
-  double bf_test_cost_us = 2000;
-  double main_decision_cost_us = 100;
-};
-
-void add_engine_options(CLI::App& cmd, EngineOptions& e) {
-  cmd.add_option("--format", e.format, "Output: text or json")->check(CLI::IsMember({"text", "json"}));
-  cmd.add_option("--start", e.start,
-                 "When slurmctld started (the clock origin: priority passes run every PriorityCalcPeriod "
-                 "from here; default the first submit)");
-  cmd.add_option("--bf-test-cost-us", e.bf_test_cost_us,
-                 "Modelled slurmctld time of one backfill will-run test, in microseconds (bf_max_time, yields)")
-      ->check(CLI::Range(0.0, 1e9));
-  cmd.add_option("--main-decision-cost-us", e.main_decision_cost_us,
-                 "Modelled slurmctld time of one main-loop decision, in microseconds (max_sched_time)")
-      ->check(CLI::Range(0.0, 1e9));
-}
-
-std::function<void(double)> progress_bar(const std::string& mode) {
-  const bool on = mode == "always" || (mode == "auto" && isatty(STDERR_FILENO));
-  if (!on) return {};
-  return [last = -1](double f) mutable {
-    const int pct = static_cast<int>(f * 100);
-    if (pct == last) return;
-    last = pct;
-    const int cells = pct * 30 / 100;
-    std::cerr << '\r' << '[' << std::string(static_cast<std::size_t>(cells), '#')
-              << std::string(static_cast<std::size_t>(30 - cells), '.') << "] " << pct << "%";
-    if (pct >= 100) std::cerr << '\n';
-    std::cerr.flush();
-  };
-}
-
-std::int64_t first_submit(const engine::Workload& w) {
-  return w.jobs.empty() ? 0 : w.jobs.front().submit;
-}
-
-bool apply_start(const EngineOptions& e, const engine::Workload& w, engine::SimOptions& opt) {
-  if (e.start.empty()) return true;
-  auto t = parse_time_option(e.start, first_submit(w));
-  if (!t) {
-    std::cerr << "slurm-advisor: --start '" << e.start << "' is not a time (epoch, ISO or +DURATION)\n";
-    return false;
-  }
-  opt.start = *t;
-  return true;
-}
 
 int run_simulate(const SiteOptions& so, const EngineOptions& e) {
   auto in = load_site(so);

@@ -8,6 +8,7 @@
 #include "cli/cmd_accounting.h"
 #include "cli/cmd_check.h"
 #include "cli/cmd_simulate.h"
+#include "cli/cmd_squeue.h"
 #include "cli/common.h"
 
 int main(int argc, char** argv) {
@@ -23,6 +24,7 @@ int main(int argc, char** argv) {
   register_tree(app, runner);
   register_simulate(app, runner);
   register_sprio(app, runner);
+  register_squeue(app, runner);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

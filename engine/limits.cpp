@@ -222,6 +222,47 @@ Limits::Limits(const Config& config, const AssocTree* tree, const QosTable& qos)
   refresh_active();
 }
 
+void Limits::lift(const LimitBlock& b) {
+  if (!b.reason) return;
+  LimitTable* t = nullptr;
+  if (b.qos >= 0 && static_cast<std::size_t>(b.qos) < qos_.size()) t = &qos_[static_cast<std::size_t>(b.qos)];
+  else if (b.assoc < assoc_.size()) t = &assoc_[b.assoc];
+  if (!t) return;
+  const std::string r = b.reason;
+  auto has = [&r](const char* s) { return r.find(s) != std::string::npos; };
+  if (b.tres >= 0) {
+    TresCounts* field = nullptr;
+    if (has("RunMinutes")) field = &t->grp_tres_run_mins;
+    else if (has("MinutesPerJob")) field = &t->max_tres_mins_pj;
+    else if (has("Grp") && has("Minutes")) field = &t->grp_tres_mins;
+    else if (has("Grp")) field = &t->grp_tres;
+    else if (has("PerJob")) field = &t->max_tres_pj;
+    else if (has("PerNode")) field = &t->max_tres_pn;
+    else if (has("PerUser")) field = &t->max_tres_pu;
+    else if (has("PerAccount")) field = &t->max_tres_pa;
+    else if (has("Min")) field = &t->min_tres;
+    if (field) (*field)[b.tres] = kUnlimited;
+  } else if (has("GrpSubmit")) {
+    t->grp_submit = kUnlimited;
+  } else if (has("GrpJobs")) {
+    t->grp_jobs = kUnlimited;
+  } else if (has("GrpWall")) {
+    t->grp_wall = kUnlimited;
+  } else if (has("WallDuration")) {
+    t->max_wall = kUnlimited;
+  } else if (has("SubmitJobsPerAccount")) {
+    t->max_submit_pa = kUnlimited;
+  } else if (has("Submit")) {
+    t->max_submit = kUnlimited;
+  } else if (has("JobsPerAccount")) {
+    t->max_jobs_pa = kUnlimited;
+  } else if (has("Jobs")) {
+    t->max_jobs = kUnlimited;
+  }
+  finish(*t);
+  refresh_active();
+}
+
 void Limits::refresh_active() {
   bool any = false;
   for (const LimitTable& t : assoc_) any = any || t.any;

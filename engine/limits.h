@@ -65,6 +65,7 @@ struct LimitKey {
 };
 
 /// Why a job may not start (or be submitted): Slurm's Reason and the numbers behind it.
+/// (Also names a limit to lift in what-if runs: reason + QOS or association + TRES.)
 struct LimitBlock {
   const char* reason = nullptr;  // nullptr: not blocked
   std::int32_t qos = -1;         // the QOS whose limit binds, or -1
@@ -89,6 +90,8 @@ class Limits {
   LimitTable& qos_table(std::int32_t qos) { return qos_[static_cast<std::size_t>(qos)]; }
   const LimitTable& qos_table(std::int32_t qos) const { return qos_[static_cast<std::size_t>(qos)]; }
   void refresh_active();
+  /// Removes the one limit behind `block` (for what-if runs: "if this limit were lifted").
+  void lift(const LimitBlock& block);
 
   /// acct_policy_validate: submit limits always; per-job limits only under DenyOnLimit
   /// (or without any QOS). A block here means the submission is refused.

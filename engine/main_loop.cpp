@@ -4,6 +4,8 @@
 // every later record of this run.
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "engine/simulator.h"
 
 namespace sa::engine {
@@ -15,6 +17,7 @@ void Simulator::main_loop(bool full) {
   const std::size_t np = conf_.partitions.size();
   std::vector<char> failed(np, 0);
   std::vector<std::int64_t> part_depth(np, 0);
+  std::vector<std::uint32_t> failed_by(np, 0);  // the job that failed each partition
   std::size_t failed_count = 0;
   NodeBitset avail = pool_.usable();
   std::int64_t depth = 0;
@@ -46,7 +49,10 @@ void Simulator::main_loop(bool full) {
       // A job behind the one that failed its partition: Priority, unless it already shows
       // something more specific.
       if (job.reason == kReasonNone || job.reason == kReasonResources || job.reason == kReasonNodesUnavailable) {
-        set_reason(job, kReasonPriority);
+        set_reason(job, kReasonPriority,
+                   explained(job) ? fmt::format("partition {} held for job {}, ahead in the queue and unable to start",
+                                                conf_.partitions[rec.part].name, failed_by[rec.part])
+                                  : std::string());
       }
       continue;
     }
@@ -63,7 +69,7 @@ void Simulator::main_loop(bool full) {
     bool ok = false;
     if (allowed.count() >= rec.demand.min_nodes) {
       ok = pool_.fit(pool_.state(), rec.demand, allowed, &alloc);
-      if (!ok) set_reason(job, kReasonResources);
+      if (!ok) set_reason(job, kReasonResources, explained(job) ? resources_detail(rec, allowed) : std::string());
     } else {
       set_reason(job, kReasonNodesUnavailable);
     }
@@ -76,10 +82,26 @@ void Simulator::main_loop(bool full) {
     if (s.bf_min_age_reserve > 0 && now_ - job.begin < s.bf_min_age_reserve) continue;
     if (s.bf_min_prio_reserve > 0 && rec.priority < static_cast<std::uint64_t>(s.bf_min_prio_reserve)) continue;
     failed[rec.part] = 1;
+    failed_by[rec.part] = job.req.id;
     avail.subtract(part_nodes_[rec.part]);
     // Once every partition has failed nothing else can start in this run.
     if (++failed_count == np) break;
   }
+}
+
+std::string Simulator::resources_detail(const SimRecord& rec, const NodeBitset& allowed) const {
+  std::uint64_t free = 0, total = 0;
+  std::uint32_t idle = 0;
+  const PoolState& st = pool_.state();
+  part_nodes_[rec.part].for_each([&](std::size_t n) {
+    total += st.nodes[n].cpus_total;
+    if (!allowed.test(n)) return;
+    free += st.nodes[n].cpus_free;
+    idle += st.nodes[n].idle();
+  });
+  return fmt::format("needs {} CPUs on at least {} node(s){}; partition {} has {} of {} CPUs free, {} idle node(s)",
+                     rec.demand.cpus, rec.demand.min_nodes, rec.demand.whole_nodes ? " (whole nodes)" : "",
+                     conf_.partitions[rec.part].name, free, total, idle);
 }
 
 }  // namespace sa::engine

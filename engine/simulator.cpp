@@ -48,6 +48,7 @@ Simulator::Simulator(const Site& site, SimOptions options)
     : site_(site), conf_(*site.config), opt_(std::move(options)), prio_(*site.config, site.tree, site.qos),
       limits_(*site.config, site.tree, site.qos), pool_(*site.config) {
   for (const char* name : {"None", "Priority", "Resources", "BeginTime", kNodesUnavailableText}) reason_id(name);
+  for (const LimitBlock& b : opt_.lift_limits) limits_.lift(b);
   for (const Partition& p : conf_.partitions) {
     NodeBitset b(conf_.nodes.size());
     for (std::uint32_t n : p.nodes) b.set(pool_.internal_index(n));
@@ -109,6 +110,15 @@ SimResult Simulator::run(const Workload& workload) {
     if (opt_.until != kNoTime && ev.time > opt_.until) break;
     // Everything has run and nothing more arrives: only periodic events are left.
     if (future_submits == 0 && active_jobs_ == 0 && snapshots_left == 0 && ev.type != EventType::kEnd) break;
+    // Jobs left pending with nothing running and nothing more to come can only be held by
+    // limits; once the scheduler has had its chances (and decaying usage its time), stop.
+    if (future_submits == 0 && snapshots_left == 0 && running_.empty() && future_eligible_ == 0 &&
+        ev.type != EventType::kEnd) {
+      if (stuck_since_ == kNoTime) stuck_since_ = ev.time;
+      if (ev.time - stuck_since_ > stuck_horizon()) break;
+    } else {
+      stuck_since_ = kNoTime;
+    }
     events_.pop();
     now_ = ev.time;
     ++result_.counters.events;
@@ -117,7 +127,10 @@ SimResult Simulator::run(const Workload& workload) {
         --future_submits;
         on_submit(ev.job);
         break;
-      case EventType::kEligible: on_eligible(ev.job); break;
+      case EventType::kEligible:
+        --future_eligible_;
+        on_eligible(ev.job);
+        break;
       case EventType::kEnd: on_end(ev.job); break;
       case EventType::kPriority:
         priority_pass();
@@ -388,12 +401,18 @@ void Simulator::on_submit(std::uint32_t j) {
   // accrue_time; the submit-time priority above was computed before that, with age 0.
   if (job.begin <= now_ && job.accrue == kNoTime) job.accrue = job.begin;
   if (job.begin <= now_) {
-    if (!top_priority(job)) set_reason(job, kReasonPriority);
+    if (const SimJob* ahead = ahead_at_submit(job)) {
+      set_reason(job, kReasonPriority,
+                 explained(job) ? fmt::format("job {} (priority {}) was ahead at submission", ahead->req.id,
+                                              ahead->recs.front().priority)
+                                : std::string());
+    }
     queue_insert(j);
     trigger_main();
   } else {
     set_reason(job, kReasonBeginTime);  // job_independent(): begin time in the future
     push(job.begin, EventType::kEligible, j);
+    ++future_eligible_;
   }
   // A job whose every partition record is held shows the partition's reason.
   if (std::all_of(job.recs.begin(), job.recs.end(), [](const SimRecord& r) { return !r.hold_reason.empty(); })) {
@@ -583,9 +602,12 @@ void Simulator::compute_priority(SimJob& job, bool incr_only) {
     for (SimRecord& rec : job.recs) rec.priority = p;
     return;
   }
+  const bool top = !opt_.top_priority_jobs.empty() &&
+                   std::find(opt_.top_priority_jobs.begin(), opt_.top_priority_jobs.end(), job.req.id) !=
+                       opt_.top_priority_jobs.end();
   for (SimRecord& rec : job.recs) {
     PriorityFactors f = prio_.factors(priority_input(job, rec), now_);
-    const std::uint32_t p = prio_.priority(f);
+    const std::uint32_t p = top ? 0xFFFFFFFEU : prio_.priority(f);
     if (incr_only && p < rec.priority) continue;
     rec.priority = p;
     rec.factors = std::move(f);
@@ -689,7 +711,23 @@ std::int64_t Simulator::plan_limit(const SimRecord& rec) const {
 
 // --- limits and reasons ---------------------------------------------------------------------
 
-bool Simulator::top_priority(const SimJob& job) const {
+std::int64_t Simulator::stuck_horizon() const {
+  const SchedulerSettings& s = conf_.scheduler;
+  std::int64_t h = 3 * std::max<std::int64_t>({60, s.sched_interval, s.bf_interval, conf_.priority.calc_period});
+  // Usage-based limits (TRES-minutes, GrpWall) free up as usage decays: give them four
+  // half-lives (usage down to 1/16), at most 60 days.
+  for (std::uint32_t j : active_) {
+    const std::string& name = result_.reason_names[jobs_[j].reason];
+    if (jobs_[j].state == JobState::kPending &&
+        (name.find("Minutes") != std::string::npos || name.find("GrpWall") != std::string::npos)) {
+      h = std::max(h, std::min<std::int64_t>(4 * conf_.priority.decay_half_life, 60LL * 86400));
+      break;
+    }
+  }
+  return h;
+}
+
+const SimJob* Simulator::ahead_at_submit(const SimJob& job) const {
   // _top_priority() at submission: any other eligible pending job (not held by a limit or
   // a partition rule) outside reservations with a strictly higher priority makes the new
   // job show "Priority" from the start. Partitions do not enter into it: the same-
@@ -698,9 +736,9 @@ bool Simulator::top_priority(const SimJob& job) const {
   for (const QueueEntry& e : queue_) {
     const SimJob& other = jobs_[e.job];
     if (&other == &job || other.state != JobState::kPending || limit_reason_[other.reason]) continue;
-    if (other.recs.front().priority > mine) return false;
+    if (other.recs.front().priority > mine) return &other;
   }
-  return true;
+  return nullptr;
 }
 
 LimitKey Simulator::limit_key(const SimJob& job, const SimRecord& rec) const {
@@ -786,7 +824,40 @@ bool Simulator::limits_allow(SimJob& job, const SimRecord& rec, LimitPhase phase
   }
   const std::uint16_t id = reason_id(b.reason);
   limit_reason_[id] = 1;
-  set_reason(job, id, explained(job) ? describe_block(b) : std::string());
+  if (!explained(job)) {
+    set_reason(job, id);
+    return false;
+  }
+  // Which running jobs hold the limit: those charged to the same QOS (and user or account
+  // for per-user and per-account limits), or to the association or one below it.
+  std::vector<std::uint32_t> holders;
+  const std::string r = b.reason;
+  for (std::uint32_t o : running_) {
+    const SimJob& other = jobs_[o];
+    const SimRecord& orec = other.recs[static_cast<std::size_t>(other.run_rec)];
+    bool holds = false;
+    if (b.qos >= 0) {
+      holds = orec.qos1 == b.qos || orec.qos2 == b.qos;
+      if (r.find("PerUser") != std::string::npos) holds = holds && other.user_id == job.user_id;
+      if (r.find("PerAccount") != std::string::npos) holds = holds && other.account_id == job.account_id;
+    } else if (b.assoc != kNoAssoc && site_.tree) {
+      for (std::uint32_t a = other.assoc; a != kNoAssoc && !holds; a = site_.tree->assocs[a].parent) holds = a == b.assoc;
+    }
+    if (holds) holders.push_back(other.req.id);
+  }
+  std::sort(holders.begin(), holders.end());
+  const bool seen = std::any_of(job.limit_blocks.begin(), job.limit_blocks.end(), [&b](const LimitBlock& x) {
+    return std::string(x.reason) == b.reason && x.qos == b.qos && x.assoc == b.assoc && x.tres == b.tres;
+  });
+  if (!seen) job.limit_blocks.push_back(b);
+  std::string detail = describe_block(b);
+  if (!holders.empty()) {
+    detail += " (running: jobs ";
+    for (std::size_t i = 0; i < holders.size() && i < 10; ++i) detail += (i ? ", " : "") + std::to_string(holders[i]);
+    if (holders.size() > 10) detail += fmt::format(" and {} more", holders.size() - 10);
+    detail += ")";
+  }
+  set_reason(job, id, detail);
   return false;
 }
 
@@ -800,7 +871,8 @@ std::uint16_t Simulator::reason_id(const std::string& name) {
 }
 
 void Simulator::set_reason(SimJob& job, std::uint16_t reason, const std::string& detail) {
-  if (job.reason == reason && !job.reasons.empty() && job.reasons.back().detail == detail) return;
+  // The same Reason again is no change; its detail stays as first recorded.
+  if (job.reason == reason && !job.reasons.empty()) return;
   job.reason = reason;
   // Changes within one second are all kept: squeue, polled once a second, may see either.
   job.reasons.push_back(ReasonSpan{now_, reason, detail});

@@ -46,6 +46,9 @@ struct SimOptions {
   std::function<void(double fraction)> progress;  // called now and then with the done fraction
   /// Job ids whose reason changes are recorded with the numbers behind them (explain).
   std::vector<std::uint32_t> explain_jobs;
+  /// What-if runs: limits removed, and jobs given the top priority of their tier.
+  std::vector<LimitBlock> lift_limits;
+  std::vector<std::uint32_t> top_priority_jobs;
 };
 
 /// One (job x partition) queue record.
@@ -102,6 +105,7 @@ struct SimJob {
   std::uint16_t reason = kReasonNone;          // the Reason squeue would print now
   std::vector<ReasonSpan> reasons;             // every change, from submission on
   double run_secs_done = 0;                    // TRES-run-seconds already released by decay ticks
+  std::vector<LimitBlock> limit_blocks;        // explained jobs: each distinct limit that held them
   std::int64_t expected_end() const;  // start + time limit: what backfill plans with
 };
 
@@ -207,7 +211,9 @@ class Simulator {
   std::uint16_t reason_id(const std::string& name);
   std::string describe_block(const LimitBlock& b) const;
   bool explained(const SimJob& job) const;
-  bool top_priority(const SimJob& job) const;
+  const SimJob* ahead_at_submit(const SimJob& job) const;
+  std::int64_t stuck_horizon() const;
+  std::string resources_detail(const SimRecord& rec, const NodeBitset& allowed) const;
 
   const Site& site_;
   const Config& conf_;
@@ -236,6 +242,8 @@ class Simulator {
   std::vector<QueueEntry> queue_;
   bool queue_dirty_ = false;
   std::size_t active_jobs_ = 0;
+  std::size_t future_eligible_ = 0;        // eligibility events still to come
+  std::int64_t stuck_since_ = kNoTime;     // since when only limit-held jobs are left
   std::size_t submit_cursor_ = 0;       // first job (submit order) not yet submitted
   std::vector<std::uint32_t> running_;  // job indices
   std::vector<std::uint32_t> active_;   // pending or running jobs, job-list (submit) order

@@ -14,7 +14,7 @@ namespace {
 
 TEST(DiagnosticCodes, CatalogueMatchesTheSources) {
   std::set<std::string> used;
-  const std::regex code(R"re("((CONF|ACCT|WORK)\d{3})")re");
+  const std::regex code(R"re("((CONF|ACCT|WORK|RESV|EVNT)\d{3})")re");
   const std::filesystem::path root(SA_SOURCE_DIR);
   for (const auto& dir : {root / "analyzer", root / "engine", root / "engine" / "workload"}) {
     for (const auto& entry : std::filesystem::directory_iterator(dir)) {

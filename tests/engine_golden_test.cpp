@@ -15,6 +15,7 @@
 #include "analyzer/text_util.h"
 #include "engine/simulator.h"
 #include "engine/workload/synthetic.h"
+#include "report/queue_view.h"
 #include "report/sim_report.h"
 #include "tests/test_util.h"
 
@@ -257,6 +258,49 @@ TEST(MiniSlurmEngineGolden, PendingReasonsFollowSqueue) {
       EXPECT_TRUE(same_reasons(sim.at(id), seq))
           << name << " job " << id << "\n  engine: " << joined(sim.at(id)) << "\n  squeue: " << joined(seq);
     }
+  }
+}
+
+TEST(MiniSlurmEngineGolden, SqueueAtStableMomentsMatchesLineForLine) {
+  // `squeue -o %i|%T|%r` from the poll, at every second whose listing was the same for a
+  // scheduler tick either side (the engine's starts may differ from slurmctld's by up to a
+  // tick, see ReplayStartsEveryJobWithinOneSchedulerTick): the engine's queue_at must list the same jobs, states and Reasons in
+  // squeue's own order.
+  const char* scenarios[] = {"mini_slurm_engine/tier_and_blocked_partition", "mini_slurm_engine/backfill_reservation",
+                             "mini_slurm_engine/backfill_limits"};
+  for (const char* name : scenarios) {
+    Scenario s(kGolden / name);
+    engine::SimResult r = engine::Simulator(s.site, {}).run(s.jobs);
+    std::map<std::int64_t, std::string> listing;
+    std::istringstream in(slurp(s.dir / "extra" / "poll.psv"));
+    std::string line;
+    while (std::getline(in, line)) {
+      const std::vector<std::string> f = split(line, '|');
+      if (f.size() >= 5) listing[std::stoll(f[0])] += f[2] + "|" + f[3] + "|" + f[4] + "\n";
+    }
+    const SchedulerSettings& sched = s.conf->config.scheduler;
+    const bool backfill = sched.type == "sched/backfill";
+    const std::int64_t tick = backfill ? std::max(sched.bf_interval, sched.batch_sched_delay + 1) : sched.batch_sched_delay + 1;
+    int compared = 0;
+    // An empty queue prints no poll line, so the last seconds before it emptied cannot be
+    // told stable: stop a tick before the last line.
+    const std::int64_t last = listing.empty() ? 0 : listing.rbegin()->first;
+    for (const auto& [at, text] : listing) {
+      if (at > last - tick) break;
+      bool stable = true;
+      for (std::int64_t d = -tick; d <= tick && stable; ++d) {
+        auto it = listing.find(at + d);  // a second the poll missed says nothing
+        stable = it == listing.end() || it->second == text;
+      }
+      if (!stable) continue;
+      std::string sim;
+      for (const report::QueueRow& row : report::queue_at(r, s.site, at)) {
+        sim += std::to_string(row.job_id) + "|" + row.state + "|" + row.reason + "\n";
+      }
+      EXPECT_EQ(sim, text) << name << " at " << at;
+      ++compared;
+    }
+    EXPECT_GT(compared, 20) << name;
   }
 }
 

@@ -2,9 +2,9 @@
 
 #include <cctype>
 #include <charconv>
-#include <ctime>
 #include <string>
 
+#include "analyzer/date_time.h"
 #include "analyzer/text_util.h"
 
 namespace sa::engine {
@@ -43,23 +43,7 @@ std::optional<std::int64_t> parse_trace_time(std::string_view text) {
   text = trim(text);
   if (text.empty()) return std::nullopt;
   if (all_digits(text)) return parse_trace_int(text);
-  // YYYY-MM-DDTHH:MM:SS (sacct's default), or with a space instead of T.
-  if (text.size() < 19 || text[4] != '-' || text[7] != '-' || (text[10] != 'T' && text[10] != ' ') ||
-      text[13] != ':' || text[16] != ':') {
-    return std::nullopt;
-  }
-  auto year = parse_trace_int(text.substr(0, 4)), mon = parse_trace_int(text.substr(5, 2)), day = parse_trace_int(text.substr(8, 2));
-  auto hour = parse_trace_int(text.substr(11, 2)), min = parse_trace_int(text.substr(14, 2)), sec = parse_trace_int(text.substr(17, 2));
-  if (!year || !mon || !day || !hour || !min || !sec) return std::nullopt;
-  if (*mon < 1 || *mon > 12 || *day < 1 || *day > 31 || *hour > 23 || *min > 59 || *sec > 60) return std::nullopt;
-  std::tm tm{};
-  tm.tm_year = static_cast<int>(*year - 1900);
-  tm.tm_mon = static_cast<int>(*mon - 1);
-  tm.tm_mday = static_cast<int>(*day);
-  tm.tm_hour = static_cast<int>(*hour);
-  tm.tm_min = static_cast<int>(*min);
-  tm.tm_sec = static_cast<int>(*sec);
-  return static_cast<std::int64_t>(timegm(&tm));
+  return parse_iso_datetime(text);  // sacct's default YYYY-MM-DDTHH:MM:SS
 }
 
 std::optional<std::int64_t> parse_trace_duration(std::string_view text) {

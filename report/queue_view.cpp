@@ -1,0 +1,75 @@
+#include "report/queue_view.h"
+
+#include <algorithm>
+
+namespace sa::report {
+
+std::string reason_at(const engine::SimResult& result, const engine::SimJob& job, std::int64_t at) {
+  std::string reason;
+  for (const engine::ReasonSpan& span : job.reasons) {
+    if (span.from > at) break;
+    reason = result.reason_name(span.reason);
+  }
+  return reason;
+}
+
+std::vector<QueueRow> queue_at(const engine::SimResult& result, const engine::Site& site, std::int64_t at) {
+  const Config& conf = *site.config;
+  std::vector<QueueRow> rows;
+  for (const engine::SimJob& j : result.jobs) {
+    if (j.state == engine::JobState::kRejected || j.req.submit > at || j.recs.empty()) continue;
+    const bool started = j.start != engine::kNoTime && j.start <= at;
+    if (started && j.end != engine::kNoTime && j.end <= at) continue;  // finished by then
+    QueueRow row;
+    row.job_id = j.req.id;
+    row.user = j.req.user;
+    row.account = j.assoc != kNoAssoc && site.tree ? site.tree->assocs[j.assoc].account : j.req.account;
+    row.qos = j.qos >= 0 ? site.qos.records[static_cast<std::size_t>(j.qos)].name : j.req.qos;
+    if (started) {
+      const engine::SimRecord& rec = j.recs[static_cast<std::size_t>(j.run_rec)];
+      row.partition = conf.partitions[rec.part].name;
+      row.state = "RUNNING";
+      row.reason = "None";
+      row.priority = j.start_priority;
+    } else {
+      // A pending job lists every partition it may run in.
+      for (const engine::SimRecord& rec : j.recs) {
+        row.partition += (row.partition.empty() ? "" : ",") + conf.partitions[rec.part].name;
+        row.priority = std::max(row.priority, rec.priority);
+      }
+      row.state = "PENDING";
+      row.reason = reason_at(result, j, at);
+      if (row.reason.empty()) row.reason = "None";
+    }
+    rows.push_back(std::move(row));
+  }
+  // squeue's default sort "P,t,-p": partition, then state (pending before running), then
+  // priority, highest first. Ties come out newest job first in the captures (slurmctld's
+  // job list as squeue receives it, sorted stably).
+  std::stable_sort(rows.begin(), rows.end(), [](const QueueRow& a, const QueueRow& b) {
+    if (a.partition != b.partition) return a.partition < b.partition;
+    if (a.state != b.state) return a.state == "PENDING";
+    if (a.priority != b.priority) return a.priority > b.priority;
+    return a.job_id > b.job_id;
+  });
+  return rows;
+}
+
+void print_squeue(std::ostream& out, const std::vector<QueueRow>& rows) {
+  out << "JOBID|USER|ACCOUNT|PARTITION|QOS|STATE|REASON\n";
+  for (const QueueRow& r : rows) {
+    out << r.job_id << '|' << r.user << '|' << r.account << '|' << r.partition << '|' << r.qos << '|' << r.state << '|'
+        << r.reason << '\n';
+  }
+}
+
+nlohmann::json squeue_json(const std::vector<QueueRow>& rows, std::int64_t at) {
+  nlohmann::json jobs = nlohmann::json::array();
+  for (const QueueRow& r : rows) {
+    jobs.push_back({{"job_id", r.job_id}, {"user", r.user}, {"account", r.account}, {"partition", r.partition},
+                    {"qos", r.qos}, {"state", r.state}, {"reason", r.reason}, {"priority", r.priority}});
+  }
+  return {{"at", at}, {"jobs", jobs}};
+}
+
+}  // namespace sa::report

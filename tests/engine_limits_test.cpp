@@ -1,0 +1,172 @@
+// Hand-computed scenarios for QOS and association limits (engine/limits.h; acct_policy.c):
+// each pins one limit, its Reason string, what is refused at submission, QOS precedence,
+// inheritance down the tree, and that backfill reserves nothing for a limit-blocked job.
+// Four nodes of 4 CPUs, sched/builtin unless backfill is the point; every weight is 0, so
+// priorities follow nice.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "analyzer/accounting_readers.h"
+#include "analyzer/assoc_reader.h"
+#include "tests/engine_test_util.h"
+
+namespace sa {
+namespace {
+
+using test::find_job;
+using test::job;
+
+/// A site with an association tree (a dump body) and a QOS table (sacctmgr -P text).
+struct LimitSite {
+  test::SimSite sim;
+  SourceManager sources;
+  DiagnosticSink sink;
+  AssocTree tree;
+  LimitSite(const std::string& conf, const std::string& dump, const std::string& qos)
+      : sim("NodeName=n[1-4] CPUs=4 RealMemory=4000\nSelectTypeParameters=CR_Core\n"
+            "AccountingStorageType=accounting_storage/slurmdbd\n" + conf) {
+    tree = read_assoc_dump_text(sources.add("dump.cfg", "Cluster - 'c'\nParent - 'root'\n" + dump), sources, sink);
+    sim.site.tree = &tree;
+    if (!qos.empty()) sim.site.qos = read_qos_table_text(sources.add("qos.psv", qos), sources, sink);
+    EXPECT_FALSE(sink.has_errors());
+  }
+  engine::SimResult run(std::vector<engine::JobRequest> jobs) const { return sim.run(std::move(jobs)); }
+};
+
+engine::JobRequest as(engine::JobRequest j, const std::string& account, const std::string& qos = "") {
+  j.account = account;
+  j.qos = qos;
+  return j;
+}
+
+std::string reasons_of(const engine::SimResult& r, std::uint32_t id) {
+  std::string out;
+  for (const engine::ReasonSpan& s : find_job(r, id).reasons) {
+    out += (out.empty() ? "" : " ") + std::to_string(s.from) + ":" + r.reason_name(s.reason);
+  }
+  return out;
+}
+
+const char* kBuiltin = "SchedulerType=sched/builtin\nPartitionName=p Nodes=n[1-4] Default=YES MaxTime=UNLIMITED\n";
+const char* kLimitsOn = "AccountingStorageEnforce=associations,limits,qos\n";
+
+TEST(EngineLimits, AssocGrpCpuHoldsTheAccountWithoutBlockingThePartition) {
+  LimitSite s(std::string(kBuiltin) + kLimitsOn,
+              "Account - 'chem':GrpTRES=cpu=8\nAccount - 'bio'\n"
+              "Parent - 'chem'\nUser - 'a':DefaultAccount='chem'\n"
+              "Parent - 'bio'\nUser - 'b':DefaultAccount='bio'\n",
+              "");
+  // chem may hold 8 CPUs. Job 3 (the highest priority) and job 1 start at t=1; job 2 (chem)
+  // waits on AssocGrpCpuLimit, and job 4 (bio) behind it still starts: a limit does not
+  // fail the partition. When jobs 1 and 3 end (101) job 2 starts at once.
+  auto r = s.run({as(job(1, 0, 4, 100, 200, "", 0, "a"), "chem"), as(job(2, 0, 4, 200, 300, "", 0, "a"), "chem"),
+                  as(job(3, 0, 4, 100, 200, "", -100, "a"), "chem"), as(job(4, 0, 4, 100, 200, "", 0, "b"), "bio")});
+  EXPECT_EQ(find_job(r, 1).start, 1);
+  EXPECT_EQ(find_job(r, 3).start, 1);
+  EXPECT_EQ(find_job(r, 4).start, 1);
+  EXPECT_EQ(find_job(r, 2).start, 101);
+  EXPECT_EQ(reasons_of(r, 2), "0:None 1:AssocGrpCpuLimit 101:None");
+}
+
+TEST(EngineLimits, MaxJobsIsInheritedFromTheAccountAndCountsPerUser) {
+  LimitSite s(std::string(kBuiltin) + kLimitsOn,
+              "Account - 'chem':MaxJobs=1\nParent - 'chem'\n"
+              "User - 'a':DefaultAccount='chem'\nUser - 'b':DefaultAccount='chem'\n",
+              "");
+  // MaxJobs=1 set on the account applies to each user association below it.
+  auto r = s.run({as(job(1, 0, 1, 100, 200, "", 0, "a"), "chem"), as(job(2, 0, 1, 100, 200, "", 0, "a"), "chem"),
+                  as(job(3, 0, 1, 100, 200, "", 0, "b"), "chem")});
+  EXPECT_EQ(find_job(r, 1).start, 1);
+  EXPECT_EQ(find_job(r, 3).start, 1);
+  EXPECT_EQ(find_job(r, 2).start, 101);
+  EXPECT_EQ(reasons_of(r, 2), "0:None 1:AssocMaxJobsLimit 101:None");
+}
+
+TEST(EngineLimits, QosPerUserLimitsAndTheirReasons) {
+  LimitSite s(std::string(kBuiltin) + kLimitsOn, "Account - 'x'\nParent - 'x'\nUser - 'a':DefaultAccount='x'\n",
+              "Name|Priority|MaxTRESPU|MaxJobsPU\nnormal|0|cpu=6|\nfew|0||1\n");
+  // normal: at most 6 CPUs per user. 4 + 4 > 6, so job 2 waits on QOSMaxCpuPerUserLimit.
+  // few: one running job per user: job 4 waits on QOSMaxJobsPerUserLimit.
+  auto r = s.run({as(job(1, 0, 4, 100, 200, "", 0, "a"), "x", "normal"), as(job(2, 0, 4, 100, 200, "", 0, "a"), "x", "normal"),
+                  as(job(3, 0, 1, 50, 200, "", 0, "a"), "x", "few"), as(job(4, 0, 1, 50, 200, "", 0, "a"), "x", "few")});
+  EXPECT_EQ(find_job(r, 2).start, 101);
+  EXPECT_EQ(reasons_of(r, 2), "0:None 1:QOSMaxCpuPerUserLimit 101:None");
+  EXPECT_EQ(find_job(r, 4).start, 51);
+  EXPECT_EQ(reasons_of(r, 4), "0:None 1:QOSMaxJobsPerUserLimit 51:None");
+}
+
+TEST(EngineLimits, PartitionQosComesFirstUnlessTheJobQosOverridesIt) {
+  const std::string qos = "Name|Priority|MaxTRESPU|Flags\nnormal|0||\npart|0|cpu=4|\nbig|0|cpu=8|\nover|0|cpu=8|OverPartQOS\n";
+  const std::string conf = std::string("SchedulerType=sched/builtin\nPartitionName=p Nodes=n[1-4] Default=YES "
+                                       "MaxTime=UNLIMITED QOS=part\n") + kLimitsOn;
+  const std::string dump = "Account - 'x'\nParent - 'x'\nUser - 'a':DefaultAccount='x'\n";
+  // With QOS big the partition QOS's 4 CPUs per user rule: the second job waits. With
+  // OverPartQOS the job QOS's 8 CPUs rule and both run.
+  {
+    LimitSite s(conf, dump, qos);
+    auto r = s.run({as(job(1, 0, 4, 100, 200, "", 0, "a"), "x", "big"), as(job(2, 0, 4, 100, 200, "", 0, "a"), "x", "big")});
+    EXPECT_EQ(find_job(r, 2).start, 101);
+    EXPECT_EQ(reasons_of(r, 2), "0:None 1:QOSMaxCpuPerUserLimit 101:None");
+  }
+  {
+    LimitSite s(conf, dump, qos);
+    auto r = s.run({as(job(1, 0, 4, 100, 200, "", 0, "a"), "x", "over"), as(job(2, 0, 4, 100, 200, "", 0, "a"), "x", "over")});
+    EXPECT_EQ(find_job(r, 2).start, 1);
+  }
+}
+
+TEST(EngineLimits, SubmitLimitsRefuseAndDenyOnLimitRefusesPerJobLimits) {
+  LimitSite s(std::string(kBuiltin) + kLimitsOn,
+              "Account - 'x'\nParent - 'x'\nUser - 'a':DefaultAccount='x':MaxSubmitJobs=2\n",
+              "Name|Priority|MaxWall|Flags\nnormal|0|01:00:00|\nstrict|0|01:00:00|DenyOnLimit\n");
+  // MaxSubmitJobs=2: the third job submitted while two are queued or running is refused.
+  // A 2-hour limit under normal (no DenyOnLimit) pends on QOSMaxWallDurationPerJobLimit;
+  // under strict it is refused at submission.
+  auto r = s.run({as(job(1, 0, 1, 100, 600, "", 0, "a"), "x", "normal"), as(job(2, 0, 1, 100, 7200, "", 0, "a"), "x", "normal"),
+                  as(job(3, 0, 1, 100, 600, "", 0, "a"), "x", "normal"), as(job(4, 200, 1, 100, 7200, "", 0, "a"), "x", "strict")});
+  EXPECT_EQ(find_job(r, 1).start, 1);
+  EXPECT_EQ(find_job(r, 2).state, engine::JobState::kPending);
+  EXPECT_EQ(r.reason_name(find_job(r, 2).reason), "QOSMaxWallDurationPerJobLimit");
+  EXPECT_EQ(find_job(r, 3).state, engine::JobState::kRejected);
+  EXPECT_NE(find_job(r, 3).reject_reason.find("AssocMaxSubmitJobLimit"), std::string::npos);
+  EXPECT_EQ(find_job(r, 4).state, engine::JobState::kRejected);
+  EXPECT_NE(find_job(r, 4).reject_reason.find("QOSMaxWallDurationPerJobLimit"), std::string::npos);
+}
+
+TEST(EngineLimits, LimitsNeedAccountingStorageEnforceLimits) {
+  LimitSite s(std::string(kBuiltin) + "AccountingStorageEnforce=associations\n",
+              "Account - 'x':GrpTRES=cpu=4\nParent - 'x'\nUser - 'a':DefaultAccount='x'\n", "");
+  auto r = s.run({as(job(1, 0, 4, 100, 200, "", 0, "a"), "x"), as(job(2, 0, 4, 100, 200, "", 0, "a"), "x")});
+  EXPECT_EQ(find_job(r, 2).start, 1);  // not enforced
+}
+
+TEST(EngineLimits, GrpTresRunMinsCountsRemainingTimeLimits) {
+  LimitSite s(std::string(kBuiltin) + kLimitsOn,
+              "Account - 'x':GrpTRESRunMins=cpu=1000\nParent - 'x'\nUser - 'a':DefaultAccount='x'\n", "");
+  // Job 1: 4 CPUs x 200 min = 800 CPU-run-minutes. Job 2 would add 4 x 100 = 400 > 200
+  // left, so it waits on AssocGrpCPURunMinutesLimit until job 1 ends at 61.
+  auto r = s.run({as(job(1, 0, 4, 60, 12000, "", 0, "a"), "x"), as(job(2, 0, 4, 60, 6000, "", 0, "a"), "x")});
+  EXPECT_EQ(find_job(r, 1).start, 1);
+  EXPECT_EQ(find_job(r, 2).start, 61);
+  EXPECT_EQ(reasons_of(r, 2), "0:None 1:AssocGrpCPURunMinutesLimit 61:None");
+}
+
+TEST(EngineLimits, BackfillReservesNothingForALimitBlockedJob) {
+  LimitSite s("PartitionName=p Nodes=n[1-4] Default=YES MaxTime=UNLIMITED\n"
+              "SchedulerParameters=bf_interval=10\n" + std::string(kLimitsOn),
+              "Account - 'x':GrpTRES=cpu=4\nAccount - 'y'\nParent - 'x'\nUser - 'a':DefaultAccount='x'\n"
+              "Parent - 'y'\nUser - 'b':DefaultAccount='y'\n",
+              "");
+  // R (y) holds 12 CPUs until 1001. Big (x, 16 CPUs) can never fit GrpTRES=cpu=4: it pends
+  // on AssocGrpCpuLimit and gets no reservation, so Long (y, 4 CPUs, 5000 s) is backfilled
+  // onto the free node at once although it runs past R's end.
+  auto r = s.run({as(job(1, 0, 12, 1000, 1000, "", 0, "b"), "y"), as(job(2, 5, 16, 100, 200, "", -1000, "a"), "x"),
+                  as(job(3, 5, 4, 5000, 5000, "", 0, "b"), "y")});
+  EXPECT_EQ(r.reason_name(find_job(r, 2).reason), "AssocGrpCpuLimit");
+  EXPECT_EQ(find_job(r, 2).start, engine::kNoTime);
+  EXPECT_LE(find_job(r, 3).start, 15);
+}
+
+}  // namespace
+}  // namespace sa
