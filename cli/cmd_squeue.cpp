@@ -5,6 +5,8 @@
 
 #include "cli/common.h"
 #include "cli/engine_options.h"
+#include "engine/explain.h"
+#include "report/explain_report.h"
 #include "report/queue_view.h"
 
 namespace sa::cli {
@@ -28,7 +30,47 @@ int run_squeue(const SiteOptions& so, const EngineOptions& e) {
   return errors ? kExitFindings : kExitOk;
 }
 
+int run_explain(const SiteOptions& so, const EngineOptions& e, std::uint32_t job_id, bool what_ifs) {
+  auto in = load_site(so);
+  if (!in) return kExitUsage;
+  engine::SimOptions opt;
+  if (!engine_sim_options(e, *in, opt)) return kExitUsage;
+  if (!e.until.empty()) {
+    auto until = time_option("--until", e.until, in->workload);
+    if (!until) return kExitUsage;
+    opt.until = *until;
+  }
+  const engine::Explanation x = engine::explain_job(in->site, opt, in->workload, job_id, what_ifs);
+  const bool errors = report_site_diagnostics(*in);
+  if (!x.found) {
+    std::cerr << "slurm-advisor: job " << job_id << " is not in the workload\n";
+    return kExitUsage;
+  }
+  if (e.format == "json") write_json(std::cout, report::explanation_json(x));
+  else report::print_explanation(std::cout, x);
+  return errors ? kExitFindings : kExitOk;
+}
+
 }  // namespace
+
+void register_explain(CLI::App& app, std::function<int()>& runner) {
+  auto so = std::make_shared<SiteOptions>();
+  auto eo = std::make_shared<EngineOptions>();
+  auto id = std::make_shared<std::uint32_t>(0);
+  auto no_what_if = std::make_shared<bool>(false);
+  CLI::App* cmd = app.add_subcommand(
+      "explain", "Why a job waited in a simulation or replay: each Reason it showed, what lay behind it, and when it "
+                 "would have started with each blocker lifted");
+  cmd->add_option("job", *id, "The job id (as in the workload)")->required();
+  add_site_options(*cmd, *so);
+  add_engine_options(*cmd, *eo);
+  cmd->add_option("--until", eo->until, "Stop the simulation here (epoch, ISO, or +DURATION after the first submit)");
+  cmd->add_flag("--no-what-if", *no_what_if, "Skip the re-simulations with each blocker lifted");
+  eo->progress = "never";
+  cmd->callback([&runner, so, eo, id, no_what_if] {
+    runner = [so, eo, id, no_what_if] { return run_explain(*so, *eo, *id, !*no_what_if); };
+  });
+}
 
 void register_squeue(CLI::App& app, std::function<int()>& runner) {
   auto so = std::make_shared<SiteOptions>();

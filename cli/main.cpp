@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   register_simulate(app, runner);
   register_sprio(app, runner);
   register_squeue(app, runner);
+  register_explain(app, runner);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

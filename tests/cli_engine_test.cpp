@@ -83,6 +83,46 @@ TEST(CliEngine, BadInputsAreDiagnosticsNotCrashes) {
   EXPECT_NE(p.out.find("bad_profile.txt:1:12: error:"), std::string::npos) << p.out;
 }
 
+TEST(CliEngine, SqueueListsTheQueueAsSqueuePrintsIt) {
+  // The captured tier scenario at 1795283330: the same lines, in squeue's order, as the
+  // real `squeue -o '%i|%T|%r'` poll of that second (tests/golden/.../extra/poll.psv).
+  const std::string g = std::string(SA_SOURCE_DIR) + "/tests/golden/mini_slurm_engine/tier_and_blocked_partition/";
+  CommandResult r = run("squeue " + g + "slurm.conf --assoc " + g + "assoc.cfg --qos " + g + "qos.psv --workload " + g +
+                        "sacct.psv --slurm-version 22.05 --at 1795283330");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out,
+            "JOBID|USER|ACCOUNT|PARTITION|QOS|STATE|REASON\n"
+            "4|simu4|chem|hi|low|PENDING|Resources\n"
+            "3|simu3|exp|lo|high|PENDING|Nodes required for job are DOWN, DRAINED or reserved for jobs in higher "
+            "priority partitions\n"
+            "1|simu1|theory|lo|normal|RUNNING|None\n"
+            "7|simu1|theory|shadow|normal|PENDING|Nodes required for job are DOWN, DRAINED or reserved for jobs in "
+            "higher priority partitions\n"
+            "8|simu2|theory|side|low|RUNNING|None\n"
+            "5|simu5|chem|wide|high|PENDING|Resources\n"
+            "6|simu6|bio|wide|normal|PENDING|Priority\n"
+            "2|simu2|theory|wide|normal|RUNNING|None\n");
+  CommandResult j = run("squeue " + g + "slurm.conf --workload " + g + "sacct.psv --at 1795283330 --format json");
+  EXPECT_EQ(j.status, 0);
+  EXPECT_NE(j.out.find("\"reason\""), std::string::npos);
+}
+
+TEST(CliEngine, ExplainTextJsonAndUnknownJob) {
+  const std::string g = std::string(SA_SOURCE_DIR) + "/tests/golden/mini_slurm_engine/tier_and_blocked_partition/";
+  const std::string site = g + "slurm.conf --assoc " + g + "assoc.cfg --qos " + g + "qos.psv --workload " + g +
+                           "sacct.psv --slurm-version 22.05";
+  CommandResult t = run("explain 5 " + site);
+  EXPECT_EQ(t.status, 0);
+  EXPECT_NE(t.out.find("Job 5: user simu5, account chem, QOS high, partition wide"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("Resources"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("top priority in its partition tier"), std::string::npos) << t.out;
+  CommandResult j = run("explain 5 " + site + " --format json --no-what-if");
+  EXPECT_EQ(j.status, 0);
+  EXPECT_NE(j.out.find("\"intervals\""), std::string::npos);
+  EXPECT_EQ(run("explain 999 " + site).status, 2);
+  EXPECT_EQ(run("explain x " + site).status, 2);
+}
+
 TEST(CliEngine, UsageErrorsExitTwo) {
   EXPECT_EQ(run("simulate " + kSite).status, 2);  // no load
   EXPECT_EQ(run("simulate " + kSite + " --workload /nonexistent/trace.swf").status, 2);

@@ -5,10 +5,13 @@
 // priorities follow nice.
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <string>
 
 #include "analyzer/accounting_readers.h"
 #include "analyzer/assoc_reader.h"
+#include "engine/explain.h"
+#include "report/explain_report.h"
 #include "tests/engine_test_util.h"
 
 namespace sa {
@@ -166,6 +169,33 @@ TEST(EngineLimits, BackfillReservesNothingForALimitBlockedJob) {
   EXPECT_EQ(r.reason_name(find_job(r, 2).reason), "AssocGrpCpuLimit");
   EXPECT_EQ(find_job(r, 2).start, engine::kNoTime);
   EXPECT_LE(find_job(r, 3).start, 15);
+}
+
+TEST(EngineLimits, ExplainNamesTheLimitItsHoldersAndTheStartWithoutIt) {
+  LimitSite s(std::string(kBuiltin) + kLimitsOn,
+              "Account - 'chem':GrpTRES=cpu=8\nParent - 'chem'\nUser - 'a':DefaultAccount='chem'\n", "");
+  // Jobs 1 and 2 fill chem's 8 CPUs from t=1 to 301; job 3 waits on AssocGrpCpuLimit
+  // until then. Lifting the limit, it starts at t=1 with the others.
+  engine::Workload w;
+  w.jobs = {as(job(1, 0, 4, 300, 400, "", 0, "a"), "chem"), as(job(2, 0, 4, 300, 400, "", 0, "a"), "chem"),
+            as(job(3, 0, 4, 100, 200, "", 0, "a"), "chem")};
+  const engine::Explanation e = engine::explain_job(s.sim.site, {}, w, 3);
+  ASSERT_TRUE(e.found);
+  EXPECT_EQ(e.job.start, 301);
+  ASSERT_EQ(e.spans.size(), 2u);
+  EXPECT_EQ(e.spans[0].reason, "None");
+  EXPECT_EQ(e.spans[1].reason, "AssocGrpCpuLimit");
+  EXPECT_EQ(e.spans[1].from, 1);
+  EXPECT_EQ(e.spans[1].until, 301);
+  EXPECT_EQ(e.spans[1].detail, "account chem: 8 cpu in use, this job wants 4, limit 8 (running: jobs 1, 2)");
+  ASSERT_EQ(e.what_ifs.size(), 1u);
+  EXPECT_EQ(e.what_ifs[0].change, "lift AssocGrpCpuLimit on account chem");
+  EXPECT_EQ(e.what_ifs[0].start, 1);
+  std::ostringstream text;
+  report::print_explanation(text, e);
+  EXPECT_NE(text.str().find("+00:00:01 .. +00:05:01  AssocGrpCpuLimit: account chem"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("starts +00:00:01 after submission (00:05:00 sooner)"), std::string::npos) << text.str();
+  EXPECT_EQ(report::explanation_json(e)["intervals"][1]["reason"], "AssocGrpCpuLimit");
 }
 
 }  // namespace

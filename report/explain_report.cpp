@@ -1,0 +1,98 @@
+#include "report/explain_report.h"
+
+#include <fmt/format.h>
+
+namespace sa::report {
+
+namespace {
+
+const char* started_by(engine::StartedBy by) {
+  switch (by) {
+    case engine::StartedBy::kMain: return "the main scheduler";
+    case engine::StartedBy::kBackfill: return "backfill";
+    case engine::StartedBy::kNone: break;
+  }
+  return "-";
+}
+
+std::string limit_text(std::int64_t secs) {
+  if (secs < 0) return "UNLIMITED";
+  return fmt::format("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60);
+}
+
+}  // namespace
+
+std::string offset_text(std::int64_t s) {
+  const char* sign = s < 0 ? "-" : "+";
+  if (s < 0) s = -s;
+  if (s >= 86400) return fmt::format("{}{}d {:02}:{:02}:{:02}", sign, s / 86400, s / 3600 % 24, s / 60 % 60, s % 60);
+  return fmt::format("{}{:02}:{:02}:{:02}", sign, s / 3600, s / 60 % 60, s % 60);
+}
+
+void print_explanation(std::ostream& out, const engine::Explanation& e) {
+  const engine::SimJob& j = e.job;
+  const engine::SimRecord* rec = j.run_rec >= 0 ? &j.recs[static_cast<std::size_t>(j.run_rec)]
+                                                : (j.recs.empty() ? nullptr : &j.recs.front());
+  out << fmt::format("Job {}: user {}, account {}, QOS {}, partition {}; {} CPUs on {} node(s), time limit {}\n",
+                     j.req.id, j.req.user, e.account, e.qos, e.partition, rec ? rec->demand.cpus : j.req.cpus,
+                     rec ? rec->demand.min_nodes : j.req.nodes, rec ? limit_text(rec->time_limit) : "-");
+  out << fmt::format("Submitted at {}", j.req.submit);
+  if (j.begin > j.req.submit) out << fmt::format(", eligible {} later", offset_text(j.begin - j.req.submit));
+  if (j.state == engine::JobState::kRejected) {
+    out << ". Refused at submission: " << j.reject_reason << "\n";
+    return;
+  }
+  if (j.start != engine::kNoTime) {
+    out << fmt::format("; started {} later by {} (waited {})\n", offset_text(j.start - j.req.submit).substr(1),
+                       started_by(j.started_by), offset_text(j.start - j.begin).substr(1));
+  } else {
+    out << fmt::format("; still pending when the simulation stopped ({} after submission)\n",
+                       offset_text(e.run_end - j.req.submit));
+  }
+  if (!e.spans.empty()) out << "\nWhat held it back (offsets from submission):\n";
+  for (const engine::ExplainSpan& s : e.spans) {
+    out << fmt::format("  {} .. {}  {}", offset_text(s.from - j.req.submit), offset_text(s.until - j.req.submit),
+                       s.reason);
+    if (!s.detail.empty()) out << ": " << s.detail;
+    out << '\n';
+  }
+  if (!e.what_ifs.empty()) out << "\nWhat if (each a fresh simulation with one change):\n";
+  for (const engine::WhatIf& w : e.what_ifs) {
+    if (w.start == engine::kNoTime) {
+      out << fmt::format("  {}: no earlier start\n", w.change);
+    } else if (j.start != engine::kNoTime) {
+      out << fmt::format("  {}: starts {} after submission ({} sooner)\n", w.change, offset_text(w.start - j.req.submit),
+                         offset_text(j.start - w.start).substr(1));
+    } else {
+      out << fmt::format("  {}: starts {} after submission\n", w.change, offset_text(w.start - j.req.submit));
+    }
+  }
+}
+
+nlohmann::json explanation_json(const engine::Explanation& e) {
+  const engine::SimJob& j = e.job;
+  nlohmann::json spans = nlohmann::json::array();
+  for (const engine::ExplainSpan& s : e.spans) {
+    spans.push_back({{"from", s.from}, {"until", s.until}, {"reason", s.reason}, {"detail", s.detail}});
+  }
+  nlohmann::json what_ifs = nlohmann::json::array();
+  for (const engine::WhatIf& w : e.what_ifs) {
+    what_ifs.push_back({{"change", w.change}, {"start", w.start == engine::kNoTime ? nlohmann::json() : nlohmann::json(w.start)}});
+  }
+  auto t = [](std::int64_t v) { return v == engine::kNoTime ? nlohmann::json() : nlohmann::json(v); };
+  return {{"job_id", j.req.id},
+          {"user", j.req.user},
+          {"account", e.account},
+          {"qos", e.qos},
+          {"partition", e.partition},
+          {"submit", j.req.submit},
+          {"eligible", j.begin},
+          {"start", t(j.start)},
+          {"started_by", j.started_by == engine::StartedBy::kMain ? "main"
+                         : j.started_by == engine::StartedBy::kBackfill ? "backfill" : ""},
+          {"rejected", j.state == engine::JobState::kRejected ? nlohmann::json(j.reject_reason) : nlohmann::json()},
+          {"intervals", spans},
+          {"what_if", what_ifs}};
+}
+
+}  // namespace sa::report
