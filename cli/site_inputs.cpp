@@ -5,6 +5,8 @@
 #include "analyzer/accounting_readers.h"
 #include "analyzer/assoc_links.h"
 #include "analyzer/assoc_reader.h"
+#include "analyzer/node_events_reader.h"
+#include "analyzer/reservation_reader.h"
 #include "cli/common.h"
 #include "engine/workload/synthetic.h"
 #include "engine/workload/trace_fields.h"
@@ -17,6 +19,10 @@ void add_site_options(CLI::App& cmd, SiteOptions& o, bool workload_required) {
   cmd.add_option("--assoc", o.assoc, "Association tree: a `sacctmgr dump` file (without it: no fair share)");
   cmd.add_option("--qos", o.qos, "QOS table: `sacctmgr show qos -P` output (default: Slurm's single `normal`)");
   cmd.add_option("--usage", o.usage, "Starting usage: `sshare -a -l -P` or `sshare -a -P` output");
+  cmd.add_option("--reservations", o.reservations,
+                 "Advanced reservations: `scontrol show reservation` output (or the same key=value records by hand)");
+  cmd.add_option("--events", o.events,
+                 "Node DOWN/DRAIN periods: `sacctmgr show event -P` output or an events file (START END NODES STATE)");
   auto* w = cmd.add_option("--workload", o.workload, "Recorded load: an SWF trace or a `sacct -P` dump");
   auto* s = cmd.add_option("--synthetic", o.synthetic, "Synthetic load: a profile file (see corpora/*/profile.txt)");
   w->excludes(s);
@@ -70,6 +76,22 @@ std::unique_ptr<SiteInputs> load_site(const SiteOptions& o, bool need_workload) 
       return nullptr;
     }
     in->site.initial_usage = usage_by_association(*in->tree, *usage, in->diagnostics);
+  }
+  if (!o.reservations.empty()) {
+    auto resv = read_reservations(o.reservations, in->sources, in->diagnostics);
+    if (!resv) {
+      std::cerr << "slurm-advisor: " << resv.error() << "\n";
+      return nullptr;
+    }
+    in->site.reservations = std::move(*resv);
+  }
+  if (!o.events.empty()) {
+    auto events = read_node_events(o.events, in->sources, in->diagnostics);
+    if (!events) {
+      std::cerr << "slurm-advisor: " << events.error() << "\n";
+      return nullptr;
+    }
+    in->site.node_events = std::move(*events);
   }
   for (const std::string& m : o.partition_map) {
     auto eq = m.find('=');

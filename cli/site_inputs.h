@@ -16,6 +16,7 @@ namespace sa::cli {
 
 struct SiteOptions {
   std::string conf, assoc, qos, usage;
+  std::string reservations, events;
   std::string workload, synthetic;
   bool stop_on_error = false;
   std::vector<std::string> partition_map;  // trace=site

@@ -52,6 +52,19 @@ void Simulator::backfill_cycle() {
   const std::int64_t res = std::max<std::int64_t>(1, s.bf_resolution);
   const std::int64_t window_end = (now_ + s.bf_window) / res * res;
   std::vector<Slot> slots{Slot{now_ / res * res, window_end, pool_.usable()}};
+  // Advanced reservations take their nodes out of the map for their windows, so a job
+  // without one is planned around them exactly as job_test_resv keeps it off them.
+  if (resv_) {
+    for (const ResvWindow& w : resv_->windows()) {
+      if (w.start >= window_end) break;
+      if (w.end <= slots.front().begin) continue;
+      split_at(slots, std::max(w.start, slots.front().begin));
+      split_at(slots, std::min(w.end, window_end));
+      for (Slot& sl : slots) {
+        if (sl.begin >= w.start && sl.end <= w.end) sl.avail.subtract(w.nodes);
+      }
+    }
+  }
   PoolState scratch = pool_.state();
 
   std::int64_t next_change = kNoTime;
@@ -207,6 +220,18 @@ void Simulator::backfill_cycle() {
     if (s.bf_max_job_assoc > 0) ++per_assoc[assoc_key];
     else if (s.bf_max_job_user > 0) ++per_user[user];
 
+    if (job.resv >= 0) {
+      // A reservation job can only start now, on its reservation's nodes; it plans nothing.
+      base.assign_and(part_nodes_[rec.part], pool_.usable());
+      apply_reservations(job, rec, base);
+      if (base.count_at_least(rec.demand.min_nodes) && pool_.fit(scratch, rec.demand, base, &alloc) &&
+          limits_allow(job, rec, LimitPhase::kPost)) {
+        start_job(e.job, e.rec, alloc, StartedBy::kBackfill);
+        scratch.take(alloc);
+        ++started;
+      }
+      continue;
+    }
     const std::int64_t tl = plan_limit(rec);
     std::int64_t start_res = now_, pred = 0;
     bool counted = false, stop = false, start_now = false, plan = false;

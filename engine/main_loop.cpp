@@ -18,6 +18,7 @@ void Simulator::main_loop(bool full) {
   std::vector<char> failed(np, 0);
   std::vector<std::int64_t> part_depth(np, 0);
   std::vector<std::uint32_t> failed_by(np, 0);  // the job that failed each partition
+  std::vector<char> failed_resv(resv_ ? resv_->list().size() : 0, 0);
   std::size_t failed_count = 0;
   NodeBitset avail = pool_.usable();
   std::int64_t depth = 0;
@@ -68,8 +69,46 @@ void Simulator::main_loop(bool full) {
     allowed &= avail;
     bool ok = false;
     if (allowed.count() >= rec.demand.min_nodes) {
+      if (job.resv >= 0) {
+        // A reservation job: only its reservation's nodes while it is active; a failure
+        // holds back that reservation's later jobs, not the partition.
+        if (failed_resv[static_cast<std::size_t>(job.resv)]) {
+          set_reason(job, kReasonPriority);
+          continue;
+        }
+        if (!resv_->active(job.resv, now_)) {
+          set_reason(job, reason_id("Reservation"));
+          continue;
+        }
+        apply_reservations(job, rec, allowed);
+        if (pool_.fit(pool_.state(), rec.demand, allowed, &alloc)) {
+          start_job(e.job, e.rec, alloc, StartedBy::kMain);
+          ++started;
+        } else {
+          set_reason(job, kReasonResources, explained(job) ? resources_detail(rec, allowed) : std::string());
+          failed_resv[static_cast<std::size_t>(job.resv)] = 1;
+        }
+        continue;
+      }
+      const NodeBitset before = allowed;
+      apply_reservations(job, rec, allowed);
       ok = pool_.fit(pool_.state(), rec.demand, allowed, &alloc);
-      if (!ok) set_reason(job, kReasonResources, explained(job) ? resources_detail(rec, allowed) : std::string());
+      if (!ok && resv_ && resv_->maint_covers(part_nodes_[rec.part], now_, now_ + plan_limit(rec))) {
+        // Every node of the partition is in a maintenance window the job would run into:
+        // ESLURM_RESERVATION_MAINT, which skips the job without failing the partition.
+        set_reason(job, reason_id("ReqNodeNotAvail, Reserved for maintenance"),
+                   explained(job) ? "a MAINT reservation covers every node of the partition within the job's time limit"
+                                  : std::string());
+        continue;
+      }
+      if (!ok) {
+        std::string detail;
+        if (explained(job)) {
+          detail = resources_detail(rec, before);
+          if (!(allowed == before)) detail += "; nodes in advanced reservations its time limit would overlap are kept off";
+        }
+        set_reason(job, kReasonResources, detail);
+      }
     } else {
       set_reason(job, kReasonNodesUnavailable);
     }

@@ -67,6 +67,11 @@ class NodePool {
   PoolState& state() { return state_; }
   /// Usable nodes (not DOWN/DRAIN/FAIL/FUTURE in the config), internal numbering.
   const NodeBitset& usable() const { return usable_; }
+  /// Node events (DOWN/DRAIN periods) switch nodes off and back on; internal numbering.
+  void set_usable(std::uint32_t internal, bool on) {
+    if (on) usable_.set(internal);
+    else usable_.reset(internal);
+  }
   std::size_t size() const { return config_index_.size(); }
   /// The Config::nodes index of an internal node number, and back.
   std::uint32_t config_index(std::uint32_t internal) const { return config_index_[internal]; }

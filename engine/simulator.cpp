@@ -14,7 +14,7 @@ namespace {
 
 // Phases of events that fall on the same second (lower runs first).
 std::uint8_t phase_of(int type) {
-  static const std::uint8_t kPhase[] = {0, 1, 1, 2, 3, 3, 4, 5, 3};
+  static const std::uint8_t kPhase[] = {0, 1, 1, 2, 3, 3, 4, 5, 3, 0};
   return kPhase[type];
 }
 
@@ -82,6 +82,10 @@ void Simulator::push(std::int64_t time, EventType type, std::uint32_t job) {
 }
 
 SimResult Simulator::run(const Workload& workload) {
+  std::int64_t horizon = 0;
+  for (const JobRequest& r : workload.jobs) horizon = std::max(horizon, r.submit);
+  horizon = opt_.until != kNoTime ? opt_.until : horizon + 60 * 86400;
+  if (!site_.reservations.empty()) resv_.emplace(site_.reservations, conf_, pool_, horizon);
   bind(workload);
   result_.epoch_offset = workload.epoch_offset;
   std::int64_t first = jobs_.empty() ? 0 : jobs_.front().req.submit;
@@ -101,6 +105,19 @@ SimResult Simulator::run(const Workload& workload) {
   const bool backfill = s.type == "sched/backfill" && s.bf_interval > 0;
   if (backfill) push(start + s.bf_interval, EventType::kBackfill);
   for (std::int64_t t : opt_.snapshot_at) push(t, EventType::kSnapshot);
+  node_down_.assign(pool_.size(), 0);
+  node_drain_.assign(pool_.size(), 0);
+  for (std::uint32_t e = 0; e < site_.node_events.size(); ++e) {
+    const NodeEvent& ne = site_.node_events[e];
+    node_changes_.push_back({e, true});
+    push(std::max(ne.start, start), EventType::kNodeEvent, static_cast<std::uint32_t>(node_changes_.size() - 1));
+    ++future_node_changes_;
+    if (ne.end != kOpenEnd) {
+      node_changes_.push_back({e, false});
+      push(std::max(ne.end, start), EventType::kNodeEvent, static_cast<std::uint32_t>(node_changes_.size() - 1));
+      ++future_node_changes_;
+    }
+  }
   std::size_t snapshots_left = opt_.snapshot_at.size();
   const std::int64_t span_guess = jobs_.empty() ? 1 : std::max<std::int64_t>(1, jobs_.back().req.submit - start);
   std::uint64_t tick = 0;
@@ -113,7 +130,7 @@ SimResult Simulator::run(const Workload& workload) {
     // Jobs left pending with nothing running and nothing more to come can only be held by
     // limits; once the scheduler has had its chances (and decaying usage its time), stop.
     if (future_submits == 0 && snapshots_left == 0 && running_.empty() && future_eligible_ == 0 &&
-        ev.type != EventType::kEnd) {
+        future_node_changes_ == 0 && !(resv_ && resv_->changes_after(ev.time)) && ev.type != EventType::kEnd) {
       if (stuck_since_ == kNoTime) stuck_since_ = ev.time;
       if (ev.time - stuck_since_ > stuck_horizon()) break;
     } else {
@@ -164,6 +181,10 @@ SimResult Simulator::run(const Workload& workload) {
       case EventType::kSnapshot:
         --snapshots_left;
         take_snapshot();
+        break;
+      case EventType::kNodeEvent:
+        --future_node_changes_;
+        on_node_event(ev.job);
         break;
     }
     if (opt_.progress && (++tick & 0xFFFF) == 0) {
@@ -281,6 +302,19 @@ void Simulator::bind_job(SimJob& job) {
   const std::string qos_used = q ? q->name : qos_name;
   job.user_id = limits_.user_id(r.user);
   job.account_id = limits_.account_id(account);
+  if (!r.reservation.empty()) {
+    job.resv = resv_ ? resv_->find(r.reservation) : -1;
+    if (job.resv < 0) {
+      job.state = JobState::kRejected;
+      job.reject_reason = fmt::format("Requested reservation is invalid: {}", r.reservation);
+      return;
+    }
+    if (!resv_->may_use(job.resv, r.user, account)) {
+      job.state = JobState::kRejected;
+      job.reject_reason = fmt::format("Access denied to requested reservation {}", r.reservation);
+      return;
+    }
+  }
   // One record per partition, with the partition's defaults and limit checks.
   std::string access_reason, limit_reason;
   for (std::uint32_t p : parts) {
@@ -401,7 +435,9 @@ void Simulator::on_submit(std::uint32_t j) {
   // accrue_time; the submit-time priority above was computed before that, with age 0.
   if (job.begin <= now_ && job.accrue == kNoTime) job.accrue = job.begin;
   if (job.begin <= now_) {
-    if (const SimJob* ahead = ahead_at_submit(job)) {
+    if (job.resv >= 0 && !resv_->active(job.resv, now_)) {
+      set_reason(job, reason_id("Reservation"));  // job_independent(): reservation not active yet
+    } else if (const SimJob* ahead = ahead_at_submit(job)) {
       set_reason(job, kReasonPriority,
                  explained(job) ? fmt::format("job {} (priority {}) was ahead at submission", ahead->req.id,
                                               ahead->recs.front().priority)
@@ -432,7 +468,8 @@ void Simulator::on_eligible(std::uint32_t j) {
 
 void Simulator::on_end(std::uint32_t j) {
   SimJob& job = jobs_[j];
-  if (job.state != JobState::kRunning) return;
+  // A run cut short by a DOWN node leaves its end event behind: it no longer applies.
+  if (job.state != JobState::kRunning || job.planned_end != now_) return;
   job.state = JobState::kDone;
   job.end = now_;
   pool_.state().give_back(job.alloc);
@@ -621,6 +658,7 @@ bool Simulator::queue_less(const QueueEntry& a, const QueueEntry& b) const {
   const SimJob& jb = jobs_[b.job];
   const SimRecord& ra = ja.recs[a.rec];
   const SimRecord& rb = jb.recs[b.rec];
+  if ((ja.resv >= 0) != (jb.resv >= 0)) return ja.resv >= 0;  // jobs with a reservation first
   const std::uint16_t ta = conf_.partitions[ra.part].priority_tier, tb = conf_.partitions[rb.part].priority_tier;
   if (ta != tb) return ta > tb;
   if (ra.priority != rb.priority) return ra.priority > rb.priority;
@@ -876,6 +914,88 @@ void Simulator::set_reason(SimJob& job, std::uint16_t reason, const std::string&
   job.reason = reason;
   // Changes within one second are all kept: squeue, polled once a second, may see either.
   job.reasons.push_back(ReasonSpan{now_, reason, detail});
+}
+
+// --- reservations and node events -----------------------------------------------------------
+
+void Simulator::apply_reservations(const SimJob& job, const SimRecord& rec, NodeBitset& allowed) {
+  if (!resv_) return;
+  if (job.resv >= 0) {
+    const ResvWindow* w = resv_->active(job.resv, now_);
+    if (w) allowed &= w->nodes;
+    else allowed.assign_and(allowed, NodeBitset(allowed.size()));
+    return;
+  }
+  if (const NodeBitset* ex = resv_->excluded(now_, now_ + plan_limit(rec))) allowed.subtract(*ex);
+}
+
+void Simulator::on_node_event(std::uint32_t change) {
+  const NodeChange& c = node_changes_[change];
+  const NodeEvent& ne = site_.node_events[c.event];
+  const bool down = ne.state == "DOWN";
+  for (const std::string& name : ne.nodes) {
+    const Node* node = nullptr;
+    std::uint32_t config = 0;
+    for (std::uint32_t i = 0; i < conf_.nodes.size(); ++i) {
+      if (conf_.nodes[i].name == name) {
+        node = &conf_.nodes[i];
+        config = i;
+        break;
+      }
+    }
+    if (!node) continue;
+    const std::uint32_t n = pool_.internal_index(config);
+    std::uint32_t& open = down ? node_down_[n] : node_drain_[n];
+    if (c.begins) ++open;
+    else if (open > 0) --open;
+    pool_.set_usable(n, node->usable() && node_down_[n] == 0 && node_drain_[n] == 0);
+    if (c.begins && down) {
+      // A DOWN node ends its jobs; slurmctld requeues batch jobs (JobRequeue=1, the default).
+      std::vector<std::uint32_t> hit;
+      for (std::uint32_t j : running_) {
+        for (const AllocPiece& p : jobs_[j].alloc.pieces) {
+          if (p.node == n) {
+            hit.push_back(j);
+            break;
+          }
+        }
+      }
+      for (std::uint32_t j : hit) requeue(j);
+    }
+  }
+  bf_changed_ = true;
+  trigger_main();
+}
+
+void Simulator::requeue(std::uint32_t j) {
+  SimJob& job = jobs_[j];
+  if (last_decay_ != kNoTime) charge_usage(job, std::max(last_decay_, job.start), now_);
+  job.lost_cpu_seconds += static_cast<double>(job.alloc.cpus()) * static_cast<double>(now_ - job.start);
+  ++job.requeues;
+  if (limits_.active()) {
+    const SimRecord& rec = job.recs[static_cast<std::size_t>(job.run_rec)];
+    const double left = rec.time_limit < 0 ? 0xFFFFFFFFLL * 60.0 - job.run_secs_done
+                                           : static_cast<double>(rec.time_limit) - job.run_secs_done;
+    limits_.job_fini(limit_key(job, rec), alloc_tres(job), std::max(0.0, left));
+  }
+  pool_.state().give_back(job.alloc);
+  running_.erase(std::find(running_.begin(), running_.end(), j));
+  const PlannedEnd key{job.expected_end(), job.req.id, j};
+  auto it = std::lower_bound(ends_.begin(), ends_.end(), key);
+  if (it != ends_.end() && it->job == j) ends_.erase(it);
+  // Back to pending, eligible again after the credential lifetime (cred_expire 120 s + 1),
+  // as the captures show: BeginTime for 121 s.
+  job.state = JobState::kPending;
+  job.start = job.planned_end = kNoTime;
+  job.run_rec = -1;
+  job.alloc = Allocation{};
+  job.started_by = StartedBy::kNone;
+  job.run_secs_done = 0;
+  job.begin = now_ + 121;
+  job.accrue = kNoTime;
+  set_reason(job, kReasonBeginTime);
+  push(job.begin, EventType::kEligible, j);
+  ++future_eligible_;
 }
 
 void Simulator::take_snapshot() {

@@ -15,10 +15,12 @@
 #include "analyzer/assoc_model.h"
 #include "analyzer/diagnostics.h"
 #include "analyzer/model.h"
+#include "analyzer/reservation_model.h"
 #include "engine/fair_share.h"
 #include "engine/job.h"
 #include "engine/limits.h"
 #include "engine/priority.h"
+#include "engine/reservations.h"
 #include "engine/resources.h"
 #include "engine/workload/workload.h"
 
@@ -30,6 +32,8 @@ struct Site {
   const AssocTree* tree = nullptr;
   QosTable qos = QosTable::slurm_default();
   std::vector<double> initial_usage;  // raw usage per association id (users), from sshare
+  std::vector<Reservation> reservations;  // advanced reservations (scontrol show reservation)
+  std::vector<NodeEvent> node_events;     // DOWN/DRAIN periods replayed on the nodes
 };
 
 struct SimOptions {
@@ -106,6 +110,9 @@ struct SimJob {
   std::vector<ReasonSpan> reasons;             // every change, from submission on
   double run_secs_done = 0;                    // TRES-run-seconds already released by decay ticks
   std::vector<LimitBlock> limit_blocks;        // explained jobs: each distinct limit that held them
+  std::int32_t resv = -1;                      // the advanced reservation it runs in, or -1
+  std::uint32_t requeues = 0;                  // times a DOWN node sent it back to the queue
+  double lost_cpu_seconds = 0;                 // CPU time of runs cut short by a DOWN node
   std::int64_t expected_end() const;  // start + time limit: what backfill plans with
 };
 
@@ -160,7 +167,9 @@ class Simulator {
   PendingSnapshot queue_snapshot(const Workload& jobs, std::int64_t at, std::int64_t calc_at = kNoTime);
 
  private:
-  enum class EventType : std::uint8_t { kEnd, kSubmit, kEligible, kPriority, kMain, kMainFull, kBackfill, kSnapshot, kMainDirect };
+  enum class EventType : std::uint8_t {
+    kEnd, kSubmit, kEligible, kPriority, kMain, kMainFull, kBackfill, kSnapshot, kMainDirect, kNodeEvent
+  };
   struct Event {
     std::int64_t time;
     std::uint8_t phase;
@@ -184,6 +193,11 @@ class Simulator {
   void on_submit(std::uint32_t j);
   void on_eligible(std::uint32_t j);
   void on_end(std::uint32_t j);
+  void on_node_event(std::uint32_t change);
+  void requeue(std::uint32_t j);
+  /// Nodes a job without a reservation may use for `rec` now (advanced reservations
+  /// ahead taken out); `allowed` is narrowed in place.
+  void apply_reservations(const SimJob& job, const SimRecord& rec, NodeBitset& allowed);
   void priority_pass();
   void compute_priority(SimJob& job, bool incr_only);
   PriorityInput priority_input(const SimJob& job, const SimRecord& rec) const;
@@ -222,6 +236,13 @@ class Simulator {
   Limits limits_;
   std::map<std::string, std::uint16_t> reason_ids_;
   std::vector<char> limit_reason_;  // per reason id: a limit reason
+  std::optional<ReservationBook> resv_;
+  struct NodeChange {
+    std::uint32_t event;  // index into Site::node_events
+    bool begins;
+  };
+  std::vector<NodeChange> node_changes_;
+  std::vector<std::uint32_t> node_down_, node_drain_;  // per internal node: open events
   NodePool pool_;
   std::vector<NodeBitset> part_nodes_;
   std::optional<FairShare> fair_share_;
@@ -243,6 +264,7 @@ class Simulator {
   bool queue_dirty_ = false;
   std::size_t active_jobs_ = 0;
   std::size_t future_eligible_ = 0;        // eligibility events still to come
+  std::size_t future_node_changes_ = 0;    // node events still to come
   std::int64_t stuck_since_ = kNoTime;     // since when only limit-held jobs are left
   std::size_t submit_cursor_ = 0;       // first job (submit order) not yet submitted
   std::vector<std::uint32_t> running_;  // job indices

@@ -20,7 +20,7 @@ namespace {
 struct Columns {
   std::optional<std::size_t> id, id_raw, user, account, partition, qos, submit, eligible, start, end, elapsed,
       elapsed_raw, timelimit, timelimit_raw, req_cpus, alloc_cpus, ncpus, req_nodes, nnodes, req_mem, req_tres,
-      state, priority, nice;
+      state, priority, nice, reservation;
   explicit Columns(const PsvTable& t)
       : id(t.column("JobID")), id_raw(t.column("JobIDRaw")), user(t.column("User")), account(t.column("Account")),
         partition(t.column("Partition")), qos(t.column("QOS")), submit(t.column("Submit")),
@@ -29,7 +29,7 @@ struct Columns {
         timelimit_raw(t.column("TimelimitRaw")), req_cpus(t.column("ReqCPUS")), alloc_cpus(t.column("AllocCPUS")),
         ncpus(t.column("NCPUS")), req_nodes(t.column("ReqNodes")), nnodes(t.column("NNodes")),
         req_mem(t.column("ReqMem")), req_tres(t.column("ReqTRES")), state(t.column("State")),
-        priority(t.column("Priority")), nice(t.column("Nice")) {}
+        priority(t.column("Priority")), nice(t.column("Nice")), reservation(t.column("Reservation")) {}
 };
 
 /// "gres/gpu=4" inside a TRES string such as "billing=4,cpu=4,gres/gpu=2,mem=8G,node=1".
@@ -152,6 +152,8 @@ Workload read_sacct(FileId file, const SourceManager& sources, DiagnosticSink& s
       if (!trim(p).empty()) j.partitions.emplace_back(trim(p));
     }
     j.qos = to_lower(trim(get(c.qos)));
+    const std::string resv(trim(get(c.reservation)));
+    if (!resv.empty() && resv != "(null)") j.reservation = resv;
     if (auto n = parse_trace_int(get(c.nice))) j.nice = static_cast<std::int32_t>(std::clamp<std::int64_t>(*n, -2147483645, 2147483645));
     if (auto p = parse_trace_int(get(c.priority))) j.recorded_priority = *p;
     w.jobs.push_back(std::move(j));
