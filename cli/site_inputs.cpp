@@ -115,6 +115,7 @@ std::unique_ptr<SiteInputs> load_site(const SiteOptions& o, bool need_workload) 
       return nullptr;
     }
     in->workload = engine::generate(*p, in->conf->config, in->site.tree);
+    for (const Reservation& r : in->workload.reservations) in->site.reservations.push_back(r);
   } else if (need_workload) {
     std::cerr << "slurm-advisor: give a load with --workload FILE or --synthetic PROFILE\n";
     return nullptr;

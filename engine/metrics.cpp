@@ -102,6 +102,15 @@ Metrics compute_metrics(const SimResult& r, const Site& site) {
   }
   const double span = static_cast<double>(std::max<std::int64_t>(1, r.end - r.start));
   m.utilization = usable_cpus > 0 ? cpu_seconds / (usable_cpus * span) : 0;
+  const double whole = usable_cpus * span;
+  const double left = whole - r.maint_cpu_seconds - r.unavailable_cpu_seconds;
+  m.utilization_available = left > 0 ? cpu_seconds / left : 0;
+  m.maint_share = whole > 0 ? r.maint_cpu_seconds / whole : 0;
+  m.unavailable_share = whole > 0 ? r.unavailable_cpu_seconds / whole : 0;
+  for (const SimJob& j : r.jobs) {
+    m.requeues += j.requeues;
+    m.lost_cpu_seconds += j.lost_cpu_seconds;
+  }
   const std::size_t starts = m.main_starts + m.backfill_starts;
   m.backfill_share = starts ? static_cast<double>(m.backfill_starts) / static_cast<double>(starts) : 0;
   m.overall = summarise(all.waits, all.slowdowns);

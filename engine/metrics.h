@@ -27,6 +27,11 @@ struct Metrics {
   std::int64_t start = 0, end = 0;
   std::size_t jobs = 0, started = 0, completed = 0, rejected = 0, pending_at_end = 0, running_at_end = 0;
   double utilization = 0;  // allocated CPU-seconds / (usable CPUs x span)
+  // The same over the CPU time left once maintenance windows and DOWN/DRAIN periods are
+  // taken out, and those losses as shares of the whole.
+  double utilization_available = 0, maint_share = 0, unavailable_share = 0;
+  std::size_t requeues = 0;
+  double lost_cpu_seconds = 0;  // runs cut short by DOWN nodes
   std::size_t main_starts = 0, backfill_starts = 0;
   double backfill_share = 0;
   std::size_t never_reached_by_backfill = 0;  // waited >= bf_interval, never will-run tested

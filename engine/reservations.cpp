@@ -30,6 +30,10 @@ ReservationBook::ReservationBook(const std::vector<Reservation>& list, const Con
     const Reservation& resv = list_[r];
     NodeBitset nodes(config.nodes.size());
     for (const std::string& name : resv.nodes) {
+      if (name == "ALL") {  // a profile's nodes=ALL
+        for (std::uint32_t i = 0; i < config.nodes.size(); ++i) nodes.set(i);
+        continue;
+      }
       for (std::uint32_t i = 0; i < config.nodes.size(); ++i) {
         if (config.nodes[i].name == name) nodes.set(pool.internal_index(i));
       }

@@ -192,6 +192,7 @@ SimResult Simulator::run(const Workload& workload) {
     }
   }
   result_.end = now_;
+  account_unavailable(start);
   result_.jobs = std::move(jobs_);
   for (std::uint32_t i = 0; i < pool_.size(); ++i) result_.node_config_index.push_back(pool_.config_index(i));
   if (site_.tree) {
@@ -965,6 +966,28 @@ void Simulator::on_node_event(std::uint32_t change) {
   }
   bf_changed_ = true;
   trigger_main();
+}
+
+void Simulator::account_unavailable(std::int64_t start) {
+  auto overlap = [&](std::int64_t a, std::int64_t b) {
+    return static_cast<double>(std::max<std::int64_t>(0, std::min(b, result_.end) - std::max(a, start)));
+  };
+  auto cpus_of = [&](std::size_t internal) { return static_cast<double>(pool_.state().nodes[internal].cpus_total); };
+  if (resv_) {
+    for (const ResvWindow& w : resv_->windows()) {
+      if (!w.maint) continue;
+      const double secs = overlap(w.start, w.end);
+      w.nodes.for_each([&](std::size_t n) { result_.maint_cpu_seconds += secs * cpus_of(n); });
+    }
+  }
+  for (const NodeEvent& ne : site_.node_events) {
+    const double secs = overlap(ne.start, ne.end == kOpenEnd ? result_.end : ne.end);
+    for (const std::string& name : ne.nodes) {
+      for (std::uint32_t i = 0; i < conf_.nodes.size(); ++i) {
+        if (conf_.nodes[i].name == name) result_.unavailable_cpu_seconds += secs * cpus_of(pool_.internal_index(i));
+      }
+    }
+  }
 }
 
 void Simulator::requeue(std::uint32_t j) {

@@ -151,6 +151,9 @@ struct SimResult {
   std::vector<std::uint32_t> node_config_index;
   std::uint32_t config_node(std::uint32_t internal) const { return node_config_index[internal]; }
   std::vector<std::string> reason_names;  // SimJob::reason and ReasonSpan::reason index this
+  // CPU-seconds the run lost to maintenance reservations (MAINT windows) and to nodes
+  // DOWN or DRAINED by node events, within [start, end].
+  double maint_cpu_seconds = 0, unavailable_cpu_seconds = 0;
   const std::string& reason_name(std::uint16_t id) const { return reason_names[id]; }
 };
 
@@ -195,6 +198,7 @@ class Simulator {
   void on_end(std::uint32_t j);
   void on_node_event(std::uint32_t change);
   void requeue(std::uint32_t j);
+  void account_unavailable(std::int64_t start);
   /// Nodes a job without a reservation may use for `rec` now (advanced reservations
   /// ahead taken out); `allowed` is narrowed in place.
   void apply_reservations(const SimJob& job, const SimRecord& rec, NodeBitset& allowed);

@@ -158,6 +158,12 @@ void print_metrics_text(std::ostream& out, const engine::Metrics& m, const engin
                      m.rejected, m.pending_at_end, m.running_at_end);
   out << fmt::format("utilisation {:.1f} %, backfill share of starts {:.1f} %, jobs backfill never reached {}\n",
                      100 * m.utilization, 100 * m.backfill_share, m.never_reached_by_backfill);
+  if (m.maint_share > 0 || m.unavailable_share > 0 || m.requeues > 0) {
+    out << fmt::format("maintenance reservations took {:.1f} % of the CPU time, DOWN/DRAIN nodes {:.1f} %; "
+                       "utilisation of what was left {:.1f} %; {} requeues after DOWN nodes lost {:.0f} CPU-hours\n",
+                       100 * m.maint_share, 100 * m.unavailable_share, 100 * m.utilization_available, m.requeues,
+                       m.lost_cpu_seconds / 3600);
+  }
   out << fmt::format("main loop: {} runs ({} cut by max_sched_time, {} by default_queue_depth); backfill: {} cycles "
                      "(mean queue {:.1f} records), {} will-run tests, {} reservations, stopped by bf_max_job_test {}, "
                      "bf_max_time {}, yield {}, bf_node_space_size {}; {} plans beyond bf_window\n",
@@ -198,6 +204,11 @@ nlohmann::json metrics_json(const engine::Metrics& m, const engine::SimCounters&
                {"pending_at_end", m.pending_at_end}, {"running_at_end", m.running_at_end},
                {"main_starts", m.main_starts}, {"backfill_starts", m.backfill_starts}};
   j["utilization"] = m.utilization;
+  j["utilization_available"] = m.utilization_available;
+  j["maintenance_share"] = m.maint_share;
+  j["unavailable_share"] = m.unavailable_share;
+  j["requeues"] = m.requeues;
+  j["lost_cpu_seconds"] = m.lost_cpu_seconds;
   j["backfill_share"] = m.backfill_share;
   j["never_reached_by_backfill"] = m.never_reached_by_backfill;
   j["wait"] = wait_json(m.overall);

@@ -220,5 +220,30 @@ TEST(SharedWorkloads, EveryTraceReadsWithoutACrash) {
   EXPECT_GE(with_jobs, 9u);
 }
 
+TEST(SyntheticProfile, ReservationLinesBecomeReservations) {
+  SourceManager sources;
+  DiagnosticSink sink;
+  const FileId f = sources.add("p.txt",
+                               "start = 1000\n"
+                               "reservation = maint start=+1-00:00:00 duration=02:00:00 nodes=n[1-2] flags=maint,daily\n"
+                               "reservation = proj start=5000 end=+2-00:00:00 nodecnt=3 users=alice,bob\n"
+                               "reservation = broken start=+1 nodes=n1\n");
+  engine::Profile p = engine::read_profile(f, sources, sink);
+  ASSERT_EQ(p.reservations.size(), 2u);
+  EXPECT_EQ(p.reservations[0].name, "maint");
+  EXPECT_EQ(p.reservations[0].start, 1000 + 86400);
+  EXPECT_EQ(p.reservations[0].end, 1000 + 86400 + 7200);
+  EXPECT_EQ(p.reservations[0].nodes, (std::vector<std::string>{"n1", "n2"}));
+  EXPECT_TRUE(p.reservations[0].has_flag("MAINT"));
+  EXPECT_TRUE(p.reservations[0].has_flag("DAILY"));
+  EXPECT_EQ(p.reservations[1].start, 5000);
+  EXPECT_EQ(p.reservations[1].end, 1000 + 2 * 86400);
+  EXPECT_EQ(p.reservations[1].node_count, 3u);
+  EXPECT_EQ(p.reservations[1].users, (std::vector<std::string>{"alice", "bob"}));
+  ASSERT_EQ(sink.all().size(), 1u);  // the broken one: no end
+  EXPECT_EQ(sink.all()[0].code, "WORK005");
+  EXPECT_EQ(sink.all()[0].loc.line, 4);
+}
+
 }  // namespace
 }  // namespace sa

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "analyzer/hostlist.h"
 #include "analyzer/text_util.h"
 #include "analyzer/values.h"
 #include "engine/fair_share.h"
@@ -163,6 +164,80 @@ std::optional<std::uint32_t> count_value(ProfileReader& r, std::string_view v) {
   return static_cast<std::uint32_t>(*n);
 }
 
+// A time in a reservation line: +DURATION after the profile start, or an absolute time.
+std::optional<std::int64_t> resv_time(ProfileReader& r, std::string_view v, std::int64_t origin) {
+  if (!v.empty() && v[0] == '+') {
+    if (auto d = r.duration(v.substr(1))) return origin + *d;
+    return std::nullopt;
+  }
+  if (auto t = parse_trace_time(v)) return *t;
+  r.error(fmt::format("'{}' is not a time (+DURATION after the profile start, epoch or ISO)", v));
+  return std::nullopt;
+}
+
+std::optional<Reservation> reservation_value(ProfileReader& r, std::string_view value, std::int64_t origin) {
+  std::vector<std::string> words = split_whitespace(value);
+  if (words.empty() || words[0].find('=') != std::string::npos) {
+    r.error("a reservation starts with its name: `reservation = NAME start=+1-00:00:00 duration=04:00:00 nodes=ALL flags=MAINT`");
+    return std::nullopt;
+  }
+  Reservation resv;
+  resv.name = words[0];
+  bool have_start = false, have_end = false;
+  std::int64_t length = -1;
+  for (std::size_t i = 1; i < words.size(); ++i) {
+    const auto eq = words[i].find('=');
+    const std::string k = to_lower(words[i].substr(0, eq));
+    const std::string v = eq == std::string::npos ? "" : words[i].substr(eq + 1);
+    if (k == "start") {
+      auto t = resv_time(r, v, origin);
+      if (!t) return std::nullopt;
+      resv.start = *t;
+      have_start = true;
+    } else if (k == "end") {
+      auto t = resv_time(r, v, origin);
+      if (!t) return std::nullopt;
+      resv.end = *t;
+      have_end = true;
+    } else if (k == "duration") {
+      auto d = r.duration(v);
+      if (!d) return std::nullopt;
+      length = *d;
+    } else if (k == "nodes") {
+      if (iequals(v, "ALL")) {
+        resv.nodes = {"ALL"};
+      } else if (auto names = expand_hostlist(v)) {
+        resv.nodes = *names;
+      } else {
+        r.error(fmt::format("'{}' is not a hostlist: {}", v, names.error()));
+        return std::nullopt;
+      }
+    } else if (k == "nodecnt" || k == "node_count") {
+      auto n = count_value(r, v);
+      if (!n) return std::nullopt;
+      resv.node_count = *n;
+    } else if (k == "flags") {
+      for (const std::string& f : split(v, ',')) resv.flags.push_back(to_upper(f));
+    } else if (k == "users") {
+      resv.users = split(v, ',');
+    } else if (k == "accounts") {
+      resv.accounts = split(v, ',');
+    } else if (k == "partition") {
+      resv.partition = v;
+    } else {
+      r.error(fmt::format("unknown reservation key '{}': use start, end, duration, nodes, nodecnt, flags, users, "
+                          "accounts or partition", k));
+      return std::nullopt;
+    }
+  }
+  if (!have_end && length >= 0) resv.end = resv.start + length;
+  if (!have_start || (!have_end && length < 0) || resv.end <= resv.start || (resv.nodes.empty() && !resv.node_count)) {
+    r.error("a reservation needs start, an end or duration after it, and nodes or nodecnt");
+    return std::nullopt;
+  }
+  return resv;
+}
+
 }  // namespace
 
 Profile read_profile(FileId file, const SourceManager& sources, DiagnosticSink& sink) {
@@ -260,10 +335,13 @@ Profile read_profile(FileId file, const SourceManager& sources, DiagnosticSink& 
           p.users.push_back({{std::string(trim(f[0])), to_lower(trim(f[1]))}, w});
         }
       }
+    } else if (key == "reservation") {
+      if (auto resv = reservation_value(r, value, p.start)) p.reservations.push_back(std::move(*resv));
     } else {
       static const std::vector<std::string> kKeys = {
           "seed", "start", "duration", "jobs", "jobs_per_hour", "daily_cycle", "cpus", "gpus", "exclusive_fraction",
-          "runtime", "runtime_max", "limit_factor", "limit_round", "mem_per_cpu", "partition", "qos", "users"};
+          "runtime", "runtime_max", "limit_factor", "limit_round", "mem_per_cpu", "partition", "qos", "users",
+          "reservation"};
       r.column = static_cast<int>(raw.find_first_not_of(" \t")) + 1;
       const std::string hint = closest_match(key, kKeys);
       r.error(fmt::format("unknown profile key '{}'", key), hint.empty() ? "" : fmt::format("did you mean '{}'?", hint));
@@ -283,6 +361,7 @@ Workload generate(const Profile& p, const Config& config, const AssocTree* tree)
   w.format = WorkloadFormat::kSynthetic;
   w.names_accounts = true;
   w.source = p.name;
+  w.reservations = p.reservations;
   Rng rng(p.seed);
   // Users: from the share tree, weighted by each user's target share (uniform if all are 0).
   Weighted<std::pair<std::string, std::string>> users = p.users;

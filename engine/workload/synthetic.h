@@ -5,6 +5,8 @@
 // byte-identical for the same profile and seed on every platform (own RNG and sampling).
 #include <cstdint>
 #include <string>
+
+#include "analyzer/reservation_model.h"
 #include <utility>
 #include <vector>
 
@@ -43,6 +45,9 @@ struct Profile {
   bool users_from_tree = true;
   Weighted<std::pair<std::string, std::string>> users;  // (user, account) when not from the tree
   std::string name;
+  /// `reservation = NAME start=+DURATION|TIME (duration=D | end=+D|TIME) nodes=HOSTLIST|ALL
+  /// [flags=MAINT,DAILY,...] [users=a,b] [accounts=x]`; starts relative to the profile start.
+  std::vector<Reservation> reservations;
 };
 
 /// Reads a profile; problems are WORK005 diagnostics at file:line:col.

@@ -10,6 +10,7 @@
 #include "analyzer/diagnostics.h"
 #include "analyzer/result.h"
 #include "analyzer/source_manager.h"
+#include "analyzer/reservation_model.h"
 #include "engine/job.h"
 
 namespace sa::engine {
@@ -23,6 +24,7 @@ struct Workload {
   bool names_accounts = false;    // the trace names real users/accounts/partitions
   std::size_t skipped_lines = 0;
   std::string source;             // path or profile name, for reports
+  std::vector<Reservation> reservations;  // a synthetic profile's reservation list
 };
 
 struct ReadOptions {
