@@ -222,6 +222,15 @@ Limits::Limits(const Config& config, const AssocTree* tree, const QosTable& qos)
   refresh_active();
 }
 
+std::int64_t Limits::default_wall(const LimitKey& key) const {
+  if (!enforce_) return kUnlimited;
+  for (std::int32_t q : {key.qos1, key.qos2}) {
+    if (q >= 0 && qos_[static_cast<std::size_t>(q)].max_wall != kUnlimited) return qos_[static_cast<std::size_t>(q)].max_wall;
+  }
+  if (key.assoc < assoc_.size() && assoc_[key.assoc].max_wall != kUnlimited) return assoc_[key.assoc].max_wall;
+  return kUnlimited;
+}
+
 void Limits::lift(const LimitBlock& b) {
   if (!b.reason) return;
   LimitTable* t = nullptr;

@@ -99,6 +99,9 @@ class Limits {
   /// pre_select then post_select for a job that would run with `req` for `limit_secs`
   /// (kUnlimited: no limit).
   LimitBlock runnable(const LimitKey& key, const TresCounts& req, std::int64_t limit_secs) const;
+  /// The MaxWall (minutes) a job without a time limit is given: the first QOS in
+  /// precedence order that sets one, else its association's; kUnlimited if none or not enforced.
+  std::int64_t default_wall(const LimitKey& key) const;
   /// The two halves: job counts and wall limits (before node selection), TRES limits (after).
   LimitBlock runnable_pre(const LimitKey& key, std::int64_t limit_secs) const;
   LimitBlock runnable_post(const LimitKey& key, const TresCounts& req, std::int64_t limit_secs) const;

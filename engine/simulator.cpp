@@ -336,7 +336,22 @@ void Simulator::bind_job(SimJob& job) {
     }
     SimRecord rec;
     rec.part = p;
+    // acct_policy_set_qos_order: the partition QOS rules unless the job QOS has OverPartQOS.
+    const QosRecord* pq = part.qos.empty() ? nullptr : site_.qos.find(part.qos);
+    const std::int32_t part_qos = pq ? static_cast<std::int32_t>(pq - site_.qos.records.data()) : -1;
+    if (part_qos >= 0 && job.qos >= 0 && part_qos != job.qos) {
+      const bool over = limits_.qos_table(job.qos).over_part_qos;
+      rec.qos1 = over ? job.qos : part_qos;
+      rec.qos2 = over ? part_qos : job.qos;
+    } else {
+      rec.qos1 = job.qos >= 0 ? job.qos : part_qos;
+    }
+    // A job without a time limit: under enforced limits acct_policy gives it the first
+    // MaxWall that applies (QOS in precedence order, then the association's) before the
+    // partition's DefaultTime or MaxTime (_set_time_limit).
+    const std::int64_t max_wall = r.time_limit > 0 ? kUnlimited : limits_.default_wall(limit_key(job, rec));
     if (r.time_limit > 0) rec.time_limit = r.time_limit;
+    else if (max_wall != kUnlimited) rec.time_limit = max_wall * 60;
     else if (part.default_time_set && part.default_time != kInfiniteTime) rec.time_limit = part.default_time;
     else rec.time_limit = part.max_time;  // -1: infinite
     Demand& d = rec.demand;
@@ -377,16 +392,6 @@ void Simulator::bind_job(SimJob& job) {
     else if (part.state == PartitionState::kDown || part.state == PartitionState::kDrain) rec.hold_reason = "PartitionDown";
     if (!rec.hold_reason.empty() && rec.hold_reason != "PartitionDown") limit_reason = rec.hold_reason;
     rec.tres = request_tres(d, part);
-    // acct_policy_set_qos_order: the partition QOS rules unless the job QOS has OverPartQOS.
-    const QosRecord* pq = part.qos.empty() ? nullptr : site_.qos.find(part.qos);
-    const std::int32_t part_qos = pq ? static_cast<std::int32_t>(pq - site_.qos.records.data()) : -1;
-    if (part_qos >= 0 && job.qos >= 0 && part_qos != job.qos) {
-      const bool over = limits_.qos_table(job.qos).over_part_qos;
-      rec.qos1 = over ? job.qos : part_qos;
-      rec.qos2 = over ? part_qos : job.qos;
-    } else {
-      rec.qos1 = job.qos >= 0 ? job.qos : part_qos;
-    }
     job.recs.push_back(std::move(rec));
   }
   if (job.recs.empty()) {

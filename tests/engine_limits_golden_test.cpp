@@ -1,0 +1,436 @@
+// The engine's association and QOS limits against real Slurm 22.05 (mini-slurm captures in
+// tests/golden/mini_slurm_limits/{assoc_limits,qos_limits}; their README.md files describe
+// every job). The replay gets every sbatch call the capture made, not only what the workload
+// reader keeps of sacct.psv:
+//  - the jobs that ran (sacct.psv, read as the CLI reads it);
+//  - the jobs cancelled while pending: sacct lists them but read_workload() drops jobs that
+//    never started. Here they matter: they carry the per-job limit Reasons, and while queued
+//    they count against submit limits like any other job;
+//  - the submissions sbatch refused (extra/sbatch_calls.txt, rc=1), rebuilt from their argv:
+//    they reached acct_policy_validate, so the engine must refuse them too.
+// Timing tolerance is one scheduler tick, as in engine_golden_test.cpp: the engine's main
+// loop and backfill cycles are not phase-aligned with slurmctld's.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "analyzer/accounting_readers.h"
+#include "analyzer/assoc_reader.h"
+#include "analyzer/text_util.h"
+#include "engine/simulator.h"
+#include "report/queue_view.h"
+#include "tests/test_util.h"
+
+namespace sa {
+namespace {
+
+namespace fs = std::filesystem;
+const fs::path kLimits = fs::path(SA_SOURCE_DIR) / "tests" / "golden" / "mini_slurm_limits";
+const char* const kCaptures[] = {"assoc_limits", "qos_limits"};
+
+std::vector<std::string> lines_of(const fs::path& p) {
+  std::ifstream in(p);
+  std::vector<std::string> out;
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+/// sbatch's argv as sbatch_calls.txt logs it ("[-A] [grpcpu] [-n] [12] ..."), unbracketed.
+std::vector<std::string> argv_words(const std::string& text) {
+  std::vector<std::string> out;
+  for (std::size_t at = text.find('['); at != std::string::npos; at = text.find('[', at)) {
+    const std::size_t end = text.find(']', at);
+    if (end == std::string::npos) break;
+    out.push_back(text.substr(at + 1, end - at - 1));
+    at = end;
+  }
+  return out;
+}
+
+/// A submission sbatch refused, and what it printed.
+struct Refused {
+  std::uint32_t id = 0;  // 1000 + workload line: real Slurm used up no job id for it
+  std::string reason;    // first stderr line, "sbatch: error: <Reason>"
+  std::string message;   // second line, "sbatch: error: Batch job submission failed: <message>"
+  std::string argv;
+};
+
+/// One capture, loaded as engine_golden_test.cpp's Scenario loads one (slurm.conf, the tree
+/// that was loaded, the QOS table, sacct), plus the jobs sacct or its reader leave out.
+struct Capture {
+  fs::path dir;
+  std::unique_ptr<Analysis> conf;
+  SourceManager sources;
+  DiagnosticSink sink;
+  AssocTree tree;
+  engine::Site site;
+  engine::Workload jobs;
+  std::map<std::uint32_t, std::int64_t> cancelled;  // job id -> scancel time (sacct End)
+  std::map<std::uint32_t, bool> no_time_limit;      // job id -> its sbatch line had no -t
+  std::map<std::uint32_t, std::int64_t> sleep_of;   // job id -> its run time (sleep N)
+  std::vector<Refused> refused;
+  std::size_t sbatch_calls = 0;
+  std::int64_t tick = 0;
+
+  explicit Capture(const std::string& name) : dir(kLimits / name) {
+    conf = analyze_file((dir / "slurm.conf").string(), {*SlurmVersion::parse("22.05"), 16});
+    tree = *read_assoc_dump((dir / "extra" / "ACCOUNTS_CFG.txt").string(), sources, sink);
+    site.config = &conf->config;
+    site.tree = &tree;
+    site.qos = *read_qos_table((dir / "qos.psv").string(), sources, sink);
+    jobs = *engine::read_workload((dir / "sacct.psv").string(), sources, sink);
+    const SchedulerSettings& sched = conf->config.scheduler;
+    tick = std::max(sched.bf_interval, sched.batch_sched_delay + 1);
+    read_job_map();
+    add_cancelled_jobs();
+    add_refused_submissions();
+    engine::normalise_jobs(jobs, sink, kNoFile);  // back into (submit, id) order
+  }
+
+  /// extra/jobmap.tsv: line, job id (or REJECTED), submit, user, sleep seconds, sbatch args.
+  void read_job_map() {
+    for (const std::string& line : lines_of(dir / "extra" / "jobmap.tsv")) {
+      const std::vector<std::string> f = split(line, '\t');
+      if (line.empty() || line[0] == '#' || f.size() < 6 || f[1] == "REJECTED") continue;
+      const auto id = static_cast<std::uint32_t>(std::stoul(f[1]));
+      sleep_of[id] = std::stoll(f[4]);
+      no_time_limit[id] = (" " + f[5] + " ").find(" -t ") == std::string::npos;
+    }
+  }
+
+  /// The sacct rows of jobs cancelled before they started, built as the reader builds the
+  /// others (TimelimitRaw is what slurmctld held; the run time is the job's sleep).
+  void add_cancelled_jobs() {
+    const std::vector<std::string> rows = lines_of(dir / "sacct.psv");
+    ASSERT_FALSE(rows.empty());
+    const std::vector<std::string> head = split(rows[0], '|');
+    std::map<std::string, std::size_t> col;
+    for (std::size_t i = 0; i < head.size(); ++i) col[head[i]] = i;
+    for (std::size_t r = 1; r < rows.size(); ++r) {
+      const std::vector<std::string> f = split(rows[r], '|');
+      if (f.size() < head.size() || f[col["Start"]] != "None" || !istarts_with(f[col["State"]], "CANCELLED")) continue;
+      engine::JobRequest j;
+      j.id = static_cast<std::uint32_t>(std::stoul(f[col["JobIDRaw"]]));
+      j.submit = std::stoll(f[col["Submit"]]);
+      j.time_limit = std::stoll(f[col["TimelimitRaw"]]) * 60;
+      j.cpus = static_cast<std::uint32_t>(std::stoul(f[col["ReqCPUS"]]));
+      j.nodes = static_cast<std::uint32_t>(std::stoul(f[col["ReqNodes"]]));
+      j.user = f[col["User"]];
+      j.account = f[col["Account"]];
+      j.partitions = {f[col["Partition"]]};
+      j.qos = f[col["QOS"]];
+      j.run_time = sleep_of.count(j.id) ? sleep_of.at(j.id) : j.time_limit;
+      j.line = static_cast<int>(r + 1);
+      cancelled[j.id] = std::stoll(f[col["End"]]);
+      jobs.jobs.push_back(j);
+    }
+  }
+
+  /// extra/sbatch_calls.txt blocks: "=== sbatch call", epoch_start=, user=, argv=, rc=,
+  /// "--- stdout", ..., "--- stderr", ..., "--- end".
+  void add_refused_submissions() {
+    std::int64_t submit = 0;
+    std::string user, argv;
+    int rc = 0;
+    std::vector<std::string> err;
+    bool in_stderr = false;
+    for (const std::string& line : lines_of(dir / "extra" / "sbatch_calls.txt")) {
+      if (line == "=== sbatch call") {
+        ++sbatch_calls;
+        err.clear();
+      } else if (line.starts_with("epoch_start=")) {
+        submit = static_cast<std::int64_t>(std::floor(std::stod(line.substr(12))));
+      } else if (line.starts_with("user=")) {
+        user = line.substr(5);
+      } else if (line.starts_with("argv=")) {
+        argv = line.substr(5);
+      } else if (line.starts_with("rc=")) {
+        rc = std::stoi(line.substr(3));
+      } else if (line == "--- stderr") {
+        in_stderr = true;
+      } else if (line == "--- end") {
+        in_stderr = false;
+        if (rc != 0) refused.push_back(refused_job(submit, user, argv, err));
+      } else if (in_stderr && line.starts_with("sbatch: error: ")) {
+        err.push_back(line.substr(15));
+      }
+    }
+  }
+
+  Refused refused_job(std::int64_t submit, const std::string& user, const std::string& argv,
+                      const std::vector<std::string>& err) {
+    engine::JobRequest j;
+    j.submit = submit;
+    j.user = user;
+    const std::vector<std::string> w = argv_words(argv);
+    for (std::size_t i = 0; i + 1 < w.size(); ++i) {
+      const std::string& opt = w[i];
+      const std::string& val = w[i + 1];
+      if (opt == "-J" && val.starts_with("L")) j.line = std::stoi(val.substr(1));
+      else if (opt == "-A") j.account = val;
+      else if (opt == "-p") j.partitions = {val};
+      else if (opt == "-q") j.qos = val;
+      else if (opt == "-n") j.cpus = static_cast<std::uint32_t>(std::stoul(val));
+      else if (opt == "-t") j.time_limit = std::stoll(val) * 60;
+      else if (opt == "--wrap" && val.starts_with("sleep ")) j.run_time = std::stoll(val.substr(6));
+    }
+    j.id = 1000 + static_cast<std::uint32_t>(j.line);
+    jobs.jobs.push_back(j);
+    const std::string failed = "Batch job submission failed: ";
+    Refused r{j.id, err.empty() ? "" : err[0], "", argv};
+    if (err.size() > 1 && err[1].starts_with(failed)) r.message = err[1].substr(failed.size());
+    return r;
+  }
+
+  engine::SimResult run() const { return engine::Simulator(site, {}).run(jobs); }
+};
+
+const engine::SimJob* find(const engine::SimResult& r, std::uint32_t id) {
+  for (const engine::SimJob& j : r.jobs) {
+    if (j.req.id == id) return &j;
+  }
+  return nullptr;
+}
+
+std::string why_not_started(const engine::SimResult& r, const engine::SimJob& j) {
+  return j.state == engine::JobState::kRejected ? "refused: " + j.reject_reason : "pending on " + r.reason_name(j.reason);
+}
+
+TEST(MiniSlurmLimitsGolden, EverySbatchCallIsReplayed) {
+  // Guards the loader: a job lost here would make every other test vacuous for it.
+  for (const char* name : kCaptures) {
+    Capture c(name);
+    EXPECT_FALSE(c.sink.has_errors()) << name;
+    EXPECT_EQ(c.jobs.jobs.size(), c.sbatch_calls) << name;
+    EXPECT_FALSE(c.cancelled.empty()) << name;
+    EXPECT_FALSE(c.refused.empty()) << name;
+  }
+}
+
+TEST(MiniSlurmLimitsGolden, ReplayStartsEveryJobWithinOneSchedulerTick) {
+  // Held jobs included: each limit must release its job when the real one did (the jobs
+  // freed by a job end started within 0.7 s of it, the GrpTRESRunMins one at a decay tick).
+  for (const char* name : kCaptures) {
+    Capture c(name);
+    const engine::SimResult r = c.run();
+    for (const engine::SimJob& j : r.jobs) {
+      if (j.req.recorded_start == engine::kNoTime) continue;
+      ASSERT_NE(j.start, engine::kNoTime) << name << " job " << j.req.id << " never started (real "
+                                          << j.req.recorded_start << "): " << why_not_started(r, j);
+      EXPECT_LE(std::llabs(j.start - j.req.recorded_start), c.tick)
+          << name << " job " << j.req.id << ": engine " << j.start << ", real " << j.req.recorded_start
+          << " (submitted " << j.req.submit << ")";
+    }
+  }
+}
+
+TEST(MiniSlurmLimitsGolden, JobsOverAPerJobLimitAreAcceptedAndNeverStart) {
+  // Without DenyOnLimit, MaxTRESPerJob / MaxWall / MinTRES do not refuse the job: it pends
+  // until scancel. The engine keeps it pending; it must not start it before the cancel.
+  for (const char* name : kCaptures) {
+    Capture c(name);
+    const engine::SimResult r = c.run();
+    for (const auto& [id, cancelled_at] : c.cancelled) {
+      const engine::SimJob* j = find(r, id);
+      ASSERT_NE(j, nullptr) << name << " job " << id;
+      EXPECT_NE(j->state, engine::JobState::kRejected) << name << " job " << id << ": " << j->reject_reason;
+      EXPECT_TRUE(j->start == engine::kNoTime || j->start >= cancelled_at)
+          << name << " job " << id << " started at " << j->start << "; real: pending until scancel at " << cancelled_at;
+    }
+  }
+}
+
+// Disabled: the engine disagrees with the capture (the lead must fix the engine).
+// sbatch without -t under a MaxWall: acct_policy_validate's _set_time_limit (acct_policy.c,
+// _qos_policy_validate for QOS MaxWall, _validate_time_limit for the association's) gives a
+// NO_VAL time limit the MaxWall, so the job runs with TimeLimit=1 (sacct TimelimitRaw=1) and
+// DenyOnLimit does not refuse it (docs/notes/limits_and_reservations.md 1.2 step 4): assoc_limits
+// job 13, qos_limits jobs 16 and 27 (QOS deny). Limits::default_wall does this in bind_job.
+TEST(MiniSlurmLimitsGolden, JobsWithoutTimeLimitRunUnderTheMaxWall) {
+  for (const char* name : kCaptures) {
+    Capture c(name);
+    std::map<std::uint32_t, std::int64_t> given;  // the limit slurmctld gave (sacct)
+    for (engine::JobRequest& j : c.jobs.jobs) {
+      auto it = c.no_time_limit.find(j.id);
+      if (it == c.no_time_limit.end() || !it->second) continue;
+      given[j.id] = j.time_limit;
+      j.time_limit = engine::kNoTime;  // as submitted
+    }
+    ASSERT_FALSE(given.empty()) << name;
+    const engine::SimResult r = c.run();
+    for (const auto& [id, limit] : given) {
+      const engine::SimJob* j = find(r, id);
+      ASSERT_NE(j, nullptr) << name << " job " << id;
+      if (j->start == engine::kNoTime) {
+        ADD_FAILURE() << name << " job " << id << " never started: " << why_not_started(r, *j);
+        continue;
+      }
+      EXPECT_LE(std::llabs(j->start - j->req.recorded_start), c.tick) << name << " job " << id;
+      EXPECT_EQ(j->recs[static_cast<std::size_t>(j->run_rec)].time_limit, limit) << name << " job " << id;
+    }
+  }
+}
+
+TEST(MiniSlurmLimitsGolden, RefusedSubmissionsAreRefusedWithSbatchsReason) {
+  // assoc_limits: MaxSubmitJobs=2 with two jobs queued (always checked at submit).
+  // qos_limits: DenyOnLimit makes MaxTRESPerJob and MaxWall refuse instead of hold.
+  for (const char* name : kCaptures) {
+    Capture c(name);
+    const engine::SimResult r = c.run();
+    for (const Refused& f : c.refused) {
+      const engine::SimJob* j = find(r, f.id);
+      ASSERT_NE(j, nullptr) << name << " " << f.argv;
+      ASSERT_FALSE(f.reason.empty()) << name << " " << f.argv;
+      EXPECT_EQ(j->state, engine::JobState::kRejected) << name << " " << f.argv << ": sbatch said " << f.reason;
+      EXPECT_NE(j->reject_reason.find(f.reason + ":"), std::string::npos)
+          << name << " " << f.argv << ": sbatch said " << f.reason << ", engine '" << j->reject_reason << "'";
+      EXPECT_TRUE(j->reject_reason.starts_with(f.message))
+          << name << " " << f.argv << ": sbatch said '" << f.message << "', engine '" << j->reject_reason << "'";
+    }
+  }
+}
+
+/// A Reason and for how long it was seen (samples for the capture, seconds for the engine).
+struct Seen {
+  std::string reason;
+  std::int64_t length = 0;
+};
+
+/// Each pending job's Reasons as squeue showed them second by second (extra/poll.psv:
+/// epoch|tick|id|state|reason|...), consecutive repeats collapsed.
+std::map<std::uint32_t, std::vector<Seen>> captured_reasons(const fs::path& dir) {
+  std::map<std::uint32_t, std::vector<Seen>> seq;
+  for (const std::string& line : lines_of(dir / "extra" / "poll.psv")) {
+    const std::vector<std::string> f = split(line, '|');
+    if (f.size() < 5 || f[3] != "PENDING") continue;
+    std::vector<Seen>& v = seq[static_cast<std::uint32_t>(std::stoul(f[2]))];
+    if (v.empty() || v.back().reason != f[4]) v.push_back({f[4], 0});
+    ++v.back().length;
+  }
+  return seq;
+}
+
+/// The engine's Reasons while each job pended, cut at the real scancel: the engine has no
+/// cancel and keeps such jobs pending to the end of the run.
+std::map<std::uint32_t, std::vector<Seen>> simulated_reasons(const engine::SimResult& r,
+                                                             const std::map<std::uint32_t, std::int64_t>& cancelled) {
+  std::map<std::uint32_t, std::vector<Seen>> seq;
+  for (const engine::SimJob& j : r.jobs) {
+    std::vector<Seen>& v = seq[j.req.id];
+    std::int64_t stop = j.start != engine::kNoTime ? j.start : r.end;
+    if (auto it = cancelled.find(j.req.id); it != cancelled.end()) stop = std::min(stop, it->second);
+    for (std::size_t i = 0; i < j.reasons.size(); ++i) {
+      const engine::ReasonSpan& span = j.reasons[i];
+      if (span.from >= stop) break;
+      const std::int64_t until = i + 1 < j.reasons.size() ? std::min(j.reasons[i + 1].from, stop) : stop;
+      const std::string& name = r.reason_name(span.reason);
+      if (v.empty() || v.back().reason != name) v.push_back({name, 0});
+      v.back().length += until - span.from;
+    }
+  }
+  return seq;
+}
+
+/// A new job shows None (or Priority, when _top_priority finds an eligible job ahead of it)
+/// until the first main-loop or backfill pass looks at it. When that pass comes depends on
+/// the schedulers' phase, which differs between the engine and slurmctld by up to a tick
+/// (the start tolerance), so these leading Reasons are dropped when they lasted at most a
+/// tick. Nothing after the first pass is dropped: the limit Reasons must match.
+std::vector<Seen> after_first_pass(std::vector<Seen> v, std::int64_t tick) {
+  std::size_t n = 0;
+  std::int64_t length = 0;
+  while (n < v.size() && (v[n].reason == "None" || v[n].reason == "Priority") && length + v[n].length <= tick) {
+    length += v[n++].length;
+  }
+  v.erase(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n));
+  return v;
+}
+
+/// As in engine_golden_test.cpp: the sequences agree when equal after dropping Reasons that
+/// lasted at most one second on either side (a 1 Hz poll sees or misses them by chance).
+bool same_reasons(const std::vector<Seen>& sim, const std::vector<Seen>& real) {
+  std::vector<std::vector<char>> ok(sim.size() + 1, std::vector<char>(real.size() + 1, 0));
+  ok[sim.size()][real.size()] = 1;
+  for (std::size_t i = sim.size() + 1; i-- > 0;) {
+    for (std::size_t k = real.size() + 1; k-- > 0;) {
+      if (i == sim.size() && k == real.size()) continue;
+      bool v = false;
+      if (i < sim.size() && k < real.size() && sim[i].reason == real[k].reason) v = ok[i + 1][k + 1];
+      if (!v && i < sim.size() && sim[i].length <= 1) v = ok[i + 1][k];
+      if (!v && k < real.size() && real[k].length <= 1) v = ok[i][k + 1];
+      // Repeats left adjacent by a dropped Reason merge.
+      if (!v && i < sim.size() && k > 0 && sim[i].reason == real[k - 1].reason) v = ok[i + 1][k];
+      ok[i][k] = v;
+    }
+  }
+  return ok[0][0];
+}
+
+std::string joined(const std::vector<Seen>& v) {
+  std::string out;
+  for (const Seen& s : v) out += (out.empty() ? "" : " > ") + s.reason + "(" + std::to_string(s.length) + ")";
+  return out;
+}
+
+TEST(MiniSlurmLimitsGolden, PendingReasonsFollowSqueue) {
+  for (const char* name : kCaptures) {
+    Capture c(name);
+    const engine::SimResult r = c.run();
+    const auto real = captured_reasons(c.dir);
+    const auto sim = simulated_reasons(r, c.cancelled);
+    for (const auto& [id, seq] : real) {
+      ASSERT_EQ(sim.count(id), 1u) << name << " job " << id;
+      EXPECT_TRUE(same_reasons(after_first_pass(sim.at(id), c.tick), after_first_pass(seq, c.tick)))
+          << name << " job " << id << "\n  engine: " << joined(sim.at(id)) << "\n  squeue: " << joined(seq);
+    }
+  }
+}
+
+TEST(MiniSlurmLimitsGolden, SqueueAtStableMomentsListsTheSameJobsStatesAndReasons) {
+  // `squeue -o %i|%T|%r` from the poll at every second whose listing stayed the same for a
+  // tick either side (see engine_golden_test.cpp). Compared as sets: squeue's order is its
+  // priority sort, and queue_at ranks a pending job by its last computed priority rather
+  // than the one at `at`, which differs for jobs held past a priority pass; the order is
+  // engine_golden_test.cpp's business. Cancelled jobs leave the engine's listing at scancel.
+  for (const char* name : kCaptures) {
+    Capture c(name);
+    const engine::SimResult r = c.run();
+    std::map<std::int64_t, std::vector<std::string>> listing;
+    for (const std::string& line : lines_of(c.dir / "extra" / "poll.psv")) {
+      const std::vector<std::string> f = split(line, '|');
+      if (f.size() >= 5) listing[std::stoll(f[0])].push_back(f[2] + "|" + f[3] + "|" + f[4]);
+    }
+    for (auto& [at, rows] : listing) std::sort(rows.begin(), rows.end());
+    int compared = 0;
+    // An empty queue prints no poll line: stop a tick before the last line.
+    const std::int64_t last = listing.empty() ? 0 : listing.rbegin()->first;
+    for (const auto& [at, rows] : listing) {
+      if (at > last - c.tick) break;
+      bool stable = true;
+      for (std::int64_t d = -c.tick; d <= c.tick && stable; ++d) {
+        auto it = listing.find(at + d);  // a second the poll missed says nothing
+        stable = it == listing.end() || it->second == rows;
+      }
+      if (!stable) continue;
+      std::vector<std::string> sim;
+      for (const report::QueueRow& row : report::queue_at(r, c.site, at)) {
+        auto gone = c.cancelled.find(row.job_id);
+        if (gone != c.cancelled.end() && gone->second <= at) continue;
+        sim.push_back(std::to_string(row.job_id) + "|" + row.state + "|" + row.reason);
+      }
+      std::sort(sim.begin(), sim.end());
+      EXPECT_EQ(sim, rows) << name << " at " << at;
+      ++compared;
+    }
+    EXPECT_GT(compared, 20) << name;
+  }
+}
+
+}  // namespace
+}  // namespace sa
