@@ -25,12 +25,18 @@
 #include "analyzer/text_util.h"
 #include "engine/simulator.h"
 #include "report/queue_view.h"
+#include "tests/reason_compare.h"
 #include "tests/test_util.h"
 
 namespace sa {
 namespace {
 
 namespace fs = std::filesystem;
+using test::captured_reasons;
+using test::joined;
+using test::same_reasons;
+using test::Seen;
+using test::simulated_reasons;
 const fs::path kLimits = fs::path(SA_SOURCE_DIR) / "tests" / "golden" / "mini_slurm_limits";
 const char* const kCaptures[] = {"assoc_limits", "qos_limits"};
 
@@ -296,47 +302,6 @@ TEST(MiniSlurmLimitsGolden, RefusedSubmissionsAreRefusedWithSbatchsReason) {
   }
 }
 
-/// A Reason and for how long it was seen (samples for the capture, seconds for the engine).
-struct Seen {
-  std::string reason;
-  std::int64_t length = 0;
-};
-
-/// Each pending job's Reasons as squeue showed them second by second (extra/poll.psv:
-/// epoch|tick|id|state|reason|...), consecutive repeats collapsed.
-std::map<std::uint32_t, std::vector<Seen>> captured_reasons(const fs::path& dir) {
-  std::map<std::uint32_t, std::vector<Seen>> seq;
-  for (const std::string& line : lines_of(dir / "extra" / "poll.psv")) {
-    const std::vector<std::string> f = split(line, '|');
-    if (f.size() < 5 || f[3] != "PENDING") continue;
-    std::vector<Seen>& v = seq[static_cast<std::uint32_t>(std::stoul(f[2]))];
-    if (v.empty() || v.back().reason != f[4]) v.push_back({f[4], 0});
-    ++v.back().length;
-  }
-  return seq;
-}
-
-/// The engine's Reasons while each job pended, cut at the real scancel: the engine has no
-/// cancel and keeps such jobs pending to the end of the run.
-std::map<std::uint32_t, std::vector<Seen>> simulated_reasons(const engine::SimResult& r,
-                                                             const std::map<std::uint32_t, std::int64_t>& cancelled) {
-  std::map<std::uint32_t, std::vector<Seen>> seq;
-  for (const engine::SimJob& j : r.jobs) {
-    std::vector<Seen>& v = seq[j.req.id];
-    std::int64_t stop = j.start != engine::kNoTime ? j.start : r.end;
-    if (auto it = cancelled.find(j.req.id); it != cancelled.end()) stop = std::min(stop, it->second);
-    for (std::size_t i = 0; i < j.reasons.size(); ++i) {
-      const engine::ReasonSpan& span = j.reasons[i];
-      if (span.from >= stop) break;
-      const std::int64_t until = i + 1 < j.reasons.size() ? std::min(j.reasons[i + 1].from, stop) : stop;
-      const std::string& name = r.reason_name(span.reason);
-      if (v.empty() || v.back().reason != name) v.push_back({name, 0});
-      v.back().length += until - span.from;
-    }
-  }
-  return seq;
-}
-
 /// A new job shows None (or Priority, when _top_priority finds an eligible job ahead of it)
 /// until the first main-loop or backfill pass looks at it. When that pass comes depends on
 /// the schedulers' phase, which differs between the engine and slurmctld by up to a tick
@@ -350,32 +315,6 @@ std::vector<Seen> after_first_pass(std::vector<Seen> v, std::int64_t tick) {
   }
   v.erase(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n));
   return v;
-}
-
-/// As in engine_golden_test.cpp: the sequences agree when equal after dropping Reasons that
-/// lasted at most one second on either side (a 1 Hz poll sees or misses them by chance).
-bool same_reasons(const std::vector<Seen>& sim, const std::vector<Seen>& real) {
-  std::vector<std::vector<char>> ok(sim.size() + 1, std::vector<char>(real.size() + 1, 0));
-  ok[sim.size()][real.size()] = 1;
-  for (std::size_t i = sim.size() + 1; i-- > 0;) {
-    for (std::size_t k = real.size() + 1; k-- > 0;) {
-      if (i == sim.size() && k == real.size()) continue;
-      bool v = false;
-      if (i < sim.size() && k < real.size() && sim[i].reason == real[k].reason) v = ok[i + 1][k + 1];
-      if (!v && i < sim.size() && sim[i].length <= 1) v = ok[i + 1][k];
-      if (!v && k < real.size() && real[k].length <= 1) v = ok[i][k + 1];
-      // Repeats left adjacent by a dropped Reason merge.
-      if (!v && i < sim.size() && k > 0 && sim[i].reason == real[k - 1].reason) v = ok[i + 1][k];
-      ok[i][k] = v;
-    }
-  }
-  return ok[0][0];
-}
-
-std::string joined(const std::vector<Seen>& v) {
-  std::string out;
-  for (const Seen& s : v) out += (out.empty() ? "" : " > ") + s.reason + "(" + std::to_string(s.length) + ")";
-  return out;
 }
 
 TEST(MiniSlurmLimitsGolden, PendingReasonsFollowSqueue) {
