@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "analyzer/hostlist.h"
 #include "analyzer/text_util.h"
 #include "analyzer/values.h"
 
@@ -449,6 +450,7 @@ void Simulator::on_submit(std::uint32_t j) {
                                               ahead->recs.front().priority)
                                 : std::string());
     }
+    if (job.resv < 0) submit_select_reason(job);
     queue_insert(j);
     trigger_main();
   } else {
@@ -466,7 +468,8 @@ void Simulator::on_submit(std::uint32_t j) {
 void Simulator::on_eligible(std::uint32_t j) {
   if (jobs_[j].state != JobState::kPending) return;
   if (jobs_[j].accrue == kNoTime) jobs_[j].accrue = jobs_[j].begin;
-  if (jobs_[j].reason == kReasonBeginTime) set_reason(jobs_[j], kReasonNone);
+  // BeginTime stays until a scheduling pass sets another Reason: job_independent() only
+  // ever sets WAIT_TIME (the captured requeue shows BeginTime up to the restart).
   queue_insert(j);
   trigger_main();
   bf_changed_ = true;
@@ -923,6 +926,27 @@ void Simulator::set_reason(SimJob& job, std::uint16_t reason, const std::string&
 }
 
 // --- reservations and node events -----------------------------------------------------------
+
+void Simulator::submit_select_reason(SimJob& job) {
+  // job_allocate's test-only select_nodes: it ignores current allocations, so it fails only
+  // when the partition could not take the job even empty: every node in a maintenance
+  // window the job would run into, or too few nodes up (ReqNodeNotAvail, naming them).
+  const SimRecord& rec = job.recs.front();
+  if (!rec.hold_reason.empty()) return;
+  const NodeBitset& part = part_nodes_[rec.part];
+  if (resv_ && resv_->maint_covers(part, now_, now_ + plan_limit(rec))) {
+    set_reason(job, reason_id("ReqNodeNotAvail, Reserved for maintenance"));
+    return;
+  }
+  NodeBitset up = part;
+  up &= pool_.usable();
+  if (up.count_at_least(rec.demand.min_nodes) && pool_.could_ever_fit(rec.demand, up)) return;
+  std::vector<std::string> names;
+  part.for_each([&](std::size_t n) {
+    if (!pool_.usable().test(n)) names.push_back(conf_.nodes[pool_.config_index(static_cast<std::uint32_t>(n))].name);
+  });
+  if (!names.empty()) set_reason(job, reason_id("ReqNodeNotAvail, UnavailableNodes:" + compress_hostlist(names)));
+}
 
 void Simulator::apply_reservations(const SimJob& job, const SimRecord& rec, NodeBitset& allowed) {
   if (!resv_) return;

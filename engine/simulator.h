@@ -198,6 +198,7 @@ class Simulator {
   void on_end(std::uint32_t j);
   void on_node_event(std::uint32_t change);
   void requeue(std::uint32_t j);
+  void submit_select_reason(SimJob& job);
   void account_unavailable(std::int64_t start);
   /// Nodes a job without a reservation may use for `rec` now (advanced reservations
   /// ahead taken out); `allowed` is narrowed in place.

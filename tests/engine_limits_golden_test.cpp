@@ -32,6 +32,7 @@ namespace sa {
 namespace {
 
 namespace fs = std::filesystem;
+using test::after_first_pass;
 using test::captured_reasons;
 using test::joined;
 using test::same_reasons;
@@ -300,21 +301,6 @@ TEST(MiniSlurmLimitsGolden, RefusedSubmissionsAreRefusedWithSbatchsReason) {
           << name << " " << f.argv << ": sbatch said '" << f.message << "', engine '" << j->reject_reason << "'";
     }
   }
-}
-
-/// A new job shows None (or Priority, when _top_priority finds an eligible job ahead of it)
-/// until the first main-loop or backfill pass looks at it. When that pass comes depends on
-/// the schedulers' phase, which differs between the engine and slurmctld by up to a tick
-/// (the start tolerance), so these leading Reasons are dropped when they lasted at most a
-/// tick. Nothing after the first pass is dropped: the limit Reasons must match.
-std::vector<Seen> after_first_pass(std::vector<Seen> v, std::int64_t tick) {
-  std::size_t n = 0;
-  std::int64_t length = 0;
-  while (n < v.size() && (v[n].reason == "None" || v[n].reason == "Priority") && length + v[n].length <= tick) {
-    length += v[n++].length;
-  }
-  v.erase(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n));
-  return v;
 }
 
 TEST(MiniSlurmLimitsGolden, PendingReasonsFollowSqueue) {

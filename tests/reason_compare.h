@@ -22,13 +22,15 @@ struct Seen {
 };
 
 /// Each pending job's Reasons as squeue showed them second by second (extra/poll.psv:
-/// epoch|tick|id|state|reason|...), consecutive repeats collapsed.
-inline std::map<std::uint32_t, std::vector<Seen>> captured_reasons(const std::filesystem::path& dir) {
+/// epoch|tick|id|state|reason|...), consecutive repeats collapsed; only samples at or after
+/// `from` (a requeued job's second wait).
+inline std::map<std::uint32_t, std::vector<Seen>> captured_reasons(const std::filesystem::path& dir,
+                                                                   std::int64_t from = 0) {
   std::map<std::uint32_t, std::vector<Seen>> seq;
   std::ifstream in(dir / "extra" / "poll.psv");
   for (std::string line; std::getline(in, line);) {
     const std::vector<std::string> f = split(line, '|');
-    if (f.size() < 5 || f[3] != "PENDING") continue;
+    if (f.size() < 5 || f[3] != "PENDING" || std::stoll(f[0]) < from) continue;
     std::vector<Seen>& v = seq[static_cast<std::uint32_t>(std::stoul(f[2]))];
     if (v.empty() || v.back().reason != f[4]) v.push_back({f[4], 0});
     ++v.back().length;
@@ -75,6 +77,21 @@ inline bool same_reasons(const std::vector<Seen>& sim, const std::vector<Seen>& 
     }
   }
   return ok[0][0];
+}
+
+/// A new job shows None (or Priority, when _top_priority finds an eligible job ahead of it)
+/// until the first main-loop or backfill pass looks at it. When that pass comes depends on
+/// the schedulers' phase, which differs between the engine and slurmctld by up to a tick
+/// (the start tolerance), so these leading Reasons are dropped when they lasted at most a
+/// tick. Nothing after the first pass is dropped.
+inline std::vector<Seen> after_first_pass(std::vector<Seen> v, std::int64_t tick) {
+  std::size_t n = 0;
+  std::int64_t length = 0;
+  while (n < v.size() && (v[n].reason == "None" || v[n].reason == "Priority") && length + v[n].length <= tick) {
+    length += v[n++].length;
+  }
+  v.erase(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n));
+  return v;
 }
 
 inline std::string joined(const std::vector<Seen>& v) {
