@@ -94,16 +94,29 @@ void Simulator::backfill_cycle() {
     std::int64_t total = 0;
     std::uint32_t giving = 0;
     candidates.assign_and(avail, d.whole_nodes ? scratch.idle : scratch.free);
-    candidates.for_each([&](std::size_t i) {
+    const std::uint32_t min_nodes = std::max<std::uint32_t>(1, d.min_nodes);
+    auto may_fit = [&] { return d.gpus > 0 || (total >= d.cpus && giving >= min_nodes); };
+    // The sum stops as soon as it says the job may fit now (capacities are never negative);
+    // it is completed only if the immediate fit fails and running jobs must be released.
+    bool partial = false;
+    candidates.for_each_until([&](std::size_t i) {
       const std::uint32_t c = pool_.capacity(scratch.nodes[i], d);
       total += c;
       giving += c > 0;
+      return partial = may_fit();
     });
-    const std::uint32_t min_nodes = std::max<std::uint32_t>(1, d.min_nodes);
-    auto may_fit = [&] { return d.gpus > 0 || (total >= d.cpus && giving >= min_nodes); };
     if (may_fit() && pool_.fit(scratch, d, avail, &alloc, s.bf_busy_nodes)) {
       pred = now_;
       return true;
+    }
+    if (partial) {
+      total = 0;
+      giving = 0;
+      candidates.for_each([&](std::size_t i) {
+        const std::uint32_t c = pool_.capacity(scratch.nodes[i], d);
+        total += c;
+        giving += c > 0;
+      });
     }
     released.clear();
     std::int64_t window = 30, end_time = 0;

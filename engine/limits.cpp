@@ -277,6 +277,13 @@ void Limits::refresh_active() {
   for (const LimitTable& t : assoc_) any = any || t.any;
   for (const LimitTable& t : qos_) any = any || t.any;
   active_ = enforce_ && any;
+  auto uses = [](const LimitTable& t) {
+    return any_set(t.grp_tres_mins) || any_set(t.grp_tres_run_mins) || t.grp_wall != kUnlimited;
+  };
+  bool usage = false;
+  for (const LimitTable& t : assoc_) usage = usage || uses(t);
+  for (const LimitTable& t : qos_) usage = usage || uses(t);
+  tracks_usage_ = active_ && usage;
 }
 
 std::uint32_t Limits::user_id(const std::string& user) {

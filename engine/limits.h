@@ -82,6 +82,9 @@ class Limits {
   /// AccountingStorageEnforce has `limits` (or `safe`) and some limit is set somewhere.
   bool active() const { return active_; }
   bool safe() const { return safe_; }
+  /// Some active limit reads decayed usage or run-minutes (GrpTRESMins, GrpTRESRunMins,
+  /// GrpWall): only then does the decay thread's bookkeeping (job_ran, decay) matter.
+  bool tracks_usage() const { return tracks_usage_; }
   std::uint32_t user_id(const std::string& user);
   std::uint32_t account_id(const std::string& account);
   const std::string& user_name(std::uint32_t id) const { return users_[id]; }
@@ -136,7 +139,7 @@ class Limits {
   mutable std::vector<std::vector<UsedLimits>> qos_user_used_, qos_account_used_;
   std::vector<std::string> users_, accounts_;
   std::map<std::string, std::uint32_t> user_ids_, account_ids_;
-  bool enforce_ = false, safe_ = false, active_ = false;
+  bool enforce_ = false, safe_ = false, active_ = false, tracks_usage_ = false;
 };
 
 }  // namespace sa::engine

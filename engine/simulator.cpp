@@ -528,7 +528,7 @@ void Simulator::charge_usage(SimJob& job, std::int64_t from, std::int64_t to) {
     if (uf >= 0) factor = uf;
   }
   usage_[job.assoc] += decayed_charge(conf_.priority.decay_half_life, to - from, job.billable * factor);
-  if (limits_.active() && job.run_rec >= 0) {
+  if (limits_.tracks_usage() && job.run_rec >= 0) {
     // The decay thread also feeds the limits: TRES-minutes used (decayed, with UsageFactor)
     // and TRES-run-minutes released.
     job.run_secs_done += static_cast<double>(to - from);
@@ -553,7 +553,7 @@ void Simulator::priority_pass() {
       const double d = decay_over(ps.decay_half_life, now_ - last_decay_);
       if (d != 1.0) {
         for (long double& u : usage_) u *= d;
-        if (limits_.active()) limits_.decay(d);
+        if (limits_.tracks_usage()) limits_.decay(d);
       }
     }
     if (classic && last_decay_ != kNoTime) {
