@@ -4,11 +4,17 @@
 // node count and with the offered load (which sets the queue depth).
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
+#include <ctime>
+#include <map>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
+#include "analyzer/accounting_readers.h"
 #include "analyzer/analyze.h"
 #include "analyzer/assoc_reader.h"
 #include "engine/simulator.h"
@@ -16,9 +22,9 @@
 
 namespace {
 
-std::string site_conf(int nodes) {
+std::string site_conf(int nodes, const char* extra = "") {
   return fmt::format(
-      "ClusterName=bench\nSlurmctldHost=ctl\n"
+      "ClusterName=bench\nSlurmctldHost=ctl\n{}"
       "AccountingStorageType=accounting_storage/slurmdbd\nAccountingStorageHost=db\n"
       "SelectType=select/cons_tres\nSelectTypeParameters=CR_Core_Memory\nDefMemPerCPU=3500\n"
       "PriorityType=priority/multifactor\nPriorityWeightAge=1000\nPriorityWeightFairshare=10000\n"
@@ -26,7 +32,7 @@ std::string site_conf(int nodes) {
       "NodeName=c[1-{}] CPUs=32 Sockets=2 CoresPerSocket=16 RealMemory=128000\n"
       "PartitionName=batch Nodes=c[1-{}] Default=YES MaxTime=2-00:00:00\n"
       "PartitionName=debug Nodes=c[1-{}] MaxTime=01:00:00 PriorityTier=2\n",
-      nodes, nodes, std::max(1, nodes / 50));
+      extra, nodes, nodes, std::max(1, nodes / 50));
 }
 
 std::string tree_dump(int accounts, int users_per_account) {
@@ -75,9 +81,181 @@ void run_engine(benchmark::State& state) {
   state.counters["bf_starts"] = static_cast<double>(bf);
 }
 
+// --- QOS and association limits ----------------------------------------------------------
+// The main benchmark's site and load with 2,000 user associations (40 accounts x 50 users)
+// and AccountingStorageEnforce=associations,limits,qos, in three modes that differ only in
+// the limits the dump and the QOS table carry:
+//   0  none: no limit set anywhere (the limits stay inactive: the baseline);
+//   1  loose: every limit below set, but far above anything the load reaches (the checks
+//      and usage counters run, the schedule is the same as in mode 0: the pure cost);
+//   2  biting: limits a site would set, sized from the load so they hold jobs at the peaks
+//      (the schedule changes: held jobs deepen the queue).
+// Limits: per account GrpTRES=cpu; per user MaxJobs and MaxTRESPerJob=cpu=1024,node=32
+// (the largest job fits, so nothing is held for ever); QOS normal with MaxTRESPU=cpu and
+// GrpJobs. The load is generated once from the tree without limits, so every mode replays
+// the same jobs. Counters: held = jobs whose Reason history has a limit reason, h:<Reason>
+// = jobs held at least once by that Reason, vs_none = this mode's CPU time per run over
+// mode 0's (when mode 0 ran first in the same process), wait_h = mean wait in hours.
+// The span is 30 days by default (SA_BENCH_DAYS overrides it).
+constexpr int kLimitAccounts = 40, kLimitUsersPerAccount = 50;
+
+struct LoadStats {
+  std::map<std::string, double> account_cpus;  // mean CPUs busy per account, as offered
+  std::map<std::string, double> user_jobs;     // mean running jobs per user
+  double jobs = 0;                             // mean running jobs, all users
+};
+
+LoadStats load_stats(const sa::engine::Workload& w) {
+  LoadStats s;
+  if (w.jobs.empty()) return s;
+  const double span = static_cast<double>(std::max<std::int64_t>(1, w.jobs.back().submit - w.jobs.front().submit));
+  for (const auto& j : w.jobs) {
+    const double run = static_cast<double>(j.time_limit >= 0 ? std::min(j.run_time, j.time_limit) : j.run_time) / span;
+    s.account_cpus[j.account] += run * j.cpus;
+    s.user_jobs[j.user] += run;
+    s.jobs += run;
+  }
+  return s;
+}
+
+// mode 1 multiplies every limit by kLoose, which puts it out of reach.
+constexpr double kLoose = 1000;
+
+std::string limit_tree_dump(const LoadStats* st, double scale) {
+  std::string out = "Cluster - 'bench'\nParent - 'root'\nUser - 'root':DefaultAccount='root':AdminLevel='Administrator':Fairshare=1\n";
+  for (int a = 0; a < kLimitAccounts; ++a) {
+    const std::string name = fmt::format("acct{}", a);
+    std::string limits;
+    if (st) {
+      // Twice the account's mean offered CPUs (at least two of the largest jobs), in 64s.
+      auto it = st->account_cpus.find(name);
+      const double mean = it == st->account_cpus.end() ? 0.0 : it->second;
+      const auto cpus = static_cast<long long>(std::max(2048.0, std::ceil(2.0 * mean / 64) * 64) * scale);
+      limits = fmt::format(":GrpTRES=cpu={}", cpus);
+    }
+    out += fmt::format("Account - '{}':Fairshare={}{}\n", name, 1 + a % 7, limits);
+  }
+  for (int a = 0; a < kLimitAccounts; ++a) {
+    out += fmt::format("Parent - 'acct{}'\n", a);
+    for (int u = 0; u < kLimitUsersPerAccount; ++u) {
+      const std::string user = fmt::format("u{}_{}", a, u);
+      std::string limits;
+      if (st) {
+        // MaxJobs: three times the user's mean running jobs, at least 3.
+        auto it = st->user_jobs.find(user);
+        const double mean = it == st->user_jobs.end() ? 0.0 : it->second;
+        const auto max_jobs = static_cast<long long>(std::max(3.0, std::ceil(3.0 * mean)) * scale);
+        limits = fmt::format(":MaxJobs={}:MaxTRESPerJob=cpu={},node={}", max_jobs,
+                             static_cast<long long>(1024 * scale), static_cast<long long>(32 * scale));
+      }
+      out += fmt::format("User - '{}':DefaultAccount='acct{}':Fairshare={}{}\n", user, a, 1 + u % 3, limits);
+    }
+  }
+  return out;
+}
+
+std::string limit_qos_table(const LoadStats* st, double scale) {
+  std::string out = "Name|Priority|Flags|UsageFactor|GrpJobs|MaxTRESPU\n";
+  if (!st) return out + "normal|0||1.000000||\n";
+  // GrpJobs: 1.15 times the mean running jobs; MaxTRESPU: two of the largest jobs.
+  return out + fmt::format("normal|0||1.000000|{}|cpu={}\n", static_cast<long long>(std::ceil(1.15 * st->jobs) * scale),
+                           static_cast<long long>(2048 * scale));
+}
+
+bool is_limit_reason(const std::string& r) {
+  return r.rfind("Assoc", 0) == 0 || r.rfind("QOS", 0) == 0 ||
+         (r.rfind("Max", 0) == 0 && r.find("PerAccount") != std::string::npos);
+}
+
+double cpu_seconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
+
+void run_engine_limits(benchmark::State& state) {
+  const int nodes = static_cast<int>(state.range(0));
+  const double load = static_cast<double>(state.range(1)) / 100.0;
+  const int mode = static_cast<int>(state.range(2));
+  // 30 days unless SA_BENCH_DAYS says otherwise: the biting mode re-tests every held job in
+  // every backfill cycle and would take minutes at 120 days.
+  const char* days_env = std::getenv("SA_BENCH_DAYS");
+  const int days = days_env ? std::max(1, std::atoi(days_env)) : 30;
+  auto conf = sa::analyze_text("slurm.conf", site_conf(nodes, "AccountingStorageEnforce=associations,limits,qos\n"));
+  sa::SourceManager sources;
+  sa::DiagnosticSink sink;
+  // The load comes from the tree without limits (the shares are the same in every mode).
+  sa::AssocTree plain = sa::read_assoc_dump_text(sources.add("plain", limit_tree_dump(nullptr, 1)), sources, sink);
+  sa::FileId profile = sources.add(
+      "profile", fmt::format("seed = 11\nduration = {}-00:00:00\njobs_per_hour = {}\ndaily_cycle = 0.3\n"
+                             "cpus = 1:30, 4:15, 16:20, 32:15, 64:10, 256:7, 1024:3\n"
+                             "runtime = lognormal 10800 1.5\nlimit_factor = 1.2 4\n"
+                             "partition = batch:95, debug:5\nusers = tree\n",
+                             days, 5000.0 / 24.0 * load * nodes / 5000.0));
+  sa::engine::Profile p = sa::engine::read_profile(profile, sources, sink);
+  sa::engine::Workload w = sa::engine::generate(p, conf->config, &plain);
+  const LoadStats stats = load_stats(w);
+  const LoadStats* st = mode == 0 ? nullptr : &stats;
+  const double scale = mode == 1 ? kLoose : 1.0;
+  sa::AssocTree tree = sa::read_assoc_dump_text(sources.add("dump", limit_tree_dump(st, scale)), sources, sink);
+  sa::engine::Site site;
+  site.config = &conf->config;
+  site.tree = &tree;
+  site.qos = sa::read_qos_table_text(sources.add("qos", limit_qos_table(st, scale)), sources, sink);
+  if (sink.has_errors()) {
+    state.SkipWithError("the limits tree or QOS table did not read cleanly");
+    return;
+  }
+  sa::engine::SimResult r;
+  double cpu = 0;
+  for (auto _ : state) {
+    const double t0 = cpu_seconds();
+    r = sa::engine::Simulator(site, {}).run(w);
+    cpu += cpu_seconds() - t0;
+  }
+  static std::map<std::pair<int, int>, double> baseline_cpu;  // mode 0's CPU seconds per run
+  const double per_run = cpu / static_cast<double>(state.iterations());
+  if (mode == 0) baseline_cpu[{nodes, static_cast<int>(state.range(1))}] = per_run;
+  auto base = baseline_cpu.find({nodes, static_cast<int>(state.range(1))});
+  if (mode != 0 && base != baseline_cpu.end() && base->second > 0) state.counters["vs_none"] = per_run / base->second;
+
+  state.counters["jobs"] = static_cast<double>(w.jobs.size());
+  state.counters["jobs_per_s"] = benchmark::Counter(static_cast<double>(w.jobs.size()), benchmark::Counter::kIsRate);
+  state.counters["bf_tests"] = static_cast<double>(r.counters.bf_tests);
+  state.counters["queue"] = r.counters.bf_cycles ? static_cast<double>(r.counters.bf_queue_records) / static_cast<double>(r.counters.bf_cycles) : 0.0;
+  std::vector<char> limit(r.reason_names.size());
+  for (std::size_t i = 0; i < limit.size(); ++i) limit[i] = is_limit_reason(r.reason_names[i]);
+  std::map<std::string, double> by_reason;
+  double held = 0, done = 0, wait = 0;
+  for (const auto& j : r.jobs) {
+    std::vector<char> seen(limit.size(), 0);
+    bool any = false;
+    for (const auto& span : j.reasons) {
+      if (!limit[span.reason] || seen[span.reason]) continue;
+      seen[span.reason] = 1;
+      any = true;
+      by_reason[r.reason_names[span.reason]] += 1;
+    }
+    held += any;
+    if (j.state == sa::engine::JobState::kDone) {
+      ++done;
+      wait += static_cast<double>(j.start - j.req.submit);
+    }
+  }
+  state.counters["held"] = held;
+  for (const auto& [name, n] : by_reason) state.counters["h:" + name] = n;
+  state.counters["done"] = done;
+  state.counters["wait_h"] = done > 0 ? wait / done / 3600.0 : 0.0;
+}
+
 }  // namespace
 
 // nodes, offered load in % of the reference rate (5,000 jobs a day on 5,000 nodes).
 BENCHMARK(run_engine)->Args({5000, 100})->Args({1000, 100})->Args({5000, 130})->Unit(benchmark::kSecond)->Iterations(1);
+
+// nodes, offered load (as above), limits mode (0 none, 1 loose, 2 biting). Mode 0 first: the
+// others report their cost relative to it (vs_none).
+BENCHMARK(run_engine_limits)
+    ->Args({5000, 100, 0})
+    ->Args({5000, 100, 1})
+    ->Args({5000, 100, 2})
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1);
 
 BENCHMARK_MAIN();
