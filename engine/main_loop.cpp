@@ -46,9 +46,9 @@ void Simulator::main_loop(bool full) {
       break;
     }
     ++decisions;
-    if (failed[rec.part]) {
+    if (failed[rec.part] && job.resv < 0) {
       // A job behind the one that failed its partition: Priority, unless it already shows
-      // something more specific.
+      // something more specific. (Reservation jobs answer to their reservation instead.)
       if (job.reason == kReasonNone || job.reason == kReasonResources || job.reason == kReasonNodesUnavailable) {
         set_reason(job, kReasonPriority,
                    explained(job) ? fmt::format("partition {} held for job {}, ahead in the queue and unable to start",
