@@ -77,7 +77,7 @@ void Simulator::main_loop(bool full) {
           continue;
         }
         if (!resv_->active(job.resv, now_)) {
-          set_reason(job, reason_id("Reservation"));
+          set_reason(job, kReasonReservation);
           continue;
         }
         apply_reservations(job, rec, allowed);
@@ -96,7 +96,7 @@ void Simulator::main_loop(bool full) {
       if (!ok && resv_ && resv_->maint_covers(part_nodes_[rec.part], now_, now_ + plan_limit(rec))) {
         // Every node of the partition is in a maintenance window the job would run into:
         // ESLURM_RESERVATION_MAINT, which skips the job without failing the partition.
-        set_reason(job, reason_id("ReqNodeNotAvail, Reserved for maintenance"),
+        set_reason(job, kReasonMaintenance,
                    explained(job) ? "a MAINT reservation covers every node of the partition within the job's time limit"
                                   : std::string());
         continue;

@@ -34,8 +34,8 @@ ReservationBook::ReservationBook(const std::vector<Reservation>& list, const Con
         for (std::uint32_t i = 0; i < config.nodes.size(); ++i) nodes.set(i);
         continue;
       }
-      for (std::uint32_t i = 0; i < config.nodes.size(); ++i) {
-        if (config.nodes[i].name == name) nodes.set(pool.internal_index(i));
+      if (auto found = config.node_index.find(name); found != config.node_index.end()) {
+        nodes.set(pool.internal_index(found->second));
       }
     }
     if (resv.nodes.empty() && resv.node_count > 0) {

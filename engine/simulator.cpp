@@ -48,7 +48,10 @@ std::int64_t SimJob::expected_end() const {
 Simulator::Simulator(const Site& site, SimOptions options)
     : site_(site), conf_(*site.config), opt_(std::move(options)), prio_(*site.config, site.tree, site.qos),
       limits_(*site.config, site.tree, site.qos), pool_(*site.config) {
-  for (const char* name : {"None", "Priority", "Resources", "BeginTime", kNodesUnavailableText}) reason_id(name);
+  for (const char* name : {"None", "Priority", "Resources", "BeginTime", kNodesUnavailableText, "Reservation",
+                           "ReqNodeNotAvail, Reserved for maintenance"}) {
+    reason_id(name);
+  }
   for (const LimitBlock& b : opt_.lift_limits) limits_.lift(b);
   for (const Partition& p : conf_.partitions) {
     NodeBitset b(conf_.nodes.size());
@@ -443,7 +446,7 @@ void Simulator::on_submit(std::uint32_t j) {
   if (job.begin <= now_ && job.accrue == kNoTime) job.accrue = job.begin;
   if (job.begin <= now_) {
     if (job.resv >= 0 && !resv_->active(job.resv, now_)) {
-      set_reason(job, reason_id("Reservation"));  // job_independent(): reservation not active yet
+      set_reason(job, kReasonReservation);  // job_independent(): reservation not active yet
     } else if (const SimJob* ahead = ahead_at_submit(job)) {
       set_reason(job, kReasonPriority,
                  explained(job) ? fmt::format("job {} (priority {}) was ahead at submission", ahead->req.id,
@@ -481,19 +484,8 @@ void Simulator::on_end(std::uint32_t j) {
   if (job.state != JobState::kRunning || job.planned_end != now_) return;
   job.state = JobState::kDone;
   job.end = now_;
-  pool_.state().give_back(job.alloc);
-  if (last_decay_ != kNoTime) charge_usage(job, std::max(last_decay_, job.start), now_);
-  if (limits_.active()) {
-    const LimitKey key = limit_key(job, job.recs[static_cast<std::size_t>(job.run_rec)]);
-    const std::int64_t limit = job.recs[static_cast<std::size_t>(job.run_rec)].time_limit;
-    const double left = limit < 0 ? 0xFFFFFFFFLL * 60.0 - job.run_secs_done : static_cast<double>(limit) - job.run_secs_done;
-    limits_.job_fini(key, alloc_tres(job), std::max(0.0, left));
-    limits_.remove_submit(limit_key(job, job.recs.front()));
-  }
-  running_.erase(std::find(running_.begin(), running_.end(), j));
-  const PlannedEnd key{job.expected_end(), job.req.id, j};
-  auto it = std::lower_bound(ends_.begin(), ends_.end(), key);
-  if (it != ends_.end() && it->job == j) ends_.erase(it);
+  stop_running(j);
+  if (limits_.active()) limits_.remove_submit(limit_key(job, job.recs.front()));
   --active_jobs_;
   trigger_direct();
   bf_changed_ = true;
@@ -935,7 +927,7 @@ void Simulator::submit_select_reason(SimJob& job) {
   if (!rec.hold_reason.empty()) return;
   const NodeBitset& part = part_nodes_[rec.part];
   if (resv_ && resv_->maint_covers(part, now_, now_ + plan_limit(rec))) {
-    set_reason(job, reason_id("ReqNodeNotAvail, Reserved for maintenance"));
+    set_reason(job, kReasonMaintenance);
     return;
   }
   NodeBitset up = part;
@@ -964,17 +956,10 @@ void Simulator::on_node_event(std::uint32_t change) {
   const NodeEvent& ne = site_.node_events[c.event];
   const bool down = ne.state == "DOWN";
   for (const std::string& name : ne.nodes) {
-    const Node* node = nullptr;
-    std::uint32_t config = 0;
-    for (std::uint32_t i = 0; i < conf_.nodes.size(); ++i) {
-      if (conf_.nodes[i].name == name) {
-        node = &conf_.nodes[i];
-        config = i;
-        break;
-      }
-    }
-    if (!node) continue;
-    const std::uint32_t n = pool_.internal_index(config);
+    auto found = conf_.node_index.find(name);
+    if (found == conf_.node_index.end()) continue;
+    const Node* node = &conf_.nodes[found->second];
+    const std::uint32_t n = pool_.internal_index(found->second);
     std::uint32_t& open = down ? node_down_[n] : node_drain_[n];
     if (c.begins) ++open;
     else if (open > 0) --open;
@@ -1012,29 +997,34 @@ void Simulator::account_unavailable(std::int64_t start) {
   for (const NodeEvent& ne : site_.node_events) {
     const double secs = overlap(ne.start, ne.end == kOpenEnd ? result_.end : ne.end);
     for (const std::string& name : ne.nodes) {
-      for (std::uint32_t i = 0; i < conf_.nodes.size(); ++i) {
-        if (conf_.nodes[i].name == name) result_.unavailable_cpu_seconds += secs * cpus_of(pool_.internal_index(i));
-      }
+      auto found = conf_.node_index.find(name);
+      if (found != conf_.node_index.end()) result_.unavailable_cpu_seconds += secs * cpus_of(pool_.internal_index(found->second));
     }
   }
 }
 
-void Simulator::requeue(std::uint32_t j) {
+void Simulator::stop_running(std::uint32_t j) {
   SimJob& job = jobs_[j];
   if (last_decay_ != kNoTime) charge_usage(job, std::max(last_decay_, job.start), now_);
-  job.lost_cpu_seconds += static_cast<double>(job.alloc.cpus()) * static_cast<double>(now_ - job.start);
-  ++job.requeues;
   if (limits_.active()) {
-    const SimRecord& rec = job.recs[static_cast<std::size_t>(job.run_rec)];
-    const double left = rec.time_limit < 0 ? 0xFFFFFFFFLL * 60.0 - job.run_secs_done
-                                           : static_cast<double>(rec.time_limit) - job.run_secs_done;
-    limits_.job_fini(limit_key(job, rec), alloc_tres(job), std::max(0.0, left));
+    // Release the TRES-run-seconds the decay ticks have not consumed yet.
+    const std::int64_t limit = job.recs[static_cast<std::size_t>(job.run_rec)].time_limit;
+    const double left = (limit < 0 ? 0xFFFFFFFFLL * 60.0 : static_cast<double>(limit)) - job.run_secs_done;
+    limits_.job_fini(limit_key(job, job.recs[static_cast<std::size_t>(job.run_rec)]), alloc_tres(job),
+                     std::max(0.0, left));
   }
   pool_.state().give_back(job.alloc);
   running_.erase(std::find(running_.begin(), running_.end(), j));
   const PlannedEnd key{job.expected_end(), job.req.id, j};
   auto it = std::lower_bound(ends_.begin(), ends_.end(), key);
   if (it != ends_.end() && it->job == j) ends_.erase(it);
+}
+
+void Simulator::requeue(std::uint32_t j) {
+  SimJob& job = jobs_[j];
+  job.lost_cpu_seconds += static_cast<double>(job.alloc.cpus()) * static_cast<double>(now_ - job.start);
+  ++job.requeues;
+  stop_running(j);
   // Back to pending, eligible again after the credential lifetime (cred_expire 120 s + 1),
   // as the captures show: BeginTime for 121 s.
   job.state = JobState::kPending;

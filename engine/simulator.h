@@ -82,6 +82,8 @@ enum : std::uint16_t {
   kReasonResources,
   kReasonBeginTime,
   kReasonNodesUnavailable,  // Resources with the main loop's description (squeue prints it)
+  kReasonReservation,
+  kReasonMaintenance,       // ReqNodeNotAvail with select_nodes' maintenance description
   kReasonFixedCount
 };
 inline constexpr const char* kNodesUnavailableText =
@@ -198,6 +200,8 @@ class Simulator {
   void on_end(std::uint32_t j);
   void on_node_event(std::uint32_t change);
   void requeue(std::uint32_t j);
+  /// A running job leaves the machine: last usage charged, limits released, resources back.
+  void stop_running(std::uint32_t j);
   void submit_select_reason(SimJob& job);
   void account_unavailable(std::int64_t start);
   /// Nodes a job without a reservation may use for `rec` now (advanced reservations

@@ -17,6 +17,7 @@
 #include "engine/workload/synthetic.h"
 #include "report/queue_view.h"
 #include "report/sim_report.h"
+#include "tests/golden_capture.h"
 #include "tests/reason_compare.h"
 #include "tests/test_util.h"
 
@@ -43,26 +44,9 @@ std::int64_t first_number(const std::string& text, const std::string& key = "") 
   return std::strtoll(text.c_str() + at + key.size(), nullptr, 10);
 }
 
-/// One captured scenario loaded as the CLI would: slurm.conf, the tree that was loaded
-/// (extra/ACCOUNTS_CFG.txt when the scenario used its own, in creation order), QOS, the
-/// recorded jobs (sacct.psv) with their --nice from the job map.
-struct Scenario {
-  fs::path dir;
-  std::unique_ptr<Analysis> conf;
-  SourceManager sources;
-  DiagnosticSink sink;
-  AssocTree tree;
-  engine::Site site;
-  engine::Workload jobs;
-
-  explicit Scenario(const fs::path& d) : dir(d) {
-    conf = analyze_file((dir / "slurm.conf").string(), {*SlurmVersion::parse("22.05"), 16});
-    const fs::path own = dir / "extra" / "ACCOUNTS_CFG.txt";
-    tree = *read_assoc_dump((fs::exists(own) ? own : dir / "assoc.cfg").string(), sources, sink);
-    site.config = &conf->config;
-    site.tree = &tree;
-    site.qos = *read_qos_table((dir / "qos.psv").string(), sources, sink);
-    jobs = *engine::read_workload((dir / "sacct.psv").string(), sources, sink);
+/// One captured scenario (test::GoldenCapture) with its jobs' --nice from the job map.
+struct Scenario : test::GoldenCapture {
+  explicit Scenario(const fs::path& d) : GoldenCapture(d) {
     // sacct.psv has no Nice column; the job map keeps each job's sbatch arguments.
     std::istringstream map(slurp(dir / "extra" / "jobmap.tsv"));
     std::string line;
@@ -189,7 +173,7 @@ TEST(MiniSlurmEngineGolden, PendingReasonsFollowSqueue) {
     engine::SimResult r = engine::Simulator(s.site, {}).run(s.jobs);
     const auto real = captured_reasons(s.dir);
     const auto sim = simulated_reasons(r);
-    const std::int64_t tick = std::max(s.conf->config.scheduler.bf_interval, s.conf->config.scheduler.batch_sched_delay + 1);
+    const std::int64_t tick = s.tick;
     for (const auto& [id, seq] : real) {
       ASSERT_EQ(sim.count(id), 1u) << name << " job " << id;
       // The engine's backfill cycles are not phase-aligned with slurmctld's (the start test

@@ -25,6 +25,7 @@
 #include "analyzer/text_util.h"
 #include "engine/simulator.h"
 #include "report/queue_view.h"
+#include "tests/golden_capture.h"
 #include "tests/reason_compare.h"
 #include "tests/test_util.h"
 
@@ -33,6 +34,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using test::after_first_pass;
+using test::lines_of;
 using test::captured_reasons;
 using test::joined;
 using test::same_reasons;
@@ -40,13 +42,6 @@ using test::Seen;
 using test::simulated_reasons;
 const fs::path kLimits = fs::path(SA_SOURCE_DIR) / "tests" / "golden" / "mini_slurm_limits";
 const char* const kCaptures[] = {"assoc_limits", "qos_limits"};
-
-std::vector<std::string> lines_of(const fs::path& p) {
-  std::ifstream in(p);
-  std::vector<std::string> out;
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
-}
 
 /// sbatch's argv as sbatch_calls.txt logs it ("[-A] [grpcpu] [-n] [12] ..."), unbracketed.
 std::vector<std::string> argv_words(const std::string& text) {
@@ -70,30 +65,14 @@ struct Refused {
 
 /// One capture, loaded as engine_golden_test.cpp's Scenario loads one (slurm.conf, the tree
 /// that was loaded, the QOS table, sacct), plus the jobs sacct or its reader leave out.
-struct Capture {
-  fs::path dir;
-  std::unique_ptr<Analysis> conf;
-  SourceManager sources;
-  DiagnosticSink sink;
-  AssocTree tree;
-  engine::Site site;
-  engine::Workload jobs;
+struct Capture : test::GoldenCapture {
   std::map<std::uint32_t, std::int64_t> cancelled;  // job id -> scancel time (sacct End)
   std::map<std::uint32_t, bool> no_time_limit;      // job id -> its sbatch line had no -t
   std::map<std::uint32_t, std::int64_t> sleep_of;   // job id -> its run time (sleep N)
   std::vector<Refused> refused;
   std::size_t sbatch_calls = 0;
-  std::int64_t tick = 0;
 
-  explicit Capture(const std::string& name) : dir(kLimits / name) {
-    conf = analyze_file((dir / "slurm.conf").string(), {*SlurmVersion::parse("22.05"), 16});
-    tree = *read_assoc_dump((dir / "extra" / "ACCOUNTS_CFG.txt").string(), sources, sink);
-    site.config = &conf->config;
-    site.tree = &tree;
-    site.qos = *read_qos_table((dir / "qos.psv").string(), sources, sink);
-    jobs = *engine::read_workload((dir / "sacct.psv").string(), sources, sink);
-    const SchedulerSettings& sched = conf->config.scheduler;
-    tick = std::max(sched.bf_interval, sched.batch_sched_delay + 1);
+  explicit Capture(const std::string& name) : GoldenCapture(kLimits / name) {
     read_job_map();
     add_cancelled_jobs();
     add_refused_submissions();

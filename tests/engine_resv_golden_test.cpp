@@ -32,6 +32,7 @@
 #include "analyzer/reservation_reader.h"
 #include "analyzer/text_util.h"
 #include "engine/simulator.h"
+#include "tests/golden_capture.h"
 #include "tests/reason_compare.h"
 #include "tests/test_util.h"
 
@@ -40,41 +41,20 @@ namespace {
 
 namespace fs = std::filesystem;
 using test::after_first_pass;
+using test::lines_of;
 using test::captured_reasons;
 using test::joined;
 using test::same_reasons;
 using test::Seen;
 const fs::path kLimits = fs::path(SA_SOURCE_DIR) / "tests" / "golden" / "mini_slurm_limits";
 
-std::vector<std::string> lines_of(const fs::path& p) {
-  std::ifstream in(p);
-  std::vector<std::string> out;
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
-}
-
-struct Capture {
-  fs::path dir;
-  std::unique_ptr<Analysis> conf;
-  SourceManager sources;
-  DiagnosticSink sink;
-  AssocTree tree;
-  engine::Site site;
-  engine::Workload jobs;
+struct Capture : test::GoldenCapture {
   std::set<std::uint32_t> left_out;                 // pinned with -w
   std::map<std::uint32_t, std::string> real_nodes;  // sacct NodeList (extra/sacct_flags.psv)
-  std::int64_t tick = 0;
 
-  Capture(const std::string& name, std::set<std::uint32_t> pinned) : dir(kLimits / name), left_out(std::move(pinned)) {
-    conf = analyze_file((dir / "slurm.conf").string(), {*SlurmVersion::parse("22.05"), 16});
-    tree = *read_assoc_dump((dir / "assoc.cfg").string(), sources, sink);
-    site.config = &conf->config;
-    site.tree = &tree;
-    site.qos = *read_qos_table((dir / "qos.psv").string(), sources, sink);
-    jobs = *engine::read_workload((dir / "sacct.psv").string(), sources, sink);
+  Capture(const std::string& name, std::set<std::uint32_t> pinned)
+      : GoldenCapture(kLimits / name), left_out(std::move(pinned)) {
     std::erase_if(jobs.jobs, [&](const engine::JobRequest& j) { return left_out.count(j.id) > 0; });
-    const SchedulerSettings& sched = conf->config.scheduler;
-    tick = std::max(sched.bf_interval, sched.batch_sched_delay + 1);
     for (const std::string& line : lines_of(dir / "extra" / "sacct_flags.psv")) {
       const std::vector<std::string> f = split(line, '|');
       if (f.size() >= 5 && f[0] != "JobIDRaw") real_nodes[static_cast<std::uint32_t>(std::stoul(f[0]))] = f[4];

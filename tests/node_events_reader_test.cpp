@@ -9,8 +9,12 @@
 #include <memory>
 #include <sstream>
 
+#include "tests/test_util.h"
+
 namespace sa {
 namespace {
+
+using test::where;
 
 constexpr std::int64_t kT10 = 1795255200;  // 2026-11-21T10:00:00Z
 constexpr std::int64_t kT11 = kT10 + 3600;
@@ -27,14 +31,6 @@ std::unique_ptr<Read> read(const std::string& text) {
   FileId id = r->sources.add("events.txt", text);
   r->events = read_node_events_text(id, r->sources, r->sink);
   return r;
-}
-
-std::vector<std::string> where(const DiagnosticSink& sink) {
-  std::vector<std::string> out;
-  for (const Diagnostic& d : sink.sorted()) {
-    out.push_back(d.code + " " + std::to_string(d.loc.line) + ":" + std::to_string(d.loc.column));
-  }
-  return out;
 }
 
 using Names = std::vector<std::string>;

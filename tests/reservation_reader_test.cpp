@@ -11,9 +11,12 @@
 #include <sstream>
 
 #include "analyzer/date_time.h"
+#include "tests/test_util.h"
 
 namespace sa {
 namespace {
+
+using test::where;
 
 constexpr std::int64_t k20261121T10 =
     1795255200;  // 2026-11-21T10:00:00Z: 20778 days * 86400 + 10 h
@@ -31,15 +34,6 @@ std::unique_ptr<Read> read(const std::string& text) {
   FileId id = r->sources.add("resv.txt", text);
   r->resv = read_reservations_text(id, r->sources, r->sink);
   return r;
-}
-
-// "CODE line:col" for every diagnostic, in reporting order.
-std::vector<std::string> where(const DiagnosticSink& sink) {
-  std::vector<std::string> out;
-  for (const Diagnostic& d : sink.sorted()) {
-    out.push_back(d.code + " " + std::to_string(d.loc.line) + ":" + std::to_string(d.loc.column));
-  }
-  return out;
 }
 
 const std::vector<std::string> kNames{"n1", "n2", "n3", "n4"};

@@ -39,4 +39,13 @@ inline int count(const Analysis& a, const std::string& code) {
   return static_cast<int>(std::count(all.begin(), all.end(), code));
 }
 
+/// "CODE line:col" for every diagnostic in the sink, in reporting order.
+inline std::vector<std::string> where(const DiagnosticSink& sink) {
+  std::vector<std::string> out;
+  for (const Diagnostic& d : sink.sorted()) {
+    out.push_back(d.code + " " + std::to_string(d.loc.line) + ":" + std::to_string(d.loc.column));
+  }
+  return out;
+}
+
 }  // namespace sa::test
