@@ -393,11 +393,6 @@ LimitBlock Limits::qos_post(const LimitKey& key, std::int32_t q, LimitTable& out
   return {};
 }
 
-LimitBlock Limits::runnable(const LimitKey& key, const TresCounts& req, std::int64_t limit_secs) const {
-  if (LimitBlock b = runnable_pre(key, limit_secs)) return b;
-  return runnable_post(key, req, limit_secs);
-}
-
 LimitBlock Limits::runnable_pre(const LimitKey& key, std::int64_t limit_secs) const {
   if (!active_) return {};
   LimitTable out;  // what the QOS have imposed, hiding the same limits further down

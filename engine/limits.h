@@ -81,16 +81,11 @@ class Limits {
 
   /// AccountingStorageEnforce has `limits` (or `safe`) and some limit is set somewhere.
   bool active() const { return active_; }
-  bool safe() const { return safe_; }
   /// Some active limit reads decayed usage or run-minutes (GrpTRESMins, GrpTRESRunMins,
   /// GrpWall): only then does the decay thread's bookkeeping (job_ran, decay) matter.
   bool tracks_usage() const { return tracks_usage_; }
   std::uint32_t user_id(const std::string& user);
   std::uint32_t account_id(const std::string& account);
-  const std::string& user_name(std::uint32_t id) const { return users_[id]; }
-  const std::string& account_name(std::uint32_t id) const { return accounts_[id]; }
-  LimitTable& assoc_table(std::uint32_t assoc) { return assoc_[assoc]; }
-  LimitTable& qos_table(std::int32_t qos) { return qos_[static_cast<std::size_t>(qos)]; }
   const LimitTable& qos_table(std::int32_t qos) const { return qos_[static_cast<std::size_t>(qos)]; }
   void refresh_active();
   /// Removes the one limit behind `block` (for what-if runs: "if this limit were lifted").
@@ -99,13 +94,11 @@ class Limits {
   /// acct_policy_validate: submit limits always; per-job limits only under DenyOnLimit
   /// (or without any QOS). A block here means the submission is refused.
   LimitBlock validate_submit(const LimitKey& key, const TresCounts& req, std::int64_t limit_secs) const;
-  /// pre_select then post_select for a job that would run with `req` for `limit_secs`
-  /// (kUnlimited: no limit).
-  LimitBlock runnable(const LimitKey& key, const TresCounts& req, std::int64_t limit_secs) const;
   /// The MaxWall (minutes) a job without a time limit is given: the first QOS in
   /// precedence order that sets one, else its association's; kUnlimited if none or not enforced.
   std::int64_t default_wall(const LimitKey& key) const;
-  /// The two halves: job counts and wall limits (before node selection), TRES limits (after).
+  /// For a job that would run with `req` for `limit_secs` (kUnlimited: no limit): job counts
+  /// and wall limits (pre_select, before node selection), TRES limits (post_select, after).
   LimitBlock runnable_pre(const LimitKey& key, std::int64_t limit_secs) const;
   LimitBlock runnable_post(const LimitKey& key, const TresCounts& req, std::int64_t limit_secs) const;
 
@@ -119,8 +112,6 @@ class Limits {
   void job_ran(const LimitKey& key, const TresCounts& alloc, std::int64_t secs, double charge_factor);
   void decay(double factor);
 
-  const UsedLimits& assoc_used(std::uint32_t assoc) const { return assoc_used_[assoc]; }
-  const UsedLimits& qos_used(std::int32_t qos) const { return qos_used_[static_cast<std::size_t>(qos)]; }
 
  private:
   template <typename F>
