@@ -237,10 +237,10 @@ void Simulator::backfill_cycle() {
       // A reservation job can only start now, on its reservation's nodes; it plans nothing.
       base.assign_and(part_nodes_[rec.part], pool_.usable());
       apply_reservations(job, rec, base);
-      if (base.count_at_least(rec.demand.min_nodes) && pool_.fit(scratch, rec.demand, base, &alloc) &&
+      if (base.count_at_least(rec.demand.min_nodes) && place(job, rec, base, &alloc) &&
           limits_allow(job, rec, LimitPhase::kPost)) {
         start_job(e.job, e.rec, alloc, StartedBy::kBackfill);
-        scratch.take(alloc);
+        scratch = pool_.state();
         ++started;
       }
       continue;
@@ -287,6 +287,12 @@ void Simulator::backfill_cycle() {
         job.bf_tested = true;
       }
       elapsed_us += opt_.bf_test_cost_us;
+      // Where CPUs may be shared the select plugin's own passes decide whether it starts
+      // now (oversubscription rows included); the future plan below stays count-based.
+      if (rows_ && start_res <= now_ && place(job, rec, avail, &alloc)) {
+        start_now = true;
+        break;
+      }
       if (!will_run(rec.demand, avail, pred, alloc)) {
         if (later_start) {
           start_res = later_start;
@@ -332,7 +338,14 @@ void Simulator::backfill_cycle() {
     if ((start_now || plan) && !limits_allow(job, rec, start_now ? LimitPhase::kBoth : LimitPhase::kPost)) continue;
     if (start_now) {
       start_job(e.job, e.rec, alloc, StartedBy::kBackfill);  // also adds it to ends_
-      scratch.take(alloc);
+      if (rows_) {
+        // Shared CPUs are not a count: copy what the rows left on its nodes.
+        for (const AllocPiece& p : alloc.pieces) scratch.nodes[p.node] = pool_.state().nodes[p.node];
+        scratch.free = pool_.state().free;
+        scratch.idle = pool_.state().idle;
+      } else {
+        scratch.take(alloc);
+      }
       if (job.planned_end > now_ && (next_change == kNoTime || job.planned_end < next_change)) next_change = job.planned_end;
       ++started;
       if (s.bf_max_job_start > 0 && started >= s.bf_max_job_start) {

@@ -23,6 +23,7 @@ struct JobRequest {
   bool mem_set = false;              // the request named a memory size (--mem=0 included)
   std::uint32_t gpus = 0;            // total GPUs (gres/gpu)
   bool exclusive = false;            // --exclusive
+  bool oversubscribe = false;        // --oversubscribe (shares CPUs in an OverSubscribe=YES partition)
   std::int32_t nice = 0;
   std::vector<std::string> partitions;  // empty = the default partition
   std::string user, account, qos;

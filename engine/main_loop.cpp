@@ -81,7 +81,7 @@ void Simulator::main_loop(bool full) {
           continue;
         }
         apply_reservations(job, rec, allowed);
-        if (pool_.fit(pool_.state(), rec.demand, allowed, &alloc)) {
+        if (place(job, rec, allowed, &alloc)) {
           start_job(e.job, e.rec, alloc, StartedBy::kMain);
           ++started;
         } else {
@@ -92,7 +92,11 @@ void Simulator::main_loop(bool full) {
       }
       const NodeBitset before = allowed;
       apply_reservations(job, rec, allowed);
-      ok = pool_.fit(pool_.state(), rec.demand, allowed, &alloc);
+      ok = place(job, rec, allowed, &alloc);
+      if (!ok && try_preempt(e.job, e.rec, allowed, StartedBy::kMain)) {
+        ++started;
+        continue;
+      }
       if (!ok && resv_ && resv_->maint_covers(part_nodes_[rec.part], now_, now_ + plan_limit(rec))) {
         // Every node of the partition is in a maintenance window the job would run into:
         // ESLURM_RESERVATION_MAINT, which skips the job without failing the partition.

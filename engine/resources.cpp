@@ -60,12 +60,20 @@ NodePool::NodePool(const Config& config) {
 }
 
 std::uint32_t NodePool::capacity(const NodeResources& n, const Demand& d) const {
+  if (d.whole_nodes && !n.idle()) return 0;
+  return capacity(n, d, n.cpus_free);
+}
+
+std::uint32_t NodePool::capacity(const NodeResources& n, const Demand& d, std::uint32_t free_cpus) const {
+  std::uint32_t c = 0;
   if (d.whole_nodes) {
-    if (!n.idle()) return 0;
-    return std::min(n.cpus_total, d.max_cpus_per_node);
+    // A whole-node job needs every CPU of the node free (in the view given).
+    if (free_cpus < n.cpus_total) return 0;
+    c = std::min(n.cpus_total, d.max_cpus_per_node);
+  } else {
+    c = std::min(free_cpus, d.max_cpus_per_node);
+    c -= c % n.unit;
   }
-  std::uint32_t c = std::min(n.cpus_free, d.max_cpus_per_node);
-  c -= c % n.unit;
   if (memory_) {
     if (d.mem_whole_node) {
       if (n.mem_free < n.mem_total || n.mem_total == 0) return 0;
@@ -73,22 +81,31 @@ std::uint32_t NodePool::capacity(const NodeResources& n, const Demand& d) const 
       if (n.mem_free < d.mem_per_node) return 0;
     } else if (d.mem_per_cpu) {
       const std::uint64_t by_mem = n.mem_free / d.mem_per_cpu;
-      if (by_mem < c) c = static_cast<std::uint32_t>(by_mem - by_mem % n.unit);
+      // (A whole-node job keeps the node's CPUs; its memory is what is left.)
+      if (by_mem < c && !d.whole_nodes) c = static_cast<std::uint32_t>(by_mem - by_mem % n.unit);
     }
   }
   return c;
 }
 
-bool NodePool::fit_pass(const PoolState& state, const Demand& d, const NodeBitset& allowed, bool prefer_busy,
-                        Allocation* out) const {
+std::uint64_t NodePool::requested_mem(const NodeResources& n, const Demand& d, std::uint32_t cpus) const {
+  // Without consumable memory a job that names none has no bound: counted apart (0 here).
+  if (d.mem_whole_node) return d.mem_unknown && !memory_ ? 0 : n.mem_total;
+  if (d.mem_per_node) return d.mem_per_node;
+  return d.mem_per_cpu * cpus;
+}
+
+template <class FreeCpus>
+bool NodePool::fit_pass(const PoolState& state, const Demand& d, const NodeBitset& candidates, bool prefer_busy,
+                        Allocation* out, FreeCpus free_cpus) const {
   std::int64_t cpus_left = d.cpus;
   std::uint32_t gpus_left = d.gpus;
   std::uint32_t nodes_used = 0;
   const std::uint32_t min_nodes = std::max<std::uint32_t>(1, d.min_nodes);
-  if (out) out->pieces.clear();
-  // Only nodes that can give anything: idle ones for whole-node jobs, else ones with a free CPU.
-  NodeBitset candidates = allowed;
-  candidates &= d.whole_nodes ? state.idle : state.free;
+  if (out) {
+    out->pieces.clear();
+    out->units.clear();
+  }
   auto done = [&] { return cpus_left <= 0 && gpus_left == 0 && nodes_used >= min_nodes; };
   for (int pass = prefer_busy ? 0 : 1; pass < 2 && !done(); ++pass) {
     candidates.for_each_until([&](std::size_t idx) {
@@ -96,7 +113,7 @@ bool NodePool::fit_pass(const PoolState& state, const Demand& d, const NodeBitse
       const NodeResources& n = state.nodes[i];
       // bf_busy_nodes: first the nodes already in use, then the idle ones.
       if (prefer_busy && (pass == 0) == n.idle()) return false;
-      const std::uint32_t cap = capacity(n, d);
+      const std::uint32_t cap = capacity(n, d, free_cpus(i, n));
       if (cap == 0) return false;
       std::uint32_t g = 0;
       if (gpus_left) {
@@ -113,13 +130,14 @@ bool NodePool::fit_pass(const PoolState& state, const Demand& d, const NodeBitse
       gpus_left -= g;
       ++nodes_used;
       if (out) {
-        AllocPiece p{i, take, 0, g};
+        AllocPiece p{i, take, 0, g, 0, 0};
         if (d.whole_nodes) p.gpus = n.gpus_total;
         if (memory_) {
-          if (d.whole_nodes || d.mem_whole_node) p.mem = n.mem_total;
-          else if (d.mem_per_node) p.mem = d.mem_per_node;
+          if (d.mem_whole_node) p.mem = n.mem_total;
+          else if (d.mem_per_node) p.mem = std::min<std::uint64_t>(n.mem_free, d.mem_per_node);
           else p.mem = std::min<std::uint64_t>(n.mem_free, d.mem_per_cpu * take);
         }
+        p.mem_req = requested_mem(n, d, take);
         out->pieces.push_back(p);
       }
       return done();
@@ -130,11 +148,24 @@ bool NodePool::fit_pass(const PoolState& state, const Demand& d, const NodeBitse
 
 bool NodePool::fit(const PoolState& state, const Demand& d, const NodeBitset& allowed, Allocation* out,
                    bool prefer_busy) const {
-  return fit_pass(state, d, allowed, prefer_busy, out);
+  // Only nodes that can give anything: idle ones for whole-node jobs, else ones with a free CPU.
+  NodeBitset candidates = allowed;
+  candidates &= d.whole_nodes ? state.idle : state.free;
+  return fit_pass(state, d, candidates, prefer_busy, out,
+                  [](std::uint32_t, const NodeResources& n) { return n.cpus_free; });
+}
+
+bool NodePool::fit_view(const PoolState& state, const Demand& d, const NodeBitset& candidates,
+                        const std::vector<std::uint32_t>& free_cpus, Allocation* out) const {
+  return fit_pass(state, d, candidates, false, out,
+                  [&free_cpus](std::uint32_t i, const NodeResources&) { return free_cpus[i]; });
 }
 
 bool NodePool::could_ever_fit(const Demand& d, const NodeBitset& allowed) const {
-  return fit_pass(empty_, d, allowed, false, nullptr);
+  NodeBitset candidates = allowed;
+  candidates &= d.whole_nodes ? empty_.idle : empty_.free;
+  return fit_pass(empty_, d, candidates, false, nullptr,
+                  [](std::uint32_t, const NodeResources& n) { return n.cpus_free; });
 }
 
 void PoolState::take(const Allocation& a) {

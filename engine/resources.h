@@ -30,6 +30,7 @@ struct Demand {
   std::uint64_t mem_per_cpu = 0;   // MB, when memory is per CPU
   std::uint64_t mem_per_node = 0;  // MB, when memory is per node
   bool mem_whole_node = false;     // --mem=0, or no default: the node's whole memory
+  bool mem_unknown = false;        // no request and no default: bounded by nothing but the node
   std::uint32_t gpus = 0;
   bool whole_nodes = false;        // --exclusive, OverSubscribe=EXCLUSIVE or select/linear
   std::uint32_t max_cpus_per_node = 0xFFFFFFFF;
@@ -38,12 +39,18 @@ struct Demand {
 struct AllocPiece {
   std::uint32_t node = 0;
   std::uint32_t cpus = 0;
-  std::uint64_t mem = 0;
+  std::uint64_t mem = 0;      // MB taken from the node when memory is consumable
   std::uint32_t gpus = 0;
+  std::uint64_t mem_req = 0;  // MB the job asked for here (or its default), consumable or not
+  std::uint32_t unit_word = 0;  // sharing mode: first word of this node's units in Allocation::units
 };
 
 struct Allocation {
   std::vector<AllocPiece> pieces;
+  /// Sharing mode only (CoreRows): the allocation units (cores, or CPUs with CR_CPU) each
+  /// piece holds, as bit masks in the node's words, from pieces[i].unit_word.
+  std::vector<std::uint64_t> units;
+  std::int32_t row = -1;  // sharing mode: the partition row it is recorded in (-1: none)
   std::uint32_t cpus() const;
   std::uint64_t mem() const;
   std::uint32_t gpus() const;
@@ -81,14 +88,24 @@ class NodePool {
   /// With prefer_busy (bf_busy_nodes) nodes already running jobs are taken first.
   bool fit(const PoolState& state, const Demand& demand, const NodeBitset& allowed, Allocation* out,
            bool prefer_busy = false) const;
+  /// The same choice over `candidates` with each node's free CPUs given by `free_cpus`
+  /// (internal numbering) instead of the state's: the select plugin's passes over a core
+  /// map with some rows or partitions taken out. Memory and GPUs still come from `state`.
+  bool fit_view(const PoolState& state, const Demand& demand, const NodeBitset& candidates,
+                const std::vector<std::uint32_t>& free_cpus, Allocation* out) const;
   /// Whether the demand could ever fit on `allowed` when every node is idle.
   bool could_ever_fit(const Demand& demand, const NodeBitset& allowed) const;
   /// CPUs the node can give this demand now (0 when it can give none).
   std::uint32_t capacity(const NodeResources& n, const Demand& d) const;
+  std::uint32_t capacity(const NodeResources& n, const Demand& d, std::uint32_t free_cpus) const;
+  /// Memory the demand asks of a node for `cpus` CPUs, tracked or not (0 when unbounded).
+  std::uint64_t requested_mem(const NodeResources& n, const Demand& d, std::uint32_t cpus) const;
+  bool memory_tracked() const { return memory_; }
 
  private:
-  bool fit_pass(const PoolState& state, const Demand& d, const NodeBitset& allowed, bool prefer_busy,
-                Allocation* out) const;
+  template <class FreeCpus>
+  bool fit_pass(const PoolState& state, const Demand& d, const NodeBitset& candidates, bool prefer_busy,
+                Allocation* out, FreeCpus free_cpus) const;
 
   PoolState state_;
   PoolState empty_;

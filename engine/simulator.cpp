@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -15,7 +16,9 @@ namespace {
 
 // Phases of events that fall on the same second (lower runs first).
 std::uint8_t phase_of(int type) {
-  static const std::uint8_t kPhase[] = {0, 1, 1, 2, 3, 3, 4, 5, 3, 0};
+  // kEnd, kSubmit, kEligible, kPriority, kMain, kMainFull, kBackfill, kSnapshot, kMainDirect,
+  // kNodeEvent, kTimeslice, kGraceEnd
+  static const std::uint8_t kPhase[] = {0, 1, 1, 2, 3, 3, 4, 5, 3, 0, 2, 0};
   return kPhase[type];
 }
 
@@ -31,6 +34,12 @@ std::uint64_t fnv1a(const std::string& s) {
   return h;
 }
 
+std::int64_t horizon_guess(const std::vector<SimJob>& jobs, std::int64_t start) {
+  std::int64_t last = start;
+  for (const SimJob& j : jobs) last = std::max(last, j.req.submit);
+  return last - start;
+}
+
 bool listed(const std::vector<std::string>& list, const std::string& name) {
   for (const std::string& item : list) {
     if (iequals(item, name) || iequals(item, "ALL")) return true;
@@ -40,14 +49,26 @@ bool listed(const std::vector<std::string>& list, const std::string& name) {
 
 }  // namespace
 
-std::int64_t SimJob::expected_end() const {
-  const std::int64_t limit = recs[static_cast<std::size_t>(run_rec)].time_limit;
-  return start + (limit < 0 ? kYear : limit);
+std::int64_t SimJob::ran(std::int64_t now) const {
+  if (start == kNoTime) return 0;
+  if (suspended) return pre_sus_time;
+  return pre_sus_time + now - (suspend_time != kNoTime ? suspend_time : start);
+}
+
+const char* job_event_name(JobEvent::Kind kind) {
+  switch (kind) {
+    case JobEvent::Kind::kSuspend: return "suspend";
+    case JobEvent::Kind::kResume: return "resume";
+    case JobEvent::Kind::kPreemptRequeue: return "preempt-requeue";
+    case JobEvent::Kind::kPreemptCancel: return "preempt-cancel";
+    case JobEvent::Kind::kPreemptGrace: return "preempt-signal";
+  }
+  return "?";
 }
 
 Simulator::Simulator(const Site& site, SimOptions options)
     : site_(site), conf_(*site.config), opt_(std::move(options)), prio_(*site.config, site.tree, site.qos),
-      limits_(*site.config, site.tree, site.qos), pool_(*site.config) {
+      limits_(*site.config, site.tree, site.qos), pool_(*site.config), preempt_(*site.config, site_.qos) {
   for (const char* name : {"None", "Priority", "Resources", "BeginTime", kNodesUnavailableText, "Reservation",
                            "ReqNodeNotAvail, Reserved for maintenance"}) {
     reason_id(name);
@@ -58,6 +79,21 @@ Simulator::Simulator(const Site& site, SimOptions options)
     for (std::uint32_t n : p.nodes) b.set(pool_.internal_index(n));
     part_nodes_.push_back(std::move(b));
   }
+  if (CoreRows::needed(conf_)) {
+    rows_.emplace(conf_, pool_, part_nodes_);
+    result_.sharing = true;
+  }
+  if (conf_.preempt.mode.gang) gang_.emplace(conf_, pool_.state(), rows_ && !rows_->linear() ? &rows_->layout() : nullptr);
+  {
+    std::int64_t kill_wait = 30, msg_timeout = 10;
+    if (const Setting* st = conf_.setting("KillWait")) kill_wait = std::atoll(st->value.c_str());
+    if (const Setting* st = conf_.setting("MessageTimeout")) msg_timeout = std::atoll(st->value.c_str());
+    preempt_hold_ = kill_wait + msg_timeout;
+  }
+  node_mem_now_.assign(pool_.size(), 0);
+  node_jobs_now_.assign(pool_.size(), 0);
+  node_unbounded_now_.assign(pool_.size(), 0);
+  result_.node_peaks.resize(pool_.size());
   if (site_.tree) {
     const std::size_t n = site_.tree->assocs.size();
     fair_share_.emplace(*site_.tree, FairShareSettings::from(conf_.priority));
@@ -109,6 +145,17 @@ SimResult Simulator::run(const Workload& workload) {
   const bool backfill = s.type == "sched/backfill" && s.bf_interval > 0;
   if (backfill) push(start + s.bf_interval, EventType::kBackfill);
   for (std::int64_t t : opt_.snapshot_at) push(t, EventType::kSnapshot);
+  // The timeslicer thread wakes every SchedulerTimeSlice from slurmctld's start.
+  if (gang_) push(start + std::max<std::uint32_t>(1, conf_.scheduler.time_slice), EventType::kTimeslice);
+  {
+    // Timeline buckets: about 500 over the submit span plus the longest run, whole minutes.
+    std::int64_t longest = 0;
+    for (const SimJob& j : jobs_) longest = std::max(longest, j.req.run_time);
+    const std::int64_t span = std::max<std::int64_t>(1, horizon_guess(jobs_, start) + longest);
+    result_.timeline.bucket = std::max<std::int64_t>(60, (span / 500 + 59) / 60 * 60);
+    result_.timeline.running.assign(conf_.partitions.size(), {});
+    result_.timeline.suspended.assign(conf_.partitions.size(), {});
+  }
   node_down_.assign(pool_.size(), 0);
   node_drain_.assign(pool_.size(), 0);
   for (std::uint32_t e = 0; e < site_.node_events.size(); ++e) {
@@ -190,6 +237,13 @@ SimResult Simulator::run(const Workload& workload) {
         --future_node_changes_;
         on_node_event(ev.job);
         break;
+      case EventType::kTimeslice:
+        ++result_.counters.timeslices;
+        gang_->cycle();
+        apply_gang_actions();
+        push(now_ + std::max<std::uint32_t>(1, conf_.scheduler.time_slice), EventType::kTimeslice);
+        break;
+      case EventType::kGraceEnd: on_grace_end(ev.job); break;
     }
     if (opt_.progress && (++tick & 0xFFFF) == 0) {
       opt_.progress(std::min(1.0, static_cast<double>(now_ - start) / static_cast<double>(span_guess)));
@@ -197,6 +251,21 @@ SimResult Simulator::run(const Workload& workload) {
   }
   result_.end = now_;
   account_unavailable(start);
+  for (std::uint32_t j : running_) {
+    const SimJob& job = jobs_[j];
+    close_interval(job, job.suspend_time != kNoTime ? job.suspend_time : job.start, now_, job.suspended);
+  }
+  {
+    // Node peaks in Config order, nodes that never held a job left out.
+    std::vector<NodePeak> peaks;
+    for (std::uint32_t c = 0; c < conf_.nodes.size(); ++c) {
+      NodePeak p = result_.node_peaks[pool_.internal_index(c)];
+      if (p.jobs == 0) continue;
+      p.node = c;
+      peaks.push_back(p);
+    }
+    result_.node_peaks = std::move(peaks);
+  }
   result_.jobs = std::move(jobs_);
   for (std::uint32_t i = 0; i < pool_.size(); ++i) result_.node_config_index.push_back(pool_.config_index(i));
   if (site_.tree) {
@@ -379,8 +448,9 @@ void Simulator::bind_job(SimJob& job) {
       d.mem_per_node = conf_.select.def_mem_per_node;
     } else {
       // No default anywhere: the job is given each node's whole memory, which keeps other
-      // jobs off its nodes when memory is consumable.
+      // jobs off its nodes when memory is consumable (and is unbounded when it is not).
       d.mem_whole_node = true;
+      d.mem_unknown = true;
     }
     NodeBitset allowed = part_nodes_[p];
     allowed &= pool_.usable();
@@ -484,6 +554,7 @@ void Simulator::on_end(std::uint32_t j) {
   if (job.state != JobState::kRunning || job.planned_end != now_) return;
   job.state = JobState::kDone;
   job.end = now_;
+  if (job.ran(now_) < job.req.run_time) job.end_state = EndState::kTimeout;
   stop_running(j);
   if (limits_.active()) limits_.remove_submit(limit_key(job, job.recs.front()));
   --active_jobs_;
@@ -513,6 +584,9 @@ void Simulator::trigger_direct() {
 // --- usage, fair share and priorities --------------------------------------------------
 
 void Simulator::charge_usage(SimJob& job, std::int64_t from, std::int64_t to) {
+  // _apply_new_usage charges suspended jobs too, up to their end_time, which stays where it
+  // was when they were suspended.
+  if (job.suspended && job.limit_end != kNoTime) to = std::min(to, job.limit_end);
   if (!site_.tree || job.assoc == kNoAssoc || to <= from) return;
   double factor = 1.0;
   if (job.qos >= 0) {
@@ -659,7 +733,11 @@ bool Simulator::queue_less(const QueueEntry& a, const QueueEntry& b) const {
   const SimJob& jb = jobs_[b.job];
   const SimRecord& ra = ja.recs[a.rec];
   const SimRecord& rb = jb.recs[b.rec];
-  if ((ja.resv >= 0) != (jb.resv >= 0)) return ja.resv >= 0;  // jobs with a reservation first
+  // Preemptors before the jobs they may preempt (preempt/qos; tiers already order
+  // partition_prio's), then jobs with a reservation.
+  const std::uint32_t pa = preempt_.queue_rank(ja.qos), pb = preempt_.queue_rank(jb.qos);
+  if (pa != pb) return pa > pb;
+  if ((ja.resv >= 0) != (jb.resv >= 0)) return ja.resv >= 0;
   const std::uint16_t ta = conf_.partitions[ra.part].priority_tier, tb = conf_.partitions[rb.part].priority_tier;
   if (ta != tb) return ta > tb;
   if (ra.priority != rb.priority) return ra.priority > rb.priority;
@@ -701,7 +779,13 @@ void Simulator::start_job(std::uint32_t j, std::uint32_t r, const Allocation& al
   job.start_priority = rec.priority;
   job.start_factors = rec.factors;
   set_reason(job, kReasonNone);
-  pool_.state().take(alloc);
+  job.suspended = false;
+  job.suspend_time = kNoTime;
+  job.pre_sus_time = 0;
+  job.preempt_time = kNoTime;
+  if (rows_) rows_->add(rec.part, node_req(job, rec), job.alloc, pool_.state());
+  else pool_.state().take(alloc);
+  note_alloc(job, true);
   // Billable TRES: the partition's TRESBillingWeights over the allocation, else its CPUs.
   const Partition& part = conf_.partitions[rec.part];
   if (part.tres_billing_weights.empty()) {
@@ -735,11 +819,20 @@ void Simulator::start_job(std::uint32_t j, std::uint32_t r, const Allocation& al
   job.planned_end = now_ + std::max<std::int64_t>(run, 0);
   push(job.planned_end, EventType::kEnd, j);
   running_.push_back(j);
+  job.limit_end = now_ + (rec.time_limit < 0 ? kYear : rec.time_limit);
   const PlannedEnd key{job.expected_end(), job.req.id, j};
   ends_.insert(std::upper_bound(ends_.begin(), ends_.end(), key), key);
   bf_changed_ = true;
   if (by == StartedBy::kMain) ++result_.counters.main_starts;
   else ++result_.counters.bf_starts;
+  if (gang_) {
+    // gs_job_start: the gang scheduler may suspend it at once, or suspend (or preempt) the
+    // lower-tier jobs it overlaps.
+    const PreemptMode::Base mode = preempt_.mode(rec.part, job.qos);
+    gang_->job_start(j, rec.part, &job.alloc,
+                     preempt_.enabled() && (mode == PreemptMode::Base::kRequeue || mode == PreemptMode::Base::kCancel));
+    apply_gang_actions();
+  }
 }
 
 std::int64_t Simulator::plan_limit(const SimRecord& rec) const {
@@ -1013,16 +1106,26 @@ void Simulator::stop_running(std::uint32_t j) {
     limits_.job_fini(limit_key(job, job.recs[static_cast<std::size_t>(job.run_rec)]), alloc_tres(job),
                      std::max(0.0, left));
   }
-  pool_.state().give_back(job.alloc);
+  close_interval(job, job.suspend_time != kNoTime ? job.suspend_time : job.start, now_, job.suspended);
+  if (job.suspended) job.tot_sus_time += now_ - job.suspend_time;
+  const NodeReq req = rows_ ? node_req(job, job.recs[static_cast<std::size_t>(job.run_rec)]) : NodeReq::kOneRow;
+  if (rows_) rows_->remove(job.recs[static_cast<std::size_t>(job.run_rec)].part, req, job.alloc, pool_.state());
+  else pool_.state().give_back(job.alloc);
+  note_alloc(job, false);
   running_.erase(std::find(running_.begin(), running_.end(), j));
   const PlannedEnd key{job.expected_end(), job.req.id, j};
   auto it = std::lower_bound(ends_.begin(), ends_.end(), key);
   if (it != ends_.end() && it->job == j) ends_.erase(it);
+  if (gang_) {
+    // gs_job_fini: the rows are rebuilt; jobs it held suspended may resume now.
+    gang_->job_fini(j);
+    apply_gang_actions();
+  }
 }
 
 void Simulator::requeue(std::uint32_t j) {
   SimJob& job = jobs_[j];
-  job.lost_cpu_seconds += static_cast<double>(job.alloc.cpus()) * static_cast<double>(now_ - job.start);
+  job.lost_cpu_seconds += static_cast<double>(job.alloc.cpus()) * static_cast<double>(job.ran(now_));
   ++job.requeues;
   stop_running(j);
   // Back to pending, eligible again after the credential lifetime (cred_expire 120 s + 1),
@@ -1033,6 +1136,11 @@ void Simulator::requeue(std::uint32_t j) {
   job.alloc = Allocation{};
   job.started_by = StartedBy::kNone;
   job.run_secs_done = 0;
+  job.suspended = false;
+  job.suspend_time = kNoTime;
+  job.pre_sus_time = 0;
+  job.preempt_time = kNoTime;
+  job.limit_end = kNoTime;
   job.begin = now_ + 121;
   job.accrue = kNoTime;
   set_reason(job, kReasonBeginTime);

@@ -17,11 +17,14 @@
 #include "analyzer/model.h"
 #include "analyzer/reservation_model.h"
 #include "engine/fair_share.h"
+#include "engine/gang.h"
 #include "engine/job.h"
 #include "engine/limits.h"
+#include "engine/preemption.h"
 #include "engine/priority.h"
 #include "engine/reservations.h"
 #include "engine/resources.h"
+#include "engine/sharing.h"
 #include "engine/workload/workload.h"
 
 namespace sa::engine {
@@ -89,6 +92,17 @@ enum : std::uint16_t {
 inline constexpr const char* kNodesUnavailableText =
     "Nodes required for job are DOWN, DRAINED or reserved for jobs in higher priority partitions";
 
+/// Something gang scheduling or preemption did to a job.
+struct JobEvent {
+  enum class Kind : std::uint8_t { kSuspend, kResume, kPreemptRequeue, kPreemptCancel, kPreemptGrace };
+  std::int64_t at = 0;
+  Kind kind = Kind::kSuspend;
+  std::uint32_t by = 0;  // preemptions: the preemptor's job id (0 when gang's shadow did it)
+};
+const char* job_event_name(JobEvent::Kind kind);
+
+enum class EndState : std::uint8_t { kCompleted, kTimeout, kPreempted };
+
 struct SimJob {
   JobRequest req;
   std::uint32_t assoc = kNoAssoc;
@@ -113,9 +127,22 @@ struct SimJob {
   double run_secs_done = 0;                    // TRES-run-seconds already released by decay ticks
   std::vector<LimitBlock> limit_blocks;        // explained jobs: each distinct limit that held them
   std::int32_t resv = -1;                      // the advanced reservation it runs in, or -1
-  std::uint32_t requeues = 0;                  // times a DOWN node sent it back to the queue
-  double lost_cpu_seconds = 0;                 // CPU time of runs cut short by a DOWN node
-  std::int64_t expected_end() const;  // start + time limit: what backfill plans with
+  std::uint32_t requeues = 0;                  // times a DOWN node or a preemptor sent it back to the queue
+  double lost_cpu_seconds = 0;                 // CPU time of runs cut short (DOWN node, preemption)
+  // Gang scheduling and preemption (job_mgr.c's suspend bookkeeping for the current run).
+  bool suspended = false;
+  std::int64_t suspend_time = kNoTime;         // last suspend or resume
+  std::int64_t pre_sus_time = 0;               // seconds run before the last suspend
+  std::int64_t tot_sus_time = 0;               // seconds suspended, all runs
+  std::int64_t limit_end = kNoTime;            // Slurm's end_time: start + limit, reset at resume
+  std::int64_t preempt_time = kNoTime;         // a preemptor signalled it (GraceTime running)
+  std::int64_t preempt_start = kNoTime;        // as a preemptor: when it last preempted jobs
+  std::uint32_t suspends = 0;
+  EndState end_state = EndState::kCompleted;
+  std::vector<JobEvent> events;
+  std::int64_t expected_end() const { return limit_end; }  // what backfill plans with
+  /// Seconds it has run in its current run (suspended time excluded).
+  std::int64_t ran(std::int64_t now) const;
 };
 
 struct SprioRow {
@@ -138,7 +165,24 @@ struct SimCounters {
   std::uint64_t bf_skipped_by_user_limit = 0, bf_no_resv_beyond_window = 0;
   std::uint64_t bf_queue_records = 0;  // queue records seen at cycle starts (mean depth = / bf_cycles)
   std::uint64_t priority_passes = 0, events = 0;
+  std::uint64_t timeslices = 0, suspends = 0, resumes = 0, preempt_requeues = 0, preempt_cancels = 0;
   std::uint64_t mapped_partitions = 0, mapped_users = 0, mapped_qos = 0;
+};
+
+/// The most a node was asked to hold at once: the requested (or default) memory and the jobs
+/// of everything allocated on it, running or suspended (suspended jobs stay resident).
+struct NodePeak {
+  std::uint32_t node = 0;          // Config::nodes index
+  std::uint64_t mem_mb = 0;        // requested memory summed over its jobs at the peak
+  std::int64_t at = 0;             // when that peak was first reached
+  std::uint32_t jobs = 0;          // most jobs allocated at once
+  std::uint32_t unbounded = 0;     // most jobs at once with no memory request or default
+};
+
+/// CPU-seconds per partition and time bucket, split by what the CPUs' jobs were doing.
+struct PartitionTimeline {
+  std::int64_t bucket = 3600;      // seconds per bucket, from SimResult::start
+  std::vector<std::vector<double>> running, suspended;  // [partition][bucket]
 };
 
 struct SimResult {
@@ -156,6 +200,9 @@ struct SimResult {
   // CPU-seconds the run lost to maintenance reservations (MAINT windows) and to nodes
   // DOWN or DRAINED by node events, within [start, end].
   double maint_cpu_seconds = 0, unavailable_cpu_seconds = 0;
+  std::vector<NodePeak> node_peaks;  // nodes that held a job, Config order
+  PartitionTimeline timeline;
+  bool sharing = false;              // jobs could share CPUs (FORCE/YES partitions or gang)
   const std::string& reason_name(std::uint16_t id) const { return reason_names[id]; }
 };
 
@@ -173,7 +220,8 @@ class Simulator {
 
  private:
   enum class EventType : std::uint8_t {
-    kEnd, kSubmit, kEligible, kPriority, kMain, kMainFull, kBackfill, kSnapshot, kMainDirect, kNodeEvent
+    kEnd, kSubmit, kEligible, kPriority, kMain, kMainFull, kBackfill, kSnapshot, kMainDirect, kNodeEvent,
+    kTimeslice, kGraceEnd
   };
   struct Event {
     std::int64_t time;
@@ -213,6 +261,25 @@ class Simulator {
   void trigger_main();
   void trigger_direct();
   void main_loop(bool full);
+  // Sharing, gang scheduling and preemption (gang_sim.cpp).
+  /// The select plugin's choice for this record among `allowed` (cons_tres rows when jobs
+  /// may share CPUs, else the plain fit).
+  bool place(const SimJob& job, const SimRecord& rec, const NodeBitset& allowed, Allocation* out,
+             bool qos_preemptor = false);
+  NodeReq node_req(const SimJob& job, const SimRecord& rec) const;
+  /// When placement failed: preempt what the policy allows (node_scheduler.c _preempt_jobs).
+  /// True when the job started (a preempt/qos extra row); otherwise jobs may have been
+  /// signalled and the job waits for their resources.
+  bool try_preempt(std::uint32_t j, std::uint32_t r, const NodeBitset& allowed, StartedBy by);
+  void preempt(std::uint32_t victim, std::uint32_t by, bool honour_grace);
+  void stop_preempted(std::uint32_t j, std::uint32_t by);
+  void suspend(std::uint32_t j);
+  void resume(std::uint32_t j);
+  void apply_gang_actions();
+  void on_grace_end(std::uint32_t j);
+  void set_limit_end(std::uint32_t j, std::int64_t end);
+  void note_alloc(const SimJob& job, bool add);
+  void close_interval(const SimJob& job, std::int64_t from, std::int64_t to, bool was_suspended);
   void backfill_cycle();
   void start_job(std::uint32_t j, std::uint32_t rec, const Allocation& alloc, StartedBy by);
   void charge_usage(SimJob& job, std::int64_t from, std::int64_t to);
@@ -254,6 +321,13 @@ class Simulator {
   std::vector<std::uint32_t> node_down_, node_drain_;  // per internal node: open events
   NodePool pool_;
   std::vector<NodeBitset> part_nodes_;
+  std::optional<CoreRows> rows_;
+  std::optional<Gang> gang_;
+  PreemptPolicy preempt_;
+  bool applying_gang_ = false;
+  std::int64_t preempt_hold_ = 40;  // KillWait + MessageTimeout: no new preemptions meanwhile
+  std::vector<std::uint64_t> node_mem_now_;
+  std::vector<std::uint32_t> node_jobs_now_, node_unbounded_now_;
   std::optional<FairShare> fair_share_;
   std::vector<long double> usage_;      // per association, users only
   std::vector<double> fs_factor_;       // per association

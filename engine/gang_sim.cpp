@@ -1,0 +1,265 @@
+// The simulator's side of CPU sharing, gang scheduling and preemption: placing jobs through
+// the select plugin's rows, carrying out the gang scheduler's suspends and resumes with
+// job_mgr.c's time bookkeeping, and preempting as node_scheduler.c's _preempt_jobs does.
+#include <algorithm>
+
+#include "engine/simulator.h"
+
+namespace sa::engine {
+
+NodeReq Simulator::node_req(const SimJob& job, const SimRecord& rec) const {
+  return rows_ ? rows_->node_req(rec.part, job.req.oversubscribe) : NodeReq::kOneRow;
+}
+
+bool Simulator::place(const SimJob& job, const SimRecord& rec, const NodeBitset& allowed, Allocation* out,
+                      bool qos_preemptor) {
+  if (!rows_) return pool_.fit(pool_.state(), rec.demand, allowed, out);
+  return rows_->place(pool_.state(), rec.part, rec.demand, node_req(job, rec), qos_preemptor, allowed, out);
+}
+
+void Simulator::set_limit_end(std::uint32_t j, std::int64_t end) {
+  SimJob& job = jobs_[j];
+  const PlannedEnd old{job.expected_end(), job.req.id, j};
+  auto it = std::lower_bound(ends_.begin(), ends_.end(), old);
+  if (it != ends_.end() && it->job == j) ends_.erase(it);
+  job.limit_end = end;
+  const PlannedEnd key{end, job.req.id, j};
+  ends_.insert(std::upper_bound(ends_.begin(), ends_.end(), key), key);
+}
+
+void Simulator::close_interval(const SimJob& job, std::int64_t from, std::int64_t to, bool was_suspended) {
+  if (job.run_rec < 0 || to <= from || from == kNoTime) return;
+  PartitionTimeline& t = result_.timeline;
+  std::vector<double>& row = (was_suspended ? t.suspended : t.running)[job.recs[static_cast<std::size_t>(job.run_rec)].part];
+  const double cpus = job.alloc.cpus();
+  for (std::int64_t at = from; at < to;) {
+    const std::int64_t b = (at - result_.start) / t.bucket;
+    const std::int64_t bucket_end = result_.start + (b + 1) * t.bucket;
+    const std::int64_t until = std::min(to, bucket_end);
+    if (b >= 0) {
+      if (row.size() <= static_cast<std::size_t>(b)) row.resize(static_cast<std::size_t>(b) + 1, 0.0);
+      row[static_cast<std::size_t>(b)] += cpus * static_cast<double>(until - at);
+    }
+    at = until;
+  }
+}
+
+void Simulator::note_alloc(const SimJob& job, bool add) {
+  const bool unbounded = job.run_rec >= 0 && job.recs[static_cast<std::size_t>(job.run_rec)].demand.mem_unknown &&
+                         !pool_.memory_tracked();
+  for (const AllocPiece& p : job.alloc.pieces) {
+    if (add) {
+      node_mem_now_[p.node] += p.mem_req;
+      ++node_jobs_now_[p.node];
+      node_unbounded_now_[p.node] += unbounded;
+      NodePeak& peak = result_.node_peaks[p.node];
+      if (node_mem_now_[p.node] > peak.mem_mb) {
+        peak.mem_mb = node_mem_now_[p.node];
+        peak.at = now_;
+      }
+      peak.jobs = std::max(peak.jobs, node_jobs_now_[p.node]);
+      peak.unbounded = std::max(peak.unbounded, node_unbounded_now_[p.node]);
+    } else {
+      node_mem_now_[p.node] -= std::min(node_mem_now_[p.node], p.mem_req);
+      if (node_jobs_now_[p.node]) --node_jobs_now_[p.node];
+      if (unbounded && node_unbounded_now_[p.node]) --node_unbounded_now_[p.node];
+    }
+  }
+}
+
+void Simulator::suspend(std::uint32_t j) {
+  SimJob& job = jobs_[j];
+  if (job.state != JobState::kRunning || job.suspended) return;
+  const std::int64_t since = job.suspend_time != kNoTime ? job.suspend_time : job.start;
+  close_interval(job, since, now_, false);
+  // job_suspend(): the run so far is banked; end_time is left as it was.
+  job.pre_sus_time += now_ - since;
+  job.suspend_time = now_;
+  job.suspended = true;
+  job.planned_end = kNoTime;  // its end event no longer applies
+  ++job.suspends;
+  ++result_.counters.suspends;
+  job.events.push_back({now_, JobEvent::Kind::kSuspend, 0});
+  bf_changed_ = true;
+}
+
+void Simulator::resume(std::uint32_t j) {
+  SimJob& job = jobs_[j];
+  if (job.state != JobState::kRunning || !job.suspended) return;
+  close_interval(job, job.suspend_time, now_, true);
+  job.tot_sus_time += now_ - job.suspend_time;
+  job.suspended = false;
+  job.suspend_time = now_;
+  const SimRecord& rec = job.recs[static_cast<std::size_t>(job.run_rec)];
+  // Suspended time does not count against the limit: end_time = now + limit - run so far
+  // (unless a preemption's grace period set it).
+  if (rec.time_limit >= 0 && job.preempt_time == kNoTime) set_limit_end(j, now_ + rec.time_limit - job.pre_sus_time);
+  std::int64_t left = job.req.run_time - job.pre_sus_time;
+  if (rec.time_limit >= 0) {
+    const Partition& part = conf_.partitions[rec.part];
+    const std::int64_t over = static_cast<std::int64_t>(part.over_time_limit.value_or(conf_.over_time_limit)) * 60;
+    left = std::min(left, rec.time_limit + over - job.pre_sus_time);
+  }
+  if (job.preempt_time != kNoTime) left = std::min(left, job.limit_end - now_);
+  job.planned_end = now_ + std::max<std::int64_t>(left, 0);
+  push(job.planned_end, EventType::kEnd, j);
+  ++result_.counters.resumes;
+  job.events.push_back({now_, JobEvent::Kind::kResume, 0});
+  bf_changed_ = true;
+}
+
+void Simulator::apply_gang_actions() {
+  // Preemptions end jobs, which makes the gang scheduler decide again; those decisions are
+  // appended and carried out by this same loop.
+  if (!gang_ || applying_gang_) return;
+  applying_gang_ = true;
+  std::vector<Gang::Action>& acts = gang_->actions();
+  for (std::size_t i = 0; i < acts.size(); ++i) {
+    const Gang::Action a = acts[i];
+    switch (a.kind) {
+      case Gang::Action::Kind::kSuspend: suspend(a.job); break;
+      case Gang::Action::Kind::kResume: resume(a.job); break;
+      case Gang::Action::Kind::kPreempt: stop_preempted(a.job, 0); break;  // _preempt_job_dequeue: no grace
+    }
+  }
+  acts.clear();
+  applying_gang_ = false;
+}
+
+void Simulator::stop_preempted(std::uint32_t j, std::uint32_t by) {
+  SimJob& job = jobs_[j];
+  if (job.state != JobState::kRunning) return;
+  const PreemptMode::Base mode = preempt_.mode(job.recs[static_cast<std::size_t>(job.run_rec)].part, job.qos);
+  if (mode == PreemptMode::Base::kRequeue) {
+    ++result_.counters.preempt_requeues;
+    job.events.push_back({now_, JobEvent::Kind::kPreemptRequeue, by});
+    requeue(j);
+  } else {
+    // CANCEL (and a SUSPEND without gang, which Slurm can only kill): the job ends PREEMPTED.
+    ++result_.counters.preempt_cancels;
+    job.events.push_back({now_, JobEvent::Kind::kPreemptCancel, by});
+    job.lost_cpu_seconds += static_cast<double>(job.alloc.cpus()) * static_cast<double>(job.ran(now_));
+    job.state = JobState::kDone;
+    job.end = now_;
+    job.end_state = EndState::kPreempted;
+    stop_running(j);
+    if (limits_.active()) limits_.remove_submit(limit_key(job, job.recs.front()));
+    --active_jobs_;
+  }
+  trigger_direct();
+  bf_changed_ = true;
+}
+
+void Simulator::preempt(std::uint32_t victim, std::uint32_t by, bool honour_grace) {
+  SimJob& job = jobs_[victim];
+  if (job.state != JobState::kRunning || job.preempt_time != kNoTime) return;
+  const std::int64_t grace = honour_grace ? preempt_.grace(job.recs[static_cast<std::size_t>(job.run_rec)].part, job.qos) : 0;
+  if (grace <= 0) {
+    stop_preempted(victim, by);
+    return;
+  }
+  // _job_check_grace: SIGCONT + SIGTERM now, end_time cut to now + GraceTime; the job is
+  // taken to keep working until then (one that exits on SIGTERM would free its CPUs sooner).
+  job.preempt_time = now_;
+  job.events.push_back({now_, JobEvent::Kind::kPreemptGrace, by});
+  if (job.suspended) resume(victim);  // SIGCONT
+  set_limit_end(victim, std::min(job.limit_end, now_ + grace));
+  if (job.planned_end != kNoTime && job.planned_end > job.limit_end) {
+    job.planned_end = kNoTime;
+    push(job.limit_end, EventType::kGraceEnd, victim);
+  }
+  (void)by;
+}
+
+void Simulator::on_grace_end(std::uint32_t j) {
+  SimJob& job = jobs_[j];
+  if (job.state != JobState::kRunning || job.preempt_time == kNoTime || now_ < job.limit_end) return;
+  std::uint32_t by = 0;
+  for (auto it = job.events.rbegin(); it != job.events.rend(); ++it) {
+    if (it->kind == JobEvent::Kind::kPreemptGrace) {
+      by = it->by;
+      break;
+    }
+  }
+  stop_preempted(j, by);
+}
+
+bool Simulator::try_preempt(std::uint32_t j, std::uint32_t r, const NodeBitset& allowed, StartedBy by) {
+  if (!preempt_.enabled()) return false;
+  SimJob& job = jobs_[j];
+  const SimRecord& rec = job.recs[r];
+  // slurm_find_preemptable_jobs: running or suspended jobs on the partition's nodes that the
+  // policy lets this job preempt and that are past their exempt time.
+  struct Candidate {
+    std::uint32_t job;
+    std::uint32_t key;
+    std::int64_t start;
+  };
+  std::vector<Candidate> cands;
+  for (std::uint32_t k : running_) {
+    const SimJob& other = jobs_[k];
+    const SimRecord& orec = other.recs[static_cast<std::size_t>(other.run_rec)];
+    if (!preempt_.can_preempt(rec.part, job.qos, rec.priority, orec.part, other.qos, orec.priority)) continue;
+    if (now_ < other.start + preempt_.exempt_after(orec.qos1, orec.qos2)) continue;
+    bool overlap = false;
+    for (const AllocPiece& p : other.alloc.pieces) overlap = overlap || part_nodes_[rec.part].test(p.node);
+    if (!overlap) continue;
+    cands.push_back({k, preempt_.order_key(orec.part, other.qos, other.alloc.nodes()), other.start});
+  }
+  if (cands.empty()) return false;
+  std::stable_sort(cands.begin(), cands.end(), [this](const Candidate& a, const Candidate& b) {
+    if (preempt_.youngest_first()) {
+      if (a.start != b.start) return a.start > b.start;
+    } else if (a.key != b.key) {
+      return a.key < b.key;
+    }
+    return jobs_[a.job].req.id < jobs_[b.job].req.id;
+  });
+  const auto mode_of = [this](std::uint32_t k) {
+    const SimJob& o = jobs_[k];
+    return preempt_.mode(o.recs[static_cast<std::size_t>(o.run_rec)].part, o.qos);
+  };
+  // _run_now: preempt/qos suspends through the extra row, shared with the preemptee; the
+  // gang scheduler then timeslices them (same partition) or keeps the preemptee suspended.
+  if (preempt_.kind() == PreemptPolicy::Kind::kQos && mode_of(cands.front().job) == PreemptMode::Base::kSuspend) {
+    Allocation alloc;
+    if (!place(job, rec, allowed, &alloc, true)) return false;
+    start_job(j, r, alloc, by);
+    return true;
+  }
+  // Otherwise REQUEUE and CANCEL candidates are taken off a copy of the machine one by one,
+  // in candidate order, until the job fits; those under its chosen nodes are preempted.
+  PoolState scratch = pool_.state();
+  std::vector<std::uint32_t> removed;
+  Allocation alloc;
+  bool fits = false;
+  for (const Candidate& c : cands) {
+    const PreemptMode::Base m = mode_of(c.job);
+    if (m != PreemptMode::Base::kRequeue && m != PreemptMode::Base::kCancel) continue;
+    scratch.give_back(jobs_[c.job].alloc);
+    removed.push_back(c.job);
+    if (pool_.fit(scratch, rec.demand, allowed, &alloc)) {
+      fits = true;
+      break;
+    }
+  }
+  if (!fits) return false;
+  NodeBitset chosen(pool_.size());
+  for (const AllocPiece& p : alloc.pieces) chosen.set(p.node);
+  std::vector<std::uint32_t> victims;
+  for (std::uint32_t k : removed) {
+    for (const AllocPiece& p : jobs_[k].alloc.pieces) {
+      if (chosen.test(p.node)) {
+        victims.push_back(k);
+        break;
+      }
+    }
+  }
+  // A preemptor that signalled jobs less than KillWait + MessageTimeout ago waits for them.
+  if (job.preempt_start != kNoTime && job.preempt_start > now_ - preempt_hold_) return false;
+  job.preempt_start = now_;
+  for (std::uint32_t k : victims) preempt(k, job.req.id, true);
+  return false;
+}
+
+}  // namespace sa::engine
