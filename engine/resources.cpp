@@ -143,7 +143,35 @@ bool NodePool::fit_pass(const PoolState& state, const Demand& d, const NodeBitse
       return done();
     });
   }
-  return done();
+  if (!done()) return false;
+  if (out && min_nodes > 1 && !d.whole_nodes) {
+    // A job that names its node count gets its CPUs dealt round-robin over the nodes chosen
+    // (dist_tasks' cyclic pass), not packed onto the first: -n10 -N5 takes 2 on each.
+    std::vector<std::uint32_t> cap;
+    for (AllocPiece& p : out->pieces) {
+      const NodeResources& n = state.nodes[p.node];
+      cap.push_back(capacity(n, d, free_cpus(p.node, n)));
+      p.cpus = 0;
+    }
+    std::int64_t left = d.cpus;
+    for (bool gave = true; left > 0 && gave;) {
+      gave = false;
+      for (std::size_t k = 0; k < out->pieces.size() && left > 0; ++k) {
+        AllocPiece& p = out->pieces[k];
+        const std::uint32_t unit = state.nodes[p.node].unit;
+        if (p.cpus + unit > cap[k]) continue;
+        p.cpus += unit;
+        left -= unit;
+        gave = true;
+      }
+    }
+    for (AllocPiece& p : out->pieces) {
+      const NodeResources& n = state.nodes[p.node];
+      if (memory_ && d.mem_per_cpu && !d.mem_whole_node) p.mem = std::min<std::uint64_t>(n.mem_free, d.mem_per_cpu * p.cpus);
+      p.mem_req = requested_mem(n, d, p.cpus);
+    }
+  }
+  return true;
 }
 
 bool NodePool::fit(const PoolState& state, const Demand& d, const NodeBitset& allowed, Allocation* out,
