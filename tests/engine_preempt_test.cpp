@@ -1,0 +1,116 @@
+// Preemption in the engine (engine/preemption.h, gang_sim.cpp), hand-computed on two nodes
+// of 4 CPUs: overlapping partitions at two PriorityTiers with SUSPEND,GANG (the lower job is
+// suspended under the higher one's shadow and resumed when it ends), REQUEUE and CANCEL
+// (the preemptor waits for the preemptee to go, GraceTime first), PreemptExemptTime, and
+// memory that suspended jobs keep.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "tests/engine_test_util.h"
+
+namespace sa {
+namespace {
+
+using engine::JobEvent;
+using test::find_job;
+using test::job;
+
+std::string site(const std::string& preempt, const std::string& low_extra = "", const std::string& memory = "4000") {
+  return "NodeName=n[1-2] CPUs=4 RealMemory=" + memory +
+         "\nSelectTypeParameters=CR_Core_Memory\nDefMemPerCPU=500\nSchedulerType=sched/builtin\n" + preempt +
+         "\nPartitionName=low Nodes=n[1-2] Default=YES MaxTime=UNLIMITED PriorityTier=1 " + low_extra +
+         "\nPartitionName=scav Nodes=n[1-2] MaxTime=UNLIMITED PriorityTier=1 PreemptMode=CANCEL"
+         "\nPartitionName=high Nodes=n[1-2] MaxTime=UNLIMITED PriorityTier=2\n";
+}
+
+TEST(EnginePreempt, SuspendGangSuspendsTheLowerTierJobUntilThePreemptorEnds) {
+  test::SimSite s(site("PreemptType=preempt/partition_prio\nPreemptMode=SUSPEND,GANG"));
+  // Two low jobs fill both nodes; a high job for one node arrives at 100, starts at the
+  // next run (101) on job 1's cores and its shadow suspends job 1 at once. Job 2 runs on.
+  auto r = s.run({job(1, 0, 4, 1000, -1, "low"), job(2, 0, 4, 1000, -1, "low"), job(3, 100, 4, 200, -1, "high")});
+  const engine::SimJob& j1 = find_job(r, 1);
+  const engine::SimJob& j3 = find_job(r, 3);
+  EXPECT_EQ(j3.start, 101);
+  EXPECT_EQ(j3.end, 301);
+  ASSERT_EQ(j1.events.size(), 2u);
+  EXPECT_EQ(j1.events[0].kind, JobEvent::Kind::kSuspend);
+  EXPECT_EQ(j1.events[0].at, 101);
+  EXPECT_EQ(j1.events[1].kind, JobEvent::Kind::kResume);
+  EXPECT_EQ(j1.events[1].at, 301);
+  // Suspended time is added back: 1000 s of work end at 1 + 1000 + 200.
+  EXPECT_EQ(j1.tot_sus_time, 200);
+  EXPECT_EQ(j1.end, 1201);
+  EXPECT_TRUE(find_job(r, 2).events.empty());
+  EXPECT_EQ(find_job(r, 2).end, 1001);
+  EXPECT_EQ(r.counters.suspends, 1u);
+}
+
+TEST(EnginePreempt, SuspendedJobsKeepTheirMemory) {
+  // Each low job holds 4 CPUs x 500 MB = 2000 of a node's 3000 MB. The high job asks for
+  // 2000 MB: a suspended job would stay resident, so there is no room and nothing is
+  // preempted; the high job waits for job 1 to end.
+  test::SimSite s(site("PreemptType=preempt/partition_prio\nPreemptMode=SUSPEND,GANG", "", "3000"));
+  engine::JobRequest big = job(3, 100, 4, 200, -1, "high");
+  big.mem_set = true;
+  big.mem_mb = 2000;
+  auto r = s.run({job(1, 0, 4, 1000, -1, "low"), job(2, 0, 4, 1000, -1, "low"), big});
+  EXPECT_TRUE(find_job(r, 1).events.empty());
+  EXPECT_EQ(find_job(r, 3).start, 1001);
+  // The peak each node was asked to hold: one low job at a time, 2000 MB.
+  ASSERT_EQ(r.node_peaks.size(), 2u);
+  EXPECT_EQ(r.node_peaks[0].mem_mb, 2000u);
+}
+
+TEST(EnginePreempt, RequeueSendsTheLowestPreemptableJobBack) {
+  test::SimSite s(site("PreemptType=preempt/partition_prio\nPreemptMode=REQUEUE"));
+  auto r = s.run({job(1, 0, 4, 1000, -1, "low"), job(2, 0, 4, 1000, -1, "low"), job(3, 100, 4, 200, -1, "high")});
+  const engine::SimJob& j1 = find_job(r, 1);
+  // Job 1 is the first candidate (same key, lower id): requeued at 101, eligible again
+  // 121 s later; the preemptor starts in the run its end triggers, the same second.
+  EXPECT_EQ(j1.requeues, 1u);
+  ASSERT_FALSE(j1.events.empty());
+  EXPECT_EQ(j1.events[0].kind, JobEvent::Kind::kPreemptRequeue);
+  EXPECT_EQ(j1.events[0].by, 3u);
+  EXPECT_EQ(j1.events[0].at, 101);
+  EXPECT_EQ(find_job(r, 3).start, 101);
+  EXPECT_EQ(j1.lost_cpu_seconds, 4.0 * 100);
+  // It runs again from scratch once the high job has left n1.
+  EXPECT_EQ(j1.start, 301);
+  EXPECT_EQ(j1.end, 1301);
+  EXPECT_EQ(r.counters.preempt_requeues, 1u);
+}
+
+TEST(EnginePreempt, CancelEndsThePreemptedJobAndGraceTimeDelaysIt) {
+  test::SimSite s(site("PreemptType=preempt/partition_prio\nPreemptMode=REQUEUE", "GraceTime=30"));
+  // Job 1 (scav, CANCEL) and job 2 (low, REQUEUE with 30 s grace). Candidates tie on key:
+  // job 1 first. It is killed at once and the high job takes its node.
+  auto r = s.run({job(1, 0, 4, 1000, -1, "scav"), job(2, 0, 4, 1000, -1, "low"), job(3, 100, 4, 200, -1, "high"),
+                  job(4, 100, 4, 200, -1, "high")});
+  const engine::SimJob& j1 = find_job(r, 1);
+  EXPECT_EQ(j1.end_state, engine::EndState::kPreempted);
+  EXPECT_EQ(j1.end, 101);
+  EXPECT_EQ(find_job(r, 3).start, 101);
+  // Job 4 needs job 2's node: SIGTERM at 101 (the first preemption's hold of KillWait +
+  // MessageTimeout belongs to job 3, not job 4), killed and requeued when GraceTime ends.
+  const engine::SimJob& j2 = find_job(r, 2);
+  ASSERT_GE(j2.events.size(), 2u);
+  EXPECT_EQ(j2.events[0].kind, JobEvent::Kind::kPreemptGrace);
+  EXPECT_EQ(j2.events[0].at, 101);
+  EXPECT_EQ(j2.events[1].kind, JobEvent::Kind::kPreemptRequeue);
+  EXPECT_EQ(j2.events[1].at, 131);
+  EXPECT_EQ(find_job(r, 4).start, 131);
+}
+
+TEST(EnginePreempt, ExemptTimeProtectsYoungJobs) {
+  test::SimSite s(site("PreemptType=preempt/partition_prio\nPreemptMode=REQUEUE\nPreemptExemptTime=00:10:00"));
+  // The low jobs started at 1 may not be preempted before 601; the first main-loop run from
+  // then on (sched_interval's 60 s cycle) preempts job 1 and starts the high job.
+  auto r = s.run({job(1, 0, 4, 1000, -1, "low"), job(2, 0, 4, 1000, -1, "low"), job(3, 100, 4, 200, -1, "high")});
+  EXPECT_GE(find_job(r, 3).start, 601);
+  EXPECT_LT(find_job(r, 3).start, 700);
+  EXPECT_EQ(find_job(r, 1).requeues, 1u);
+}
+
+}  // namespace
+}  // namespace sa
