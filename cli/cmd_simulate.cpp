@@ -50,6 +50,8 @@ int run_simulate(const SiteOptions& so, const EngineOptions& e) {
     nlohmann::json j = report::metrics_json(m, result.counters);
     j["workload"] = {{"source", in->workload.source}, {"jobs", in->workload.jobs.size()},
                      {"skipped_lines", in->workload.skipped_lines}};
+    j["timeline"] = report::timeline_json(result, *in->site.config);
+    j["node_peaks"] = report::node_peaks_json(result, *in->site.config);
     write_json(std::cout, j);
   } else {
     report::print_metrics_text(std::cout, m, result.counters);

@@ -130,6 +130,7 @@ void Simulator::stop_preempted(std::uint32_t j, std::uint32_t by) {
   SimJob& job = jobs_[j];
   if (job.state != JobState::kRunning) return;
   const PreemptMode::Base mode = preempt_.mode(job.recs[static_cast<std::size_t>(job.run_rec)].part, job.qos);
+  result_.preempt_lost_cpu_seconds += static_cast<double>(job.alloc.cpus()) * static_cast<double>(job.ran(now_));
   if (mode == PreemptMode::Base::kRequeue) {
     ++result_.counters.preempt_requeues;
     job.events.push_back({now_, JobEvent::Kind::kPreemptRequeue, by});

@@ -35,6 +35,67 @@ struct Group {
   }
 };
 
+double percentile(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(v.size())));
+  return v[std::max<std::size_t>(rank, 1) - 1];
+}
+
+GangMetrics gang_metrics(const SimResult& r, const Site& site) {
+  const Config& conf = *site.config;
+  GangMetrics g;
+  g.sharing = r.sharing;
+  g.suspends = r.counters.suspends;
+  g.preempt_requeues = r.counters.preempt_requeues;
+  g.preempt_cancels = r.counters.preempt_cancels;
+  g.preempt_lost_cpu_seconds = r.preempt_lost_cpu_seconds;
+  std::vector<double> stretches;
+  double sum = 0;
+  for (const SimJob& j : r.jobs) {
+    if (j.suspends > 0) ++g.suspended_jobs;
+    if (j.state != JobState::kDone || j.start == kNoTime || j.end_state == EndState::kPreempted) continue;
+    const double wall = static_cast<double>(j.end - j.start);
+    const double ran = wall - static_cast<double>(j.tot_sus_time);
+    const double stretch = ran > 0 ? wall / ran : 1.0;
+    stretches.push_back(stretch);
+    sum += stretch;
+    if (stretch > g.stretch_max) {
+      g.stretch_max = stretch;
+      g.stretch_max_job = j.req.id;
+    }
+  }
+  if (!stretches.empty()) {
+    g.stretch_mean = sum / static_cast<double>(stretches.size());
+    g.stretch_p95 = percentile(stretches, 0.95);
+  }
+  for (std::size_t p = 0; p < conf.partitions.size(); ++p) {
+    double run = 0, sus = 0;
+    if (p < r.timeline.running.size()) {
+      for (double v : r.timeline.running[p]) run += v;
+      for (double v : r.timeline.suspended[p]) sus += v;
+    }
+    g.suspended_cpu_seconds += sus;
+    if (sus > 0) g.suspended_share[conf.partitions[p].name] = sus / (run + sus);
+  }
+  for (const NodePeak& peak : r.node_peaks) {
+    const Node& n = conf.nodes[peak.node];
+    const std::uint64_t real = n.real_memory_mb > n.mem_spec_limit_mb ? n.real_memory_mb - n.mem_spec_limit_mb : 0;
+    g.max_jobs_per_node = std::max(g.max_jobs_per_node, peak.jobs);
+    if (peak.unbounded >= 2) ++g.nodes_unbounded_shared;
+    if (real == 0) continue;
+    const double ratio = static_cast<double>(peak.mem_mb) / static_cast<double>(real);
+    if (peak.mem_mb > real) ++g.nodes_over_memory;
+    if (ratio > g.worst_memory_ratio) {
+      g.worst_memory_ratio = ratio;
+      g.worst_memory_node = n.name;
+      g.worst_memory_mb = peak.mem_mb;
+      g.worst_memory_real_mb = real;
+    }
+  }
+  return g;
+}
+
 }  // namespace
 
 std::string size_class(std::uint32_t cpus) {
@@ -111,6 +172,7 @@ Metrics compute_metrics(const SimResult& r, const Site& site) {
     m.requeues += j.requeues;
     m.lost_cpu_seconds += j.lost_cpu_seconds;
   }
+  m.gang = gang_metrics(r, site);
   const std::size_t starts = m.main_starts + m.backfill_starts;
   m.backfill_share = starts ? static_cast<double>(m.backfill_starts) / static_cast<double>(starts) : 0;
   m.overall = summarise(all.waits, all.slowdowns);

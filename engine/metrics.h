@@ -23,6 +23,27 @@ struct AccountShare {
   double actual = 0;  // share of all charged CPU (billable) seconds in the run
 };
 
+/// What CPU sharing, gang scheduling and preemption did in the run.
+struct GangMetrics {
+  bool sharing = false;                 // jobs could share CPUs (FORCE/YES partitions or gang)
+  std::size_t suspended_jobs = 0;       // jobs suspended at least once
+  std::size_t suspends = 0, preempt_requeues = 0, preempt_cancels = 0;
+  double suspended_cpu_seconds = 0;     // CPU-seconds held by suspended jobs
+  double preempt_lost_cpu_seconds = 0;  // work thrown away by requeue/cancel preemption
+  // Stretch of jobs that ran to the end: wall time over running time (1 = never suspended).
+  double stretch_mean = 1, stretch_p95 = 1, stretch_max = 1;
+  std::uint32_t stretch_max_job = 0;
+  std::map<std::string, double> suspended_share;  // per partition: suspended / allocated CPU-seconds
+  // Memory the jobs on one node asked for at once (running and suspended): nodes whose peak
+  // exceeded their RealMemory (less MemSpecLimit), the worst one, and nodes that held two or
+  // more jobs with no memory bound at all (no request, no default, memory not consumable).
+  std::size_t nodes_over_memory = 0, nodes_unbounded_shared = 0;
+  double worst_memory_ratio = 0;
+  std::string worst_memory_node;
+  std::uint64_t worst_memory_mb = 0, worst_memory_real_mb = 0;
+  std::uint32_t max_jobs_per_node = 0;
+};
+
 struct Metrics {
   std::int64_t start = 0, end = 0;
   std::size_t jobs = 0, started = 0, completed = 0, rejected = 0, pending_at_end = 0, running_at_end = 0;
@@ -38,6 +59,7 @@ struct Metrics {
   WaitStats overall;
   std::map<std::string, WaitStats> by_partition, by_account, by_size, by_qos;
   std::vector<AccountShare> account_shares;  // hierarchical order
+  GangMetrics gang;
 };
 
 /// The size class of a job by CPU count: "1", "2-16", "17-128", "129-1024", "1025+".

@@ -201,6 +201,7 @@ struct SimResult {
   // DOWN or DRAINED by node events, within [start, end].
   double maint_cpu_seconds = 0, unavailable_cpu_seconds = 0;
   std::vector<NodePeak> node_peaks;  // nodes that held a job, Config order
+  double preempt_lost_cpu_seconds = 0;  // work lost to requeue and cancel preemption
   PartitionTimeline timeline;
   bool sharing = false;              // jobs could share CPUs (FORCE/YES partitions or gang)
   const std::string& reason_name(std::uint16_t id) const { return reason_names[id]; }

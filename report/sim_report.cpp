@@ -86,7 +86,7 @@ void write_trace_csv(std::ostream& out, const engine::SimResult& r, const engine
   const Config& conf = *site.config;
   out << "job_id,submit,eligible,start,end,wait,state,partition,account,user,qos,cpus,nodes,priority,started_by,"
          "nodelist,age,assoc,fairshare,jobsize,partition_prio,qos_prio,tres,nice,site,recorded_start,reason,"
-         "pending_reasons\n";
+         "pending_reasons,end_state,suspended,suspends,requeues,events\n";
   for (const engine::SimJob& j : r.jobs) {
     const bool started = j.start != engine::kNoTime;
     const engine::SimRecord* rec = started ? &j.recs[static_cast<std::size_t>(j.run_rec)] : (j.recs.empty() ? nullptr : &j.recs.front());
@@ -105,6 +105,17 @@ void write_trace_csv(std::ostream& out, const engine::SimResult& r, const engine
       if (!history.empty()) history += ';';
       history += fmt::format("+{}:{}", span.from - j.req.submit, r.reason_name(span.reason));
     }
+    // Gang and preemption events: +seconds after submission, what, and the preemptor.
+    std::string events;
+    for (const engine::JobEvent& e : j.events) {
+      if (!events.empty()) events += ';';
+      events += fmt::format("+{}:{}", e.at - j.req.submit, engine::job_event_name(e.kind));
+      if (e.by) events += fmt::format("(by {})", e.by);
+    }
+    const char* end_state = j.state != engine::JobState::kDone               ? ""
+                            : j.end_state == engine::EndState::kPreempted ? "PREEMPTED"
+                            : j.end_state == engine::EndState::kTimeout   ? "TIMEOUT"
+                                                                          : "COMPLETED";
     out << j.req.id << ',' << j.req.submit << ',' << j.begin << ',' << t(j.start) << ',' << t(j.end) << ','
         << (started ? std::to_string(j.start - j.begin) : std::string()) << ',' << state_name(j.state) << ','
         << csv_field(rec ? conf.partitions[rec->part].name : std::string()) << ',' << csv_field(account) << ','
@@ -114,7 +125,8 @@ void write_trace_csv(std::ostream& out, const engine::SimResult& r, const engine
         << csv_field(names.empty() ? std::string() : compress_hostlist(names)) << ',' << f0(w.age) << ','
         << f0(w.assoc) << ',' << f0(w.fairshare) << ',' << f0(w.job_size) << ',' << f0(w.partition) << ','
         << f0(w.qos) << ',' << csv_field(tres_text(w)) << ',' << f0(w.nice) << ',' << f0(w.site) << ','
-        << t(j.req.recorded_start) << ',' << csv_field(reason) << ',' << csv_field(history) << '\n';
+        << t(j.req.recorded_start) << ',' << csv_field(reason) << ',' << csv_field(history) << ',' << end_state << ','
+        << j.tot_sus_time << ',' << j.suspends << ',' << j.requeues << ',' << csv_field(events) << '\n';
   }
 }
 
@@ -163,6 +175,20 @@ void print_metrics_text(std::ostream& out, const engine::Metrics& m, const engin
                        "utilisation of what was left {:.1f} %; {} requeues after DOWN nodes lost {:.0f} CPU-hours\n",
                        100 * m.maint_share, 100 * m.unavailable_share, 100 * m.utilization_available, m.requeues,
                        m.lost_cpu_seconds / 3600);
+  }
+  const engine::GangMetrics& g = m.gang;
+  if (g.sharing || g.suspends || g.preempt_requeues || g.preempt_cancels) {
+    out << fmt::format("sharing: {} suspends ({} jobs, {:.0f} CPU-hours suspended), stretch mean {:.2f} p95 {:.2f} "
+                       "max {:.2f} (job {}); preemption: {} requeued, {} cancelled, {:.0f} CPU-hours of work lost; "
+                       "up to {} jobs per node, {} nodes asked for more memory than they have",
+                       g.suspends, g.suspended_jobs, g.suspended_cpu_seconds / 3600, g.stretch_mean, g.stretch_p95,
+                       g.stretch_max, g.stretch_max_job, g.preempt_requeues, g.preempt_cancels,
+                       g.preempt_lost_cpu_seconds / 3600, g.max_jobs_per_node, g.nodes_over_memory);
+    if (g.worst_memory_ratio > 1) {
+      out << fmt::format(" (worst {}: {} MB of {} MB)", g.worst_memory_node, g.worst_memory_mb, g.worst_memory_real_mb);
+    }
+    if (g.nodes_unbounded_shared) out << fmt::format(", {} nodes shared by jobs with no memory bound", g.nodes_unbounded_shared);
+    out << '\n';
   }
   out << fmt::format("main loop: {} runs ({} cut by max_sched_time, {} by default_queue_depth); backfill: {} cycles "
                      "(mean queue {:.1f} records), {} will-run tests, {} reservations, stopped by bf_max_job_test {}, "
@@ -223,6 +249,19 @@ nlohmann::json metrics_json(const engine::Metrics& m, const engine::SimCounters&
     shares.push_back({{"account", s.account}, {"target", s.target}, {"actual", s.actual}});
   }
   j["account_shares"] = shares;
+  const engine::GangMetrics& g = m.gang;
+  nlohmann::json share = nlohmann::json::object();
+  for (const auto& [k, v] : g.suspended_share) share[k] = v;
+  j["sharing"] = {{"enabled", g.sharing}, {"suspends", g.suspends}, {"suspended_jobs", g.suspended_jobs},
+                  {"suspended_cpu_seconds", g.suspended_cpu_seconds}, {"suspended_share_by_partition", share},
+                  {"stretch", {{"mean", g.stretch_mean}, {"p95", g.stretch_p95}, {"max", g.stretch_max},
+                               {"max_job", g.stretch_max_job}}},
+                  {"preempt_requeues", g.preempt_requeues}, {"preempt_cancels", g.preempt_cancels},
+                  {"preempt_lost_cpu_seconds", g.preempt_lost_cpu_seconds},
+                  {"max_jobs_per_node", g.max_jobs_per_node}, {"nodes_over_memory", g.nodes_over_memory},
+                  {"nodes_unbounded_shared", g.nodes_unbounded_shared},
+                  {"worst_memory", {{"node", g.worst_memory_node}, {"ratio", g.worst_memory_ratio},
+                                    {"requested_mb", g.worst_memory_mb}, {"real_mb", g.worst_memory_real_mb}}}};
   j["counters"] = {{"main_runs", c.main_runs}, {"main_starts", c.main_starts},
                    {"main_stopped_by_max_sched_time", c.main_stopped_by_time},
                    {"main_stopped_by_default_queue_depth", c.main_stopped_by_depth}, {"bf_cycles", c.bf_cycles},
@@ -234,9 +273,41 @@ nlohmann::json metrics_json(const engine::Metrics& m, const engine::SimCounters&
                    {"bf_skipped_by_per_entity_limits", c.bf_skipped_by_user_limit},
                    {"bf_plans_beyond_window", c.bf_no_resv_beyond_window},
                    {"bf_mean_queue_depth", c.bf_cycles ? static_cast<double>(c.bf_queue_records) / static_cast<double>(c.bf_cycles) : 0.0}, {"priority_passes", c.priority_passes},
-                   {"events", c.events}, {"mapped_partitions", c.mapped_partitions},
+                   {"events", c.events}, {"timeslices", c.timeslices}, {"resumes", c.resumes}, {"mapped_partitions", c.mapped_partitions},
                    {"mapped_users", c.mapped_users}, {"mapped_qos", c.mapped_qos}};
   return j;
+}
+
+nlohmann::json timeline_json(const engine::SimResult& r, const Config& config) {
+  nlohmann::json parts = nlohmann::json::object();
+  for (std::size_t p = 0; p < config.partitions.size() && p < r.timeline.running.size(); ++p) {
+    if (r.timeline.running[p].empty() && r.timeline.suspended[p].empty()) continue;
+    parts[config.partitions[p].name] = {{"running_cpu_seconds", r.timeline.running[p]},
+                                        {"suspended_cpu_seconds", r.timeline.suspended[p]}};
+  }
+  return {{"start", r.start}, {"bucket_seconds", r.timeline.bucket}, {"partitions", parts}};
+}
+
+nlohmann::json node_peaks_json(const engine::SimResult& r, const Config& config) {
+  std::vector<const engine::NodePeak*> peaks;
+  for (const engine::NodePeak& p : r.node_peaks) peaks.push_back(&p);
+  auto real_of = [&](const engine::NodePeak& p) {
+    const Node& n = config.nodes[p.node];
+    return n.real_memory_mb > n.mem_spec_limit_mb ? n.real_memory_mb - n.mem_spec_limit_mb : 0;
+  };
+  auto ratio = [&](const engine::NodePeak& p) {
+    const std::uint64_t real = real_of(p);
+    return real ? static_cast<double>(p.mem_mb) / static_cast<double>(real) : 0.0;
+  };
+  std::stable_sort(peaks.begin(), peaks.end(),
+                   [&](const engine::NodePeak* a, const engine::NodePeak* b) { return ratio(*a) > ratio(*b); });
+  nlohmann::json out = nlohmann::json::array();
+  for (std::size_t i = 0; i < peaks.size() && i < 20; ++i) {
+    const engine::NodePeak& p = *peaks[i];
+    out.push_back({{"node", config.nodes[p.node].name}, {"peak_requested_mb", p.mem_mb}, {"real_mb", real_of(p)},
+                   {"ratio", ratio(p)}, {"at", p.at}, {"peak_jobs", p.jobs}, {"peak_unbounded_jobs", p.unbounded}});
+  }
+  return out;
 }
 
 }  // namespace sa::report

@@ -30,5 +30,9 @@ nlohmann::json sprio_json(const engine::PendingSnapshot& snapshot, const Priorit
 
 void print_metrics_text(std::ostream& out, const engine::Metrics& metrics, const engine::SimCounters& counters);
 nlohmann::json metrics_json(const engine::Metrics& metrics, const engine::SimCounters& counters);
+/// Per-partition CPU-seconds running and suspended per time bucket (what the HTML report
+/// draws), and the nodes asked to hold the most memory at once, worst first (at most 20).
+nlohmann::json timeline_json(const engine::SimResult& result, const Config& config);
+nlohmann::json node_peaks_json(const engine::SimResult& result, const Config& config);
 
 }  // namespace sa::report

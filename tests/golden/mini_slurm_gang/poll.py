@@ -8,6 +8,8 @@ Each cycle (aligned to wall-clock second + 0.5 s, so a sample sits between Slurm
   OUTDIR/poll_jobs.psv a line only when one of these `scontrol -o show job` fields CHANGED for a job:
                        epoch|JobId|JobState|Reason|Restarts|BeginTime|StartTime|EndTime|SuspendTime|SecsPreSuspend|
                        PreemptEligibleTime|PreemptTime|NodeList|Requeue
+  OUTDIR/alloc.psv     a line when a job's per-node CPU allocation (from `scontrol -d -o show job`) appears or changes:
+                       epoch|JobId|Nodes=..:CPU_IDs=..:Mem=..;...
 """
 import os, re, signal, subprocess, sys, time
 out = sys.argv[1]
@@ -21,6 +23,9 @@ kv = re.compile(r'(?:^| )([A-Za-z]+)=(\S*)')
 prev = {}
 f1 = open(os.path.join(out, 'poll.psv'), 'a')
 f2 = open(os.path.join(out, 'poll_jobs.psv'), 'a')
+f3 = open(os.path.join(out, 'alloc.psv'), 'a')
+alloc_rx = re.compile(r' Nodes=(\S+) CPU_IDs=(\S+) Mem=(\S+)')
+prev_alloc = {}
 if f2.tell() == 0:
     f2.write('epoch|' + '|'.join(F) + '\n')
 while not stop:
@@ -33,7 +38,7 @@ while not stop:
             f1.write(ep + '|' + l + '\n')
         f1.flush()
         t2 = time.time()
-        sc = subprocess.run(['scontrol', '-o', 'show', 'job'], capture_output=True, text=True, timeout=20).stdout
+        sc = subprocess.run(['scontrol', '-d', '-o', 'show', 'job'], capture_output=True, text=True, timeout=20).stdout
         for l in sc.splitlines():
             d = {}
             for k, v in kv.findall(l):
@@ -44,7 +49,11 @@ while not stop:
             if prev.get(d['JobId']) != row:
                 prev[d['JobId']] = row
                 f2.write('%.3f|%s\n' % (t2, row))
-        f2.flush()
+            al = ';'.join('Nodes=%s:CPU_IDs=%s:Mem=%s' % a for a in alloc_rx.findall(l))
+            if al and prev_alloc.get(d['JobId']) != al:
+                prev_alloc[d['JobId']] = al
+                f3.write('%.3f|%s|%s\n' % (t2, d['JobId'], al))
+        f2.flush(); f3.flush()
     except Exception as e:  # keep polling
         f1.write('%s|ERROR|%s\n' % (ep, e))
     now = time.time()
