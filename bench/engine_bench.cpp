@@ -244,6 +244,72 @@ void run_engine_limits(benchmark::State& state) {
   state.counters["wait_h"] = done > 0 ? wait / done / 3600.0 : 0.0;
 }
 
+// --- Gang scheduling -------------------------------------------------------------------------
+// Issue 5's goal: a 1,000-node partition with OverSubscribe=FORCE:4 over 30 simulated days
+// within 3x the time of the same run without gang. Modes differ only in slurm.conf:
+//   0  FORCE:4, PreemptMode=OFF: jobs share cores through the rows but are never suspended
+//      (the baseline the goal names: the same run without gang);
+//   1  FORCE:4, PreemptMode=GANG, SchedulerTimeSlice=30: the timeslicer rotates shared cores;
+//   2  OverSubscribe=NO, no gang: no sharing at all (the engine without the row model).
+// The load is the main benchmark's mix at `load` % of the reference rate, with DefMemPerCPU
+// lowered so that memory allows four jobs per core; sharing happens when the load exceeds
+// the machine. Counters: vs_off = CPU time over mode 0's (when mode 0
+// ran first in this process), suspends, timeslices, stretch_p95, wait_h.
+double g_gang_off_seconds = 0;
+
+void run_engine_gang(benchmark::State& state) {
+  const int nodes = static_cast<int>(state.range(0));
+  const double load = static_cast<double>(state.range(1)) / 100.0;
+  const int mode = static_cast<int>(state.range(2));
+  const char* days_env = std::getenv("SA_BENCH_DAYS");
+  const int days = days_env ? std::max(1, std::atoi(days_env)) : 30;
+  std::string conf_text = site_conf(nodes, mode == 1 ? "PreemptMode=GANG\nSchedulerTimeSlice=30\n" : "");
+  // Memory for four jobs per core (4 x 32 x 900 MB < 128,000 MB), so FORCE:4 can share.
+  conf_text.replace(conf_text.find("DefMemPerCPU=3500"), 17, "DefMemPerCPU=900");
+  if (mode != 2) {
+    const std::string from = "PartitionName=batch Nodes=c[1-" + std::to_string(nodes) + "] Default=YES";
+    conf_text.replace(conf_text.find(from), from.size(), from + " OverSubscribe=FORCE:4");
+  }
+  auto conf = sa::analyze_text("slurm.conf", conf_text);
+  sa::SourceManager sources;
+  sa::DiagnosticSink sink;
+  sa::AssocTree tree = sa::read_assoc_dump_text(sources.add("dump", tree_dump(40, 5)), sources, sink);
+  sa::FileId profile = sources.add(
+      "profile", fmt::format("seed = 11\nduration = {}-00:00:00\njobs_per_hour = {}\ndaily_cycle = 0.3\n"
+                             "cpus = 1:30, 4:15, 16:20, 32:15, 64:10, 256:7, 1024:3\n"
+                             "runtime = lognormal 10800 1.5\nlimit_factor = 1.2 4\n"
+                             "partition = batch:95, debug:5\nusers = tree\n",
+                             days, 5000.0 / 24.0 * load * nodes / 5000.0));
+  sa::engine::Profile p = sa::engine::read_profile(profile, sources, sink);
+  sa::engine::Workload w = sa::engine::generate(p, conf->config, &tree);
+  sa::engine::Site site;
+  site.config = &conf->config;
+  site.tree = &tree;
+  sa::engine::SimResult r;
+  const std::clock_t c0 = std::clock();
+  for (auto _ : state) {
+    r = sa::engine::Simulator(site, {}).run(w);
+  }
+  const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
+  if (mode == 0) g_gang_off_seconds = cpu;
+  if (mode != 0 && g_gang_off_seconds > 0) state.counters["vs_off"] = cpu / g_gang_off_seconds;
+  state.counters["jobs"] = static_cast<double>(w.jobs.size());
+  state.counters["suspends"] = static_cast<double>(r.counters.suspends);
+  state.counters["timeslices"] = static_cast<double>(r.counters.timeslices);
+  std::vector<double> stretch;
+  double wait = 0, done = 0;
+  for (const auto& j : r.jobs) {
+    if (j.state != sa::engine::JobState::kDone) continue;
+    const double wall = static_cast<double>(j.end - j.start);
+    stretch.push_back(wall > static_cast<double>(j.tot_sus_time) ? wall / (wall - static_cast<double>(j.tot_sus_time)) : 1.0);
+    wait += static_cast<double>(j.start - j.begin);
+    ++done;
+  }
+  std::sort(stretch.begin(), stretch.end());
+  state.counters["stretch_p95"] = stretch.empty() ? 1.0 : stretch[stretch.size() * 95 / 100];
+  state.counters["wait_h"] = done > 0 ? wait / done / 3600.0 : 0.0;
+}
+
 }  // namespace
 
 // nodes, offered load in % of the reference rate (5,000 jobs a day on 5,000 nodes).
@@ -255,6 +321,15 @@ BENCHMARK(run_engine_limits)
     ->Args({5000, 100, 0})
     ->Args({5000, 100, 1})
     ->Args({5000, 100, 2})
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1);
+
+// nodes, offered load (%), mode (0 FORCE:4 without gang, 1 with gang, 2 no sharing). Mode 0
+// first: mode 1 reports its cost against it (vs_off).
+BENCHMARK(run_engine_gang)
+    ->Args({1000, 250, 0})
+    ->Args({1000, 250, 1})
+    ->Args({1000, 250, 2})
     ->Unit(benchmark::kSecond)
     ->Iterations(1);
 

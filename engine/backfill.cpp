@@ -105,7 +105,8 @@ void Simulator::backfill_cycle() {
       giving += c > 0;
       return partial = may_fit();
     });
-    if (may_fit() && pool_.fit(scratch, d, avail, &alloc, s.bf_busy_nodes)) {
+    // (Where CPUs may be shared the caller has already asked the rows about starting now.)
+    if (!rows_ && may_fit() && pool_.fit(scratch, d, avail, &alloc, s.bf_busy_nodes)) {
       pred = now_;
       return true;
     }

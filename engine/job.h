@@ -18,6 +18,7 @@ struct JobRequest {
   std::int64_t time_limit = kNoTime; // seconds; kNoTime = the partition's DefaultTime/MaxTime
   std::uint32_t cpus = 1;            // total CPUs (ntasks x cpus-per-task)
   std::uint32_t nodes = 0;           // requested node count; 0 = as many as the CPUs need
+  std::uint32_t cpus_per_node = 0;   // --ntasks-per-node x --cpus-per-task; 0 = packed
   std::uint64_t mem_mb = 0;          // 0 = the partition/cluster default
   bool mem_per_cpu = false;          // mem_mb is per CPU (else per node)
   bool mem_set = false;              // the request named a memory size (--mem=0 included)

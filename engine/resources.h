@@ -6,6 +6,7 @@
 // numbered internally in that order (config_index() maps back), so every node bitmap is
 // walked in selection order, and bitmaps of nodes with free CPUs and of idle nodes let a
 // fit skip full nodes a word at a time.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -34,6 +35,7 @@ struct Demand {
   std::uint32_t gpus = 0;
   bool whole_nodes = false;        // --exclusive, OverSubscribe=EXCLUSIVE or select/linear
   std::uint32_t max_cpus_per_node = 0xFFFFFFFF;
+  std::uint32_t cpus_per_node = 0;  // --ntasks-per-node x --cpus-per-task: exactly this on each node
 };
 
 struct AllocPiece {
@@ -101,11 +103,13 @@ class NodePool {
   /// Memory the demand asks of a node for `cpus` CPUs, tracked or not (0 when unbounded).
   std::uint64_t requested_mem(const NodeResources& n, const Demand& d, std::uint32_t cpus) const;
   bool memory_tracked() const { return memory_; }
-
- private:
+  /// The fit itself, over `candidates`, with each visited node's free CPUs from
+  /// free_cpus(internal index, node): views are computed only for the nodes looked at.
   template <class FreeCpus>
   bool fit_pass(const PoolState& state, const Demand& d, const NodeBitset& candidates, bool prefer_busy,
                 Allocation* out, FreeCpus free_cpus) const;
+
+ private:
 
   PoolState state_;
   PoolState empty_;
@@ -113,5 +117,63 @@ class NodePool {
   std::vector<std::uint32_t> config_index_, internal_index_;
   bool memory_ = true;
 };
+
+template <class FreeCpus>
+inline bool NodePool::fit_pass(const PoolState& state, const Demand& d, const NodeBitset& candidates, bool prefer_busy,
+                        Allocation* out, FreeCpus free_cpus) const {
+  std::int64_t cpus_left = d.cpus;
+  std::uint32_t gpus_left = d.gpus;
+  std::uint32_t nodes_used = 0;
+  const std::uint32_t min_nodes = std::max<std::uint32_t>(1, d.min_nodes);
+  if (out) {
+    out->pieces.clear();
+    out->units.clear();
+  }
+  auto done = [&] { return cpus_left <= 0 && gpus_left == 0 && nodes_used >= min_nodes; };
+  for (int pass = prefer_busy ? 0 : 1; pass < 2 && !done(); ++pass) {
+    candidates.for_each_until([&](std::size_t idx) {
+      const std::uint32_t i = static_cast<std::uint32_t>(idx);
+      const NodeResources& n = state.nodes[i];
+      // bf_busy_nodes: first the nodes already in use, then the idle ones.
+      if (prefer_busy && (pass == 0) == n.idle()) return false;
+      const std::uint32_t cap = capacity(n, d, free_cpus(i, n));
+      if (cap == 0) return false;
+      std::uint32_t g = 0;
+      if (gpus_left) {
+        g = d.whole_nodes ? std::min(n.gpus_total, gpus_left) : std::min(n.gpus_free, gpus_left);
+        if (g == 0) return false;  // GPU jobs take nodes that give GPUs
+      }
+      // Leave at least one CPU for each node still needed to reach min_nodes: CPUs are
+      // packed onto the first nodes (-n10 -N5 on 8-CPU nodes takes 6,1,1,1,1, as captured),
+      // unless the job fixes its CPUs per node.
+      const std::int64_t later_nodes = static_cast<std::int64_t>(min_nodes) - nodes_used - 1;
+      std::int64_t want = std::max<std::int64_t>(cpus_left - std::max<std::int64_t>(0, later_nodes), 1);
+      if (d.cpus_per_node) {
+        if (cap < d.cpus_per_node) return false;
+        want = d.cpus_per_node;
+      }
+      std::uint32_t take = static_cast<std::uint32_t>(std::min<std::int64_t>(cap, want));
+      if (take % n.unit) take = std::min(cap, take + (n.unit - take % n.unit));
+      if (d.whole_nodes) take = cap;
+      cpus_left -= take;
+      gpus_left -= g;
+      ++nodes_used;
+      if (out) {
+        AllocPiece p{i, take, 0, g, 0, 0};
+        if (d.whole_nodes) p.gpus = n.gpus_total;
+        if (memory_) {
+          if (d.mem_whole_node) p.mem = n.mem_total;
+          else if (d.mem_per_node) p.mem = std::min<std::uint64_t>(n.mem_free, d.mem_per_node);
+          else p.mem = std::min<std::uint64_t>(n.mem_free, d.mem_per_cpu * take);
+        }
+        p.mem_req = requested_mem(n, d, take);
+        out->pieces.push_back(p);
+      }
+      return done();
+    });
+  }
+  if (!done()) return false;
+  return true;
+}
 
 }  // namespace sa::engine

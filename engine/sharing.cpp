@@ -65,9 +65,9 @@ CoreRows::CoreRows(const Config& config, const NodePool& pool, const std::vector
     for (Row& r : part.rows) r.mask.assign(layout_.total_words(), 0);
     part.all_rows.assign(layout_.total_words(), 0);
     part.node_jobs.assign(n_nodes, 0);
+    part_nodes[i].for_each([&](std::size_t n) { part.cpus_total += pool.state().nodes[n].cpus_total; });
     parts_.push_back(std::move(part));
   }
-  (void)part_nodes;
   by_tier_.resize(parts_.size());
   std::iota(by_tier_.begin(), by_tier_.end(), 0U);
   std::stable_sort(by_tier_.begin(), by_tier_.end(),
@@ -105,24 +105,23 @@ NodeBitset CoreRows::usable_for(std::uint32_t part, NodeReq req, const NodeBitse
   return out;
 }
 
-void CoreRows::view(const PoolState& state, const NodeBitset& candidates, const Masks& excluded) {
-  candidates.for_each([&](std::size_t idx) {
-    const std::uint32_t i = static_cast<std::uint32_t>(idx);
-    const std::uint32_t off = layout_.offset(i);
-    std::uint32_t free_units = 0;
-    for (std::uint32_t w = 0; w < layout_.words(i); ++w) {
-      std::uint64_t taken = 0;
-      for (const std::vector<std::uint64_t>* m : excluded) taken |= (*m)[off + w];
-      free_units += static_cast<std::uint32_t>(std::popcount(layout_.valid(i, w) & ~taken));
-    }
-    free_view_[i] = std::min(state.nodes[i].cpus_total, free_units * unit_cpus_[i]);
-  });
+std::uint32_t CoreRows::free_cpus(const PoolState& state, std::uint32_t i, const Masks& excluded) const {
+  const std::uint32_t off = layout_.offset(i);
+  std::uint32_t free_units = 0;
+  for (std::uint32_t w = 0; w < layout_.words(i); ++w) {
+    std::uint64_t taken = 0;
+    for (const std::vector<std::uint64_t>* m : excluded) taken |= (*m)[off + w];
+    free_units += static_cast<std::uint32_t>(std::popcount(layout_.valid(i, w) & ~taken));
+  }
+  return std::min(state.nodes[i].cpus_total, free_units * unit_cpus_[i]);
 }
 
 bool CoreRows::try_fit(const PoolState& state, const Demand& d, const NodeBitset& candidates, const Masks& excluded,
                        Allocation* out) {
-  view(state, candidates, excluded);
-  if (!pool_.fit_view(state, d, candidates, free_view_, out)) return false;
+  if (!pool_.fit_pass(state, d, candidates, false, out,
+                      [&](std::uint32_t i, const NodeResources&) { return free_cpus(state, i, excluded); })) {
+    return false;
+  }
   if (out) pick_units(d, excluded, *out);
   return true;
 }
@@ -156,9 +155,15 @@ bool CoreRows::place(const PoolState& state, std::uint32_t part, const Demand& d
   if (linear_) return place_linear(state, part, d, req, allowed, out);
   const NodeBitset cand = usable_for(part, req, allowed);
   Masks excluded;
-  // Step 1: idle CPUs across all partitions.
+  // Step 1: idle CPUs across all partitions, which are the nodes' free CPUs.
   for (const Part& p : parts_) excluded.push_back(&p.all_rows);
-  if (try_fit(state, d, cand, excluded, out)) return true;
+  NodeBitset idle_cpus = cand;
+  idle_cpus &= d.whole_nodes ? state.idle : state.free;
+  if (pool_.fit_pass(state, d, idle_cpus, false, out,
+                     [](std::uint32_t, const NodeResources& n) { return n.cpus_free; })) {
+    if (out) pick_units(d, excluded, *out);
+    return true;
+  }
   // A job that may not share CPUs stops here unless gang scheduling is on.
   if (!gang_ && req == NodeReq::kOneRow) return false;
   // Step 2: without the CPUs of partitions it could never preempt (higher tier or
@@ -178,7 +183,8 @@ bool CoreRows::place(const PoolState& state, std::uint32_t part, const Demand& d
   for (const Part& p : parts_) {
     if (p.tier == own.tier) same.push_back(&p.all_rows);
   }
-  if (try_fit(state, d, cand, same, nullptr)) {
+  // (A bound first: the partition's CPUs outside its own rows.)
+  if (own.cpus_total - own.all_rows_cpus >= d.cpus && try_fit(state, d, cand, same, nullptr)) {
     for (std::uint32_t q : by_tier_) {
       if (parts_[q].tier >= own.tier) continue;
       Masks tighter = same;
@@ -205,6 +211,7 @@ bool CoreRows::place(const PoolState& state, std::uint32_t part, const Demand& d
   if (by_qos_ && req != NodeReq::kAvailable) c = 1;
   for (std::size_t i = 0; i < c; ++i) {
     if (!rows[i].allocated) return try_fit(state, d, cand, above, out);
+    if (mine.cpus_total - rows[i].set_cpus < d.cpus) continue;  // the row cannot hold it
     Masks in_row = above;
     in_row.push_back(&rows[i].mask);
     if (try_fit(state, d, cand, in_row, out)) return true;
@@ -237,6 +244,13 @@ bool CoreRows::place_linear(const PoolState& state, std::uint32_t part, const De
 
 void CoreRows::add(std::uint32_t part, NodeReq req, Allocation& a, PoolState& state) {
   Part& p = parts_[part];
+  if (!linear_ && a.units.size() < a.pieces.size()) {
+    // An allocation chosen without the rows (never expected): give it the free units.
+    Masks all;
+    for (const Part& q : parts_) all.push_back(&q.all_rows);
+    Demand d;
+    pick_units(d, all, a);
+  }
   state.take(a);
   p.any_row = true;
   a.row = -1;
@@ -259,8 +273,11 @@ void CoreRows::add(std::uint32_t part, NodeReq req, Allocation& a, PoolState& st
         const std::uint32_t off = layout_.offset(piece.node);
         for (std::uint32_t w = 0; w < layout_.words(piece.node); ++w) {
           const std::uint64_t bits = a.units[piece.unit_word + w];
-          row.set_count += static_cast<std::uint64_t>(std::popcount(bits & ~row.mask[off + w]));
+          const auto added = static_cast<std::uint64_t>(std::popcount(bits & ~row.mask[off + w]));
+          row.set_count += added;
+          row.set_cpus += added * unit_cpus_[piece.node];
           row.mask[off + w] |= bits;
+          p.all_rows_cpus += static_cast<std::uint64_t>(std::popcount(bits & ~p.all_rows[off + w])) * unit_cpus_[piece.node];
           p.all_rows[off + w] |= bits;
         }
       }
@@ -290,10 +307,13 @@ void CoreRows::remove(std::uint32_t part, NodeReq req, const Allocation& a, Pool
       const std::uint32_t off = layout_.offset(piece.node);
       for (std::uint32_t w = 0; w < layout_.words(piece.node); ++w) {
         const std::uint64_t bits = a.units[piece.unit_word + w];
-        row.set_count -= static_cast<std::uint64_t>(std::popcount(bits & row.mask[off + w]));
+        const auto removed = static_cast<std::uint64_t>(std::popcount(bits & row.mask[off + w]));
+        row.set_count -= removed;
+        row.set_cpus -= removed * unit_cpus_[piece.node];
         row.mask[off + w] &= ~bits;
         std::uint64_t all = 0;
         for (const Row& r : p.rows) all |= r.mask[off + w];
+        p.all_rows_cpus -= static_cast<std::uint64_t>(std::popcount(p.all_rows[off + w] & ~all)) * unit_cpus_[piece.node];
         p.all_rows[off + w] = all;
       }
     }

@@ -61,12 +61,15 @@ class CoreRows {
   struct Row {
     std::vector<std::uint64_t> mask;  // flat, UnitLayout words
     std::uint64_t set_count = 0;
+    std::uint64_t set_cpus = 0;  // CPUs of its set units (a bound on what a row view leaves)
     std::uint32_t jobs = 0;
     bool allocated = false;  // ever held a job (Slurm allocates row bitmaps lazily)
   };
   struct Part {
     std::vector<Row> rows;
     std::vector<std::uint64_t> all_rows;   // OR of its rows
+    std::uint64_t all_rows_cpus = 0;       // CPUs of the units in all_rows
+    std::uint64_t cpus_total = 0;          // CPUs of its nodes
     std::vector<std::uint16_t> node_jobs;  // jobs of this partition per node
     bool any_row = false;                  // has a row array (a job ever ran here)
     std::uint16_t tier = 1;
@@ -77,8 +80,8 @@ class CoreRows {
 
   /// _verify_node_state: nodes this job may not use because of whom they already hold.
   NodeBitset usable_for(std::uint32_t part, NodeReq req, const NodeBitset& allowed) const;
-  /// Free CPUs of every candidate node when the units in any of `excluded` are taken.
-  void view(const PoolState& state, const NodeBitset& candidates, const Masks& excluded);
+  /// Free CPUs of a node when the units in any of `excluded` are taken.
+  std::uint32_t free_cpus(const PoolState& state, std::uint32_t node, const Masks& excluded) const;
   bool try_fit(const PoolState& state, const Demand& d, const NodeBitset& candidates, const Masks& excluded,
                Allocation* out);
   /// Gives each piece its lowest free units (of those not in `excluded`).
@@ -96,7 +99,7 @@ class CoreRows {
   std::vector<std::uint32_t> one_row_jobs_;    // node_state: ONE_ROW jobs per node
   std::vector<std::uint32_t> reserved_jobs_;   // exclusive (RESERVED) jobs per node
   std::vector<std::uint32_t> sharing_jobs_;    // jobs of partitions with 2+ rows, per node
-  std::vector<std::uint32_t> free_view_;       // scratch: free CPUs per node in a view
+  std::vector<std::uint32_t> free_view_;       // select/linear: every node's CPUs
   bool linear_ = false, gang_ = false, by_part_ = false, by_qos_ = false;
 };
 

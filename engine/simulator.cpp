@@ -434,6 +434,7 @@ void Simulator::bind_job(SimJob& job) {
     d.whole_nodes = r.exclusive || part.oversubscribe.mode == OverSubscribe::Mode::kExclusive ||
                     conf_.select.type == "select/linear";
     d.max_cpus_per_node = part.max_cpus_per_node;
+    d.cpus_per_node = r.cpus_per_node;
     if (r.mem_set) {
       if (r.mem_mb == 0) d.mem_whole_node = true;
       else if (r.mem_per_cpu) d.mem_per_cpu = r.mem_mb;

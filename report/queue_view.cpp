@@ -29,6 +29,12 @@ std::vector<QueueRow> queue_at(const engine::SimResult& result, const engine::Si
       const engine::SimRecord& rec = j.recs[static_cast<std::size_t>(j.run_rec)];
       row.partition = conf.partitions[rec.part].name;
       row.state = "RUNNING";
+      for (const engine::JobEvent& e : j.events) {
+        if (e.at > at) break;
+        if (e.at < j.start) continue;  // an earlier run's
+        if (e.kind == engine::JobEvent::Kind::kSuspend) row.state = "SUSPENDED";
+        if (e.kind == engine::JobEvent::Kind::kResume) row.state = "RUNNING";
+      }
       row.reason = "None";
       row.priority = j.start_priority;
     } else {
@@ -43,12 +49,13 @@ std::vector<QueueRow> queue_at(const engine::SimResult& result, const engine::Si
     }
     rows.push_back(std::move(row));
   }
-  // squeue's default sort "P,t,-p": partition, then state (pending before running), then
+  // squeue's default sort "P,t,-p": partition, then state (pending, running, suspended), then
   // priority, highest first. Ties come out newest job first in the captures (slurmctld's
   // job list as squeue receives it, sorted stably).
   std::stable_sort(rows.begin(), rows.end(), [](const QueueRow& a, const QueueRow& b) {
     if (a.partition != b.partition) return a.partition < b.partition;
-    if (a.state != b.state) return a.state == "PENDING";
+    auto rank = [](const std::string& s) { return s == "PENDING" ? 0 : s == "RUNNING" ? 1 : 2; };
+    if (a.state != b.state) return rank(a.state) < rank(b.state);
     if (a.priority != b.priority) return a.priority > b.priority;
     return a.job_id > b.job_id;
   });

@@ -97,9 +97,14 @@ std::string consumable(const std::string& params) {
 }
 
 std::vector<engine::JobRequest> six_jobs(std::uint32_t first) {
-  // sbatch -n10 -N5 six times: 2 CPUs on each node per job, so four jobs fill the cores.
+  // sbatch -n10 -N5 --ntasks-per-node=2 six times: 2 CPUs on each node per job, so four jobs
+  // fill the cores. (The page says -n10 -N5; real Slurm packs that 6,1,1,1,1 — see
+  // tests/golden/mini_slurm_gang — and the page's listings need two per node.)
   std::vector<engine::JobRequest> jobs;
-  for (std::uint32_t k = 0; k < 6; ++k) jobs.push_back(nodes_job(first + k, k, 5, 10, 900));
+  for (std::uint32_t k = 0; k < 6; ++k) {
+    jobs.push_back(nodes_job(first + k, k, 5, 10, 900));
+    jobs.back().cpus_per_node = 2;
+  }
   return jobs;
 }
 
