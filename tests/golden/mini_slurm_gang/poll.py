@@ -36,6 +36,8 @@ while not stop:
                             capture_output=True, text=True, timeout=20).stdout
         for l in sq.splitlines():
             f1.write(ep + '|' + l + '\n')
+        if not sq.strip():
+            f1.write(ep + '|(none)\n')   # empty queue (lets timeline.py see the last job go)
         f1.flush()
         t2 = time.time()
         sc = subprocess.run(['scontrol', '-d', '-o', 'show', 'job'], capture_output=True, text=True, timeout=20).stdout

@@ -6,7 +6,8 @@
 #     extra/slurmctld_refused.log, then exit 1)   3 poll.py (1 Hz squeue + scontrol-change log)
 #   4 run-workload workload.txt (cwd = SCENARIO_DIR, bin/sbatch wrapper first in PATH)   5 wait for an empty queue
 #   6 captures: sacct (text + epoch, with -D duplicates = requeue history), final `scontrol show job -o`,
-#     config lines, slurmctld log extracts (logx.py), timeline (timeline.py).
+#     config lines, slurmctld log extracts (logx.py), timeline (timeline.py); then gzip the bulky raw files
+#     (extra/poll.psv, extra/ctld_gang.log, extra/scontrol_config.txt, ...).
 # The cluster is left up (the next `up --fresh` or `mini-slurm.sh down` stops it).
 set -u
 D=$(cd "${1:?usage: run_scenario.sh SCENARIO_DIR}" && pwd)
@@ -76,7 +77,11 @@ SLURM_TIME_FORMAT=%s sacct -a -X -P --format=$FMT > "$D/sacct_epoch.psv" 2>> "$D
 SLURM_TIME_FORMAT=%s sacct -a -X -P -D --format=$FMT > "$D/sacct_D_epoch.psv" 2>> "$D/extra/sacct.err"
 scontrol -o show job > "$D/extra/scontrol_show_job_final.txt" 2>&1
 python3 "$HERE/logx.py" "$M/log/slurmctld.log" "$D"
+# the whole slurmctld log minus the 1-Hz poller's RPC noise and job environment dumps
+grep -vE 'REQUEST_JOB_INFO|REQUEST_PARTITION_INFO|_slurm_rpc_dump|environment=' "$M/log/slurmctld.log" | gzip -9 > "$D/extra/slurmctld.log.gz"
 cp "$D/extra/ctld_start.txt" "$D/ctld_start.txt"
 python3 "$HERE/timeline.py" "$D" > /dev/null
+# keep the folder small: the raw poll and the log extract are read back transparently by timeline.py
+gzip -9f "$D/extra/poll.psv" "$D/extra/ctld_gang.log" "$D/extra/scontrol_config.txt" "$D/extra/scontrol_nodes_start.txt" "$D/extra/sacctmgr_setup.log" 2>/dev/null
 say "sacct rows: $(($(wc -l < "$D/sacct.psv") - 1)); sbatch calls: $(grep -c '^=== sbatch' "$D/extra/sbatch_calls.txt"), rejected: $(grep -c '^rc=[1-9]' "$D/extra/sbatch_calls.txt")"
 say "done"

@@ -2,17 +2,21 @@
 """timeline.py SCENARIO_DIR : derived, human-checkable timelines.  T0 = the earliest Submit in sacct_D_epoch.psv
 (= Slurm's submit time of the first job); every *_rel column is seconds after T0.
 
-  timeline.tsv        (from extra/poll.psv, 1 Hz squeue) one row per run of identical (state, reason) per job:
+  timeline.tsv        (from extra/poll.psv[.gz], 1 Hz squeue) one row per run of identical (state, reason) per job:
                       job seg state reason first_epoch last_epoch first_rel last_rel samples nodes used_first used_last
                       A change happened in (previous sample, first_epoch]; '(gone)' = first sample without the job.
-  extra/events.tsv    (from extra/ctld_gang.log, ms precision) the slurmctld events:
+  extra/events.tsv    (from extra/ctld_gang.log[.gz], ms precision) the slurmctld events:
                       epoch rel event job detail   with event in submit, start, gang_suspend, gang_resume,
                       preempt_suspend (select chose to suspend it by gang), preempt_requeue, preempt_kill,
                       grace (grace time started), requeue, complete, tick (timeslicer wake-up), cycle (tick that
                       re-ordered a partition)
 """
-import csv, os, re, sys
+import csv, gzip, os, re, sys
 d = sys.argv[1]
+def opn(path):  # plain file, or its .gz (the harness gzips extra/poll.psv and extra/ctld_gang.log after a run)
+    if os.path.exists(path):
+        return open(path)
+    return gzip.open(path + '.gz', 'rt')
 t0 = None
 for row in csv.DictReader(open(os.path.join(d, 'sacct_D_epoch.psv')), delimiter='|'):
     try:
@@ -24,14 +28,15 @@ rel = lambda e: '' if t0 is None else '%+.1f' % (float(e) - t0)
 # ---- squeue segments
 polls = {}
 order = []
-for line in open(os.path.join(d, 'extra/poll.psv')):
+for line in opn(os.path.join(d, 'extra/poll.psv')):
     p = line.rstrip('\n').split('|')
-    if len(p) < 11 or p[1] == 'ERROR':
+    if len(p) < 2 or p[1] == 'ERROR':
         continue
     e = p[0]
     if e not in polls:
         polls[e] = {}; order.append(e)
-    polls[e][p[1]] = p
+    if len(p) >= 11:
+        polls[e][p[1]] = p
 jobs = sorted({j for e in order for j in polls[e]}, key=lambda x: int(re.sub(r'\D.*', '', x) or 0))
 out = ['job\tseg\tstate\treason\tfirst_epoch\tlast_epoch\tfirst_rel\tlast_rel\tsamples\tnodes\tused_first\tused_last']
 for j in jobs:
@@ -71,7 +76,7 @@ pats = [
 ]
 ev = ['epoch\trel\tevent\tjob\tdetail']
 p = os.path.join(d, 'extra/ctld_gang.log')
-for line in open(p) if os.path.exists(p) else []:
+for line in opn(p) if (os.path.exists(p) or os.path.exists(p + '.gz')) else []:
     ep, raw = line.rstrip('\n').split('\t', 1)
     for name, rx in pats:
         m = rx.search(raw)
