@@ -48,6 +48,7 @@ void Simulator::backfill_cycle() {
   ++result_.counters.bf_cycles;
   queue_sort();
   result_.counters.bf_queue_records += queue_.size();
+  if (queue_.empty()) return;  // nothing pending: nothing to plan
   const SchedulerSettings& s = conf_.scheduler;
   const std::int64_t res = std::max<std::int64_t>(1, s.bf_resolution);
   const std::int64_t window_end = (now_ + s.bf_window) / res * res;
@@ -79,6 +80,7 @@ void Simulator::backfill_cycle() {
     }
   }
   // ends_ is kept sorted by planned end; jobs past it (OverTimeLimit) count as ending now + 1.
+  sort_ends();
   const std::vector<PlannedEnd>& ends = ends_;
   auto end_of = [this](const PlannedEnd& e) { return std::max(now_ + 1, e.end); };
 

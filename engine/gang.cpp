@@ -138,8 +138,11 @@ void Gang::update_row(GPart& p, bool add_new) {
 }
 
 void Gang::update_all_rows() {
+  // Every partition is rebuilt; one with nothing in it just forgets its old map (a stale
+  // count would suspend its next job for good).
   for (std::uint32_t i : by_tier_) {
     if (!parts_[i].jobs.empty() || !parts_[i].shadows.empty()) update_row(parts_[i], true);
+    else parts_[i].active = 0;
   }
 }
 

@@ -18,13 +18,26 @@ bool Simulator::place(const SimJob& job, const SimRecord& rec, const NodeBitset&
 }
 
 void Simulator::set_limit_end(std::uint32_t j, std::int64_t end) {
-  SimJob& job = jobs_[j];
-  const PlannedEnd old{job.expected_end(), job.req.id, j};
-  auto it = std::lower_bound(ends_.begin(), ends_.end(), old);
-  if (it != ends_.end() && it->job == j) ends_.erase(it);
-  job.limit_end = end;
-  const PlannedEnd key{end, job.req.id, j};
-  ends_.insert(std::upper_bound(ends_.begin(), ends_.end(), key), key);
+  // Resumes move ends all the time under gang: the list is rebuilt once, when backfill next
+  // reads it, instead of on every move.
+  jobs_[j].limit_end = end;
+  ends_dirty_ = true;
+}
+
+void Simulator::sort_ends() {
+  if (!ends_dirty_) return;
+  ends_.clear();
+  for (std::uint32_t j : running_) ends_.push_back(PlannedEnd{jobs_[j].expected_end(), jobs_[j].req.id, j});
+  std::sort(ends_.begin(), ends_.end());
+  ends_dirty_ = false;
+}
+
+void Simulator::schedule_end(std::uint32_t j) {
+  if (gang_ && next_slice_at_ != kNoTime && jobs_[j].planned_end > next_slice_at_) {
+    unscheduled_ends_.push_back(j);
+    return;
+  }
+  push(jobs_[j].planned_end, EventType::kEnd, j);
 }
 
 void Simulator::close_interval(const SimJob& job, std::int64_t from, std::int64_t to, bool was_suspended) {
@@ -102,7 +115,7 @@ void Simulator::resume(std::uint32_t j) {
   }
   if (job.preempt_time != kNoTime) left = std::min(left, job.limit_end - now_);
   job.planned_end = now_ + std::max<std::int64_t>(left, 0);
-  push(job.planned_end, EventType::kEnd, j);
+  schedule_end(j);
   ++result_.counters.resumes;
   job.events.push_back({now_, JobEvent::Kind::kResume, 0});
   bf_changed_ = true;

@@ -43,6 +43,13 @@ CoreRows::CoreRows(const Config& config, const NodePool& pool, const std::vector
   by_qos_ = config.preempt.type == "preempt/qos";
   const std::size_t n_nodes = pool.size();
   for (const NodeResources& n : pool.state().nodes) unit_cpus_.push_back(std::max<std::uint32_t>(1, n.unit));
+  sockets_.assign(n_nodes, 1);
+  if (!linear_ && config.select.resource == SelectSettings::Resource::kCore) {
+    for (std::uint32_t i = 0; i < n_nodes; ++i) {
+      const std::uint32_t sockets = std::max<std::uint32_t>(1, config.nodes[pool.config_index(i)].sockets);
+      if (layout_.units(i) % sockets == 0) sockets_[i] = sockets;
+    }
+  }
   one_row_jobs_.assign(n_nodes, 0);
   reserved_jobs_.assign(n_nodes, 0);
   sharing_jobs_.assign(n_nodes, 0);
@@ -133,6 +140,23 @@ void CoreRows::pick_units(const Demand& d, const Masks& excluded, Allocation& a)
     const std::uint32_t words = layout_.words(p.node);
     p.unit_word = static_cast<std::uint32_t>(a.units.size());
     std::uint32_t want = d.whole_nodes ? layout_.units(p.node) : (p.cpus + unit_cpus_[p.node] - 1) / unit_cpus_[p.node];
+    if (sockets_[p.node] > 1 && !d.whole_nodes) {
+      // CR_Core: the default block:cyclic distribution deals cores over the sockets in turn
+      // (captured: 2 cores per node on 2x4 cores take 0,4 then 1,5 ...).
+      a.units.resize(a.units.size() + words, 0);
+      const std::uint32_t per_socket = layout_.units(p.node) / sockets_[p.node];
+      for (std::uint32_t k = 0; k < per_socket && want > 0; ++k) {
+        for (std::uint32_t sk = 0; sk < sockets_[p.node] && want > 0; ++sk) {
+          const std::uint32_t u = sk * per_socket + k;
+          std::uint64_t taken = 0;
+          for (const std::vector<std::uint64_t>* m : excluded) taken |= (*m)[off + u / 64];
+          if (taken >> (u % 64) & 1U) continue;
+          a.units[p.unit_word + u / 64] |= std::uint64_t{1} << (u % 64);
+          --want;
+        }
+      }
+      continue;
+    }
     for (std::uint32_t w = 0; w < words; ++w) {
       std::uint64_t taken = 0;
       for (const std::vector<std::uint64_t>* m : excluded) taken |= (*m)[off + w];

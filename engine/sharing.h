@@ -96,6 +96,7 @@ class CoreRows {
   std::vector<OverSubscribe> part_oversub_;
   std::vector<std::uint32_t> by_tier_;         // partitions, highest tier first
   std::vector<std::uint32_t> unit_cpus_;       // CPUs per unit, per node
+  std::vector<std::uint32_t> sockets_;         // CR_Core: sockets per node (cores dealt over them)
   std::vector<std::uint32_t> one_row_jobs_;    // node_state: ONE_ROW jobs per node
   std::vector<std::uint32_t> reserved_jobs_;   // exclusive (RESERVED) jobs per node
   std::vector<std::uint32_t> sharing_jobs_;    // jobs of partitions with 2+ rows, per node

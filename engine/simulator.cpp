@@ -146,7 +146,10 @@ SimResult Simulator::run(const Workload& workload) {
   if (backfill) push(start + s.bf_interval, EventType::kBackfill);
   for (std::int64_t t : opt_.snapshot_at) push(t, EventType::kSnapshot);
   // The timeslicer thread wakes every SchedulerTimeSlice from slurmctld's start.
-  if (gang_) push(start + std::max<std::uint32_t>(1, conf_.scheduler.time_slice), EventType::kTimeslice);
+  if (gang_) {
+    next_slice_at_ = start + std::max<std::uint32_t>(1, conf_.scheduler.time_slice);
+    push(next_slice_at_, EventType::kTimeslice);
+  }
   {
     // Timeline buckets: about 500 over the submit span plus the longest run, whole minutes.
     std::int64_t longest = 0;
@@ -237,12 +240,23 @@ SimResult Simulator::run(const Workload& workload) {
         --future_node_changes_;
         on_node_event(ev.job);
         break;
-      case EventType::kTimeslice:
+      case EventType::kTimeslice: {
         ++result_.counters.timeslices;
+        next_slice_at_ = now_ + std::max<std::uint32_t>(1, conf_.scheduler.time_slice);
         gang_->cycle();
         apply_gang_actions();
-        push(now_ + std::max<std::uint32_t>(1, conf_.scheduler.time_slice), EventType::kTimeslice);
+        push(next_slice_at_, EventType::kTimeslice);
+        // End events for the running jobs that end by the next slice; the rest wait.
+        std::size_t keep = 0;
+        for (std::uint32_t j : unscheduled_ends_) {
+          const SimJob& job = jobs_[j];
+          if (job.state != JobState::kRunning || job.suspended || job.planned_end == kNoTime) continue;
+          if (job.planned_end <= next_slice_at_) push(job.planned_end, EventType::kEnd, j);
+          else unscheduled_ends_[keep++] = j;
+        }
+        unscheduled_ends_.resize(keep);
         break;
+      }
       case EventType::kGraceEnd: on_grace_end(ev.job); break;
     }
     if (opt_.progress && (++tick & 0xFFFF) == 0) {
@@ -818,11 +832,11 @@ void Simulator::start_job(std::uint32_t j, std::uint32_t r, const Allocation& al
   }
   if (limits_.active()) limits_.job_begin(limit_key(job, rec), alloc_tres(job), rec.time_limit);
   job.planned_end = now_ + std::max<std::int64_t>(run, 0);
-  push(job.planned_end, EventType::kEnd, j);
+  schedule_end(j);
   running_.push_back(j);
   job.limit_end = now_ + (rec.time_limit < 0 ? kYear : rec.time_limit);
   const PlannedEnd key{job.expected_end(), job.req.id, j};
-  ends_.insert(std::upper_bound(ends_.begin(), ends_.end(), key), key);
+  if (!ends_dirty_) ends_.insert(std::upper_bound(ends_.begin(), ends_.end(), key), key);
   bf_changed_ = true;
   if (by == StartedBy::kMain) ++result_.counters.main_starts;
   else ++result_.counters.bf_starts;
@@ -1115,8 +1129,10 @@ void Simulator::stop_running(std::uint32_t j) {
   note_alloc(job, false);
   running_.erase(std::find(running_.begin(), running_.end(), j));
   const PlannedEnd key{job.expected_end(), job.req.id, j};
-  auto it = std::lower_bound(ends_.begin(), ends_.end(), key);
-  if (it != ends_.end() && it->job == j) ends_.erase(it);
+  if (!ends_dirty_) {  // (a dirty list is rebuilt from running_ anyway)
+    auto it = std::lower_bound(ends_.begin(), ends_.end(), key);
+    if (it != ends_.end() && it->job == j) ends_.erase(it);
+  }
   if (gang_) {
     // gs_job_fini: the rows are rebuilt; jobs it held suspended may resume now.
     gang_->job_fini(j);

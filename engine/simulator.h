@@ -361,6 +361,13 @@ class Simulator {
     bool operator<(const PlannedEnd& o) const { return end != o.end ? end < o.end : id < o.id; }
   };
   std::vector<PlannedEnd> ends_;
+  bool ends_dirty_ = false;  // a resume moved an end: ends_ is re-sorted before backfill reads it
+  void sort_ends();
+  void schedule_end(std::uint32_t j);
+  // Gang: end events are pushed only for jobs ending before the next timeslice; the others
+  // wait here (a rotated job is usually suspended again before it could end).
+  std::vector<std::uint32_t> unscheduled_ends_;
+  std::int64_t next_slice_at_ = kNoTime;
   void compact_active();
   SimResult result_;
 };
