@@ -585,15 +585,12 @@ TEST(EngineGangGolden, CrCpuPlacementHandsOutConsecutiveCpus) {
   }
 }
 
-// Disabled: the engine disagrees with the capture (the lead must fix the engine).
 // With CR_Core (g2b, p1) slurmctld hands a job's cores out round robin over the sockets:
 // --ntasks-per-node=2 gives cores 0,4 / 1,5 / 2,6 / 3,7 (g2b), p1's -n4 job 3 gets 0-1,4-5 and
 // job 4 the rest, 2-3,6-7 (cons_common dist_tasks.c: the default block:cyclic distribution
-// syncs the core bitmap cyclically over sockets; with CR_CPU it does not, hence the passing
-// test above). CoreRows::pick_units (engine/sharing.cpp) takes the lowest free units instead:
-// engine g2b job 1 = cores 0-1, job 2 = 2-3 ...; p1 job 3 = 0-3, job 4 = 4-7. Which jobs share
-// cores (the gang conflicts) is the same either way, so no timing depends on it; it shows in
-// per-core views (and matters for CR_Socket-style packing).
+// syncs the core bitmap cyclically over sockets; with CR_CPU it does not, hence the test
+// above). CoreRows::pick_units deals cores over the sockets the same way. Which jobs share
+// cores (the gang conflicts) would be the same either way; it shows in per-core views.
 TEST(EngineGangGolden, CrCorePlacementRoundRobinsCoresOverSockets) {
   for (const char* name : {"g2b_core_memory_2pernode", "p1_partition_suspend"}) {
     Capture c(name);
@@ -717,27 +714,11 @@ TEST(EngineGangGolden, G4MemoryAndMaxShareHoldJobsPendingOnResources) {
   }
 }
 
-// Disabled: the engine disagrees with the capture (the lead must fix the engine).
-// Stale active row of a partition whose last job ended. slurmctld's gs_job_fini ->
+// A partition whose last job ended has no active row: slurmctld's gs_job_fini ->
 // _update_all_active_rows calls _update_active_row for EVERY partition, which starts with
-// jobs_active = 0 (gang.c), so a partition left empty has no active row and the next job
-// started there fits (_job_fits_in_active_row: jobs_active == 0 -> fits) and runs.
-// Gang::update_all_rows (engine/gang.cpp) skips partitions with no jobs and no shadows, so an
-// emptied partition keeps the dead job's `active` count and unit/node map; the next job
-// started there "conflicts" with the ghost and is suspended at start (Gang::job_start ->
-// stop), and because p.active (1) is not < jobs + shadows (1) the timeslicer never cycles
-// it: it stays suspended until some other job's end rebuilds the rows with it in them.
-//  - g4 (no emulation involved): tight's job 4 starts at +41 when job 1 ends and is
-//    suspended until +71 (job 2's end in another partition), real: runs +43..+83, never
-//    suspended; yes2's job 6 is suspended at +41, resumed at the +48 wake-up, real: runs from
-//    +43 and job 8 is the one suspended at start. Engine ends 4: +111 (real +83), 6: +118
-//    (+112), 8: +128 (+121).
-//  - p3b job 4 (clone partition p1_n2 emptied by job 2's end at +41): suspended at start,
-//    resumed only at +91 by job 1's end; real: runs +43..+73.
-//  - p3a job 6 (p1_n3 emptied by job 3's requeue): suspended at start +16 to +43, real runs
-//    +16..+46; job 3's rerun (+138) is suspended at start and never resumed (the run is cut
-//    by SimOptions::until; real ends +179). With a real -w the rerun would hit it too: p1 is
-//    empty from +102 (jobs 1, 2, 4, 6 ended).
+// jobs_active = 0 (gang.c), so the next job started there fits and runs. (The engine once
+// skipped empty partitions and kept a stale count: g4's job 4 was then suspended at +41 until
+// +71 instead of running +43..+83, p3b's job 4 until +91, and p3a's job 3 rerun for good.)
 TEST(EngineGangGolden, AJobStartedInAPartitionItsLastJobLeftRunsAtOnce) {
   {
     Capture c("g4_force2_and_memory");
@@ -807,7 +788,7 @@ TEST(EngineGangGolden, P3bExemptTimeProtectsAYoungRequeueModeJob) {
   // not a candidate before +61, and job 2 ends by itself at +41 (COMPLETED, never requeued);
   // job 4 starts at the next pass. Job 3 (urgent, p2, same tier) is placed over normal job 1
   // in its own partition's row: both run over-committed, nothing suspended. Job 4's run after
-  // its start is in DISABLED_AJobStartedInAPartitionItsLastJobLeftRunsAtOnce.
+  // its start is in AJobStartedInAPartitionItsLastJobLeftRunsAtOnce.
   Capture c("p3b_qos_exempt_time");
   const engine::SimResult r = c.run();
   expect_jobs(c, r, {1, 2, 3});
@@ -822,7 +803,7 @@ TEST(EngineGangGolden, P3aQosSuspendTimeslicesAndRequeueModeRequeues) {
   // from the second wake-up after job 4's start on; job 5 (urgent, p2, same tier) runs
   // over-committed with job 2; scav job 3 (QOS PreemptMode=requeue) is requeued for job 6,
   // PREEMPTED, BeginTime = requeue + 121 s, and reruns from scratch. Job 4's start and job
-  // 3's rerun are in DISABLED_ tests.
+  // 3's rerun are in AJobStartedInAPartitionItsLastJobLeftRunsAtOnce and a DISABLED_ test.
   Capture c("p3a_qos_suspend_requeue");
   const engine::SimResult r = c.run();
   expect_jobs(c, r, {1, 2, 5});
