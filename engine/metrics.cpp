@@ -142,7 +142,9 @@ Metrics compute_metrics(const SimResult& r, const Site& site) {
     else ++m.main_starts;
     const std::int64_t end = j.end != kNoTime ? j.end : r.end;
     const double run = static_cast<double>(std::max<std::int64_t>(0, end - j.start));
-    cpu_seconds += run * j.alloc.cpus();
+    // Suspended time holds CPUs without using them: utilisation counts running time only
+    // (above 100 % it means CPUs were overcommitted, e.g. FORCE without gang).
+    cpu_seconds += std::max(0.0, run - static_cast<double>(j.tot_sus_time)) * j.alloc.cpus();
     const double wait = static_cast<double>(j.start - j.begin);
     const double slowdown = std::max(1.0, (wait + run) / std::max(run, 10.0));
     const SimRecord& rec = j.recs[static_cast<std::size_t>(j.run_rec)];

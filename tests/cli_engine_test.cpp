@@ -1,6 +1,9 @@
 // simulate and sprio end to end: outputs, exit codes, and bad workloads as diagnostics.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
+
 #include <nlohmann/json.hpp>
 
 #include "tests/cli_util.h"
@@ -38,6 +41,28 @@ TEST(CliEngine, SimulateJsonAndTrace) {
   std::string row;
   std::getline(in, row);
   EXPECT_TRUE(row.find(",main,") != std::string::npos || row.find(",backfill,") != std::string::npos) << row;
+}
+
+TEST(CliEngine, SimulateShowsGangSuspensionsInMetricsTimelineAndTrace) {
+  // The gang example site (CR_Core_Memory, FORCE:2, 30-s slices) offered twice its CPUs.
+  const std::string dir = std::string(SA_SOURCE_DIR) + "/corpora/gang-timeslice/";
+  const std::string profile = write_temp("gang_profile.txt", "seed = 5\nduration = 06:00:00\njobs_per_hour = 40\n"
+                                                             "cpus = 8:1\nruntime = fixed 1800\nlimit_factor = 2 2\n");
+  const std::string trace = write_temp("gang_trace.csv", "");
+  CommandResult r = run("simulate " + dir + "slurm-cons-tres.conf --synthetic " + profile + " --format json --trace " + trace);
+  ASSERT_EQ(r.status, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(j["sharing"]["enabled"].get<bool>());
+  EXPECT_GT(j["sharing"]["suspends"].get<int>(), 0);
+  EXPECT_GT(j["sharing"]["stretch"]["max"].get<double>(), 1.0);
+  EXPECT_EQ(j["sharing"]["max_jobs_per_node"].get<int>(), 2);  // FORCE:2
+  ASSERT_TRUE(j["timeline"]["partitions"].contains("active"));
+  EXPECT_FALSE(j["timeline"]["partitions"]["active"]["suspended_cpu_seconds"].empty());
+  EXPECT_FALSE(j["node_peaks"].empty());
+  std::ifstream in(trace);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find(":suspend;"), std::string::npos);
+  EXPECT_NE(text.find("events\n"), std::string::npos);
 }
 
 TEST(CliEngine, SprioJsonFromASimulation) {
