@@ -34,7 +34,7 @@ void Simulator::sort_ends() {
 
 void Simulator::schedule_end(std::uint32_t j) {
   if (gang_ && next_slice_at_ != kNoTime && jobs_[j].planned_end > next_slice_at_) {
-    unscheduled_ends_.push_back(j);
+    unscheduled_ends_.push({jobs_[j].planned_end, j});
     return;
   }
   push(jobs_[j].planned_end, EventType::kEnd, j);

@@ -246,15 +246,14 @@ SimResult Simulator::run(const Workload& workload) {
         gang_->cycle();
         apply_gang_actions();
         push(next_slice_at_, EventType::kTimeslice);
-        // End events for the running jobs that end by the next slice; the rest wait.
-        std::size_t keep = 0;
-        for (std::uint32_t j : unscheduled_ends_) {
+        // End events for the running jobs that end by the next slice; the rest wait. Entries
+        // of jobs suspended (or ended) since are stale and dropped.
+        while (!unscheduled_ends_.empty() && unscheduled_ends_.top().first <= next_slice_at_) {
+          const auto [end, j] = unscheduled_ends_.top();
+          unscheduled_ends_.pop();
           const SimJob& job = jobs_[j];
-          if (job.state != JobState::kRunning || job.suspended || job.planned_end == kNoTime) continue;
-          if (job.planned_end <= next_slice_at_) push(job.planned_end, EventType::kEnd, j);
-          else unscheduled_ends_[keep++] = j;
+          if (job.state == JobState::kRunning && !job.suspended && job.planned_end == end) push(end, EventType::kEnd, j);
         }
-        unscheduled_ends_.resize(keep);
         break;
       }
       case EventType::kGraceEnd: on_grace_end(ev.job); break;

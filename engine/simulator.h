@@ -366,7 +366,8 @@ class Simulator {
   void schedule_end(std::uint32_t j);
   // Gang: end events are pushed only for jobs ending before the next timeslice; the others
   // wait here (a rotated job is usually suspended again before it could end).
-  std::vector<std::uint32_t> unscheduled_ends_;
+  using DeferredEnd = std::pair<std::int64_t, std::uint32_t>;  // (planned end, job), earliest on top
+  std::priority_queue<DeferredEnd, std::vector<DeferredEnd>, std::greater<>> unscheduled_ends_;
   std::int64_t next_slice_at_ = kNoTime;
   void compact_active();
   SimResult result_;
