@@ -35,6 +35,15 @@ std::string site_conf(int nodes, const char* extra = "") {
       extra, nodes, nodes, std::max(1, nodes / 50));
 }
 
+/// The benchmarks' synthetic load: 5,000 jobs a day on 5,000 nodes at load 1.0, scaled with
+/// the node count; 1 to 1,024 CPUs, lognormal run times (median 3 h), limits 1.2-4x.
+std::string load_profile(int days, double load, int nodes, const char* partitions) {
+  return fmt::format("seed = 11\nduration = {}-00:00:00\njobs_per_hour = {}\ndaily_cycle = 0.3\n"
+                     "cpus = 1:30, 4:15, 16:20, 32:15, 64:10, 256:7, 1024:3\n"
+                     "runtime = lognormal 10800 1.5\nlimit_factor = 1.2 4\npartition = {}\nusers = tree\n",
+                     days, 5000.0 / 24.0 * load * nodes / 5000.0, partitions);
+}
+
 std::string tree_dump(int accounts, int users_per_account) {
   std::string out = "Cluster - 'bench'\nParent - 'root'\nUser - 'root':DefaultAccount='root':AdminLevel='Administrator':Fairshare=1\n";
   for (int a = 0; a < accounts; ++a) out += fmt::format("Account - 'acct{}':Fairshare={}\n", a, 1 + a % 7);
@@ -56,12 +65,7 @@ void run_engine(benchmark::State& state) {
   sa::SourceManager sources;
   sa::DiagnosticSink sink;
   sa::AssocTree tree = sa::read_assoc_dump_text(sources.add("dump", tree_dump(40, 5)), sources, sink);
-  sa::FileId profile = sources.add(
-      "profile", fmt::format("seed = 11\nduration = {}-00:00:00\njobs_per_hour = {}\ndaily_cycle = 0.3\n"
-                             "cpus = 1:30, 4:15, 16:20, 32:15, 64:10, 256:7, 1024:3\n"
-                             "runtime = lognormal 10800 1.5\nlimit_factor = 1.2 4\n"
-                             "partition = batch:95, debug:5\nusers = tree\n",
-                             days, 5000.0 / 24.0 * load * nodes / 5000.0));
+  sa::FileId profile = sources.add("profile", load_profile(days, load, nodes, "batch:95, debug:5"));
   sa::engine::Profile p = sa::engine::read_profile(profile, sources, sink);
   sa::engine::Workload w = sa::engine::generate(p, conf->config, &tree);
   sa::engine::Site site;
@@ -182,12 +186,7 @@ void run_engine_limits(benchmark::State& state) {
   sa::DiagnosticSink sink;
   // The load comes from the tree without limits (the shares are the same in every mode).
   sa::AssocTree plain = sa::read_assoc_dump_text(sources.add("plain", limit_tree_dump(nullptr, 1)), sources, sink);
-  sa::FileId profile = sources.add(
-      "profile", fmt::format("seed = 11\nduration = {}-00:00:00\njobs_per_hour = {}\ndaily_cycle = 0.3\n"
-                             "cpus = 1:30, 4:15, 16:20, 32:15, 64:10, 256:7, 1024:3\n"
-                             "runtime = lognormal 10800 1.5\nlimit_factor = 1.2 4\n"
-                             "partition = batch:95, debug:5\nusers = tree\n",
-                             days, 5000.0 / 24.0 * load * nodes / 5000.0));
+  sa::FileId profile = sources.add("profile", load_profile(days, load, nodes, "batch:95, debug:5"));
   sa::engine::Profile p = sa::engine::read_profile(profile, sources, sink);
   sa::engine::Workload w = sa::engine::generate(p, conf->config, &plain);
   const LoadStats stats = load_stats(w);
@@ -276,12 +275,7 @@ void run_engine_gang(benchmark::State& state) {
   sa::SourceManager sources;
   sa::DiagnosticSink sink;
   sa::AssocTree tree = sa::read_assoc_dump_text(sources.add("dump", tree_dump(40, 5)), sources, sink);
-  sa::FileId profile = sources.add(
-      "profile", fmt::format("seed = 11\nduration = {}-00:00:00\njobs_per_hour = {}\ndaily_cycle = 0.3\n"
-                             "cpus = 1:30, 4:15, 16:20, 32:15, 64:10, 256:7, 1024:3\n"
-                             "runtime = lognormal 10800 1.5\nlimit_factor = 1.2 4\n"
-                             "partition = batch\nusers = tree\n",
-                             days, 5000.0 / 24.0 * load * nodes / 5000.0));
+  sa::FileId profile = sources.add("profile", load_profile(days, load, nodes, "batch"));
   sa::engine::Profile p = sa::engine::read_profile(profile, sources, sink);
   sa::engine::Workload w = sa::engine::generate(p, conf->config, &tree);
   sa::engine::Site site;

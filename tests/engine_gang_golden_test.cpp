@@ -573,26 +573,15 @@ TEST(EngineGangGolden, G3bCrCpuWithTaskAffinityComparesCpuBitmaps) {
   EXPECT_TRUE(find(r, 4).events.empty());
 }
 
-TEST(EngineGangGolden, CrCpuPlacementHandsOutConsecutiveCpus) {
-  // alloc.psv under CR_CPU: job 1 CPUs 0-1, job 2 2-3, job 3 4-5, job 4 6-7 (row 0 full),
-  // job 5 0-1, job 6 2-3, on every node.
-  for (const char* name : {"g3c_cpu_memory_2pernode", "g3b_cpu_memory_affinity"}) {
-    Capture c(name);
-    const engine::SimResult r = c.run();
-    for (const auto& [id, real] : real_cpu_ids(c)) {
-      EXPECT_EQ(show_ids(sim_cpu_ids(c, r, find(r, id))), show_ids(real)) << name << " job " << id;
-    }
-  }
-}
-
-// With CR_Core (g2b, p1) slurmctld hands a job's cores out round robin over the sockets:
-// --ntasks-per-node=2 gives cores 0,4 / 1,5 / 2,6 / 3,7 (g2b), p1's -n4 job 3 gets 0-1,4-5 and
-// job 4 the rest, 2-3,6-7 (cons_common dist_tasks.c: the default block:cyclic distribution
-// syncs the core bitmap cyclically over sockets; with CR_CPU it does not, hence the test
-// above). CoreRows::pick_units deals cores over the sockets the same way. Which jobs share
-// cores (the gang conflicts) would be the same either way; it shows in per-core views.
-TEST(EngineGangGolden, CrCorePlacementRoundRobinsCoresOverSockets) {
-  for (const char* name : {"g2b_core_memory_2pernode", "p1_partition_suspend"}) {
+// Where each job's CPUs sit (alloc.psv). CR_CPU hands out consecutive CPUs: job 1 CPUs 0-1,
+// job 2 2-3, job 3 4-5, job 4 6-7 (row 0 full), job 5 0-1, job 6 2-3, on every node (g3c,
+// g3b). CR_Core deals a job's cores over the sockets in turn: --ntasks-per-node=2 gives cores
+// 0,4 / 1,5 / 2,6 / 3,7 (g2b), p1's -n4 job 3 gets 0-1,4-5 and job 4 the rest, 2-3,6-7
+// (cons_common dist_tasks.c: the default block:cyclic distribution syncs the core bitmap
+// cyclically over sockets; CoreRows::pick_units does the same).
+TEST(EngineGangGolden, PlacementPutsJobsOnTheCpusSlurmChose) {
+  for (const char* name :
+       {"g3c_cpu_memory_2pernode", "g3b_cpu_memory_affinity", "g2b_core_memory_2pernode", "p1_partition_suspend"}) {
     Capture c(name);
     const engine::SimResult r = c.run();
     for (const auto& [id, real] : real_cpu_ids(c)) {
