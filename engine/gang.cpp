@@ -87,23 +87,30 @@ void Gang::cast_shadow(const GJob& j, std::uint16_t tier) {
   // Every partition of a lower tier gets the running job as a shadow, overlapping or not.
   for (GPart& p : parts_) {
     if (p.tier >= tier) continue;
-    if (std::find(p.shadows.begin(), p.shadows.end(), j.job) == p.shadows.end()) p.shadows.push_back(j.job);
+    if (std::find(p.shadows.begin(), p.shadows.end(), j.job) == p.shadows.end()) {
+      p.shadows.push_back(j.job);
+      p.shadows_changed = true;
+    }
   }
 }
 
 void Gang::clear_shadow(std::uint32_t job) {
   for (GPart& p : parts_) {
     auto it = std::find(p.shadows.begin(), p.shadows.end(), job);
-    if (it != p.shadows.end()) p.shadows.erase(it);
+    if (it != p.shadows.end()) {
+      p.shadows.erase(it);
+      p.shadows_changed = true;
+    }
   }
 }
 
-void Gang::stop(GJob& j, const GPart& p) {
+void Gang::stop(GJob& j, GPart& p) {
   // A job pushed out while shadows fall on its partition is preempted its own way when that
   // is REQUEUE or CANCEL; otherwise (and for plain timeslicing) it is suspended.
   const bool preempt = !p.shadows.empty() && j.preempt_not_suspend;
   actions_.push_back({preempt ? Action::Kind::kPreempt : Action::Kind::kSuspend, j.job});
   j.suspended = true;
+  ++p.stopped;
   clear_shadow(j.job);
 }
 
@@ -111,6 +118,8 @@ void Gang::update_row(GPart& p, bool add_new) {
   // _update_active_row: shadows first, then the jobs that were running, in list order;
   // those that no longer fit (a new shadow) stop. Then stopped jobs that fit again resume.
   p.active = 0;
+  p.stale = false;
+  p.shadows_changed = false;
   for (std::uint32_t s : p.shadows) add_active(*alloc_of(s), p);
   for (RowState pass : {RowState::kActive, RowState::kFiller}) {
     for (GJob& j : p.jobs) {
@@ -133,16 +142,31 @@ void Gang::update_row(GPart& p, bool add_new) {
     if (j.suspended) {
       actions_.push_back({Action::Kind::kResume, j.job});
       j.suspended = false;
+      --p.stopped;
     }
   }
 }
 
+void Gang::refresh(GPart& p) {
+  if (p.stale) update_row(p, true);
+}
+
 void Gang::update_all_rows() {
-  // Every partition is rebuilt; one with nothing in it just forgets its old map (a stale
-  // count would suspend its next job for good).
+  // Slurm rebuilds every partition. A rebuild can only suspend or resume something where a
+  // job is stopped or the shadows changed; elsewhere it would rebuild the same map, so that
+  // is put off until the map is read (refresh). A partition with nothing in it just forgets
+  // its old map (a stale count would suspend its next job for good).
   for (std::uint32_t i : by_tier_) {
-    if (!parts_[i].jobs.empty() || !parts_[i].shadows.empty()) update_row(parts_[i], true);
-    else parts_[i].active = 0;
+    GPart& p = parts_[i];
+    if (p.jobs.empty() && p.shadows.empty()) {
+      p.active = 0;
+      p.stale = false;
+      p.shadows_changed = false;
+    } else if (p.stopped > 0 || p.shadows_changed) {
+      update_row(p, true);
+    } else {
+      p.stale = true;
+    }
   }
 }
 
@@ -154,6 +178,7 @@ void Gang::job_start(std::uint32_t job, std::uint32_t part, const Allocation* al
   where_[job].part = static_cast<std::int32_t>(part);
   allocs_[job] = alloc;
   GPart& p = parts_[part];
+  refresh(p);
   p.jobs.push_back(GJob{job, alloc, RowState::kNoActive, false, preempt_not_suspend});
   GJob& j = p.jobs.back();
   // _add_job_to_part: a job that fits the active map keeps running as a "filler"; one that
@@ -174,7 +199,12 @@ void Gang::job_fini(std::uint32_t job) {
   where_[job].part = -1;
   clear_shadow(job);
   auto it = std::find_if(p.jobs.begin(), p.jobs.end(), [job](const GJob& j) { return j.job == job; });
-  if (it != p.jobs.end()) p.jobs.erase(it);
+  if (it != p.jobs.end()) {
+    if (it->suspended) --p.stopped;
+    p.jobs.erase(it);
+  }
+  // Its CPUs leave the map: the rebuild below may resume jobs, or is put off.
+  p.stale = true;
   allocs_[job] = nullptr;
   // The job may have been a shadow or blocked others: every row is rebuilt.
   update_all_rows();
@@ -182,6 +212,8 @@ void Gang::job_fini(std::uint32_t job) {
 
 void Gang::build_row(GPart& p) {
   p.active = 0;
+  p.stale = false;
+  p.shadows_changed = false;
   if (p.jobs.empty()) return;
   for (std::uint32_t s : p.shadows) add_active(*alloc_of(s), p);
   for (GJob& j : p.jobs) {
@@ -206,14 +238,18 @@ void Gang::cycle_part(GPart& p) {
     if (j.row == RowState::kActive && j.suspended) {
       actions_.push_back({Action::Kind::kResume, j.job});
       j.suspended = false;
+      --p.stopped;
       cast_shadow(j, p.tier);
     }
   }
 }
 
 void Gang::cycle() {
+  // jobs_active < num_jobs + num_shadows: after a rebuild that is exactly "a job is stopped".
   for (std::uint32_t i : by_tier_) {
     GPart& p = parts_[i];
+    if (p.stopped == 0) continue;
+    refresh(p);
     if (p.active < p.jobs.size() + p.shadows.size()) cycle_part(p);
   }
 }

@@ -57,6 +57,9 @@ class Gang {
     std::vector<std::uint64_t> units;       // kUnits: active map
     NodeBitset nodes;                       // kNode / kCpuCount: active node map
     std::vector<std::uint32_t> cpus;        // kCpuCount: active CPUs per node
+    std::uint32_t stopped = 0;              // jobs suspended (or queued for preemption)
+    bool shadows_changed = false;           // since its last rebuild
+    bool stale = false;                     // its map awaits a rebuild that can change nothing
   };
   struct Where {
     std::int32_t part = -1;
@@ -66,9 +69,12 @@ class Gang {
   void add_active(const Allocation& a, GPart& p);
   void cast_shadow(const GJob& j, std::uint16_t tier);
   void clear_shadow(std::uint32_t job);
-  void stop(GJob& j, const GPart& p);
+  void stop(GJob& j, GPart& p);
   void update_row(GPart& p, bool add_new);
   void update_all_rows();
+  /// A rebuild put off because it could not suspend or resume anything, done before the map
+  /// is read again.
+  void refresh(GPart& p);
   void build_row(GPart& p);
   void cycle_part(GPart& p);
   const Allocation* alloc_of(std::uint32_t job) const;
