@@ -322,14 +322,14 @@ BENCHMARK(run_engine_limits)
 
 // nodes, offered load (%), mode (0 FORCE:4 without gang, 1 with gang, 2 no sharing). Each
 // mode 1 runs right after mode 0 at the same load and reports its cost against it (vs_off).
+// At 250 % the machine is oversubscribed about 2.5 times: with gang about a million suspends
+// a simulated day (SA_BENCH_DAYS=1 keeps it short). Mode 2 at such loads is an overloaded
+// queue like run_engine's 200 % case; run it by hand (--benchmark_filter) when needed.
 BENCHMARK(run_engine_gang)
     ->Args({1000, 100, 0})
     ->Args({1000, 100, 1})
-    ->Args({1000, 130, 0})
-    ->Args({1000, 130, 1})
     ->Args({1000, 250, 0})
     ->Args({1000, 250, 1})
-    ->Args({1000, 130, 2})
     ->Unit(benchmark::kSecond)
     ->Iterations(1);
 
