@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -56,24 +57,47 @@ std::string tree_dump(int accounts, int users_per_account) {
   return out;
 }
 
+/// A site from slurm.conf text with the 40 x 5 tree and the synthetic load on it.
+struct BenchLoad {
+  std::unique_ptr<sa::Analysis> conf;
+  sa::SourceManager sources;
+  sa::DiagnosticSink sink;
+  sa::AssocTree tree;
+  sa::engine::Workload workload;
+  sa::engine::Site site;
+  BenchLoad(const std::string& conf_text, int days, double load, int nodes, const char* partitions)
+      : conf(sa::analyze_text("slurm.conf", conf_text)) {
+    tree = sa::read_assoc_dump_text(sources.add("dump", tree_dump(40, 5)), sources, sink);
+    sa::engine::Profile p =
+        sa::engine::read_profile(sources.add("profile", load_profile(days, load, nodes, partitions)), sources, sink);
+    workload = sa::engine::generate(p, conf->config, &tree);
+    site.config = &conf->config;
+    site.tree = &tree;
+  }
+};
+
+double cpu_seconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
+
+/// Records a mode-0 run's CPU seconds per (nodes, load) and reports later modes against it
+/// as counter `name` (when mode 0 ran first in this process).
+void report_vs_baseline(benchmark::State& state, int mode, double per_run, const char* name) {
+  static std::map<std::pair<std::string, std::pair<std::int64_t, std::int64_t>>, double> baseline;
+  const auto key = std::make_pair(std::string(name), std::make_pair(state.range(0), state.range(1)));
+  if (mode == 0) baseline[key] = per_run;
+  auto base = baseline.find(key);
+  if (mode != 0 && base != baseline.end() && base->second > 0) state.counters[name] = per_run / base->second;
+}
+
 void run_engine(benchmark::State& state) {
   const int nodes = static_cast<int>(state.range(0));
   const double load = static_cast<double>(state.range(1)) / 100.0;  // offered load vs the 5,000-node site
   const char* days_env = std::getenv("SA_BENCH_DAYS");
   const int days = days_env ? std::max(1, std::atoi(days_env)) : 120;
-  auto conf = sa::analyze_text("slurm.conf", site_conf(nodes));
-  sa::SourceManager sources;
-  sa::DiagnosticSink sink;
-  sa::AssocTree tree = sa::read_assoc_dump_text(sources.add("dump", tree_dump(40, 5)), sources, sink);
-  sa::FileId profile = sources.add("profile", load_profile(days, load, nodes, "batch:95, debug:5"));
-  sa::engine::Profile p = sa::engine::read_profile(profile, sources, sink);
-  sa::engine::Workload w = sa::engine::generate(p, conf->config, &tree);
-  sa::engine::Site site;
-  site.config = &conf->config;
-  site.tree = &tree;
+  const BenchLoad b(site_conf(nodes), days, load, nodes, "batch:95, debug:5");
+  const sa::engine::Workload& w = b.workload;
   sa::engine::SimResult r;
   for (auto _ : state) {
-    r = sa::engine::Simulator(site, {}).run(w);
+    r = sa::engine::Simulator(b.site, {}).run(w);
   }
   state.counters["jobs"] = static_cast<double>(w.jobs.size());
   state.counters["jobs_per_s"] = benchmark::Counter(static_cast<double>(w.jobs.size()), benchmark::Counter::kIsRate);
@@ -171,8 +195,6 @@ bool is_limit_reason(const std::string& r) {
          (r.rfind("Max", 0) == 0 && r.find("PerAccount") != std::string::npos);
 }
 
-double cpu_seconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
-
 void run_engine_limits(benchmark::State& state) {
   const int nodes = static_cast<int>(state.range(0));
   const double load = static_cast<double>(state.range(1)) / 100.0;
@@ -208,11 +230,7 @@ void run_engine_limits(benchmark::State& state) {
     r = sa::engine::Simulator(site, {}).run(w);
     cpu += cpu_seconds() - t0;
   }
-  static std::map<std::pair<int, int>, double> baseline_cpu;  // mode 0's CPU seconds per run
-  const double per_run = cpu / static_cast<double>(state.iterations());
-  if (mode == 0) baseline_cpu[{nodes, static_cast<int>(state.range(1))}] = per_run;
-  auto base = baseline_cpu.find({nodes, static_cast<int>(state.range(1))});
-  if (mode != 0 && base != baseline_cpu.end() && base->second > 0) state.counters["vs_none"] = per_run / base->second;
+  report_vs_baseline(state, mode, cpu / static_cast<double>(state.iterations()), "vs_none");
 
   state.counters["jobs"] = static_cast<double>(w.jobs.size());
   state.counters["jobs_per_s"] = benchmark::Counter(static_cast<double>(w.jobs.size()), benchmark::Counter::kIsRate);
@@ -256,8 +274,6 @@ void run_engine_limits(benchmark::State& state) {
 // lowered so that memory allows four jobs per core; sharing happens when the load exceeds
 // the machine. Counters: vs_off = CPU time over mode 0's (when mode 0
 // ran first in this process), suspends, timeslices, stretch_p95, wait_h.
-double g_gang_off_seconds = 0;
-
 void run_engine_gang(benchmark::State& state) {
   const int nodes = static_cast<int>(state.range(0));
   const double load = static_cast<double>(state.range(1)) / 100.0;
@@ -271,24 +287,16 @@ void run_engine_gang(benchmark::State& state) {
     const std::string from = "PartitionName=batch Nodes=c[1-" + std::to_string(nodes) + "] Default=YES";
     conf_text.replace(conf_text.find(from), from.size(), from + " OverSubscribe=FORCE:4");
   }
-  auto conf = sa::analyze_text("slurm.conf", conf_text);
-  sa::SourceManager sources;
-  sa::DiagnosticSink sink;
-  sa::AssocTree tree = sa::read_assoc_dump_text(sources.add("dump", tree_dump(40, 5)), sources, sink);
-  sa::FileId profile = sources.add("profile", load_profile(days, load, nodes, "batch"));
-  sa::engine::Profile p = sa::engine::read_profile(profile, sources, sink);
-  sa::engine::Workload w = sa::engine::generate(p, conf->config, &tree);
-  sa::engine::Site site;
-  site.config = &conf->config;
-  site.tree = &tree;
+  const BenchLoad b(conf_text, days, load, nodes, "batch");
+  const sa::engine::Workload& w = b.workload;
   sa::engine::SimResult r;
-  const std::clock_t c0 = std::clock();
+  double cpu = 0;
   for (auto _ : state) {
-    r = sa::engine::Simulator(site, {}).run(w);
+    const double t0 = cpu_seconds();
+    r = sa::engine::Simulator(b.site, {}).run(w);
+    cpu += cpu_seconds() - t0;
   }
-  const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
-  if (mode == 0) g_gang_off_seconds = cpu;
-  if (mode != 0 && g_gang_off_seconds > 0) state.counters["vs_off"] = cpu / g_gang_off_seconds;
+  report_vs_baseline(state, mode, cpu / static_cast<double>(state.iterations()), "vs_off");
   state.counters["jobs"] = static_cast<double>(w.jobs.size());
   state.counters["suspends"] = static_cast<double>(r.counters.suspends);
   state.counters["timeslices"] = static_cast<double>(r.counters.timeslices);

@@ -143,7 +143,8 @@ void Simulator::stop_preempted(std::uint32_t j, std::uint32_t by) {
   SimJob& job = jobs_[j];
   if (job.state != JobState::kRunning) return;
   const PreemptMode::Base mode = preempt_.mode(job.recs[static_cast<std::size_t>(job.run_rec)].part, job.qos);
-  result_.preempt_lost_cpu_seconds += static_cast<double>(job.alloc.cpus()) * static_cast<double>(job.ran(now_));
+  const double lost = static_cast<double>(job.alloc.cpus()) * static_cast<double>(job.ran(now_));
+  result_.preempt_lost_cpu_seconds += lost;
   if (mode == PreemptMode::Base::kRequeue) {
     ++result_.counters.preempt_requeues;
     job.events.push_back({now_, JobEvent::Kind::kPreemptRequeue, by});
@@ -152,7 +153,7 @@ void Simulator::stop_preempted(std::uint32_t j, std::uint32_t by) {
     // CANCEL (and a SUSPEND without gang, which Slurm can only kill): the job ends PREEMPTED.
     ++result_.counters.preempt_cancels;
     job.events.push_back({now_, JobEvent::Kind::kPreemptCancel, by});
-    job.lost_cpu_seconds += static_cast<double>(job.alloc.cpus()) * static_cast<double>(job.ran(now_));
+    job.lost_cpu_seconds += lost;  // (requeue() counts its own)
     job.state = JobState::kDone;
     job.end = now_;
     job.end_state = EndState::kPreempted;

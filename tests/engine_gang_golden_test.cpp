@@ -657,22 +657,6 @@ std::vector<Seen> real_reasons(const Capture& c, std::uint32_t id, std::int64_t 
   return v;
 }
 
-/// The engine's Reasons of one job over [from, until).
-std::vector<Seen> engine_reasons(const engine::SimResult& r, const engine::SimJob& j, std::int64_t from,
-                                 std::int64_t until) {
-  std::vector<Seen> v;
-  for (std::size_t i = 0; i < j.reasons.size(); ++i) {
-    const engine::ReasonSpan& span = j.reasons[i];
-    const std::int64_t end = std::min(i + 1 < j.reasons.size() ? j.reasons[i + 1].from : until, until);
-    const std::int64_t begin = std::max(span.from, from);
-    if (begin >= end) continue;
-    const std::string& name = r.reason_name(span.reason);
-    if (v.empty() || v.back().reason != name) v.push_back({name, 0});
-    v.back().length += end - begin;
-  }
-  return v;
-}
-
 // ------------------------------------------------------------------- g4: max_share, memory
 
 TEST(EngineGangGolden, G4MemoryAndMaxShareHoldJobsPendingOnResources) {
@@ -693,7 +677,7 @@ TEST(EngineGangGolden, G4MemoryAndMaxShareHoldJobsPendingOnResources) {
   for (std::uint32_t id : {4u, 6u, 7u}) {
     const engine::SimJob& j = find(r, id);
     std::int64_t sim = 0, real = 0;
-    for (const Seen& s : engine_reasons(r, j, j.req.submit, j.start)) sim += s.reason == "Resources" ? s.length : 0;
+    for (const Seen& s : test::job_reasons(r, j, j.req.submit, j.start)) sim += s.reason == "Resources" ? s.length : 0;
     for (const Seen& s : real_reasons(c, id, 0, c.last_run(id).start + 1)) {
       real += s.reason == "Resources" ? s.length : 0;
     }
@@ -982,12 +966,12 @@ TEST(EngineGangGolden, PendingReasonsFollowSqueue) {
       std::vector<std::pair<std::vector<Seen>, std::vector<Seen>>> waits;
       if (first_start != engine::kNoTime) {
         waits.push_back(
-            {engine_reasons(r, j, j.req.submit, first_start), real_reasons(c, id, 0, rs.front().start + 1)});
+            {test::job_reasons(r, j, j.req.submit, first_start), real_reasons(c, id, 0, rs.front().start + 1)});
       }
       if (rs.size() > 1) {
         const std::int64_t requeued = event_at(j, JobEvent::Kind::kPreemptRequeue);
         waits.push_back(
-            {engine_reasons(r, j, requeued, j.start), real_reasons(c, id, rs.front().end, rs.back().start + 1)});
+            {test::job_reasons(r, j, requeued, j.start), real_reasons(c, id, rs.front().end, rs.back().start + 1)});
       }
       for (const auto& [sim, real] : waits) {
         EXPECT_TRUE(same_reasons(after_first_pass(sim, tick), after_first_pass(real, tick)))

@@ -45,6 +45,7 @@ using test::lines_of;
 using test::captured_reasons;
 using test::joined;
 using test::same_reasons;
+using test::pending_reasons;
 using test::Seen;
 const fs::path kLimits = fs::path(SA_SOURCE_DIR) / "tests" / "golden" / "mini_slurm_limits";
 
@@ -84,22 +85,6 @@ const engine::SimJob* find(const engine::SimResult& r, std::uint32_t id) {
     if (j.req.id == id) return &j;
   }
   return nullptr;
-}
-
-/// The engine's Reasons while the job pended (up to its last start).
-std::vector<Seen> simulated_reasons(const engine::SimResult& r, const engine::SimJob& j, std::int64_t from = 0) {
-  std::vector<Seen> v;
-  const std::int64_t stop = j.start != engine::kNoTime ? j.start : r.end;
-  for (std::size_t i = 0; i < j.reasons.size(); ++i) {
-    const engine::ReasonSpan& span = j.reasons[i];
-    const std::int64_t until = i + 1 < j.reasons.size() ? std::min(j.reasons[i + 1].from, stop) : stop;
-    const std::int64_t begin = std::max(span.from, from);
-    if (begin >= until) continue;
-    const std::string& name = r.reason_name(span.reason);
-    if (v.empty() || v.back().reason != name) v.push_back({name, 0});
-    v.back().length += until - begin;
-  }
-  return v;
 }
 
 /// The distinct Reasons in a sequence, ignoring ones seen for at most a second (1 Hz luck).
@@ -282,7 +267,7 @@ TEST(MiniSlurmResvGolden, BatchJobsShowResourcesOrPriorityNeverAMaintenanceReaso
   const engine::SimResult r = c.run();
   for (const engine::SimJob& j : r.jobs) {
     if (j.req.partitions == std::vector<std::string>{"mpart"}) continue;
-    for (const std::string& s : reason_set(after_first_pass(simulated_reasons(r, j), c.tick))) {
+    for (const std::string& s : reason_set(after_first_pass(pending_reasons(r, j), c.tick))) {
       EXPECT_TRUE(s == "Resources" || s == "Priority") << "job " << j.req.id << " showed '" << s << "'";
     }
   }
@@ -300,7 +285,7 @@ TEST(MiniSlurmResvGolden, DISABLED_MpartJobsShowReservedForMaintenance) {
   for (std::uint32_t id : {7u, 11u}) {
     const engine::SimJob* j = find(r, id);
     ASSERT_NE(j, nullptr);
-    const std::vector<Seen> sim = simulated_reasons(r, *j);
+    const std::vector<Seen> sim = pending_reasons(r, *j);
     EXPECT_TRUE(reason_set(sim).count(kMaintText)) << "job " << id << " engine: " << joined(sim);
   }
 }
@@ -312,7 +297,7 @@ void expect_reason_sequences(const Capture& c, const engine::SimResult& r, const
     ASSERT_NE(j, nullptr) << "job " << id;
     auto it = real.find(id);
     const std::vector<Seen> cap = it == real.end() ? std::vector<Seen>{} : after_first_pass(it->second, c.tick);
-    const std::vector<Seen> sim = after_first_pass(simulated_reasons(r, *j), c.tick);
+    const std::vector<Seen> sim = after_first_pass(pending_reasons(r, *j), c.tick);
     EXPECT_TRUE(same_reasons(sim, cap)) << "job " << id << "\n  engine: " << joined(sim) << "\n  squeue: " << joined(cap);
   }
 }
@@ -427,7 +412,7 @@ TEST(MiniSlurmNodeEventsGolden, DownNodeRequeuesItsJobWhichWaitsBeginTimeAndRuns
   EXPECT_EQ(four->end, four->start + 100);
   EXPECT_DOUBLE_EQ(four->lost_cpu_seconds, 8.0 * (kDownAt - 1795289468));
   // BeginTime from the DOWN for the 121 s (squeue: PENDING BeginTime from +80).
-  const std::vector<Seen> sim = simulated_reasons(r, *four, kDownAt);
+  const std::vector<Seen> sim = pending_reasons(r, *four, kDownAt);
   ASSERT_FALSE(sim.empty());
   EXPECT_EQ(sim[0].reason, "BeginTime") << joined(sim);
   EXPECT_GE(sim[0].length, 121) << joined(sim);
@@ -454,7 +439,7 @@ TEST(MiniSlurmNodeEventsGolden, RequeuedJobShowsBeginTimeUntilItStarts) {
   const engine::SimResult r = c.run();
   const engine::SimJob* four = find(r, 4);
   ASSERT_NE(four, nullptr);
-  const std::vector<Seen> sim = simulated_reasons(r, *four, kDownAt);
+  const std::vector<Seen> sim = pending_reasons(r, *four, kDownAt);
   const auto real = captured_reasons(c.dir, kDownAt);
   ASSERT_EQ(real.count(4), 1u);
   EXPECT_TRUE(same_reasons(sim, real.at(4))) << "\n  engine: " << joined(sim) << "\n  squeue: " << joined(real.at(4));

@@ -38,23 +38,36 @@ inline std::map<std::uint32_t, std::vector<Seen>> captured_reasons(const std::fi
   return seq;
 }
 
+/// The engine's Reasons of one job over [from, until), merged where the same Reason repeats.
+inline std::vector<Seen> job_reasons(const engine::SimResult& r, const engine::SimJob& j, std::int64_t from,
+                                     std::int64_t until) {
+  std::vector<Seen> v;
+  for (std::size_t i = 0; i < j.reasons.size(); ++i) {
+    const engine::ReasonSpan& span = j.reasons[i];
+    const std::int64_t end = i + 1 < j.reasons.size() ? std::min(j.reasons[i + 1].from, until) : until;
+    const std::int64_t begin = std::max(span.from, from);
+    if (begin >= end) continue;
+    const std::string& name = r.reason_name(span.reason);
+    if (v.empty() || v.back().reason != name) v.push_back({name, 0});
+    v.back().length += end - begin;
+  }
+  return v;
+}
+
+/// The engine's Reasons while a job pended (up to its last start, or the end of the run).
+inline std::vector<Seen> pending_reasons(const engine::SimResult& r, const engine::SimJob& j, std::int64_t from = 0) {
+  return job_reasons(r, j, from, j.start != engine::kNoTime ? j.start : r.end);
+}
+
 /// The engine's Reasons while each job pended, cut at `stop_at` (e.g. a real scancel: the
 /// engine has no cancel and keeps such jobs pending to the end of the run).
 inline std::map<std::uint32_t, std::vector<Seen>> simulated_reasons(
     const engine::SimResult& r, const std::map<std::uint32_t, std::int64_t>& stop_at = {}) {
   std::map<std::uint32_t, std::vector<Seen>> seq;
   for (const engine::SimJob& j : r.jobs) {
-    std::vector<Seen>& v = seq[j.req.id];
     std::int64_t stop = j.start != engine::kNoTime ? j.start : r.end;
     if (auto it = stop_at.find(j.req.id); it != stop_at.end()) stop = std::min(stop, it->second);
-    for (std::size_t i = 0; i < j.reasons.size(); ++i) {
-      const engine::ReasonSpan& span = j.reasons[i];
-      if (span.from >= stop) break;
-      const std::int64_t until = i + 1 < j.reasons.size() ? std::min(j.reasons[i + 1].from, stop) : stop;
-      const std::string& name = r.reason_name(span.reason);
-      if (v.empty() || v.back().reason != name) v.push_back({name, 0});
-      v.back().length += until - span.from;
-    }
+    seq[j.req.id] = job_reasons(r, j, 0, stop);
   }
   return seq;
 }
