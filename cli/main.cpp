@@ -7,6 +7,7 @@
 
 #include "cli/cmd_accounting.h"
 #include "cli/cmd_check.h"
+#include "cli/cmd_lint.h"
 #include "cli/cmd_simulate.h"
 #include "cli/cmd_squeue.h"
 #include "cli/common.h"
@@ -26,6 +27,8 @@ int main(int argc, char** argv) {
   register_sprio(app, runner);
   register_squeue(app, runner);
   register_explain(app, runner);
+  register_lint(app, runner);
+  register_rules(app, runner);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

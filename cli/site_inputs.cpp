@@ -2,13 +2,7 @@
 
 #include <iostream>
 
-#include "analyzer/accounting_readers.h"
-#include "analyzer/assoc_links.h"
-#include "analyzer/assoc_reader.h"
-#include "analyzer/node_events_reader.h"
-#include "analyzer/reservation_reader.h"
 #include "cli/common.h"
-#include "engine/workload/synthetic.h"
 #include "engine/workload/trace_fields.h"
 #include "report/diagnostic_printer.h"
 
@@ -35,92 +29,28 @@ void add_site_options(CLI::App& cmd, SiteOptions& o, bool workload_required) {
 }
 
 std::unique_ptr<SiteInputs> load_site(const SiteOptions& o, bool need_workload) {
-  auto in = std::make_unique<SiteInputs>();
   VersionOption vo{o.version};
-  SlurmVersion version;
-  if (!vo.resolve(version)) return nullptr;
-  in->conf = analyze_file(o.conf, {version, 16, ConfKind::kSlurm});
-  if (!in->conf->ok()) {
-    std::cerr << "slurm-advisor: " << in->conf->failure << "\n";
-    return nullptr;
-  }
-  in->site.config = &in->conf->config;
-  if (!o.assoc.empty()) {
-    auto tree = read_assoc_dump(o.assoc, in->sources, in->diagnostics);
-    if (!tree) {
-      std::cerr << "slurm-advisor: " << tree.error() << "\n";
-      return nullptr;
-    }
-    in->tree = std::move(*tree);
-  }
-  if (!o.qos.empty()) {
-    auto qos = read_qos_table(o.qos, in->sources, in->diagnostics);
-    if (!qos) {
-      std::cerr << "slurm-advisor: " << qos.error() << "\n";
-      return nullptr;
-    }
-    in->site.qos = std::move(*qos);
-  }
-  if (in->tree) {
-    in->site.tree = &*in->tree;
-    check_accounting_links(in->conf->config, *in->tree, in->site.qos, in->diagnostics);
-  }
-  if (!o.usage.empty()) {
-    if (!in->tree) {
-      std::cerr << "slurm-advisor: --usage needs --assoc (usage belongs to associations)\n";
-      return nullptr;
-    }
-    auto usage = read_sshare_usage(o.usage, in->sources, in->diagnostics);
-    if (!usage) {
-      std::cerr << "slurm-advisor: " << usage.error() << "\n";
-      return nullptr;
-    }
-    in->site.initial_usage = usage_by_association(*in->tree, *usage, in->diagnostics);
-  }
-  if (!o.reservations.empty()) {
-    auto resv = read_reservations(o.reservations, in->sources, in->diagnostics);
-    if (!resv) {
-      std::cerr << "slurm-advisor: " << resv.error() << "\n";
-      return nullptr;
-    }
-    in->site.reservations = std::move(*resv);
-  }
-  if (!o.events.empty()) {
-    auto events = read_node_events(o.events, in->sources, in->diagnostics);
-    if (!events) {
-      std::cerr << "slurm-advisor: " << events.error() << "\n";
-      return nullptr;
-    }
-    in->site.node_events = std::move(*events);
-  }
+  engine::SitePaths paths{o.conf, o.assoc, o.qos, o.usage, o.reservations, o.events, o.workload, o.synthetic,
+                          o.stop_on_error, {}, kDefaultSlurmVersion};
+  if (!vo.resolve(paths.version)) return nullptr;
   for (const std::string& m : o.partition_map) {
     auto eq = m.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == m.size()) {
       std::cerr << "slurm-advisor: --map-partition expects TRACE=SITE, got '" << m << "'\n";
       return nullptr;
     }
-    in->partition_map[m.substr(0, eq)] = m.substr(eq + 1);
+    paths.partition_map[m.substr(0, eq)] = m.substr(eq + 1);
   }
-  if (!o.workload.empty()) {
-    auto w = engine::read_workload(o.workload, in->sources, in->diagnostics, {o.stop_on_error});
-    if (!w) {
-      std::cerr << "slurm-advisor: " << w.error() << "\n";
-      return nullptr;
-    }
-    in->workload = std::move(*w);
-  } else if (!o.synthetic.empty()) {
-    auto p = engine::read_profile_file(o.synthetic, in->sources, in->diagnostics);
-    if (!p) {
-      std::cerr << "slurm-advisor: " << p.error() << "\n";
-      return nullptr;
-    }
-    in->workload = engine::generate(*p, in->conf->config, in->site.tree);
-    for (const Reservation& r : in->workload.reservations) in->site.reservations.push_back(r);
-  } else if (need_workload) {
+  auto loaded = engine::load_site(paths);
+  if (!loaded) {
+    std::cerr << "slurm-advisor: " << loaded.error() << "\n";
+    return nullptr;
+  }
+  if (need_workload && !(*loaded)->has_workload) {
     std::cerr << "slurm-advisor: give a load with --workload FILE or --synthetic PROFILE\n";
     return nullptr;
   }
-  return in;
+  return std::move(*loaded);
 }
 
 bool report_site_diagnostics(const SiteInputs& in) {

@@ -10,6 +10,7 @@
 #include "analyzer/analyze.h"
 #include "analyzer/assoc_model.h"
 #include "engine/simulator.h"
+#include "engine/site_loader.h"
 #include "engine/workload/workload.h"
 
 namespace sa::cli {
@@ -23,15 +24,7 @@ struct SiteOptions {
   std::string version;
 };
 
-struct SiteInputs {
-  SourceManager sources;
-  DiagnosticSink diagnostics;
-  std::unique_ptr<Analysis> conf;
-  std::optional<AssocTree> tree;
-  engine::Site site;
-  engine::Workload workload;
-  std::map<std::string, std::string> partition_map;
-};
+using SiteInputs = engine::LoadedSite;
 
 /// Adds the slurm.conf positional and --assoc/--qos/--usage/--workload/--synthetic options.
 void add_site_options(CLI::App& cmd, SiteOptions& o, bool workload_required = true);

@@ -1,0 +1,147 @@
+// `slurm-advisor lint` and `slurm-advisor rules`.
+#include "cli/cmd_lint.h"
+
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "cli/common.h"
+#include "cli/site_inputs.h"
+#include "report/lint_report.h"
+#include "rules/framework/lint.h"
+#include "rules/framework/rule.h"
+
+namespace sa::cli {
+
+namespace {
+
+struct LintCliOptions {
+  SiteOptions site;
+  std::string format = "text", output, fail_on = "error", baseline, severity, color = "auto", source_root = ".";
+  bool no_simulate = false, no_evidence = false;
+  std::uint64_t seed = 1;
+  int days = 7;
+};
+
+// Renders to a string first, so a failed write never leaves half a report behind.
+bool write_output(const LintCliOptions& o, const std::string& text) {
+  if (o.output.empty() || o.output == "-") {
+    std::cout << text;
+    return true;
+  }
+  std::ofstream out(o.output, std::ios::binary);
+  out << text;
+  if (!out) {
+    std::cerr << "slurm-advisor: cannot write '" << o.output << "'\n";
+    return false;
+  }
+  return true;
+}
+
+bool lint_options(const LintCliOptions& o, rules::LintOptions& lo) {
+  lo.simulate = !o.no_simulate;
+  lo.default_load.seed = o.seed;
+  lo.default_load.duration = std::int64_t{o.days} * 86400;
+  if (!o.severity.empty()) {
+    auto overrides = rules::read_severity_file(o.severity);
+    if (!overrides) {
+      std::cerr << "slurm-advisor: " << overrides.error() << "\n";
+      return false;
+    }
+    lo.overrides = std::move(*overrides);
+  }
+  if (!o.baseline.empty()) {
+    auto baseline = rules::read_baseline(o.baseline);
+    if (!baseline) {
+      std::cerr << "slurm-advisor: " << baseline.error() << "\n";
+      return false;
+    }
+    lo.baseline = std::move(*baseline);
+  }
+  return true;
+}
+
+int run_lint_command(const LintCliOptions& o) {
+  rules::LintOptions lo;
+  if (!lint_options(o, lo)) return kExitUsage;
+  auto in = load_site(o.site, false);
+  if (!in) return kExitUsage;
+  const rules::LintReport report = rules::run_lint(*in, lo);
+  std::ostringstream text;
+  if (o.format == "json") {
+    write_json(text, report::lint_json(report));
+  } else if (o.format == "sarif") {
+    write_json(text, report::lint_sarif(report, o.source_root));
+  } else {
+    const bool color = o.output.empty() && use_color(o.color);
+    report::print_lint_text(text, report, {color, !o.no_evidence});
+  }
+  if (!write_output(o, text.str())) return kExitUsage;
+  const rules::Level threshold = *rules::parse_level(o.fail_on);
+  return report.count_at_or_above(threshold) > 0 ? kExitFindings : kExitOk;
+}
+
+}  // namespace
+
+void register_lint(CLI::App& app, std::function<int()>& runner) {
+  auto o = std::make_shared<LintCliOptions>();
+  CLI::App* cmd = app.add_subcommand("lint", "Find policy defects, with evidence from a simulation of the site");
+  add_site_options(*cmd, o->site, false);
+  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json", "sarif"}));
+  cmd->add_option("--output,-o", o->output, "Write the report here instead of stdout");
+  cmd->add_option("--fail-on", o->fail_on, "Exit 1 when a finding at or above this severity remains (default error)")
+      ->check(CLI::IsMember({"error", "warning", "info"}));
+  cmd->add_option("--baseline", o->baseline,
+                  "A previous `lint --format json` output: its findings are reported but do not fail the run");
+  cmd->add_option("--severity", o->severity,
+                  "Severity overrides: lines `CODE = error|warning|info|off` or `check-family = LEVEL`");
+  cmd->add_flag("--no-simulate", o->no_simulate, "Static checks only: no simulation, no simulated evidence");
+  cmd->add_flag("--no-evidence", o->no_evidence, "Text format: one line per finding, without evidence");
+  cmd->add_option("--seed", o->seed, "Seed of the default synthetic load (default 1)");
+  cmd->add_option("--days", o->days, "Days of arrivals in the default synthetic load (default 7)")->check(CLI::Range(1, 90));
+  cmd->add_option("--source-root", o->source_root, "SARIF: paths are written relative to this directory (default .)");
+  cmd->add_option("--color", o->color, "Colour: auto, always or never")->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->footer(
+      "Without --workload or --synthetic, lint simulates a default load derived from the cluster and says so.\n"
+      "Exit status: 0 nothing at or above --fail-on, 1 findings at or above it, 2 the tool could not run.");
+  cmd->callback([o, &runner] { runner = [o] { return run_lint_command(*o); }; });
+}
+
+void register_rules(CLI::App& app, std::function<int()>& runner) {
+  auto code = std::make_shared<std::string>();
+  auto format = std::make_shared<std::string>("text");
+  CLI::App* cmd = app.add_subcommand("rules", "List the lint rules, or show one rule's documentation");
+  cmd->add_option("code", *code, "A rule code, e.g. BF001");
+  cmd->add_option("--format", *format, "Output format")->check(CLI::IsMember({"text", "json"}));
+  cmd->callback([code, format, &runner] {
+    runner = [code, format] {
+      if (!code->empty()) {
+        const rules::Rule* r = rules::find_rule(*code);
+        if (!r) {
+          std::cerr << "slurm-advisor: no rule '" << *code << "'; `slurm-advisor rules` lists them\n";
+          return static_cast<int>(kExitUsage);
+        }
+        std::cout << r->doc;
+        return static_cast<int>(kExitOk);
+      }
+      nlohmann::json list = nlohmann::json::array();
+      for (const rules::Rule& r : rules::registry()) {
+        const char* sim = r.simulation == rules::SimUse::kRequired   ? "simulated"
+                          : r.simulation == rules::SimUse::kEvidence ? "static+evidence"
+                                                                     : "static";
+        if (*format == "json") {
+          list.push_back({{"code", r.code}, {"slug", r.slug}, {"check", rules::check_name(r.check)},
+                          {"severity", rules::level_name(r.severity)}, {"simulation", sim}, {"summary", r.summary}});
+        } else {
+          std::cout << r.code << "  " << r.slug << "  [" << rules::check_name(r.check) << ", "
+                    << rules::level_name(r.severity) << ", " << sim << "]\n         " << r.summary << "\n";
+        }
+      }
+      if (*format == "json") write_json(std::cout, {{"rules", list}});
+      return static_cast<int>(kExitOk);
+    };
+  });
+}
+
+}  // namespace sa::cli

@@ -1,0 +1,78 @@
+#include "engine/site_loader.h"
+
+#include "analyzer/accounting_readers.h"
+#include "analyzer/assoc_links.h"
+#include "analyzer/assoc_reader.h"
+#include "analyzer/node_events_reader.h"
+#include "analyzer/reservation_reader.h"
+#include "engine/workload/synthetic.h"
+
+namespace sa::engine {
+
+namespace {
+
+// Reads the optional accounting and calendar files into `in`; an error string on failure.
+std::string load_accounting(const SitePaths& p, LoadedSite& in) {
+  if (!p.assoc.empty()) {
+    auto tree = read_assoc_dump(p.assoc, in.sources, in.diagnostics);
+    if (!tree) return tree.error();
+    in.tree = std::move(*tree);
+  }
+  if (!p.qos.empty()) {
+    auto qos = read_qos_table(p.qos, in.sources, in.diagnostics);
+    if (!qos) return qos.error();
+    in.site.qos = std::move(*qos);
+  }
+  if (in.tree) {
+    in.site.tree = &*in.tree;
+    check_accounting_links(in.conf->config, *in.tree, in.site.qos, in.diagnostics);
+  }
+  if (!p.usage.empty()) {
+    if (!in.tree) return "--usage needs --assoc (usage belongs to associations)";
+    auto usage = read_sshare_usage(p.usage, in.sources, in.diagnostics);
+    if (!usage) return usage.error();
+    in.site.initial_usage = usage_by_association(*in.tree, *usage, in.diagnostics);
+  }
+  if (!p.reservations.empty()) {
+    auto resv = read_reservations(p.reservations, in.sources, in.diagnostics);
+    if (!resv) return resv.error();
+    in.site.reservations = std::move(*resv);
+  }
+  if (!p.events.empty()) {
+    auto events = read_node_events(p.events, in.sources, in.diagnostics);
+    if (!events) return events.error();
+    in.site.node_events = std::move(*events);
+  }
+  return {};
+}
+
+std::string load_workload(const SitePaths& p, LoadedSite& in) {
+  if (!p.workload.empty()) {
+    auto w = read_workload(p.workload, in.sources, in.diagnostics, {p.stop_on_error});
+    if (!w) return w.error();
+    in.workload = std::move(*w);
+    in.has_workload = true;
+  } else if (!p.synthetic.empty()) {
+    auto profile = read_profile_file(p.synthetic, in.sources, in.diagnostics);
+    if (!profile) return profile.error();
+    in.workload = generate(*profile, in.conf->config, in.site.tree);
+    for (const Reservation& r : in.workload.reservations) in.site.reservations.push_back(r);
+    in.has_workload = true;
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<std::unique_ptr<LoadedSite>> load_site(const SitePaths& p) {
+  auto in = std::make_unique<LoadedSite>();
+  in->conf = analyze_file(p.conf, {p.version, 16, ConfKind::kSlurm});
+  if (!in->conf->ok()) return Error{in->conf->failure};
+  in->site.config = &in->conf->config;
+  in->partition_map = p.partition_map;
+  if (std::string e = load_accounting(p, *in); !e.empty()) return Error{e};
+  if (std::string e = load_workload(p, *in); !e.empty()) return Error{e};
+  return in;
+}
+
+}  // namespace sa::engine

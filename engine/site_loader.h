@@ -1,0 +1,45 @@
+#pragma once
+// Loading a whole site from files: slurm.conf, the accounting files (association dump, QOS
+// table, sshare usage), reservations, node events and a workload. Shared by the CLI's
+// engine commands and by lint, which must read exactly what `simulate` reads.
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzer/analyze.h"
+#include "analyzer/assoc_model.h"
+#include "analyzer/result.h"
+#include "engine/simulator.h"
+#include "engine/workload/workload.h"
+
+namespace sa::engine {
+
+struct SitePaths {
+  std::string conf, assoc, qos, usage;
+  std::string reservations, events;
+  std::string workload, synthetic;
+  bool stop_on_error = false;
+  std::map<std::string, std::string> partition_map;  // trace name -> site partition
+  SlurmVersion version = kDefaultSlurmVersion;
+};
+
+/// Everything read, with every input's diagnostics: the slurm.conf family's in
+/// `conf->diagnostics`, the other files' in `diagnostics`.
+struct LoadedSite {
+  SourceManager sources;
+  DiagnosticSink diagnostics;
+  std::unique_ptr<Analysis> conf;
+  std::optional<AssocTree> tree;
+  Site site;
+  Workload workload;
+  bool has_workload = false;
+  std::map<std::string, std::string> partition_map;
+};
+
+/// Reads every file named; a file that cannot be read at all (or --usage without --assoc)
+/// is the error. Problems inside the files are diagnostics.
+Result<std::unique_ptr<LoadedSite>> load_site(const SitePaths& paths);
+
+}  // namespace sa::engine

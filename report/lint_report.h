@@ -1,0 +1,25 @@
+#pragma once
+// Renderings of a lint run: text for an admin at a terminal, JSON for scripts and
+// baselines, and SARIF 2.1.0 for code-scanning services (GitHub, GitLab).
+#include <iosfwd>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "rules/framework/lint.h"
+
+namespace sa::report {
+
+struct LintTextOptions {
+  bool color = false;
+  bool evidence = true;  // print each finding's evidence and fix under it
+};
+
+void print_lint_text(std::ostream& out, const rules::LintReport& report, const LintTextOptions& options);
+nlohmann::json lint_json(const rules::LintReport& report);
+/// `source_root`: paths under it are written relative to it, against %SRCROOT%.
+nlohmann::json lint_sarif(const rules::LintReport& report, const std::string& source_root);
+/// The summary block shared by the JSON output and the text footer.
+nlohmann::json lint_summary(const rules::LintReport& report);
+
+}  // namespace sa::report

@@ -1,0 +1,126 @@
+// The terminal rendering of a lint run: one block per finding (location, severity, message,
+// the flagged line, related places, evidence, fix), then a summary line.
+#include <ostream>
+
+#include <fmt/format.h>
+
+#include "report/lint_report.h"
+#include "rules/framework/evidence.h"
+
+namespace sa::report {
+
+namespace {
+
+using rules::Finding;
+using rules::Level;
+
+const char* color_of(Level l) {
+  switch (l) {
+    case Level::kError: return "\033[1;31m";
+    case Level::kWarning: return "\033[1;35m";
+    case Level::kInfo: return "\033[1;36m";
+  }
+  return "";
+}
+
+std::string where(const rules::Location& l) {
+  if (l.file.empty()) return "(run)";
+  if (l.line <= 0) return l.file;
+  return fmt::format("{}:{}:{}", l.file, l.line, l.column);
+}
+
+// Keys that hold seconds are printed as Slurm durations.
+bool is_seconds(const std::string& key) {
+  return key.find("wait") != std::string::npos || key.ends_with("_seconds") || key == "time_limit";
+}
+
+std::string scalar(const std::string& key, const nlohmann::json& v, bool seconds) {
+  if ((seconds || is_seconds(key)) && v.is_number()) return rules::slurm_duration(v.get<std::int64_t>());
+  if (v.is_number_float()) return fmt::format("{:.3g}", v.get<double>());
+  if (v.is_string()) return v.get<std::string>();
+  return v.dump();
+}
+
+std::string flat(const std::string& key, const nlohmann::json& v) {
+  if (!v.is_object()) return scalar(key, v, false);
+  std::string s;
+  for (const auto& [k, x] : v.items()) {
+    if (x.is_structured()) continue;
+    s += fmt::format("{}{}={}", s.empty() ? "" : " ", k, scalar(k, x, is_seconds(key) && k != "jobs"));
+  }
+  return s;
+}
+
+void print_metrics(std::ostream& out, const nlohmann::json& metrics, const char* indent) {
+  for (const auto& [k, v] : metrics.items()) {
+    if (k == "scenario" || v.is_array()) continue;
+    out << indent << k << ": " << flat(k, v) << "\n";
+  }
+}
+
+std::string job_line(const nlohmann::json& j) {
+  std::string s = fmt::format("job {} {}/{} {} {} CPUs: ", j.value("job", 0), j.value("user", ""),
+                              j.value("account", ""), j.value("partition", ""), j.value("cpus", 0));
+  s += j.value("pending_at_end", false) ? "still pending after " : "waited ";
+  s += rules::slurm_duration(j.value("wait_seconds", std::int64_t{0}));
+  if (j.contains("priority")) s += fmt::format(", priority {}", j["priority"].dump());
+  if (j.contains("factors")) s += " (" + flat("factors", j["factors"]) + ")";
+  return s;
+}
+
+void print_finding(std::ostream& out, const Finding& f, const LintTextOptions& o) {
+  const char* on = o.color ? color_of(f.severity) : "";
+  const char* off = o.color ? "\033[0m" : "";
+  out << where(f.loc) << ": " << on << rules::level_name(f.severity) << off << ": " << f.message << " [" << f.code
+      << " " << rules::check_name(f.check) << "]" << (f.baselined ? " (baselined)" : "") << "\n";
+  if (!f.snippet.empty()) out << "    " << f.snippet << "\n";
+  for (const auto& r : f.related) out << "  see " << where(r) << (r.note.empty() ? "" : " (" + r.note + ")") << "\n";
+  if (!o.evidence) return;
+  const nlohmann::json& e = f.evidence;
+  if (e.contains("scenario")) {
+    const auto& s = e["scenario"];
+    out << "  simulated: " << s.value("load", "") << "; " << s.value("jobs", 0) << " jobs over "
+        << rules::slurm_duration(s.value("span_seconds", std::int64_t{0})) << "\n";
+  }
+  if (e.contains("metrics")) print_metrics(out, e["metrics"], "    ");
+  for (const auto& [k, v] : e.items()) {
+    if (k == "scenario" || k == "metrics" || k == "examples") continue;
+    out << "  " << k << ": " << (v.is_array() ? std::to_string(v.size()) + " item(s)" : flat(k, v)) << "\n";
+  }
+  if (e.contains("examples") && !e["examples"].empty()) {
+    out << "  example jobs:\n";
+    for (const auto& j : e["examples"]) out << "    " << job_line(j) << "\n";
+  }
+  if (f.fix) {
+    out << "  fix: " << f.fix->description << "\n";
+    if (!f.fix->resimulated.is_null()) {
+      out << "  re-simulated with " << f.fix->value << ":\n";
+      print_metrics(out, f.fix->resimulated, "    ");
+    }
+  }
+}
+
+}  // namespace
+
+void print_lint_text(std::ostream& out, const rules::LintReport& r, const LintTextOptions& o) {
+  for (const Finding& f : r.findings) {
+    print_finding(out, f, o);
+    out << "\n";
+  }
+  out << fmt::format("{}: {} error(s), {} warning(s), {} info", r.conf_path, r.count(Level::kError),
+                     r.count(Level::kWarning), r.count(Level::kInfo));
+  if (r.suppressed) out << fmt::format(", {} suppressed", r.suppressed);
+  if (r.baselined) out << fmt::format(", {} in the baseline", r.baselined);
+  out << fmt::format(" ({} rules, Slurm {})\n", r.rules_run, r.slurm_version);
+  if (r.scenario) {
+    out << "simulated: " << r.scenario->load << "; " << r.scenario->jobs << " jobs, "
+        << rules::slurm_duration(r.scenario->end - r.scenario->start) << " simulated\n";
+  }
+  if (!r.skipped.empty()) {
+    out << "not run:";
+    for (const auto& s : r.skipped) out << " " << s;
+    out << "\n";
+  }
+}
+
+}  // namespace sa::report

@@ -1,0 +1,109 @@
+// BF001: a partition's MaxTime is longer than bf_window. Backfill plans only bf_window
+// ahead, so a job whose expected start lies beyond it gets no reservation and smaller jobs
+// keep backfilling ahead of it.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "rules/framework/context.h"
+#include "rules/framework/evidence.h"
+#include "rules/framework/rule.h"
+#include "rules/framework/sink.h"
+
+namespace sa::rules {
+
+namespace {
+
+struct LongJobs {
+  engine::WaitStats waits;
+  std::vector<const engine::SimJob*> worst;
+};
+
+// Waits of the jobs whose time limit exceeds the window: the ones it cannot plan for.
+LongJobs long_jobs(const Simulation& sim, std::int64_t window) {
+  LongJobs out;
+  std::vector<double> w;
+  for (const engine::SimJob& j : sim.result.jobs) {
+    if (j.recs.empty() || j.state == engine::JobState::kRejected) continue;
+    const std::int64_t limit = j.recs[j.run_rec >= 0 ? j.run_rec : 0].time_limit;
+    if (limit >= 0 && limit <= window) continue;
+    w.push_back(static_cast<double>(wait_of(sim, j)));
+    out.worst.push_back(&j);
+  }
+  std::sort(w.begin(), w.end());
+  out.waits.jobs = w.size();
+  if (!w.empty()) {
+    double sum = 0;
+    for (double x : w) sum += x;
+    out.waits.mean = sum / static_cast<double>(w.size());
+    out.waits.median = w[w.size() / 2];
+    out.waits.p95 = w[std::min(w.size() - 1, w.size() * 95 / 100)];
+    out.waits.max = w.back();
+  }
+  std::stable_sort(out.worst.begin(), out.worst.end(), [&](auto* a, auto* b) { return wait_of(sim, *a) > wait_of(sim, *b); });
+  if (out.worst.size() > 5) out.worst.resize(5);
+  return out;
+}
+
+nlohmann::json run_metrics(const Simulation& sim, const LongJobs& lj) {
+  return {{"long_job_waits", wait_json(lj.waits)},
+          {"utilization", sim.metrics.utilization},
+          {"pending_at_end", sim.metrics.pending_at_end},
+          {"backfill_plans_beyond_window", sim.result.counters.bf_no_resv_beyond_window}};
+}
+
+void add_evidence(const LintContext& ctx, Finding& f, std::int64_t window, std::int64_t longest) {
+  const Simulation* sim = ctx.simulation();
+  const std::int64_t minutes = (longest + 59) / 60;
+  f.fix = Fix{fmt::format("raise bf_window to {} (minutes, the longest MaxTime) in SchedulerParameters; a wider "
+                          "window costs backfill time, so consider a larger bf_resolution with it",
+                          minutes),
+              "SchedulerParameters", fmt::format("bf_window={}", minutes), {}};
+  if (!sim) return;
+  const LongJobs before = long_jobs(*sim, window);
+  f.evidence = simulated_evidence(*sim);
+  f.evidence["metrics"] = run_metrics(*sim, before);
+  for (const engine::SimJob* j : before.worst) f.evidence["examples"].push_back(job_json(*sim, *j));
+  const Simulation& after = ctx.resimulate(fmt::format("bf_window={}", minutes), [&](Config& c) {
+    c.scheduler.bf_window = minutes * 60;
+  });
+  f.fix->resimulated = run_metrics(after, long_jobs(after, window));
+  f.fix->resimulated["scenario"] = scenario_json(after.scenario);
+}
+
+void check(const LintContext& ctx, FindingSink& sink) {
+  const Config& c = ctx.config();
+  if (c.scheduler.type != "sched/backfill") return;
+  const std::int64_t window = c.scheduler.bf_window;
+  std::int64_t longest = 0;
+  for (const Partition& p : c.partitions) longest = std::max(longest, p.max_time);
+  bool evidence_added = false;
+  for (const Partition& p : c.partitions) {
+    if (p.max_time >= 0 && p.max_time <= window) continue;
+    if (p.state != PartitionState::kUp) continue;
+    const std::string limit = p.max_time < 0 ? "UNLIMITED" : slurm_duration(p.max_time);
+    Finding& f = sink.report(
+        ctx.conf_loc(p.loc),
+        fmt::format("partition '{}' allows jobs of {} but bf_window is {} ({} min): backfill gives jobs that "
+                    "would start beyond the window no reservation, so smaller jobs can keep starting ahead of them",
+                    p.name, limit, slurm_duration(window), window / 60));
+    Location w = ctx.sched_param_loc("bf_window");
+    w.note = "bf_window";
+    f.related.push_back(w);
+    // One simulation answers for every partition; attach it to the first finding.
+    if (!evidence_added && p.max_time > 0) {
+      add_evidence(ctx, f, window, longest > 0 ? longest : p.max_time);
+      evidence_added = true;
+    } else if (p.max_time > 0) {
+      f.fix = Fix{fmt::format("raise bf_window to at least {} minutes", (p.max_time + 59) / 60),
+                  "SchedulerParameters", fmt::format("bf_window={}", (p.max_time + 59) / 60), {}};
+    }
+  }
+}
+
+}  // namespace
+
+}  // namespace sa::rules
+
+SA_RULE({"BF001", "bf-window-shorter-than-max-time", Level::kWarning, Check::kBackfillLimits, SimUse::kEvidence,
+         "a partition's MaxTime exceeds bf_window, so its longest jobs get no backfill reservation", check})

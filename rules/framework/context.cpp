@@ -1,0 +1,100 @@
+#include "rules/framework/context.h"
+
+#include <cctype>
+
+namespace sa::rules {
+
+namespace {
+
+// sprio-style snapshots of the pending queue through the run: the raw material of the
+// tie and cross-partition ordering evidence. Every six hours is enough to see a policy
+// that holds all week, and keeps a 1,000-node run's snapshots small.
+constexpr std::int64_t kSnapshotEvery = 6 * 3600;
+
+Location file_loc(const SourceManager& sources, const SourceLoc& loc) {
+  if (!loc.valid()) return {};
+  return {sources.path(loc.file), loc.line, loc.column, {}};
+}
+
+}  // namespace
+
+LintContext::LintContext(const engine::LoadedSite& site, const engine::Workload* load, Scenario scenario)
+    : site_(site), load_(load), scenario_(std::move(scenario)) {
+  has_qos_table_ = !site.site.qos.records.empty() && site.site.qos.records.front().loc.valid();
+}
+
+LintContext::~LintContext() = default;
+
+void LintContext::simulate() {
+  if (!base_ && load_) base_ = run(nullptr, "");
+}
+
+const Simulation& LintContext::resimulate(const std::string& label,
+                                          const std::function<void(Config&)>& change) const {
+  auto it = variants_.find(label);
+  if (it != variants_.end()) return *it->second;
+  auto config = std::make_unique<Config>(site_.conf->config);
+  change(*config);
+  auto sim = run(std::move(config), label);
+  return *variants_.emplace(label, std::move(sim)).first->second;
+}
+
+std::unique_ptr<Simulation> LintContext::run(std::unique_ptr<Config> config, const std::string& label) const {
+  auto sim = std::make_unique<Simulation>();
+  sim->config = std::move(config);
+  sim->site = site_.site;
+  if (sim->config) sim->site.config = sim->config.get();
+  sim->scenario = scenario_;
+  sim->scenario.variant = label;
+  engine::SimOptions options;
+  options.partition_map = site_.partition_map;
+  if (scenario_.end > scenario_.start) options.until = scenario_.end;
+  for (std::int64_t t = scenario_.start + kSnapshotEvery; scenario_.end > t; t += kSnapshotEvery) {
+    options.snapshot_at.push_back(t);
+  }
+  engine::Simulator simulator(sim->site, options);
+  sim->result = simulator.run(*load_);
+  sim->metrics = engine::compute_metrics(sim->result, sim->site);
+  sim->scenario.start = sim->result.start;
+  sim->scenario.end = sim->result.end;
+  return sim;
+}
+
+Location LintContext::conf_loc(const SourceLoc& loc) const { return file_loc(site_.conf->sources, loc); }
+Location LintContext::acct_loc(const SourceLoc& loc) const { return file_loc(site_.sources, loc); }
+
+Location LintContext::conf_file() const {
+  return {site_.conf->sources.path(site_.conf->root), 0, 0, {}};
+}
+
+Location LintContext::setting_loc(const std::string& key) const {
+  const Setting* s = config().setting(key);
+  return s ? conf_loc(s->loc) : conf_file();
+}
+
+Location LintContext::sched_param_loc(const std::string& name) const {
+  const Setting* s = config().setting("SchedulerParameters");
+  if (!s) return conf_file();
+  Location where = conf_loc(s->value_loc);
+  const std::string& v = s->value;
+  for (std::size_t at = v.find(name); at != std::string::npos; at = v.find(name, at + 1)) {
+    const bool starts = at == 0 || v[at - 1] == ',';
+    const std::size_t after = at + name.size();
+    const bool ends = after == v.size() || v[after] == '=' || v[after] == ',';
+    if (starts && ends) {
+      where.column += static_cast<int>(at);
+      return where;
+    }
+  }
+  return conf_loc(s->loc);
+}
+
+nlohmann::json scenario_json(const Scenario& s) {
+  nlohmann::json j = {{"load", s.load}, {"jobs", s.jobs}, {"start", s.start}, {"end", s.end},
+                      {"span_seconds", s.end - s.start}};
+  if (s.seed) j["seed"] = s.seed;
+  if (!s.variant.empty()) j["variant"] = s.variant;
+  return j;
+}
+
+}  // namespace sa::rules

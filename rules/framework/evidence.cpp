@@ -1,0 +1,92 @@
+#include "rules/framework/evidence.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace sa::rules {
+
+namespace {
+
+double round3(double v) { return std::round(v * 1000.0) / 1000.0; }
+
+}  // namespace
+
+nlohmann::json wait_json(const engine::WaitStats& w) {
+  return {{"jobs", w.jobs}, {"mean", std::llround(w.mean)}, {"median", std::llround(w.median)},
+          {"p95", std::llround(w.p95)}, {"max", std::llround(w.max)}};
+}
+
+nlohmann::json headline_metrics(const engine::Metrics& m) {
+  return {{"jobs", m.jobs},
+          {"started", m.started},
+          {"pending_at_end", m.pending_at_end},
+          {"utilization", round3(m.utilization)},
+          {"wait_seconds", wait_json(m.overall)},
+          {"backfill_share", round3(m.backfill_share)},
+          {"never_reached_by_backfill", m.never_reached_by_backfill}};
+}
+
+nlohmann::json weighted_factors(const Config& config, const engine::PriorityFactors& f) {
+  const PrioritySettings& p = config.priority;
+  nlohmann::json j = {{"age", round3(f.age * p.weight_age)},
+                      {"assoc", round3(f.assoc * p.weight_assoc)},
+                      {"fairshare", round3(f.fairshare * p.weight_fairshare)},
+                      {"jobsize", round3(f.job_size * p.weight_job_size)},
+                      {"partition", round3(f.partition * p.weight_partition)},
+                      {"qos", round3(f.qos * p.weight_qos)}};
+  for (std::size_t i = 0; i < f.tres.size() && i < p.weight_tres.size(); ++i) {
+    j["tres/" + p.weight_tres[i].tres] = round3(f.tres[i] * p.weight_tres[i].weight);
+  }
+  if (f.nice) j["nice"] = f.nice;
+  return j;
+}
+
+std::int64_t wait_of(const Simulation& sim, const engine::SimJob& job) {
+  const std::int64_t from = job.begin;
+  const std::int64_t to = job.start != engine::kNoTime ? job.start : sim.result.end;
+  return std::max<std::int64_t>(0, to - from);
+}
+
+const std::string& partition_of(const Simulation& sim, const engine::SimJob& job) {
+  static const std::string none;
+  const std::int32_t rec = job.run_rec >= 0 ? job.run_rec : 0;
+  if (job.recs.empty()) return none;
+  return sim.site.config->partitions[job.recs[static_cast<std::size_t>(rec)].part].name;
+}
+
+nlohmann::json job_json(const Simulation& sim, const engine::SimJob& job) {
+  const bool started = job.start != engine::kNoTime;
+  const engine::SimRecord* rec = job.recs.empty() ? nullptr : &job.recs[job.run_rec >= 0 ? job.run_rec : 0];
+  nlohmann::json j = {{"job", job.req.id},         {"user", job.req.user},
+                      {"account", job.req.account}, {"partition", partition_of(sim, job)},
+                      {"cpus", job.req.cpus},       {"submit", job.req.submit},
+                      {"wait_seconds", wait_of(sim, job)}};
+  if (job.req.nodes) j["nodes"] = job.req.nodes;
+  if (rec) j["time_limit"] = rec->time_limit;
+  if (started) {
+    j["start"] = job.start;
+    j["priority"] = job.start_priority;
+    j["factors"] = weighted_factors(*sim.site.config, job.start_factors);
+  } else if (rec) {
+    j["pending_at_end"] = true;
+    j["priority"] = rec->priority;
+    j["factors"] = weighted_factors(*sim.site.config, rec->factors);
+  }
+  return j;
+}
+
+std::string slurm_duration(std::int64_t s) {
+  if (s < 0) return "UNLIMITED";
+  const std::int64_t d = s / 86400, h = s % 86400 / 3600, m = s % 3600 / 60, sec = s % 60;
+  if (d) return fmt::format("{}-{:02}:{:02}:{:02}", d, h, m, sec);
+  if (h) return fmt::format("{:02}:{:02}:{:02}", h, m, sec);
+  return fmt::format("{:02}:{:02}", m, sec);
+}
+
+nlohmann::json simulated_evidence(const Simulation& sim) {
+  return {{"scenario", scenario_json(sim.scenario)}, {"metrics", nlohmann::json::object()},
+          {"examples", nlohmann::json::array()}};
+}
+
+}  // namespace sa::rules

@@ -1,0 +1,37 @@
+#pragma once
+// Building blocks of a finding's evidence, so every rule shows jobs, waits and metrics the
+// same way: the scenario, headline metrics, wait statistics, and example jobs with their
+// weighted priority factors.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/metrics.h"
+#include "rules/framework/context.h"
+
+namespace sa::rules {
+
+/// Utilisation, waits, backfill share and jobs left pending: the run at a glance.
+nlohmann::json headline_metrics(const engine::Metrics& m);
+nlohmann::json wait_json(const engine::WaitStats& w);
+
+/// One job of a simulation: who, where, how big, when it was submitted and started, its
+/// wait, priority and weighted factors (at start, or at the end for jobs still pending).
+nlohmann::json job_json(const Simulation& sim, const engine::SimJob& job);
+/// Weighted factors of one record, named as sprio names its columns.
+nlohmann::json weighted_factors(const Config& config, const engine::PriorityFactors& f);
+
+/// Seconds a job waited (to the end of the run if it never started).
+std::int64_t wait_of(const Simulation& sim, const engine::SimJob& job);
+/// The partition a job ran in (or its first choice).
+const std::string& partition_of(const Simulation& sim, const engine::SimJob& job);
+
+/// "2-00:00:00", "45:00", as Slurm prints times.
+std::string slurm_duration(std::int64_t seconds);
+
+/// The finding's evidence with its scenario filled in.
+nlohmann::json simulated_evidence(const Simulation& sim);
+
+}  // namespace sa::rules

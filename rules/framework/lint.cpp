@@ -1,0 +1,202 @@
+#include "rules/framework/lint.h"
+
+#include <algorithm>
+#include <exception>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "rules/framework/evidence.h"
+#include "rules/framework/rule.h"
+#include "rules/framework/sink.h"
+#include "rules/framework/suppression.h"
+
+namespace sa::rules {
+
+namespace {
+
+Level level_of(Severity s) {
+  switch (s) {
+    case Severity::kError: return Level::kError;
+    case Severity::kWarning: return Level::kWarning;
+    case Severity::kNote: return Level::kInfo;
+  }
+  return Level::kInfo;
+}
+
+void surface_diagnostics(const DiagnosticSink& diagnostics, const SourceManager& sources, FindingSink& sink) {
+  for (const Diagnostic& d : diagnostics.sorted()) {
+    Location loc;
+    if (d.loc.valid()) loc = {sources.path(d.loc.file), d.loc.line, d.loc.column, {}};
+    Finding& f = sink.report_as(d.code, diagnostic_check(d.code), level_of(d.severity), loc, d.message);
+    if (!d.hint.empty()) f.fix = Fix{d.hint, {}, {}, {}};
+  }
+}
+
+// The text of a finding's line, from whichever source manager read its file.
+std::string line_text(const engine::LoadedSite& site, const Location& loc) {
+  for (const SourceManager* sm : std::initializer_list<const SourceManager*>{&site.conf->sources, &site.sources}) {
+    for (std::size_t i = 0; i < sm->file_count(); ++i) {
+      const auto id = static_cast<FileId>(i);
+      if (sm->path(id) == loc.file) return std::string(sm->line_text(id, loc.line));
+    }
+  }
+  return {};
+}
+
+std::string fnv1a(const std::string& text) {
+  std::uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  return fmt::format("{:016x}", h);
+}
+
+// Stable across edits elsewhere in the file: the code, the file's name and the flagged
+// line's text (not its number), and which occurrence of that triple this is.
+void fingerprint(const engine::LoadedSite& site, std::vector<Finding>& findings) {
+  std::map<std::string, int> seen;
+  for (Finding& f : findings) {
+    const std::string base = f.loc.file.substr(f.loc.file.find_last_of('/') + 1);
+    std::string text = f.loc.line > 0 ? line_text(site, f.loc) : std::string();
+    f.snippet = text;
+    text.erase(0, text.find_first_not_of(" \t"));
+    const std::string key = f.code + "|" + base + "|" + text;
+    f.fingerprint = fnv1a(fmt::format("{}|{}", key, seen[key]++));
+  }
+}
+
+Suppressions read_suppressions(const engine::LoadedSite& site) {
+  Suppressions s;
+  for (const SourceManager* sm : std::initializer_list<const SourceManager*>{&site.conf->sources, &site.sources}) {
+    for (std::size_t i = 0; i < sm->file_count(); ++i) {
+      const SourceFile& f = sm->file(static_cast<FileId>(i));
+      s.add_file(f.path, f.content);
+    }
+  }
+  return s;
+}
+
+bool selected(const LintOptions& o, const std::string& code) { return o.only.empty() || o.only.count(code); }
+
+void run_rules(LintContext& context, const LintOptions& o, FindingSink& sink, LintReport& report) {
+  const bool needs_sim = std::any_of(registry().begin(), registry().end(), [&](const Rule& r) {
+    return r.simulation != SimUse::kStatic && selected(o, r.code);
+  });
+  if (needs_sim && o.simulate && context.can_simulate()) context.simulate();
+  for (const Rule& rule : registry()) {
+    if (!selected(o, rule.code)) continue;
+    if (rule.simulation == SimUse::kRequired && !context.simulation()) {
+      report.skipped.push_back(fmt::format("{} ({})", rule.code, o.simulate ? "no load to simulate" : "--no-simulate"));
+      continue;
+    }
+    sink.begin_rule(&rule);
+    try {
+      rule.run(context, sink);
+    } catch (const std::exception& e) {
+      // A rule bug must not hide the other findings or crash the run.
+      sink.report(context.conf_file(), fmt::format("internal error in rule {}: {}", rule.code, e.what()))
+          .severity = Level::kError;
+    }
+    ++report.rules_run;
+  }
+}
+
+}  // namespace
+
+Check diagnostic_check(const std::string& code) {
+  if (code == "CONF033" || code == "CONF043") return Check::kWeightResolution;
+  if (code == "CONF028") return Check::kGangOversubscription;
+  return Check::kConfig;
+}
+
+std::size_t LintReport::count_at_or_above(Level level) const {
+  return static_cast<std::size_t>(std::count_if(findings.begin(), findings.end(), [&](const Finding& f) {
+    return !f.baselined && static_cast<int>(f.severity) <= static_cast<int>(level);
+  }));
+}
+
+std::size_t LintReport::count(Level level) const {
+  return static_cast<std::size_t>(
+      std::count_if(findings.begin(), findings.end(), [&](const Finding& f) { return f.severity == level; }));
+}
+
+LintReport run_lint(const engine::LoadedSite& site, const LintOptions& o) {
+  LintReport report;
+  report.conf_path = site.conf->sources.path(site.conf->root);
+  report.slurm_version = site.conf->config.version.to_string();
+  engine::DefaultLoad generated;
+  Scenario scenario;
+  const engine::Workload* load = &site.workload;
+  if (site.has_workload) {
+    scenario.load = site.workload.format == engine::WorkloadFormat::kSynthetic
+                        ? "synthetic profile " + site.workload.source
+                        : "workload " + site.workload.source;
+  } else {
+    generated = engine::default_load(site.conf->config, site.site.tree, o.default_load);
+    load = &generated.workload;
+    scenario.load = generated.description;
+    scenario.seed = o.default_load.seed;
+    scenario.start = 0;
+    // A day past the last arrival: long enough for the queue to drain where the policy
+    // lets it, short enough that jobs it starves are still pending at the end.
+    scenario.end = o.default_load.duration + 86400;
+  }
+  scenario.jobs = load->jobs.size();
+  LintContext context(site, load->jobs.empty() ? nullptr : load, scenario);
+  FindingSink sink;
+  if (o.input_diagnostics) {
+    surface_diagnostics(site.conf->diagnostics, site.conf->sources, sink);
+    surface_diagnostics(site.diagnostics, site.sources, sink);
+  }
+  run_rules(context, o, sink, report);
+  if (const Simulation* sim = context.simulation()) {
+    report.scenario = sim->scenario;
+    report.metrics = headline_metrics(sim->metrics);
+  }
+  const Suppressions suppressions = read_suppressions(site);
+  for (Finding& f : sink.findings()) {
+    if (!selected(o, f.code) && !o.only.empty()) continue;
+    if (suppressions.suppressed(f)) {
+      ++report.suppressed;
+      continue;
+    }
+    const auto level = o.overrides.apply(f);
+    if (!level) {
+      ++report.switched_off;
+      continue;
+    }
+    f.severity = *level;
+    report.findings.push_back(std::move(f));
+  }
+  std::stable_sort(report.findings.begin(), report.findings.end(), [](const Finding& a, const Finding& b) {
+    return std::tie(a.loc.file, a.loc.line, a.loc.column, a.code, a.message) <
+           std::tie(b.loc.file, b.loc.line, b.loc.column, b.code, b.message);
+  });
+  fingerprint(site, report.findings);
+  for (Finding& f : report.findings) {
+    f.baselined = o.baseline.count(f.fingerprint) > 0;
+    report.baselined += f.baselined;
+  }
+  return report;
+}
+
+Result<std::set<std::string>> read_baseline(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{fmt::format("cannot read baseline '{}'", path)};
+  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("findings") || !j["findings"].is_array()) {
+    return Error{fmt::format("baseline '{}' is not the JSON output of `slurm-advisor lint --format json`", path)};
+  }
+  std::set<std::string> prints;
+  for (const auto& f : j["findings"]) {
+    if (f.is_object() && f.contains("fingerprint") && f["fingerprint"].is_string()) {
+      prints.insert(f["fingerprint"].get<std::string>());
+    }
+  }
+  return prints;
+}
+
+}  // namespace sa::rules
