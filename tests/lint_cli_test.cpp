@@ -1,0 +1,184 @@
+// `slurm-advisor lint` end to end: output formats (SARIF checked against the OASIS schema),
+// exit codes, baselines, severity files, --no-simulate, and bad input handled as data.
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "cli_util.h"
+#include "json_schema.h"
+#include "rules/framework/suppression.h"
+
+namespace {
+
+using sa::test::run;
+using sa::test::write_temp;
+
+const std::string kFires = std::string(SA_SOURCE_DIR) + "/rules/backfill/bf-window-shorter-than-max-time/fires/long_partition.conf";
+
+nlohmann::json parse(const std::string& text) { return nlohmann::json::parse(text, nullptr, false); }
+
+nlohmann::json load_json(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in, nullptr, false);
+}
+
+TEST(LintCli, SarifOutputValidatesAgainstTheSarif210Schema) {
+  auto r = run("lint " + kFires + " --format sarif --source-root " + SA_SOURCE_DIR);
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto sarif = parse(r.out);
+  ASSERT_FALSE(sarif.is_discarded());
+  const auto schema = load_json(std::string(SA_SOURCE_DIR) + "/tests/data/sarif/sarif-schema-2.1.0.json");
+  ASSERT_FALSE(schema.is_discarded());
+  const auto errors = sa::test::validate_json_schema(schema, sarif);
+  EXPECT_TRUE(errors.empty()) << errors.front();
+  const auto& results = sarif["runs"][0]["results"];
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(results[0]["ruleId"], "BF001");
+  EXPECT_EQ(results[0]["level"], "warning");
+  const auto& loc = results[0]["locations"][0]["physicalLocation"];
+  EXPECT_EQ(loc["artifactLocation"]["uri"], "rules/backfill/bf-window-shorter-than-max-time/fires/long_partition.conf");
+  EXPECT_EQ(loc["artifactLocation"]["uriBaseId"], "%SRCROOT%");
+  EXPECT_EQ(loc["region"]["startLine"], 9);
+  EXPECT_EQ(sarif["runs"][0]["tool"]["driver"]["rules"][0]["id"], "BF001");
+  EXPECT_FALSE(results[0]["partialFingerprints"]["slurmAdvisor/v1"].get<std::string>().empty());
+}
+
+TEST(LintCli, JsonFindingsCarryCheckFamilyEvidenceAndFix) {
+  auto r = run("lint " + kFires + " --format json");
+  ASSERT_EQ(r.status, 0);
+  const auto j = parse(r.out);
+  ASSERT_EQ(j["findings"].size(), 2u);
+  const auto& f = j["findings"][0];
+  EXPECT_EQ(f["check"], "backfill-limits");
+  EXPECT_EQ(f["code"], "BF001");
+  EXPECT_EQ(f["severity"], "warning");
+  EXPECT_EQ(f["line"], 9);
+  EXPECT_EQ(f["column"], 15);
+  EXPECT_NE(f["message"].get<std::string>().find("'long'"), std::string::npos);
+  // Simulated evidence: the scenario, the long jobs' waits, and the same re-simulated under the fix.
+  EXPECT_NE(f["evidence"]["scenario"]["load"].get<std::string>().find("default synthetic load"), std::string::npos);
+  EXPECT_EQ(f["evidence"]["scenario"]["seed"], 1);
+  EXPECT_GT(f["evidence"]["metrics"]["long_job_waits"]["jobs"].get<int>(), 0);
+  EXPECT_LE(f["evidence"]["examples"].size(), 5u);
+  EXPECT_EQ(f["fix"]["value"], "bf_window=7200");
+  EXPECT_TRUE(f["fix"]["resimulated"].contains("long_job_waits"));
+  EXPECT_LT(f["fix"]["resimulated"]["backfill_plans_beyond_window"].get<int>(),
+            f["evidence"]["metrics"]["backfill_plans_beyond_window"].get<int>());
+  EXPECT_EQ(j["summary"]["warnings"], 2);
+  EXPECT_TRUE(j["summary"]["simulated"].get<bool>());
+}
+
+TEST(LintCli, ExitCodesFollowFailOn) {
+  EXPECT_EQ(run("lint " + kFires + " --no-simulate").status, 0);  // warnings only, default --fail-on error
+  EXPECT_EQ(run("lint " + kFires + " --no-simulate --fail-on warning").status, 1);
+  EXPECT_EQ(run("lint " + kFires + " --no-simulate --fail-on info").status, 1);
+  EXPECT_EQ(run("lint /nonexistent/slurm.conf").status, 2);
+  EXPECT_EQ(run("lint " + kFires + " --format yaml").status, 2);
+}
+
+TEST(LintCli, BaselineAcceptsKnownFindingsButNotNewOnes) {
+  const std::string baseline = write_temp("baseline.json", run("lint " + kFires + " --no-simulate --format json").out);
+  auto r = run("lint " + kFires + " --no-simulate --fail-on warning --format json --baseline " + baseline);
+  EXPECT_EQ(r.status, 0);
+  const auto j = parse(r.out);
+  EXPECT_EQ(j["summary"]["baselined"], 2);
+  EXPECT_TRUE(j["findings"][0]["baselined"].get<bool>());
+  // The same config with a line inserted above and a new long partition: only the new one counts.
+  std::ifstream in(kFires);
+  std::string text((std::istreambuf_iterator<char>(in)), {});
+  text = "# edited\n" + text + "PartitionName=huge Nodes=n[1-8] MaxTime=10-00:00:00\n";
+  // Same file name in another directory: fingerprints name the file, not its path.
+  const auto dir = std::filesystem::temp_directory_path() / ("sa_baseline_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string conf = (dir / "long_partition.conf").string();
+  std::ofstream(conf) << text;
+  r = run("lint " + conf + " --no-simulate --fail-on warning --format json --baseline " + baseline);
+  EXPECT_EQ(r.status, 1);
+  const auto k = parse(r.out);
+  EXPECT_EQ(k["summary"]["baselined"], 2);
+  EXPECT_EQ(k["findings"].size(), 3u);
+  EXPECT_EQ(run("lint " + kFires + " --baseline " + write_temp("bad.json", "[1,2]")).status, 2);
+}
+
+TEST(LintCli, SeverityFileOverridesCodesAndFamilies) {
+  const std::string up = write_temp("sev1", "# site policy\nBF001 = error\n");
+  EXPECT_EQ(run("lint " + kFires + " --no-simulate --severity " + up).status, 1);
+  const std::string off = write_temp("sev2", "backfill-limits = off\n");
+  auto r = run("lint " + kFires + " --no-simulate --format json --fail-on info --severity " + off);
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(parse(r.out)["findings"].size(), 0u);
+  EXPECT_EQ(parse(r.out)["summary"]["switched_off"], 2);
+  const std::string bad = write_temp("sev3", "BF001 = loud\n");
+  r = run("lint " + kFires + " --no-simulate --severity " + bad, true);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("sev3:1:9: unknown level 'loud'"), std::string::npos) << r.out;
+  r = run("lint " + kFires + " --no-simulate --severity " + write_temp("sev4", "NOPE01 = info\n"), true);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("unknown rule code or check family 'NOPE01'"), std::string::npos) << r.out;
+}
+
+TEST(LintCli, NoSimulateRunsStaticRulesWithoutEvidence) {
+  auto r = run("lint " + kFires + " --no-simulate --format json");
+  const auto j = parse(r.out);
+  EXPECT_FALSE(j["summary"]["simulated"].get<bool>());
+  EXPECT_FALSE(j["summary"].contains("scenario"));
+  EXPECT_EQ(j["findings"].size(), 2u);
+  EXPECT_FALSE(j["findings"][0]["evidence"].contains("scenario"));
+}
+
+TEST(LintCli, TextSaysWhichLoadWasSimulated) {
+  auto r = run("lint " + kFires + " --color never");
+  EXPECT_NE(r.out.find("simulated: default synthetic load derived from the cluster"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("re-simulated with bf_window=7200"), std::string::npos);
+}
+
+TEST(LintCli, BadInputBecomesFindingsNotACrash) {
+  const std::string conf = write_temp("broken.conf",
+                                      "NodeName=n[1-4 CPUs=eight\nPartitionName=p Nodes=n[1-4] MaxTime=forever\n"
+                                      "SchedulerParameters=bf_window=-5\n\x01\xff\n");
+  auto r = run("lint " + conf + " --format json");
+  ASSERT_TRUE(r.status == 0 || r.status == 1) << r.status;
+  const auto j = parse(r.out);
+  ASSERT_FALSE(j.is_discarded()) << r.out;
+  ASSERT_FALSE(j["findings"].empty());
+  int config = 0;
+  for (const auto& f : j["findings"]) {
+    config += f["check"] == "config";
+    EXPECT_NE(f["file"].get<std::string>().find("broken.conf"), std::string::npos);
+    if (f["check"] == "config") {
+      EXPECT_GT(f["line"].get<int>(), 0);
+    }
+  }
+  EXPECT_GE(config, 3);
+  EXPECT_EQ(r.status, 1);  // Slurm would refuse it: errors
+}
+
+TEST(Suppression, DirectivesOnTheLineAboveItAndFileWide) {
+  using sa::rules::directive_codes;
+  EXPECT_EQ(directive_codes("PartitionName=x # slurm-advisor: disable=BF001,prio002 rest", false),
+            (std::vector<std::string>{"BF001", "PRIO002"}));
+  EXPECT_TRUE(directive_codes("PartitionName=x # slurm-advisor: disable-file=BF001", false).empty());
+  EXPECT_EQ(directive_codes("# slurm-advisor: disable-file=BF001", true), std::vector<std::string>{"BF001"});
+  sa::rules::Suppressions s;
+  s.add_file("a.conf", "X=1\n# slurm-advisor: disable=BF001\nY=2\nZ=3 # slurm-advisor: disable=all\nW=4\n");
+  auto at = [](int line, const char* code) {
+    sa::rules::Finding f;
+    f.code = code;
+    f.loc = {"a.conf", line, 1, {}};
+    return f;
+  };
+  EXPECT_FALSE(s.suppressed(at(1, "BF001")));
+  EXPECT_TRUE(s.suppressed(at(3, "BF001")));
+  EXPECT_FALSE(s.suppressed(at(3, "BF002")));
+  EXPECT_TRUE(s.suppressed(at(4, "GANG001")));
+  EXPECT_FALSE(s.suppressed(at(5, "BF001")));
+  s.add_file("b.conf", "X=1\n# slurm-advisor: disable-file=FAIR001\n");
+  auto f = at(1, "FAIR001");
+  f.loc.file = "b.conf";
+  EXPECT_TRUE(s.suppressed(f));
+}
+
+}  // namespace
