@@ -21,7 +21,7 @@ struct LintCliOptions {
   std::string format = "text", output, fail_on = "error", baseline, severity, color = "auto", source_root = ".";
   bool no_simulate = false, no_evidence = false;
   std::uint64_t seed = 1;
-  int days = 7;
+  int days = 3;
 };
 
 // Renders to a string first, so a failed write never leaves half a report behind.
@@ -99,7 +99,7 @@ void register_lint(CLI::App& app, std::function<int()>& runner) {
   cmd->add_flag("--no-simulate", o->no_simulate, "Static checks only: no simulation, no simulated evidence");
   cmd->add_flag("--no-evidence", o->no_evidence, "Text format: one line per finding, without evidence");
   cmd->add_option("--seed", o->seed, "Seed of the default synthetic load (default 1)");
-  cmd->add_option("--days", o->days, "Days of arrivals in the default synthetic load (default 7)")->check(CLI::Range(1, 90));
+  cmd->add_option("--days", o->days, "Days of arrivals in the default synthetic load (default 3)")->check(CLI::Range(1, 90));
   cmd->add_option("--source-root", o->source_root, "SARIF: paths are written relative to this directory (default .)");
   cmd->add_option("--color", o->color, "Colour: auto, always or never")->check(CLI::IsMember({"auto", "always", "never"}));
   cmd->footer(

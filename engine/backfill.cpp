@@ -179,6 +179,32 @@ void Simulator::backfill_cycle() {
     return ok;
   };
 
+  // Will-run answers depend only on the demand, the nodes allowed and the scratch state,
+  // which changes only when a job starts; queues are full of jobs of the same shape, so
+  // one answer serves them all until then. (The test still counts for each job: bf_tests
+  // and the bf_max_time cost model see every job, as slurmctld would.)
+  struct WillRun {
+    Demand d;
+    NodeBitset avail;
+    bool ok;
+    std::int64_t pred;
+    Allocation alloc;
+  };
+  std::vector<WillRun> answers;
+  auto will_run_cached = [&](const Demand& d, const NodeBitset& av, std::int64_t& pred, Allocation& out) {
+    for (const WillRun& w : answers) {
+      if (w.d == d && w.avail == av) {
+        pred = w.pred;
+        out = w.alloc;
+        return w.ok;
+      }
+    }
+    const bool ok = will_run(d, av, pred, out);
+    if (answers.size() >= 64) answers.clear();
+    answers.push_back({d, av, ok, pred, out});
+    return ok;
+  };
+
   std::map<std::string, std::int64_t> per_user, per_assoc, per_user_part;
   std::vector<std::int64_t> per_part(conf_.partitions.size(), 0), resv_per_part(conf_.partitions.size(), 0);
   std::set<std::uint32_t> reserved_jobs;
@@ -296,7 +322,7 @@ void Simulator::backfill_cycle() {
         start_now = true;
         break;
       }
-      if (!will_run(rec.demand, avail, pred, alloc)) {
+      if (!will_run_cached(rec.demand, avail, pred, alloc)) {
         if (later_start) {
           start_res = later_start;
           continue;
@@ -341,6 +367,7 @@ void Simulator::backfill_cycle() {
     if ((start_now || plan) && !limits_allow(job, rec, start_now ? LimitPhase::kBoth : LimitPhase::kPost)) continue;
     if (start_now) {
       start_job(e.job, e.rec, alloc, StartedBy::kBackfill);  // also adds it to ends_
+      answers.clear();
       if (rows_) {
         // Shared CPUs are not a count: copy what the rows left on its nodes.
         for (const AllocPiece& p : alloc.pieces) scratch.nodes[p.node] = pool_.state().nodes[p.node];

@@ -72,14 +72,14 @@ std::uint32_t NodePool::capacity(const NodeResources& n, const Demand& d, std::u
     c = std::min(n.cpus_total, d.max_cpus_per_node);
   } else {
     c = std::min(free_cpus, d.max_cpus_per_node);
-    c -= c % n.unit;
+    if (n.unit > 1) c -= c % n.unit;  // (the backfill hot path: no division when units are CPUs)
   }
   if (memory_) {
     if (d.mem_whole_node) {
       if (n.mem_free < n.mem_total || n.mem_total == 0) return 0;
     } else if (d.mem_per_node) {
       if (n.mem_free < d.mem_per_node) return 0;
-    } else if (d.mem_per_cpu) {
+    } else if (d.mem_per_cpu && n.mem_free < std::uint64_t{c} * d.mem_per_cpu) {
       const std::uint64_t by_mem = n.mem_free / d.mem_per_cpu;
       // (A whole-node job keeps the node's CPUs; its memory is what is left.)
       if (by_mem < c && !d.whole_nodes) c = static_cast<std::uint32_t>(by_mem - by_mem % n.unit);

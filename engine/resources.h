@@ -36,6 +36,7 @@ struct Demand {
   bool whole_nodes = false;        // --exclusive, OverSubscribe=EXCLUSIVE or select/linear
   std::uint32_t max_cpus_per_node = 0xFFFFFFFF;
   std::uint32_t cpus_per_node = 0;  // --ntasks-per-node x --cpus-per-task: exactly this on each node
+  bool operator==(const Demand&) const = default;
 };
 
 struct AllocPiece {

@@ -44,7 +44,8 @@ std::uint32_t median_cpus(const Config& c, const Partition& p, std::uint32_t* gp
   return cpus[cpus.size() / 2];
 }
 
-// Job shapes cut from the partition's typical node; large shapes only where they fit.
+// Job shapes cut from the partition's typical node: one CPU, a quarter node, a node, four
+// nodes, an eighth and a quarter of the partition (capped); large shapes only where they fit.
 std::vector<Shape> shapes_for(const Config& c, const Partition& p) {
   std::uint32_t gpn = 0;
   const std::uint32_t cpn = std::max<std::uint32_t>(1, median_cpus(c, p, &gpn));
@@ -58,8 +59,10 @@ std::vector<Shape> shapes_for(const Config& c, const Partition& p) {
     if (nodes >= 2 && nodes <= max_nodes) s.push_back({nodes * cpn, nodes, nodes * gpn, w});
   };
   multi(std::min<std::uint32_t>(4, n / 2), 0.12);
-  if (n >= 32) multi(n / 8, 0.04);
-  if (n >= 8) multi(n / 2, 0.01);
+  if (n >= 32) multi(std::min<std::uint32_t>(n / 8, 64), 0.04);
+  // The large jobs that starve first when a policy fails them: a quarter of the partition,
+  // at most 128 nodes (bigger ones are capability runs that sites schedule by hand).
+  if (n >= 8) multi(std::min<std::uint32_t>(n / 4, 128), 0.02);
   for (Shape& x : s) x.cpus = std::min(x.cpus, x.nodes * std::min(cpn, p.max_cpus_per_node));
   return s;
 }
@@ -194,19 +197,25 @@ DefaultLoad default_load(const Config& config, const AssocTree* tree, const Defa
   if (expected > static_cast<double>(o.max_jobs)) rate *= static_cast<double>(o.max_jobs) / expected;
   Rng rng(o.seed);
   double t = 0;
-  for (std::uint32_t id = 1;; ++id) {
-    t += -std::log(1.0 - rng.uniform()) / rate;
+  // Poisson arrivals thinned to the daily cycle (peak at 14:00), as the synthetic profiles do.
+  const double peak = rate * (1.0 + o.daily_cycle);
+  for (std::uint32_t id = 1;;) {
+    t += -std::log(1.0 - rng.uniform()) / peak;
     if (t >= static_cast<double>(duration)) break;
+    const double hour = std::fmod(t / 3600.0, 24.0);
+    const double now = rate * (1.0 + o.daily_cycle * std::cos(2.0 * std::numbers::pi * (hour - 14.0) / 24.0));
+    if (rng.uniform() * peak > now) continue;
     const PartLoad& pl = pick_weighted(loads, total_weight, rng, &PartLoad::weight);
     JobRequest j = make_job(pl, rng);
-    j.id = id;
+    j.id = id++;
     j.submit = static_cast<std::int64_t>(t);
     w.jobs.push_back(std::move(j));
   }
   out.description = fmt::format(
       "default synthetic load derived from the cluster: {} jobs over {} days in {} partitions, offering {:.0f}% of "
-      "{:.0f} CPUs, seed {}",
-      w.jobs.size(), duration / 86400, loads.size(), 100 * rate * per_job / capacity, capacity, o.seed);
+      "{:.0f} CPUs (daily peak {:.0f}%), seed {}",
+      w.jobs.size(), duration / 86400, loads.size(), 100 * rate * per_job / capacity, capacity,
+      100 * peak * per_job / capacity, o.seed);
   return out;
 }
 
