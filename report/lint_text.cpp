@@ -94,7 +94,11 @@ void print_finding(std::ostream& out, const Finding& f, const LintTextOptions& o
   if (f.fix) {
     out << "  fix: " << f.fix->description << "\n";
     if (!f.fix->resimulated.is_null()) {
-      out << "  re-simulated with " << f.fix->value << ":\n";
+      const auto& r = f.fix->resimulated;
+      const std::string label = r.contains("scenario") && r["scenario"].contains("variant")
+                                    ? r["scenario"]["variant"].get<std::string>()
+                                    : f.fix->key + "=" + f.fix->value;
+      out << "  re-simulated with " << label << ":\n";
       print_metrics(out, f.fix->resimulated, "    ");
     }
   }

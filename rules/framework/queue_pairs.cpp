@@ -1,0 +1,264 @@
+#include "rules/framework/queue_pairs.h"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "rules/framework/evidence.h"
+
+namespace sa::rules {
+
+namespace {
+
+// Cross-partition pairs grow with the product of two queues; past this many comparisons
+// the later snapshots are skipped (the evidence says so) to keep a large site's lint fast.
+constexpr std::size_t kPairBudget = 4'000'000;
+constexpr std::size_t kExamples = 5;
+
+bool is_all(const std::vector<std::string>& list) {
+  return list.size() == 1 && (list[0] == "all" || list[0] == "ALL");
+}
+
+bool names_accounts(const Partition& p) { return !p.allow_accounts.empty() && !is_all(p.allow_accounts); }
+
+// Job id -> job, for the rows of the snapshots (lookups only, never iterated).
+std::unordered_map<std::uint32_t, const engine::SimJob*> jobs_by_id(const Simulation& sim) {
+  std::unordered_map<std::uint32_t, const engine::SimJob*> out;
+  out.reserve(sim.result.jobs.size());
+  for (const engine::SimJob& j : sim.result.jobs) out.emplace(j.req.id, &j);
+  return out;
+}
+
+// The scheduler's order between two records (section 4 of algorithms.md), without the
+// preemptor and reservation keys, which the snapshots do not carry.
+bool ahead(const Config& c, const QueueRow& a, const QueueRow& b) {
+  const std::uint16_t ta = c.partitions[a.part].priority_tier, tb = c.partitions[b.part].priority_tier;
+  if (ta != tb) return ta > tb;
+  if (a.row->priority != b.row->priority) return a.row->priority > b.row->priority;
+  if (a.job->req.submit != b.job->req.submit) return a.job->req.submit < b.job->req.submit;
+  return a.row->job_id < b.row->job_id;
+}
+
+// One snapshot's rows bucketed by partition, each bucket in queue order.
+std::vector<std::vector<QueueRow>> queues_of(const Simulation& sim, const engine::PendingSnapshot& snap,
+                                             const std::unordered_map<std::uint32_t, const engine::SimJob*>& jobs) {
+  const Config& c = *sim.site.config;
+  std::vector<std::vector<QueueRow>> out(c.partitions.size());
+  for (const engine::SprioRow& r : snap.rows) {
+    const Partition* p = c.find_partition(r.partition);
+    auto it = jobs.find(r.job_id);
+    if (!p || it == jobs.end()) continue;
+    const auto part = static_cast<std::uint32_t>(p - c.partitions.data());
+    out[part].push_back({&r, it->second, part, snap.at});
+  }
+  for (auto& q : out) std::sort(q.begin(), q.end(), [&](const QueueRow& a, const QueueRow& b) { return ahead(c, a, b); });
+  return out;
+}
+
+bool differs(double a, double b) { return std::fabs(a - b) > 1e-12; }
+
+// Example pairs should show different jobs: neighbours a-b and b-c would repeat b.
+bool fresh(const std::vector<std::pair<QueueRow, QueueRow>>& pairs, const QueueRow& a) {
+  return std::none_of(pairs.begin(), pairs.end(), [&](const auto& p) {
+    return p.first.row->job_id == a.row->job_id || p.second.row->job_id == a.row->job_id;
+  });
+}
+
+}  // namespace
+
+EffectiveWeights effective_weights(const Config& config) {
+  EffectiveWeights w;
+  const PrioritySettings& p = config.priority;
+  if (!p.multifactor()) return w;
+  // slurmctld zeroes these two without slurmdbd (CONF043 reports it).
+  const bool dbd = config.accounting.uses_slurmdbd();
+  w.age = dbd ? p.weight_age : 0;
+  w.fairshare = dbd ? p.weight_fairshare : 0;
+  w.assoc = p.weight_assoc;
+  w.job_size = p.weight_job_size;
+  w.partition = p.weight_partition;
+  w.qos = p.weight_qos;
+  for (const TresWeight& t : p.weight_tres) w.tres += t.weight;
+  return w;
+}
+
+std::optional<FairTreeStep> fair_tree_step(const LintContext& ctx) {
+  const Config& c = ctx.config();
+  const PriorityFlags& f = c.priority.flags;
+  const EffectiveWeights w = effective_weights(c);
+  if (!f.fair_tree || f.depth_oblivious || w.fairshare <= 0 || !ctx.tree()) return std::nullopt;
+  const std::size_t users = ctx.tree()->user_count();
+  if (users == 0) return std::nullopt;
+  return FairTreeStep{w.fairshare, users, w.fairshare / static_cast<double>(users)};
+}
+
+double partition_factor(const Config& config, const Partition& p) {
+  if (config.priority.flags.no_normal_part) return p.priority_job_factor;
+  double top = 1;  // DEF_PART_MAX_PRIORITY
+  for (const Partition& q : config.partitions) top = std::max(top, static_cast<double>(q.priority_job_factor));
+  return p.priority_job_factor / top;
+}
+
+std::uint64_t round_up_125(double v) {
+  std::uint64_t base = 1;
+  for (int i = 0; i < 19; ++i, base *= 10) {
+    for (std::uint64_t m : {1u, 2u, 5u}) {
+      if (static_cast<double>(base * m) >= v) return base * m;
+    }
+  }
+  return base;
+}
+
+std::string points(double v) {
+  if (std::fabs(v) < 100) return fmt::format("{:.3g}", v);
+  std::string digits = fmt::format("{}", std::llround(std::fabs(v)));
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return v < 0 ? "-" + out : out;
+}
+
+bool restricted(const Partition& p) {
+  return names_accounts(p) || !p.allow_groups.empty() || (!p.allow_qos.empty() && !is_all(p.allow_qos)) ||
+         !p.deny_accounts.empty();
+}
+
+bool share_users(const Partition& a, const Partition& b) {
+  auto denies_all = [](const Partition& open, const Partition& named) {
+    return names_accounts(named) && std::all_of(named.allow_accounts.begin(), named.allow_accounts.end(), [&](const std::string& acct) {
+             return std::find(open.deny_accounts.begin(), open.deny_accounts.end(), acct) != open.deny_accounts.end();
+           });
+  };
+  if (denies_all(a, b) || denies_all(b, a)) return false;
+  if (!names_accounts(a) || !names_accounts(b)) return true;
+  // Accounts are matched by name: sub-accounts (23.02+ walks up the tree) are not expanded.
+  return std::any_of(a.allow_accounts.begin(), a.allow_accounts.end(), [&](const std::string& acct) {
+    return std::find(b.allow_accounts.begin(), b.allow_accounts.end(), acct) != b.allow_accounts.end();
+  });
+}
+
+bool schedules_jobs(const Partition& p) {
+  return !p.nodes.empty() && p.state != PartitionState::kDown && p.state != PartitionState::kInactive;
+}
+
+bool share_nodes(const Partition& a, const Partition& b) {
+  std::vector<std::uint32_t> x = a.nodes, y = b.nodes;
+  std::sort(x.begin(), x.end());
+  std::sort(y.begin(), y.end());
+  std::vector<std::uint32_t> both;
+  std::set_intersection(x.begin(), x.end(), y.begin(), y.end(), std::back_inserter(both));
+  return !both.empty();
+}
+
+TieStats adjacent_ties(const Simulation& sim, std::size_t min_queue) {
+  TieStats t;
+  const auto jobs = jobs_by_id(sim);
+  std::vector<std::pair<QueueRow, QueueRow>> cross_user_examples;
+  for (const engine::PendingSnapshot& snap : sim.result.snapshots) {
+    for (const auto& q : queues_of(sim, snap, jobs)) {
+      if (q.size() < std::max<std::size_t>(2, min_queue)) continue;
+      ++t.queues;
+      for (std::size_t i = 1; i < q.size(); ++i) {
+        const QueueRow &a = q[i - 1], &b = q[i];
+        const bool tie = a.row->priority == b.row->priority;
+        const bool other_user = a.row->user != b.row->user;
+        const bool fs_differs = differs(a.row->factors.fairshare, b.row->factors.fairshare);
+        ++t.adjacent;
+        t.tied += tie;
+        t.cross_user += other_user;
+        t.cross_user_tied += tie && other_user;
+        t.fairshare_differs_tied += tie && fs_differs;
+        if (tie && fs_differs && t.examples.size() < 2 && fresh(t.examples, a)) t.examples.emplace_back(a, b);
+        if (tie && other_user && cross_user_examples.size() < 2 && fresh(cross_user_examples, a)) {
+          cross_user_examples.emplace_back(a, b);
+        }
+      }
+    }
+  }
+  if (t.examples.empty()) t.examples = cross_user_examples;
+  return t;
+}
+
+nlohmann::json tie_metrics(const TieStats& t) {
+  auto share = [](double v) { return std::round(v * 1000.0) / 1000.0; };
+  return {{"queues_examined", t.queues},
+          {"adjacent_pairs", t.adjacent},
+          {"tied_pairs", t.tied},
+          {"tied_share", share(t.tied_share())},
+          {"adjacent_pairs_of_different_users", t.cross_user},
+          {"tied_pairs_of_different_users", t.cross_user_tied},
+          {"tied_share_of_different_users", share(t.cross_user_tied_share())},
+          {"tied_pairs_with_different_fairshare", t.fairshare_differs_tied}};
+}
+
+CrossPairStats cross_partition_pairs(const Simulation& sim, std::uint32_t first, std::uint32_t second) {
+  CrossPairStats s;
+  const Config& c = *sim.site.config;
+  const double wfs = effective_weights(c).fairshare;
+  const auto jobs = jobs_by_id(sim);
+  std::size_t spent = 0;
+  for (const engine::PendingSnapshot& snap : sim.result.snapshots) {
+    const auto queues = queues_of(sim, snap, jobs);
+    const auto& qa = queues[first];
+    const auto& qb = queues[second];
+    if (spent + qa.size() * qb.size() > kPairBudget && spent > 0) {
+      s.sampled = true;
+      break;
+    }
+    spent += qa.size() * qb.size();
+    for (const QueueRow& a : qa) {
+      for (const QueueRow& b : qb) {
+        // The same job queued in both partitions competes with itself: not a pair.
+        if (a.row->job_id == b.row->job_id) continue;
+        ++s.pairs;
+        if (wfs * (b.row->factors.fairshare - a.row->factors.fairshare) < 1.0) continue;
+        ++s.fairshare_prefers_second;
+        if (ahead(c, b, a)) ++s.reversed;
+        else if (s.examples.size() < 2) s.examples.emplace_back(a, b);
+      }
+    }
+  }
+  return s;
+}
+
+PartitionWaits partition_waits(const Simulation& sim, std::uint32_t part) {
+  PartitionWaits out;
+  std::vector<double> w;
+  const Config& c = *sim.site.config;
+  for (const engine::SimJob& j : sim.result.jobs) {
+    if (j.recs.empty() || j.state == engine::JobState::kRejected || j.state == engine::JobState::kFuture) continue;
+    if (partition_of(sim, j) != c.partitions[part].name) continue;
+    w.push_back(static_cast<double>(wait_of(sim, j)));
+    out.pending_at_end += j.start == engine::kNoTime;
+    out.longest.push_back(&j);
+  }
+  std::sort(w.begin(), w.end());
+  out.waits.jobs = w.size();
+  if (!w.empty()) {
+    double sum = 0;
+    for (double x : w) sum += x;
+    out.waits.mean = sum / static_cast<double>(w.size());
+    out.waits.median = w[w.size() / 2];
+    out.waits.p95 = w[std::min(w.size() - 1, w.size() * 95 / 100)];
+    out.waits.max = w.back();
+  }
+  std::stable_sort(out.longest.begin(), out.longest.end(),
+                   [&](const engine::SimJob* a, const engine::SimJob* b) { return wait_of(sim, *a) > wait_of(sim, *b); });
+  if (out.longest.size() > kExamples) out.longest.resize(kExamples);
+  return out;
+}
+
+nlohmann::json row_json(const Simulation& sim, const QueueRow& r) {
+  nlohmann::json j = job_json(sim, *r.job);
+  j["snapshot"] = {{"at", r.at},
+                   {"partition", r.row->partition},
+                   {"priority", r.row->priority},
+                   {"factors", weighted_factors(*sim.site.config, r.row->factors)}};
+  return j;
+}
+
+}  // namespace sa::rules

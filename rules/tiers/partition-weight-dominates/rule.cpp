@@ -1,0 +1,218 @@
+// TIER001: a partition whose jobs always come before another's, whatever fair share says.
+// Slurm orders the queue by PriorityTier before priority, so between partitions at
+// different tiers fair share and age never reorder anything; and at one tier a partition
+// term whose difference is at least the whole fair-share plus age range does the same.
+// Only pairs that compete are considered: they share nodes, or some user may use both.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "rules/framework/context.h"
+#include "rules/framework/evidence.h"
+#include "rules/framework/queue_pairs.h"
+#include "rules/framework/rule.h"
+#include "rules/framework/sink.h"
+
+namespace sa::rules {
+
+namespace {
+
+// Partitions whose evidence is simulated per finding: the first few it dominates.
+constexpr std::size_t kEvidencePairs = 3;
+
+struct Dominated {
+  std::uint32_t part = 0;
+  bool by_tier = false;  // else by the partition term at the same tier
+  bool nodes = false;    // shares nodes (else only users)
+  double gap = 0;        // partition-term points above it (same tier)
+};
+
+std::vector<Dominated> dominated_by(const Config& c, std::uint32_t p, double weight, double range) {
+  std::vector<Dominated> out;
+  const Partition& a = c.partitions[p];
+  for (std::uint32_t q = 0; q < c.partitions.size(); ++q) {
+    const Partition& b = c.partitions[q];
+    if (q == p || !schedules_jobs(b)) continue;
+    const bool nodes = share_nodes(a, b);
+    if (!nodes && !share_users(a, b)) continue;
+    const double gap = weight * (partition_factor(c, a) - partition_factor(c, b));
+    if (a.priority_tier > b.priority_tier) out.push_back({q, true, nodes, gap});
+    else if (a.priority_tier == b.priority_tier && range > 0 && gap >= range) out.push_back({q, false, nodes, gap});
+  }
+  // Node-sharing partitions first: they compete for the same resources.
+  std::stable_sort(out.begin(), out.end(), [](const Dominated& x, const Dominated& y) { return x.nodes > y.nodes; });
+  return out;
+}
+
+std::string names(const Config& c, const std::vector<Dominated>& d, bool by_tier, bool nodes) {
+  std::string out;
+  for (const Dominated& x : d) {
+    if (x.by_tier != by_tier || x.nodes != nodes) continue;
+    const Partition& q = c.partitions[x.part];
+    out += (out.empty() ? "" : ", ") +
+           (by_tier ? fmt::format("{} (tier {})", q.name, q.priority_tier) : fmt::format("{} ({} points below)", q.name, points(x.gap)));
+  }
+  return out;
+}
+
+std::string describe(const Config& c, const std::vector<Dominated>& d, bool by_tier) {
+  const std::string n = names(c, d, by_tier, true), u = names(c, d, by_tier, false);
+  if (!n.empty() && !u.empty()) return fmt::format("{}, which share its nodes, and {}, which share its users", n, u);
+  if (!n.empty()) return n + ", which share its nodes";
+  return u + ", which share its users";
+}
+
+// One pair's numbers, keyed "<ahead> ahead of <behind>" so the text report can print them flat.
+std::pair<std::string, nlohmann::json> pair_metrics(const Simulation& sim, std::uint32_t p, std::uint32_t q,
+                                                    CrossPairStats* keep) {
+  const Config& c = *sim.site.config;
+  const CrossPairStats s = cross_partition_pairs(sim, p, q);
+  const PartitionWaits wp = partition_waits(sim, p), wq = partition_waits(sim, q);
+  const double ratio = wq.waits.mean / std::max(60.0, wp.waits.mean);
+  nlohmann::json j = {{"pending_pairs", s.pairs},
+                      {"fairshare_prefers_behind", s.fairshare_prefers_second},
+                      {"fairshare_reversed_order", s.reversed},
+                      {"mean_wait_ahead", std::llround(wp.waits.mean)},
+                      {"mean_wait_behind", std::llround(wq.waits.mean)},
+                      {"delay_ratio", std::round(ratio * 100.0) / 100.0}};
+  if (s.sampled) j["sampled"] = true;
+  if (keep) *keep = s;
+  return {fmt::format("{} ahead of {}", c.partitions[p].name, c.partitions[q].name), j};
+}
+
+void add_example(const Simulation& sim, Finding& f, const QueueRow& r) {
+  auto& ex = f.evidence["examples"];
+  for (const auto& e : ex) {
+    if (e.value("job", 0U) == r.row->job_id) return;
+  }
+  if (ex.size() < 5) ex.push_back(row_json(sim, r));
+}
+
+void add_evidence(const LintContext& ctx, Finding& f, std::uint32_t p, const std::vector<Dominated>& d) {
+  const Simulation* sim = ctx.simulation();
+  if (!sim) return;
+  f.evidence = simulated_evidence(*sim);
+  for (std::size_t i = 0; i < d.size() && i < kEvidencePairs; ++i) {
+    CrossPairStats s;
+    auto [key, metrics] = pair_metrics(*sim, p, d[i].part, &s);
+    f.evidence["metrics"][key] = metrics;
+    for (const auto& [a, b] : s.examples) {
+      add_example(*sim, f, a);
+      add_example(*sim, f, b);
+    }
+  }
+}
+
+// The largest 1, 2 or 5 x 10^k at or below v (at least 1).
+std::uint64_t round_down_125(double v) {
+  const std::uint64_t up = round_up_125(v);
+  if (static_cast<double>(up) <= v || up == 1) return up;
+  std::uint64_t mag = 1;
+  while (mag * 10 <= up) mag *= 10;
+  const std::uint64_t lead = up / mag;  // 1, 2 or 5
+  return lead == 1 ? mag / 2 : lead == 2 ? mag : 2 * mag;
+}
+
+// A partition weight at which the largest same-tier gap is half the fair-share and age range.
+void weight_fix(const LintContext& ctx, Finding& f, std::uint32_t p, const std::vector<Dominated>& d, double weight,
+                double range) {
+  double gap = 0;
+  for (const Dominated& x : d) {
+    if (!x.by_tier) gap = std::max(gap, x.gap);
+  }
+  if (gap <= 0) return;
+  const std::uint64_t value = std::max<std::uint64_t>(1, round_down_125(weight * range / 2 / gap));
+  f.fix = Fix{fmt::format("lower PriorityWeightPartition to {} so the partition term is at most half the fair-share "
+                          "and age range; or use PriorityTier if one partition is meant to always come first",
+                          points(static_cast<double>(value))),
+              "PriorityWeightPartition", std::to_string(value), {}};
+  const Simulation* sim = ctx.simulation();
+  if (!sim) return;
+  const Simulation& after = ctx.resimulate(fmt::format("PriorityWeightPartition={}", value), [&](Config& c) {
+    c.priority.weight_partition = static_cast<std::uint32_t>(value);
+  });
+  f.fix->resimulated = {{"scenario", scenario_json(after.scenario)}};
+  std::size_t n = 0;
+  for (const Dominated& x : d) {
+    if (x.by_tier || n++ >= kEvidencePairs) continue;
+    auto [key, metrics] = pair_metrics(after, p, x.part, nullptr);
+    f.fix->resimulated[key] = metrics;
+  }
+}
+
+std::string message(const Config& c, std::uint32_t p, const std::vector<Dominated>& d, double weight, double range) {
+  const Partition& a = c.partitions[p];
+  const bool tier = std::any_of(d.begin(), d.end(), [](const Dominated& x) { return x.by_tier; });
+  const bool term = std::any_of(d.begin(), d.end(), [](const Dominated& x) { return !x.by_tier; });
+  std::string msg = fmt::format("partition '{}' (PriorityTier={}) always comes before ", a.name, a.priority_tier);
+  if (tier) {
+    msg += fmt::format("the lower-tier partitions {}: Slurm orders the queue by PriorityTier before priority, so fair "
+                       "share and age never reorder their jobs",
+                       describe(c, d, true));
+  }
+  // Across tiers the partition term is moot, but say when it would dominate on its own too.
+  const Dominated* widest = nullptr;
+  for (const Dominated& x : d) {
+    if (x.by_tier && (!widest || x.gap > widest->gap)) widest = &x;
+  }
+  if (widest && widest->gap >= range) {
+    msg += fmt::format("; even at one tier its partition term ({} points above {}) would exceed the whole fair-share "
+                       "and age range ({} points)",
+                       points(widest->gap), c.partitions[widest->part].name, points(range));
+  }
+  if (term) {
+    msg += fmt::format("{}the partitions of its tier {}: PriorityWeightPartition={} with PriorityJobFactor={} puts its "
+                       "jobs at least the whole fair-share and age range ({} points) ahead",
+                       tier ? "; and before " : "", describe(c, d, false), points(weight), a.priority_job_factor,
+                       points(range));
+  }
+  return msg;
+}
+
+void report(const LintContext& ctx, FindingSink& sink, std::uint32_t p, const std::vector<Dominated>& d, double weight,
+            double range) {
+  const Config& c = ctx.config();
+  const Partition& a = c.partitions[p];
+  const bool tier = std::any_of(d.begin(), d.end(), [](const Dominated& x) { return x.by_tier; });
+  const bool term = std::any_of(d.begin(), d.end(), [](const Dominated& x) { return !x.by_tier; });
+  Finding& f = sink.report(ctx.conf_loc(a.loc), message(c, p, d, weight, range));
+  if (term) {
+    Location w = ctx.setting_loc("PriorityWeightPartition");
+    w.note = "the partition weight";
+    f.related.push_back(w);
+  }
+  for (std::size_t i = 0; i < d.size() && i < 4; ++i) {
+    Location l = ctx.conf_loc(c.partitions[d[i].part].loc);
+    l.note = "always behind it";
+    f.related.push_back(l);
+  }
+  if (tier && !term) {
+    f.fix = Fix{"if fair share should decide between these partitions, put them at the same PriorityTier and express "
+                "the preference with PriorityJobFactor (its weighted difference well below the fair-share range) or "
+                "a QOS priority",
+                {}, {}, {}};
+  }
+  add_evidence(ctx, f, p, d);
+  if (term) weight_fix(ctx, f, p, d, weight, range);
+}
+
+void check(const LintContext& ctx, FindingSink& sink) {
+  const Config& c = ctx.config();
+  const EffectiveWeights w = effective_weights(c);
+  // What could reorder jobs across partitions: fair share and age.
+  const double range = w.fairshare + w.age;
+  if (range <= 0) return;
+  for (std::uint32_t p = 0; p < c.partitions.size(); ++p) {
+    if (!schedules_jobs(c.partitions[p])) continue;
+    const std::vector<Dominated> d = dominated_by(c, p, w.partition, range);
+    if (!d.empty()) report(ctx, sink, p, d, w.partition, range);
+  }
+}
+
+}  // namespace
+
+}  // namespace sa::rules
+
+SA_RULE({"TIER001", "partition-weight-dominates", Level::kWarning, Check::kTierDominance, SimUse::kEvidence,
+         "a partition's tier or weighted job factor puts its jobs ahead of another's whatever their fair share",
+         check})
