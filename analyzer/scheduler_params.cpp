@@ -195,7 +195,8 @@ class SchedulerParamsReader {
     }
     if (!set_.count("bf_max_time")) s_.bf_max_time = s_.bf_interval > 0 ? s_.bf_interval : 30;
     if (!set_.count("bf_node_space_size")) s_.bf_node_space_size = s_.bf_max_job_test;
-    s_.bf_window *= 60;  // minutes in slurm.conf, seconds in the model
+    // Minutes in slurm.conf, seconds in the model; the default is already in seconds.
+    if (set_.count("bf_window")) s_.bf_window *= 60;
     if (set_.count("bf_max_job_assoc") && set_.count("bf_max_job_user")) {
       warn("bf_max_job_assoc and bf_max_job_user are both set; Slurm discards bf_max_job_user");
       s_.bf_max_job_user = 0;

@@ -85,6 +85,14 @@ TEST(SchedulerParameters, SlurmSemantics) {
   EXPECT_FALSE(a->diagnostics.has_errors());
 }
 
+// Found by BF001 on corpora/overlap-suspend: SchedulerParameters without bf_window used to
+// turn the one-day default (already seconds) into 60 days.
+TEST(SchedulerParameters, UnwrittenBfWindowKeepsTheOneDayDefault) {
+  EXPECT_EQ(analyze_body("SchedulerParameters=bf_continue\n")->config.scheduler.bf_window, 1440 * 60);
+  EXPECT_EQ(analyze_body("")->config.scheduler.bf_window, 1440 * 60);
+  EXPECT_EQ(analyze_body("SchedulerParameters=bf_window=2880\n")->config.scheduler.bf_window, 2880 * 60);
+}
+
 TEST(SchedulerParameters, TyposAreWarnings) {
   auto a = analyze_body("SchedulerParameters=max_prc_cnt=16,bf_max_job_tst=100\n");
   EXPECT_EQ(a->config.scheduler.max_rpc_cnt, 0);

@@ -1,0 +1,139 @@
+// GANG003: OverSubscribe=FORCE:n (or YES:n) lets n jobs share a CPU, but n jobs at the
+// default memory do not fit in the node's RAM.
+// - Memory consumable: the select plugin counts every job's memory, suspended ones
+//   included, so fewer than n jobs ever share a node; a job without --mem and with no
+//   default is given the whole node's memory and shares with nobody. Memory, not n, sets
+//   the sharing. Informational: nothing breaks, but the FORCE count promises more
+//   timeslicing than the site gets.
+// - Memory not consumable but defaulted: each job gets a memory limit (cgroup) yet the
+//   select plugin stacks n of them regardless, so n x the default exceeds the node: a
+//   warning, the jobs can run the node out of memory. (Without any default this is
+//   GANG001's case.)
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "rules/framework/backfill_stats.h"
+#include "rules/framework/context.h"
+#include "rules/framework/evidence.h"
+#include "rules/framework/rule.h"
+#include "rules/framework/sink.h"
+
+namespace sa::rules {
+
+namespace {
+
+struct Worst {
+  const Node* node = nullptr;
+  std::uint64_t per_job = 0;  // MB a job taking the whole node gets by default
+  std::uint64_t fit = 0;      // such jobs the node's memory holds
+};
+
+// The partition's node where the fewest default-sized jobs fit.
+Worst tightest_node(const Config& c, const Partition& p) {
+  Worst w;
+  for (std::uint32_t n : p.nodes) {
+    const Node& node = c.nodes[n];
+    const std::uint64_t per_job = default_node_mem(c, p, node);
+    // Tracked memory and no default: the job is given the node's whole memory.
+    const std::uint64_t size = per_job ? per_job : usable_mem(node);
+    const std::uint64_t fit = size ? usable_mem(node) / size : 0;
+    if (!w.node || fit < w.fit) w = {&node, per_job, fit};
+  }
+  return w;
+}
+
+std::string default_text(const Config& c, const Partition& p) {
+  if (p.def_mem_per_cpu) return fmt::format("DefMemPerCPU={} (partition)", p.def_mem_per_cpu);
+  if (p.def_mem_per_node) return fmt::format("DefMemPerNode={} (partition)", p.def_mem_per_node);
+  if (c.select.def_mem_per_cpu) return fmt::format("DefMemPerCPU={}", c.select.def_mem_per_cpu);
+  if (c.select.def_mem_per_node) return fmt::format("DefMemPerNode={}", c.select.def_mem_per_node);
+  return "no DefMemPerCPU or DefMemPerNode, so a job without --mem is given the whole node's memory";
+}
+
+nlohmann::json partition_metrics(const Simulation& sim, const Partition& p) {
+  std::uint32_t most_jobs = 0, over = 0;
+  double worst_ratio = 0;
+  const std::vector<std::uint32_t> nodes = sorted_nodes(p);
+  for (const engine::NodePeak& peak : sim.result.node_peaks) {
+    if (!std::binary_search(nodes.begin(), nodes.end(), peak.node)) continue;
+    const std::uint64_t real = usable_mem(sim.site.config->nodes[peak.node]);
+    most_jobs = std::max(most_jobs, peak.jobs);
+    if (real == 0) continue;
+    const double ratio = static_cast<double>(peak.mem_mb) / static_cast<double>(real);
+    worst_ratio = std::max(worst_ratio, ratio);
+    over += peak.mem_mb > real;
+  }
+  return {{"partition", p.name},
+          {"most_jobs_on_one_node", most_jobs},
+          {"nodes_asked_for_more_than_real_memory", over},
+          {"worst_requested_to_real_memory", rounded3(worst_ratio)},
+          {"gang", gang_json(sim)}};
+}
+
+void report(const LintContext& ctx, FindingSink& sink, const Partition& p, std::uint32_t n, const Worst& w,
+            bool& evidence_added) {
+  const Config& c = ctx.config();
+  const bool tracked = c.select.memory;
+  const std::string os = "OverSubscribe=" + oversubscribe_text(p.oversubscribe);
+  // YES:n shares only among jobs that ask for --oversubscribe.
+  const std::string who = p.oversubscribe.mode == OverSubscribe::Mode::kYes ? " that ask for --oversubscribe" : "";
+  std::string msg;
+  if (tracked && w.per_job == 0) {
+    msg = fmt::format("{} lets {} jobs{} share a CPU, but memory is consumable and no DefMemPerCPU or DefMemPerNode "
+                      "is set: a job without --mem is given the whole node's memory, so it shares its node with no "
+                      "other job and memory, not {}, limits sharing",
+                      os, n, who, os);
+  } else if (tracked) {
+    const std::string fits =
+        w.fit == 0 ? fmt::format("more than its {} MB, so such a job cannot start there at all", usable_mem(*w.node))
+                   : fmt::format("and only {} such job{} fit in its {} MB", w.fit, w.fit == 1 ? "" : "s",
+                                 usable_mem(*w.node));
+    msg = fmt::format("{} lets {} jobs{} share a CPU, but at {} a job on all {} CPUs of {} is given {} MB, {}: memory, "
+                      "not {}, limits sharing",
+                      os, n, who, default_text(c, p), w.node->cpus, w.node->name, w.per_job, fits, os);
+  } else {
+    msg = fmt::format("{} stacks {} jobs{} on a CPU while memory is not consumable: at {} {} jobs on all {} CPUs of {} "
+                      "ask for {} MB together, and it has {} MB",
+                      os, n, who, default_text(c, p), n, w.node->cpus, w.node->name, n * w.per_job,
+                      usable_mem(*w.node));
+  }
+  Finding& f = sink.report(ctx.conf_loc(p.loc), msg);
+  if (tracked) f.severity = Level::kInfo;
+  const std::uint64_t per_cpu = usable_mem(*w.node) / (std::max<std::uint64_t>(1, w.node->cpus) * n);
+  f.fix = Fix{tracked ? fmt::format("to let {} jobs share, set DefMemPerCPU={} or less on '{}' (and keep MaxMemPerCPU "
+                                    "near it); otherwise lower the count to {}:{}",
+                                    n, per_cpu, p.name, os.substr(0, os.find(':')), std::max<std::uint64_t>(1, w.fit))
+                      : fmt::format("make memory consumable (a *_Memory SelectTypeParameters), or lower DefMemPerCPU "
+                                    "to {} so {} jobs fit",
+                                    per_cpu, n),
+              "DefMemPerCPU", std::to_string(per_cpu), {}};
+  const Simulation* sim = ctx.simulation();
+  if (!sim || evidence_added) return;
+  evidence_added = true;
+  f.evidence = simulated_evidence(*sim);
+  f.evidence["metrics"] = partition_metrics(*sim, p);
+}
+
+void check(const LintContext& ctx, FindingSink& sink) {
+  const Config& c = ctx.config();
+  bool evidence_added = false;
+  for (const Partition& p : c.partitions) {
+    const std::uint32_t n = share_rows(p);
+    if (n < 2 || p.state != PartitionState::kUp || p.nodes.empty()) continue;
+    const Worst w = tightest_node(c, p);
+    if (!w.node || usable_mem(*w.node) == 0) continue;
+    if (c.select.memory ? w.fit < n : (w.per_job > 0 && w.per_job * n > usable_mem(*w.node))) {
+      report(ctx, sink, p, n, w, evidence_added);
+    }
+  }
+}
+
+}  // namespace
+
+}  // namespace sa::rules
+
+SA_RULE({"GANG003", "force-count-exceeds-memory", Level::kWarning, Check::kGangOversubscription, SimUse::kEvidence,
+         "OverSubscribe=FORCE:n (or YES:n) promises n jobs per CPU that the nodes' memory cannot hold at the default "
+         "job memory",
+         check})
