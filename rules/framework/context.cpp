@@ -1,5 +1,6 @@
 #include "rules/framework/context.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace sa::rules {
@@ -10,6 +11,7 @@ namespace {
 // tie and cross-partition ordering evidence. Every six hours is enough to see a policy
 // that holds all week, and keeps a 1,000-node run's snapshots small.
 constexpr std::int64_t kSnapshotEvery = 6 * 3600;
+constexpr std::int64_t kMaxSnapshots = 200;
 
 Location file_loc(const SourceManager& sources, const SourceLoc& loc) {
   if (!loc.valid()) return {};
@@ -48,10 +50,13 @@ std::unique_ptr<Simulation> LintContext::run(std::unique_ptr<Config> config, con
   sim->scenario.variant = label;
   engine::SimOptions options;
   options.partition_map = site_.partition_map;
+  // The default load stops a day after its last arrival; a recorded or profiled load runs
+  // to its end. Snapshots cover the arrivals either way.
   if (scenario_.end > scenario_.start) options.until = scenario_.end;
-  for (std::int64_t t = scenario_.start + kSnapshotEvery; scenario_.end > t; t += kSnapshotEvery) {
-    options.snapshot_at.push_back(t);
-  }
+  const std::int64_t first = load_->jobs.front().submit, last = load_->jobs.back().submit;
+  // A year-long trace gets at most kMaxSnapshots, spread evenly.
+  const std::int64_t every = std::max(kSnapshotEvery, (last - first) / kMaxSnapshots);
+  for (std::int64_t t = first + every; t <= last; t += every) options.snapshot_at.push_back(t);
   engine::Simulator simulator(sim->site, options);
   sim->result = simulator.run(*load_);
   sim->metrics = engine::compute_metrics(sim->result, sim->site);
