@@ -1,6 +1,6 @@
 # Two commands on a fresh Debian 12 machine:
-#   make demo   install what is missing, build in Release, check the bundled example site
-#               and simulate a week of its synthetic load
+#   make demo   install what is missing, build in Release, lint the bundled example site
+#               (findings with simulated evidence, text and SARIF) and simulate a week of its load
 #   make test   the same set-up, then every test through ctest
 BUILD ?= build
 JOBS ?= $(shell nproc)
@@ -20,8 +20,14 @@ build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
 demo: build
-	@echo "== slurm-advisor check $(DEMO_SITE)/slurm.conf"
-	@./$(BUILD)/cli/slurm-advisor check $(DEMO_SITE)/slurm.conf
+	@echo "== slurm-advisor lint $(DEMO_SITE) (its accounting files, the default load derived from the cluster)"
+	@./$(BUILD)/cli/slurm-advisor lint $(DEMO_SITE)/slurm.conf --assoc $(DEMO_SITE)/sacctmgr_dump.cfg \
+		--qos $(DEMO_SITE)/qos.psv --usage $(DEMO_SITE)/sshare_usage.psv; status=$$?; \
+		if [ $$status -gt 1 ]; then exit $$status; fi
+	@./$(BUILD)/cli/slurm-advisor lint $(DEMO_SITE)/slurm.conf --assoc $(DEMO_SITE)/sacctmgr_dump.cfg \
+		--qos $(DEMO_SITE)/qos.psv --usage $(DEMO_SITE)/sshare_usage.psv --format sarif \
+		--output $(BUILD)/demo-lint.sarif; status=$$?; if [ $$status -gt 1 ]; then exit $$status; fi
+	@echo "(SARIF for code scanning: $(BUILD)/demo-lint.sarif; exit status 1 means findings at --fail-on)"
 	@echo "== slurm-advisor simulate $(DEMO_SITE) (a synthetic week, $(DEMO_SITE)/profile.txt)"
 	@./$(BUILD)/cli/slurm-advisor simulate $(DEMO_SITE)/slurm.conf --assoc $(DEMO_SITE)/sacctmgr_dump.cfg \
 		--qos $(DEMO_SITE)/qos.psv --usage $(DEMO_SITE)/sshare_usage.psv --synthetic $(DEMO_SITE)/profile.txt \

@@ -1,0 +1,102 @@
+// CONF102: with memory a consumable resource, a DefMemPerCPU (partition or cluster default)
+// larger than a node's memory per CPU. cons_tres then lowers the CPUs a job without --mem
+// may take on that node until their memory fits (job_test.c _can_job_run_on_node), so the
+// rest of its CPUs idle, and for whole-node jobs (--exclusive, OverSubscribe=EXCLUSIVE) it
+// drops the node altogether: they cannot start there with the default memory.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "rules/framework/context.h"
+#include "rules/framework/rule.h"
+#include "rules/framework/sink.h"
+
+namespace sa::rules {
+
+namespace {
+
+struct Short {
+  const Node* node = nullptr;  // the worst node: fewest CPUs usable by default
+  std::uint32_t usable = 0;    // CPUs a default-memory job can hold there
+  std::size_t nodes = 0;       // nodes where the default does not fit every CPU
+};
+
+std::uint64_t node_memory(const Node& n) {
+  return n.real_memory_mb > n.mem_spec_limit_mb ? n.real_memory_mb - n.mem_spec_limit_mb : 0;
+}
+
+Short shortfall(const Config& c, const std::vector<std::uint32_t>& nodes, std::uint64_t per_cpu) {
+  Short s;
+  for (std::uint32_t i : nodes) {
+    const Node& n = c.nodes[i];
+    // RealMemory left at its default of 1 MB is CONF045's finding, not a default too big.
+    if (n.real_memory_mb <= 1) continue;
+    const std::uint64_t mem = node_memory(n);
+    if (per_cpu * n.cpus <= mem) continue;
+    ++s.nodes;
+    const auto usable = static_cast<std::uint32_t>(std::min<std::uint64_t>(n.cpus, mem / per_cpu));
+    if (!s.node || usable * s.node->cpus < s.usable * n.cpus) s = {&n, usable, s.nodes};
+  }
+  return s;
+}
+
+// The per-CPU default a partition's jobs get: its own DefMemPerCPU, unless it sets
+// DefMemPerNode, then the cluster's (where DefMemPerNode also wins over DefMemPerCPU).
+std::uint64_t per_cpu_default(const Config& c, const Partition& p, bool* own) {
+  *own = p.def_mem_per_cpu > 0;
+  if (p.def_mem_per_cpu) return p.def_mem_per_cpu;
+  if (p.def_mem_per_node || c.select.def_mem_per_node) return 0;
+  return c.select.def_mem_per_cpu;
+}
+
+std::string message(const std::string& where, std::uint64_t per_cpu, const Short& s) {
+  const Node& n = *s.node;
+  return fmt::format("{} gives jobs without --mem {} MB per CPU, but {} ({} CPUs, {} MB usable) holds only {} MB per "
+                     "CPU{}: such jobs can use at most {} of its {} CPUs, and --exclusive or OverSubscribe=EXCLUSIVE "
+                     "jobs without --mem cannot start there at all",
+                     where, per_cpu, n.name, n.cpus, node_memory(n), node_memory(n) / std::max<std::uint32_t>(1, n.cpus),
+                     s.nodes > 1 ? fmt::format(" ({} nodes are short)", s.nodes) : std::string(), s.usable, n.cpus);
+}
+
+void check(const LintContext& ctx, FindingSink& sink) {
+  const Config& c = ctx.config();
+  // Per-CPU memory is a consumable limit only with a cons_* select plugin tracking memory.
+  if (!c.select.memory || c.select.type == "select/linear") return;
+  std::vector<std::uint32_t> global_nodes;
+  for (const Partition& p : c.partitions) {
+    bool own = false;
+    const std::uint64_t per_cpu = per_cpu_default(c, p, &own);
+    if (!per_cpu || p.nodes.empty()) continue;
+    if (!own) {
+      global_nodes.insert(global_nodes.end(), p.nodes.begin(), p.nodes.end());
+      continue;
+    }
+    const Short s = shortfall(c, p.nodes, per_cpu);
+    if (!s.node) continue;
+    Finding& f = sink.report(ctx.conf_loc(p.loc), message(fmt::format("partition '{}' DefMemPerCPU={}", p.name, per_cpu),
+                                                          per_cpu, s));
+    f.related.push_back({ctx.conf_loc(s.node->loc).file, ctx.conf_loc(s.node->loc).line, 0, s.node->name});
+    f.fix = Fix{fmt::format("lower DefMemPerCPU on partition '{}' to {} (the smallest node's memory per CPU)", p.name,
+                            node_memory(*s.node) / std::max<std::uint32_t>(1, s.node->cpus)),
+                "DefMemPerCPU", std::to_string(node_memory(*s.node) / std::max<std::uint32_t>(1, s.node->cpus)), {}};
+  }
+  std::sort(global_nodes.begin(), global_nodes.end());
+  global_nodes.erase(std::unique(global_nodes.begin(), global_nodes.end()), global_nodes.end());
+  const Short s = shortfall(c, global_nodes, c.select.def_mem_per_cpu);
+  if (global_nodes.empty() || !s.node) return;
+  Finding& f = sink.report(ctx.setting_loc("DefMemPerCPU"),
+                           message(fmt::format("DefMemPerCPU={}", c.select.def_mem_per_cpu), c.select.def_mem_per_cpu, s));
+  f.related.push_back({ctx.conf_loc(s.node->loc).file, ctx.conf_loc(s.node->loc).line, 0, s.node->name});
+  const std::uint64_t fit = node_memory(*s.node) / std::max<std::uint32_t>(1, s.node->cpus);
+  f.fix = Fix{fmt::format("lower DefMemPerCPU to {} MB, or set a larger DefMemPerCPU only on the partitions of the "
+                          "big-memory nodes",
+                          fit),
+              "DefMemPerCPU", std::to_string(fit), {}};
+}
+
+}  // namespace
+
+}  // namespace sa::rules
+
+SA_RULE({"CONF102", "def-mem-per-cpu-exceeds-node-memory", Level::kWarning, Check::kConfig, SimUse::kStatic,
+         "DefMemPerCPU above a node's memory per CPU: default jobs cannot use all its CPUs", check})

@@ -1,0 +1,186 @@
+// FAIR007: a partition with GPU nodes whose billing does not count GPUs. Without
+// TRESBillingWeights a job's billable TRES is its CPU count (assoc_mgr_tres_weighted); with
+// weights that leave out gres/gpu, GPUs weigh 0 (PriorityFlags=MAX_TRES only changes how
+// the weighted values combine, so it does not help). Fair-share usage, and billing-based
+// limits, then charge a job holding four GPUs and four cores as four CPUs, a small part of
+// the node it keeps from everyone else.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <optional>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "rules/framework/context.h"
+#include "rules/framework/evidence.h"
+#include "rules/framework/rule.h"
+#include "rules/framework/share_stats.h"
+#include "rules/framework/sink.h"
+
+namespace sa::rules {
+
+namespace {
+
+std::uint64_t gpus_of(const Node& n) {
+  std::uint64_t g = 0;
+  for (const GresSpec& s : n.gres) {
+    if (s.name == "gpu" && !s.no_consume) g += s.count;
+  }
+  return g;
+}
+
+bool bills_gpus(const Partition& p) {
+  return std::any_of(p.tres_billing_weights.begin(), p.tres_billing_weights.end(), [](const TresWeight& w) {
+    return w.tres.rfind("gres/gpu", 0) == 0 && w.weight > 0;
+  });
+}
+
+struct GpuPart {
+  const Partition* part = nullptr;
+  std::vector<std::uint32_t> gpu_nodes;
+  std::uint64_t gpus = 0;
+  double cpus_per_gpu = 0;  // the largest over its GPU nodes: what one GPU keeps from others
+};
+
+std::optional<GpuPart> gpu_partition(const Config& c, const Partition& p) {
+  if (p.state != PartitionState::kUp || bills_gpus(p)) return std::nullopt;
+  GpuPart g{&p, {}, 0, 0};
+  for (std::uint32_t n : p.nodes) {
+    const std::uint64_t count = gpus_of(c.nodes[n]);
+    if (!count) continue;
+    g.gpu_nodes.push_back(n);
+    g.gpus += count;
+    g.cpus_per_gpu = std::max(g.cpus_per_gpu, static_cast<double>(c.nodes[n].cpus) / static_cast<double>(count));
+  }
+  if (g.gpu_nodes.empty()) return std::nullopt;
+  // DefCpuPerGPU at least a node's CPUs per GPU makes a default GPU job take (and pay for)
+  // its GPUs' part of the node: the CPU count already prices the GPUs.
+  auto it = p.raw.find("DefCPUPerGPU");
+  const Setting* global = c.setting("DefCPUPerGPU");
+  const std::string def = it != p.raw.end() ? it->second : global ? global->value : "";
+  if (!def.empty() && std::strtod(def.c_str(), nullptr) >= g.cpus_per_gpu) return std::nullopt;
+  return g;
+}
+
+std::string weights_with_gpu(const Partition& p, double w) {
+  auto it = p.raw.find("TRESBillingWeights");
+  const std::string base = it != p.raw.end() && !it->second.empty() ? it->second : "CPU=1.0";
+  return fmt::format("{},GRES/gpu={:g}", base, w);
+}
+
+struct GpuUse {
+  std::size_t jobs = 0;
+  double gpu_seconds = 0, charged = 0, charged_weighted = 0;
+  std::map<std::string, std::pair<double, double>> by_account;  // gpu-seconds, charged
+  std::vector<const engine::SimJob*> cheapest;                   // most GPU per charged unit
+  engine::WaitStats waits;
+};
+
+double ran(const Simulation& sim, const engine::SimJob& j) {
+  const std::int64_t end = j.end != engine::kNoTime ? j.end : sim.result.end;
+  return static_cast<double>(std::max<std::int64_t>(0, end - j.start));
+}
+
+GpuUse gpu_use(const Simulation& sim, const std::set<std::string>& parts, double weight) {
+  GpuUse u;
+  double wait_sum = 0;
+  for (const engine::SimJob& j : sim.result.jobs) {
+    if (j.start == engine::kNoTime || !j.alloc.gpus() || !parts.count(partition_of(sim, j))) continue;
+    const double t = ran(sim, j), g = j.alloc.gpus() * t, charge = j.billable * t;
+    ++u.jobs;
+    u.gpu_seconds += g;
+    u.charged += charge;
+    u.charged_weighted += charge + j.alloc.gpus() * weight * t;
+    u.by_account[j.req.account].first += g;
+    u.by_account[j.req.account].second += charge;
+    u.cheapest.push_back(&j);
+    wait_sum += static_cast<double>(wait_of(sim, j));
+  }
+  u.waits.jobs = u.jobs;
+  if (u.jobs) u.waits.mean = wait_sum / static_cast<double>(u.jobs);
+  std::stable_sort(u.cheapest.begin(), u.cheapest.end(), [](auto* a, auto* b) {
+    return a->alloc.gpus() / std::max(1.0, a->billable) > b->alloc.gpus() / std::max(1.0, b->billable);
+  });
+  if (u.cheapest.size() > 5) u.cheapest.resize(5);
+  return u;
+}
+
+nlohmann::json use_json(const GpuUse& u) {
+  nlohmann::json accounts = nlohmann::json::array();
+  double all_charged = 0;
+  for (const auto& [a, v] : u.by_account) all_charged += v.second;
+  for (const auto& [a, v] : u.by_account) {
+    accounts.push_back({{"account", a},
+                        {"share_of_gpu_hours", u.gpu_seconds > 0 ? std::round(v.first / u.gpu_seconds * 1e4) / 1e4 : 0},
+                        {"share_of_charged_usage", all_charged > 0 ? std::round(v.second / all_charged * 1e4) / 1e4 : 0}});
+  }
+  return {{"gpu_jobs", u.jobs},
+          {"gpu_hours", std::llround(u.gpu_seconds / 3600)},
+          {"charged_billing_hours", std::llround(u.charged / 3600)},
+          {"charged_if_gpus_weighted", std::llround(u.charged_weighted / 3600)},
+          {"mean_wait_seconds", std::llround(u.waits.mean)},
+          {"accounts", accounts}};
+}
+
+void add_evidence(const LintContext& ctx, Finding& f, const std::vector<GpuPart>& flagged, const GpuPart& g) {
+  const Simulation* sim = ctx.simulation();
+  if (!sim) return;
+  const std::set<std::string> parts{g.part->name};
+  const GpuUse before = gpu_use(*sim, parts, g.cpus_per_gpu);
+  if (!before.jobs) return;  // the load ran no GPU job here (e.g. mostly CPU nodes): nothing to show
+  f.evidence = simulated_evidence(*sim);
+  f.evidence["metrics"] = use_json(before);
+  for (const engine::SimJob* j : before.cheapest) f.evidence["examples"].push_back(job_json(*sim, *j));
+  // One re-run prices GPUs in every flagged partition, shared by their findings.
+  const Simulation& after = ctx.resimulate("TRESBillingWeights with GRES/gpu", [&](Config& c) {
+    for (const GpuPart& x : flagged) {
+      for (Partition& p : c.partitions) {
+        if (p.name != x.part->name) continue;
+        if (p.tres_billing_weights.empty()) p.tres_billing_weights.push_back({"cpu", 1.0});
+        p.tres_billing_weights.push_back({"gres/gpu", x.cpus_per_gpu});
+      }
+    }
+  });
+  f.fix->resimulated = use_json(gpu_use(after, parts, 0));
+  f.fix->resimulated.erase("charged_if_gpus_weighted");  // the re-run already charges them
+  f.fix->resimulated["scenario"] = scenario_json(after.scenario);
+}
+
+void check(const LintContext& ctx, FindingSink& sink) {
+  const Config& c = ctx.config();
+  if (!ctx.tree() || !shares::fair_share_matters(c)) return;
+  std::vector<GpuPart> flagged;
+  for (const Partition& p : c.partitions) {
+    if (auto g = gpu_partition(c, p)) flagged.push_back(*g);
+  }
+  for (const GpuPart& g : flagged) {
+    const Partition& p = *g.part;
+    const Node& node = c.nodes[g.gpu_nodes.front()];
+    const std::uint64_t cores = std::min<std::uint64_t>(gpus_of(node), node.cpus);  // one core per GPU
+    Finding& f = sink.report(
+        ctx.conf_loc(p.loc),
+        fmt::format("partition '{}' has {} GPU node{} ({} GPUs) but no TRESBillingWeights weight for gres/gpu: jobs "
+                    "are charged for their CPUs only, so a job holding all {} GPUs of {} with {} cores is charged {} "
+                    "of the node's {} CPUs, and GPU users' fair-share usage understates what they take",
+                    p.name, g.gpu_nodes.size(), g.gpu_nodes.size() == 1 ? "" : "s", g.gpus, gpus_of(node), node.name,
+                    cores, cores, node.cpus));
+    Location r = ctx.conf_loc(node.loc);
+    r.note = fmt::format("{} GPUs, {} CPUs", gpus_of(node), node.cpus);
+    f.related.push_back(r);
+    const std::string value = weights_with_gpu(p, g.cpus_per_gpu);
+    f.fix = Fix{fmt::format("set TRESBillingWeights=\"{}\" on partition '{}' so a GPU costs the {:g} CPUs it keeps "
+                            "from others",
+                            value, p.name, g.cpus_per_gpu),
+                "TRESBillingWeights", value, {}};
+    add_evidence(ctx, f, flagged, g);
+  }
+}
+
+}  // namespace
+
+}  // namespace sa::rules
+
+SA_RULE({"FAIR007", "billing-ignores-gpus", Level::kWarning, Check::kShareImbalance, SimUse::kEvidence,
+         "a partition with GPU nodes whose billing counts CPUs only, so GPU work is charged as its cores", check})
