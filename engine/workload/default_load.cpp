@@ -180,15 +180,18 @@ DefaultLoad default_load(const Config& config, const AssocTree* tree, const Defa
   }
   double total_weight = 0;
   for (const PartLoad& pl : loads) total_weight += pl.weight;
-  // The mean CPU-seconds of a job, estimated on a separate stream so the arrivals below do
-  // not depend on how many samples this takes.
+  // The mean CPU-seconds a job adds to the simulated span (arrivals plus a day's drain: a
+  // five-day job arriving on day two adds two days), estimated on a separate stream so the
+  // arrivals below do not depend on how many samples this takes.
   Rng probe(o.seed ^ 0x9e3779b97f4a7c15ULL);
   double work = 0;
   constexpr int kProbe = 4000;
+  const double horizon = static_cast<double>(o.duration + 86400);
   for (int i = 0; i < kProbe; ++i) {
     const PartLoad& pl = pick_weighted(loads, total_weight, probe, &PartLoad::weight);
     const JobRequest j = make_job(pl, probe);
-    work += static_cast<double>(j.cpus) * static_cast<double>(j.run_time);
+    const double arrival = probe.uniform() * static_cast<double>(o.duration);
+    work += static_cast<double>(j.cpus) * std::min(static_cast<double>(j.run_time), horizon - arrival);
   }
   const double per_job = std::max(1.0, work / kProbe);
   double rate = o.offered_load * capacity / per_job;  // jobs per second

@@ -27,22 +27,49 @@ LintContext::LintContext(const engine::LoadedSite& site, const engine::Workload*
 
 LintContext::~LintContext() = default;
 
-void LintContext::simulate() {
-  if (!base_ && load_) base_ = run(nullptr, "");
+void LintContext::start_simulation() {
+  if (base_.valid() || !load_) return;
+  base_ = std::async(std::launch::async, [this] { return run(nullptr, ""); }).share();
 }
+
+const Simulation* LintContext::simulation() const { return base_.valid() ? base_.get().get() : nullptr; }
 
 const Simulation& LintContext::resimulate(const std::string& label,
                                           const std::function<void(Config&)>& change) const {
-  auto it = variants_.find(label);
-  if (it != variants_.end()) return *it->second;
-  auto config = std::make_unique<Config>(site_.conf->config);
-  change(*config);
-  auto sim = run(std::move(config), label);
-  return *variants_.emplace(label, std::move(sim)).first->second;
+  std::promise<std::shared_ptr<const Simulation>> promise;
+  std::shared_future<std::shared_ptr<const Simulation>> future;
+  bool mine = false;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = variants_.find(label);
+    if (it == variants_.end()) {
+      it = variants_.emplace(label, promise.get_future().share()).first;
+      mine = true;
+    }
+    future = it->second;
+  }
+  // The first caller of a label runs it, outside the lock; later callers wait for it.
+  if (mine) {
+    auto config = std::make_unique<Config>(site_.conf->config);
+    change(*config);
+    promise.set_value(run(std::move(config), label));
+  }
+  return *future.get();
 }
 
-std::unique_ptr<Simulation> LintContext::run(std::unique_ptr<Config> config, const std::string& label) const {
-  auto sim = std::make_unique<Simulation>();
+void LintContext::prefetch(const std::string& label, const std::function<void(Config&)>& change) const {
+  if (!base_.valid()) return;  // not simulating (--no-simulate, or no load)
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (variants_.count(label)) return;
+  }
+  auto started = std::async(std::launch::async, [this, label, change] { resimulate(label, change); });
+  std::lock_guard<std::mutex> lock(mutex_);
+  prefetches_.push_back(std::move(started));
+}
+
+std::shared_ptr<const Simulation> LintContext::run(std::unique_ptr<Config> config, const std::string& label) const {
+  auto sim = std::make_shared<Simulation>();
   sim->config = std::move(config);
   sim->site = site_.site;
   if (sim->config) sim->site.config = sim->config.get();

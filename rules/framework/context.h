@@ -3,12 +3,16 @@
 // that turn model locations into finding locations, and the simulation every simulated rule
 // shares. The engine runs once per lint; a rule that wants to show what a better setting
 // would do asks for a re-simulation of the same load under a changed config, cached by label
-// so two rules asking for the same variant share one run.
+// so two rules asking for the same variant share one run. Rules that use the simulation
+// run on worker threads, so the base run and the variants overlap on a multi-core machine.
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -47,12 +51,18 @@ class LintContext {
   /// True when the user gave a QOS table (without one, Slurm's lone `normal` is assumed).
   bool has_qos_table() const { return has_qos_table_; }
 
-  /// The run of the site as configured, or nullptr under --no-simulate.
-  const Simulation* simulation() const { return base_.get(); }
+  /// The run of the site as configured (waiting for it if it is still running), or nullptr
+  /// under --no-simulate.
+  const Simulation* simulation() const;
   /// The same load and seed under a changed config; `label` names the change ("bf_window=7200").
+  /// Safe to call from several rules at once: each label runs once, later callers wait.
   const Simulation& resimulate(const std::string& label, const std::function<void(Config&)>& change) const;
-  /// Runs the base simulation (the lint driver calls this once when a rule needs it).
-  void simulate();
+  /// Starts `resimulate(label, change)` on its own thread and returns at once: a rule that
+  /// knows its fix before it needs the base run calls this first, so the two runs overlap.
+  void prefetch(const std::string& label, const std::function<void(Config&)>& change) const;
+  /// Starts the base simulation on its own thread (the lint driver calls this once when a
+  /// rule needs it), so rules can start their re-simulations meanwhile.
+  void start_simulation();
   bool can_simulate() const { return load_ != nullptr; }
 
   // Locations.
@@ -67,14 +77,16 @@ class LintContext {
   Location sched_param_loc(const std::string& name) const;
 
  private:
-  std::unique_ptr<Simulation> run(std::unique_ptr<Config> config, const std::string& label) const;
+  std::shared_ptr<const Simulation> run(std::unique_ptr<Config> config, const std::string& label) const;
 
   const engine::LoadedSite& site_;
   const engine::Workload* load_;
   Scenario scenario_;
   bool has_qos_table_ = false;
-  std::unique_ptr<Simulation> base_;
-  mutable std::map<std::string, std::unique_ptr<Simulation>> variants_;
+  std::shared_future<std::shared_ptr<const Simulation>> base_;
+  mutable std::mutex mutex_;  // guards variants_
+  mutable std::map<std::string, std::shared_future<std::shared_ptr<const Simulation>>> variants_;
+  mutable std::vector<std::future<void>> prefetches_;  // joined by their destructors
 };
 
 /// The scenario block of a simulated finding's evidence.

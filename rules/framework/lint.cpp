@@ -1,6 +1,8 @@
 #include "rules/framework/lint.h"
 
 #include <algorithm>
+#include <atomic>
+#include <thread>
 #include <exception>
 #include <fstream>
 #include <sstream>
@@ -81,26 +83,50 @@ Suppressions read_suppressions(const engine::LoadedSite& site) {
 
 bool selected(const LintOptions& o, const std::string& code) { return o.only.empty() || o.only.count(code); }
 
+void run_rule(const Rule& rule, const LintContext& context, FindingSink& sink) {
+  sink.begin_rule(&rule);
+  try {
+    rule.run(context, sink);
+  } catch (const std::exception& e) {
+    // A rule bug must not hide the other findings or crash the run.
+    sink.report(context.conf_file(), fmt::format("internal error in rule {}: {}", rule.code, e.what())).severity =
+        Level::kError;
+  }
+}
+
+// Static rules run here; rules that read the simulation run on worker threads while the base
+// run is still going, so their re-simulations overlap it. Each rule has its own sink and the
+// sinks are merged in registry order: the output does not depend on the thread timing.
 void run_rules(LintContext& context, const LintOptions& o, FindingSink& sink, LintReport& report) {
-  const bool needs_sim = std::any_of(registry().begin(), registry().end(), [&](const Rule& r) {
-    return r.simulation != SimUse::kStatic && selected(o, r.code);
-  });
-  if (needs_sim && o.simulate && context.can_simulate()) context.simulate();
+  std::vector<const Rule*> simulated;
+  const bool can = o.simulate && context.can_simulate();
   for (const Rule& rule : registry()) {
     if (!selected(o, rule.code)) continue;
-    if (rule.simulation == SimUse::kRequired && !context.simulation()) {
+    if (rule.simulation == SimUse::kRequired && !can) {
       report.skipped.push_back(fmt::format("{} ({})", rule.code, o.simulate ? "no load to simulate" : "--no-simulate"));
       continue;
     }
-    sink.begin_rule(&rule);
-    try {
-      rule.run(context, sink);
-    } catch (const std::exception& e) {
-      // A rule bug must not hide the other findings or crash the run.
-      sink.report(context.conf_file(), fmt::format("internal error in rule {}: {}", rule.code, e.what()))
-          .severity = Level::kError;
-    }
     ++report.rules_run;
+    if (rule.simulation != SimUse::kStatic && can) {
+      simulated.push_back(&rule);
+    } else {
+      run_rule(rule, context, sink);
+    }
+  }
+  if (simulated.empty()) return;
+  context.start_simulation();
+  std::vector<FindingSink> sinks(simulated.size());
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t i = next++; i < simulated.size(); i = next++) run_rule(*simulated[i], context, sinks[i]);
+  };
+  const unsigned threads = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), 4));
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads && t < simulated.size(); ++t) pool.emplace_back(worker);
+  worker();
+  for (std::thread& t : pool) t.join();
+  for (FindingSink& s : sinks) {
+    for (Finding& f : s.findings()) sink.findings().push_back(std::move(f));
   }
 }
 

@@ -53,8 +53,11 @@ nlohmann::json run_metrics(const Simulation& sim, const LongJobs& lj) {
 }
 
 void add_evidence(const LintContext& ctx, Finding& f, std::int64_t window, std::int64_t longest) {
-  const Simulation* sim = ctx.simulation();
   const std::int64_t minutes = (longest + 59) / 60;
+  const std::string label = fmt::format("bf_window={}", minutes);
+  auto raise = [minutes](Config& c) { c.scheduler.bf_window = minutes * 60; };
+  ctx.prefetch(label, raise);  // runs beside the base simulation
+  const Simulation* sim = ctx.simulation();
   f.fix = Fix{fmt::format("raise bf_window to {} (minutes, the longest MaxTime) in SchedulerParameters; a wider "
                           "window costs backfill time, so consider a larger bf_resolution with it",
                           minutes),
@@ -64,9 +67,7 @@ void add_evidence(const LintContext& ctx, Finding& f, std::int64_t window, std::
   f.evidence = simulated_evidence(*sim);
   f.evidence["metrics"] = run_metrics(*sim, before);
   for (const engine::SimJob* j : before.worst) f.evidence["examples"].push_back(job_json(*sim, *j));
-  const Simulation& after = ctx.resimulate(fmt::format("bf_window={}", minutes), [&](Config& c) {
-    c.scheduler.bf_window = minutes * 60;
-  });
+  const Simulation& after = ctx.resimulate(label, raise);
   f.fix->resimulated = run_metrics(after, long_jobs(after, window));
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
 }

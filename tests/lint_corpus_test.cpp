@@ -1,0 +1,95 @@
+// lint over every real slurm.conf in ../shared/corpora/slurm: no crash, no internal error,
+// and the rule findings compared with a reviewed list (tests/lint_corpus_expectations.tsv):
+// once with static rules only (--no-simulate) and once with a one-day default load, so the
+// simulated rules run on every real site too. Input diagnostics (CONF/ACCT) are pinned by
+// corpus_test.cpp and left out here.
+// SA_UPDATE_EXPECTATIONS=1 rewrites the list (then review the diff before committing).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "engine/site_loader.h"
+#include "rules/framework/lint.h"
+#include "rules/framework/rule.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kShared = SA_SHARED_DIR;
+const fs::path kExpectations = fs::path(SA_SOURCE_DIR) / "tests" / "lint_corpus_expectations.tsv";
+
+std::map<std::string, std::pair<std::string, std::string>> load_expectations() {
+  std::map<std::string, std::pair<std::string, std::string>> out;
+  std::ifstream in(kExpectations);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    std::string file, stat, sim;
+    std::getline(fields, file, '\t');
+    std::getline(fields, stat, '\t');
+    std::getline(fields, sim, '\t');
+    out[file] = {stat, sim};
+  }
+  return out;
+}
+
+// "BF001:2,PRIO002:1" or "none": rule findings only.
+std::string summary(const sa::rules::LintReport& r) {
+  std::map<std::string, int> counts;
+  for (const auto& f : r.findings) {
+    if (sa::rules::find_rule(f.code)) ++counts[f.code];
+  }
+  if (counts.empty()) return "none";
+  std::string out;
+  for (const auto& [code, n] : counts) out += (out.empty() ? "" : ",") + code + ":" + std::to_string(n);
+  return out;
+}
+
+TEST(LintCorpus, EveryRealConfigLintsAsReviewed) {
+  const fs::path root = kShared / "corpora" / "slurm";
+  if (!fs::exists(root)) GTEST_SKIP() << "no corpora at " << root;
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(root)) {
+    if (e.is_regular_file()) files.push_back(e.path().filename().string());
+  }
+  std::sort(files.begin(), files.end());
+  auto expectations = load_expectations();
+  const bool update = std::getenv("SA_UPDATE_EXPECTATIONS") != nullptr;
+  std::ostringstream rewritten;
+  rewritten << "# Reviewed lint findings per real config (see tests/lint_corpus_test.cpp).\n"
+            << "# file\tstatic rules (--no-simulate)\twith a one-day default load\n";
+  for (const std::string& file : files) {
+    SCOPED_TRACE(file);
+    sa::engine::SitePaths paths;
+    paths.conf = (root / file).string();
+    auto site = sa::engine::load_site(paths);
+    ASSERT_TRUE(site.ok()) << site.error();
+    std::string got[2];
+    for (int simulate = 0; simulate < 2; ++simulate) {
+      sa::rules::LintOptions o;
+      o.simulate = simulate == 1;
+      o.default_load.duration = 86400;
+      const auto report = sa::rules::run_lint(**site, o);
+      for (const auto& f : report.findings) {
+        EXPECT_EQ(f.message.find("internal error"), std::string::npos) << f.message;
+        EXPECT_FALSE(f.loc.file.empty()) << f.code << ": " << f.message;
+      }
+      got[simulate] = summary(report);
+    }
+    rewritten << file << "\t" << got[0] << "\t" << got[1] << "\n";
+    if (update) continue;
+    auto found = expectations.find(file);
+    ASSERT_NE(found, expectations.end()) << "no entry in " << kExpectations << "; got " << got[0] << " / " << got[1];
+    EXPECT_EQ(got[0], found->second.first) << "static";
+    EXPECT_EQ(got[1], found->second.second) << "simulated";
+  }
+  if (update) std::ofstream(kExpectations) << rewritten.str();
+}
+
+}  // namespace
