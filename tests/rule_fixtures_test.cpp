@@ -1,7 +1,8 @@
 // One parameterised test walks every rule folder (rules/<area>/<slug>/): each fires/*.conf
 // must produce the rule's findings exactly on the lines marked `# expect: CODE`, each
 // quiet/*.conf none at all. Side files beside a fixture, named after it, bring the rest of
-// a site: NAME.assoc.cfg (sacctmgr dump), NAME.qos.psv, NAME.usage.psv, NAME.profile.txt.
+// a site: NAME.assoc.cfg (sacctmgr dump), NAME.qos.psv, NAME.usage.psv, NAME.profile.txt,
+// NAME.version (the Slurm release the config is read as, e.g. 22.05; default 24.05).
 // Expectation forms:
 //   `... # expect: CODE[,CODE]`          a finding on this line
 //   `# expect-next: CODE`                a finding on the next line (files whose syntax
@@ -111,6 +112,13 @@ TEST_P(RuleFixture, FindingsMatchExpectations) {
   paths.qos = side(".qos.psv");
   paths.usage = side(".usage.psv");
   paths.synthetic = side(".profile.txt");
+  if (const std::string v = side(".version"); !v.empty()) {
+    std::string text = read(v);
+    text.erase(text.find_last_not_of(" \n\r\t") + 1);
+    auto version = sa::SlurmVersion::parse(text);
+    ASSERT_TRUE(version) << v << ": not a Slurm version: " << text;
+    paths.version = *version;
+  }
   auto site = sa::engine::load_site(paths);
   ASSERT_TRUE(site.ok()) << site.error();
   sa::rules::LintOptions options;
