@@ -15,6 +15,8 @@
 
 #include <fmt/format.h>
 
+#include "bench/bench_tree.h"
+
 #include "analyzer/accounting_readers.h"
 #include "analyzer/analyze.h"
 #include "analyzer/assoc_reader.h"
@@ -45,17 +47,7 @@ std::string load_profile(int days, double load, int nodes, const char* partition
                      days, 5000.0 / 24.0 * load * nodes / 5000.0, partitions);
 }
 
-std::string tree_dump(int accounts, int users_per_account) {
-  std::string out = "Cluster - 'bench'\nParent - 'root'\nUser - 'root':DefaultAccount='root':AdminLevel='Administrator':Fairshare=1\n";
-  for (int a = 0; a < accounts; ++a) out += fmt::format("Account - 'acct{}':Fairshare={}\n", a, 1 + a % 7);
-  for (int a = 0; a < accounts; ++a) {
-    out += fmt::format("Parent - 'acct{}'\n", a);
-    for (int u = 0; u < users_per_account; ++u) {
-      out += fmt::format("User - 'u{}_{}':DefaultAccount='acct{}':Fairshare={}\n", a, u, a, 1 + u % 3);
-    }
-  }
-  return out;
-}
+using sa::bench::tree_dump;
 
 /// A site from slurm.conf text with the 40 x 5 tree and the synthetic load on it.
 struct BenchLoad {

@@ -13,6 +13,8 @@
 
 #include <fmt/format.h>
 
+#include "bench/bench_tree.h"
+
 #include "engine/site_loader.h"
 #include "rules/framework/lint.h"
 
@@ -36,17 +38,7 @@ std::string site_conf(int nodes) {
       nodes, nodes, nodes / 4, std::max(1, nodes / 50));
 }
 
-std::string tree_dump(int accounts, int users_per_account) {
-  std::string out = "Cluster - 'bench'\nParent - 'root'\nUser - 'root':DefaultAccount='root':AdminLevel='Administrator':Fairshare=1\n";
-  for (int a = 0; a < accounts; ++a) out += fmt::format("Account - 'acct{}':Fairshare={}\n", a, 1 + a % 7);
-  for (int a = 0; a < accounts; ++a) {
-    out += fmt::format("Parent - 'acct{}'\n", a);
-    for (int u = 0; u < users_per_account; ++u) {
-      out += fmt::format("User - 'u{}_{}':DefaultAccount='acct{}':Fairshare={}\n", a, u, a, 1 + u % 3);
-    }
-  }
-  return out;
-}
+using sa::bench::tree_dump;
 
 std::string write_temp(const std::string& name, const std::string& text) {
   const fs::path path = fs::temp_directory_path() / ("sa_lint_bench_" + name);

@@ -1,5 +1,6 @@
 #include "rules/framework/evidence.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -15,6 +16,26 @@ double round3(double v) { return std::round(v * 1000.0) / 1000.0; }
 nlohmann::json wait_json(const engine::WaitStats& w) {
   return {{"jobs", w.jobs}, {"mean", std::llround(w.mean)}, {"median", std::llround(w.median)},
           {"p95", std::llround(w.p95)}, {"max", std::llround(w.max)}};
+}
+
+engine::WaitStats wait_stats(std::vector<double> w) {
+  engine::WaitStats out;
+  std::sort(w.begin(), w.end());
+  out.jobs = w.size();
+  if (w.empty()) return out;
+  double sum = 0;
+  for (double x : w) sum += x;
+  out.mean = sum / static_cast<double>(w.size());
+  out.median = w[w.size() / 2];
+  out.p95 = w[std::min(w.size() - 1, w.size() * 95 / 100)];
+  out.max = w.back();
+  return out;
+}
+
+std::string join_names(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& s : names) out += (out.empty() ? "" : ",") + s;
+  return out;
 }
 
 nlohmann::json headline_metrics(const engine::Metrics& m) {

@@ -16,6 +16,10 @@ namespace sa::rules {
 /// Utilisation, waits, backfill share and jobs left pending: the run at a glance.
 nlohmann::json headline_metrics(const engine::Metrics& m);
 nlohmann::json wait_json(const engine::WaitStats& w);
+/// Count, mean, median, p95 and max of a list of waits (seconds), as the metrics compute them.
+engine::WaitStats wait_stats(std::vector<double> waits);
+/// Names joined with commas, as slurm.conf lists them.
+std::string join_names(const std::vector<std::string>& names);
 
 /// One job of a simulation: who, where, how big, when it was submitted and started, its
 /// wait, priority and weighted factors (at start, or at the end for jobs still pending).

@@ -236,16 +236,7 @@ PartitionWaits partition_waits(const Simulation& sim, std::uint32_t part) {
     out.pending_at_end += j.start == engine::kNoTime;
     out.longest.push_back(&j);
   }
-  std::sort(w.begin(), w.end());
-  out.waits.jobs = w.size();
-  if (!w.empty()) {
-    double sum = 0;
-    for (double x : w) sum += x;
-    out.waits.mean = sum / static_cast<double>(w.size());
-    out.waits.median = w[w.size() / 2];
-    out.waits.p95 = w[std::min(w.size() - 1, w.size() * 95 / 100)];
-    out.waits.max = w.back();
-  }
+  out.waits = wait_stats(std::move(w));
   std::stable_sort(out.longest.begin(), out.longest.end(),
                    [&](const engine::SimJob* a, const engine::SimJob* b) { return wait_of(sim, *a) > wait_of(sim, *b); });
   if (out.longest.size() > kExamples) out.longest.resize(kExamples);

@@ -30,16 +30,7 @@ LongJobs long_jobs(const Simulation& sim, std::int64_t window) {
     w.push_back(static_cast<double>(wait_of(sim, j)));
     out.worst.push_back(&j);
   }
-  std::sort(w.begin(), w.end());
-  out.waits.jobs = w.size();
-  if (!w.empty()) {
-    double sum = 0;
-    for (double x : w) sum += x;
-    out.waits.mean = sum / static_cast<double>(w.size());
-    out.waits.median = w[w.size() / 2];
-    out.waits.p95 = w[std::min(w.size() - 1, w.size() * 95 / 100)];
-    out.waits.max = w.back();
-  }
+  out.waits = wait_stats(std::move(w));
   std::stable_sort(out.worst.begin(), out.worst.end(), [&](auto* a, auto* b) { return wait_of(sim, *a) > wait_of(sim, *b); });
   if (out.worst.size() > 5) out.worst.resize(5);
   return out;

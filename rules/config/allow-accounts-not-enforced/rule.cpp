@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "rules/framework/context.h"
+#include "rules/framework/evidence.h"
 #include "rules/framework/rule.h"
 #include "rules/framework/share_stats.h"
 #include "rules/framework/sink.h"
@@ -14,12 +15,6 @@
 namespace sa::rules {
 
 namespace {
-
-std::string join(const std::vector<std::string>& v) {
-  std::string out;
-  for (const std::string& s : v) out += (out.empty() ? "" : ",") + s;
-  return out;
-}
 
 std::string enforce_now(const Config& c) {
   const Setting* s = c.setting("AccountingStorageEnforce");
@@ -42,7 +37,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
         ctx.conf_loc(p.loc),
         fmt::format("partition '{}' sets {}={} but {}: since 23.02 slurmctld checks the account lists only when "
                     "associations are enforced, so jobs of every account {} this partition",
-                    p.name, key, join(allow ? p.allow_accounts : p.deny_accounts), enforce_now(c),
+                    p.name, key, join_names(allow ? p.allow_accounts : p.deny_accounts), enforce_now(c),
                     allow ? "are accepted in" : "can run in"));
     Location e = ctx.setting_loc("AccountingStorageEnforce");
     e.note = "AccountingStorageEnforce";

@@ -9,6 +9,7 @@
 
 #include "rules/framework/context.h"
 #include "rules/framework/queue_pairs.h"
+#include "rules/framework/evidence.h"
 #include "rules/framework/rule.h"
 #include "rules/framework/sink.h"
 
@@ -16,20 +17,14 @@ namespace sa::rules {
 
 namespace {
 
-std::string join(const std::vector<std::string>& v) {
-  std::string out;
-  for (const std::string& s : v) out += (out.empty() ? "" : ",") + s;
-  return out;
-}
-
 // How the partition is restricted, as written.
 std::string restriction(const Partition& p) {
   auto all = [](const std::vector<std::string>& v) { return v.size() == 1 && (v[0] == "all" || v[0] == "ALL"); };
   std::vector<std::string> r;
-  if (!p.allow_accounts.empty() && !all(p.allow_accounts)) r.push_back("AllowAccounts=" + join(p.allow_accounts));
-  if (!p.allow_groups.empty()) r.push_back("AllowGroups=" + join(p.allow_groups));
-  if (!p.allow_qos.empty() && !all(p.allow_qos)) r.push_back("AllowQos=" + join(p.allow_qos));
-  if (!p.deny_accounts.empty()) r.push_back("DenyAccounts=" + join(p.deny_accounts));
+  if (!p.allow_accounts.empty() && !all(p.allow_accounts)) r.push_back("AllowAccounts=" + join_names(p.allow_accounts));
+  if (!p.allow_groups.empty()) r.push_back("AllowGroups=" + join_names(p.allow_groups));
+  if (!p.allow_qos.empty() && !all(p.allow_qos)) r.push_back("AllowQos=" + join_names(p.allow_qos));
+  if (!p.deny_accounts.empty()) r.push_back("DenyAccounts=" + join_names(p.deny_accounts));
   std::string out;
   for (const std::string& s : r) out += (out.empty() ? "" : " ") + s;
   return out;
