@@ -7,6 +7,7 @@
 
 #include "cli/cmd_accounting.h"
 #include "cli/cmd_check.h"
+#include "cli/cmd_diff.h"
 #include "cli/cmd_lint.h"
 #include "cli/cmd_simulate.h"
 #include "cli/cmd_squeue.h"
@@ -29,6 +30,7 @@ int main(int argc, char** argv) {
   register_explain(app, runner);
   register_lint(app, runner);
   register_rules(app, runner);
+  register_diff(app, runner);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -20,6 +20,8 @@ nlohmann::json location_json(const rules::Location& l) {
   return j;
 }
 
+}  // namespace
+
 nlohmann::json finding_json(const Finding& f) {
   const rules::Rule* rule = rules::find_rule(f.code);
   nlohmann::json j = {{"check", rules::check_name(f.check)},
@@ -45,8 +47,6 @@ nlohmann::json finding_json(const Finding& f) {
   if (f.baselined) j["baselined"] = true;
   return j;
 }
-
-}  // namespace
 
 nlohmann::json lint_summary(const rules::LintReport& r) {
   nlohmann::json by_check = nlohmann::json::object();

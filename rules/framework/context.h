@@ -54,6 +54,7 @@ class LintContext {
   /// The run of the site as configured (waiting for it if it is still running), or nullptr
   /// under --no-simulate.
   const Simulation* simulation() const;
+  std::shared_ptr<const Simulation> shared_simulation() const { return base_.valid() ? base_.get() : nullptr; }
   /// The same load and seed under a changed config; `label` names the change ("bf_window=7200").
   /// Safe to call from several rules at once: each label runs once, later callers wait.
   const Simulation& resimulate(const std::string& label, const std::function<void(Config&)>& change) const;

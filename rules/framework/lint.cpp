@@ -156,7 +156,12 @@ LintReport run_lint(const engine::LoadedSite& site, const LintOptions& o) {
   engine::DefaultLoad generated;
   Scenario scenario;
   const engine::Workload* load = &site.workload;
-  if (site.has_workload) {
+  if (o.load) {
+    load = o.load;
+    scenario.load = o.load_description;
+    scenario.seed = o.default_load.seed;
+    scenario.end = o.default_load.duration + 86400;
+  } else if (site.has_workload) {
     scenario.load = site.workload.format == engine::WorkloadFormat::kSynthetic
                         ? "synthetic profile " + site.workload.source
                         : "workload " + site.workload.source;
@@ -181,6 +186,7 @@ LintReport run_lint(const engine::LoadedSite& site, const LintOptions& o) {
   if (const Simulation* sim = context.simulation()) {
     report.scenario = sim->scenario;
     report.metrics = headline_metrics(sim->metrics);
+    report.simulation = context.shared_simulation();
   }
   const Suppressions suppressions = read_suppressions(site);
   for (Finding& f : sink.findings()) {

@@ -5,6 +5,7 @@
 // overrides and the baseline, and sorts by (file, line, column, code).
 #include <cstddef>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -26,12 +27,17 @@ struct LintOptions {
   SeverityOverrides overrides;
   std::set<std::string> baseline;      // fingerprints of findings already accepted
   engine::DefaultLoadOptions default_load;
+  /// A default load generated elsewhere, simulated instead of this site's own (diff runs
+  /// both configs on the old one's); `load_description` names it in the report.
+  const engine::Workload* load = nullptr;
+  std::string load_description;
 };
 
 struct LintReport {
   std::vector<Finding> findings;       // sorted
   std::optional<Scenario> scenario;    // set when the site was simulated
   nlohmann::json metrics;              // headline metrics of that run (empty when not simulated)
+  std::shared_ptr<const Simulation> simulation;  // that run itself (diff compares two)
   std::size_t suppressed = 0, switched_off = 0, baselined = 0;
   std::size_t rules_run = 0;
   std::vector<std::string> skipped;    // rules not run: "BF002 (needs a simulation)"

@@ -1,0 +1,134 @@
+#include "rules/framework/diff.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "rules/framework/evidence.h"
+
+namespace sa::rules {
+
+namespace {
+
+// Findings of the two configs match on code and the flagged line's text: the files have
+// different names, and a changed line is a finding removed and one added.
+std::string match_key(const Finding& f) {
+  std::string text = f.snippet;
+  text.erase(0, text.find_first_not_of(" \t"));
+  return f.code + "|" + text + "|" + (f.loc.line > 0 ? "" : f.message);
+}
+
+void diff_findings(const LintReport& before, const LintReport& after, LintDiff& out) {
+  std::multiset<std::string> old_keys, new_keys;
+  for (const Finding& f : before.findings) old_keys.insert(match_key(f));
+  for (const Finding& f : after.findings) new_keys.insert(match_key(f));
+  for (const Finding& f : after.findings) {
+    auto it = old_keys.find(match_key(f));
+    if (it == old_keys.end()) {
+      out.added.push_back(f);
+    } else {
+      old_keys.erase(it);
+      ++out.unchanged;
+    }
+  }
+  for (const Finding& f : before.findings) {
+    auto it = new_keys.find(match_key(f));
+    if (it == new_keys.end()) {
+      out.removed.push_back(f);
+    } else {
+      new_keys.erase(it);
+    }
+  }
+}
+
+void compare(const std::string& what, const std::string& a, const std::string& b, LintDiff& out) {
+  if (a != b) out.settings.push_back({what, a, b});
+}
+
+void diff_settings(const Config& a, const Config& b, LintDiff& out) {
+  std::set<std::string> keys;
+  for (const auto& [k, v] : a.settings) keys.insert(k);
+  for (const auto& [k, v] : b.settings) keys.insert(k);
+  for (const std::string& k : keys) {
+    const Setting* x = a.setting(k);
+    const Setting* y = b.setting(k);
+    compare(x ? x->key : y->key, x ? x->value : "", y ? y->value : "", out);
+  }
+  std::set<std::string> names;
+  for (const Partition& p : a.partitions) names.insert(p.name);
+  for (const Partition& p : b.partitions) names.insert(p.name);
+  for (const std::string& n : names) {
+    const Partition* x = a.find_partition(n);
+    const Partition* y = b.find_partition(n);
+    if (!x || !y) {
+      compare("PartitionName=" + n, x ? "defined" : "", y ? "defined" : "", out);
+      continue;
+    }
+    std::set<std::string> pk;
+    for (const auto& [k, v] : x->raw) pk.insert(k);
+    for (const auto& [k, v] : y->raw) pk.insert(k);
+    for (const std::string& k : pk) {
+      auto vx = x->raw.find(k), vy = y->raw.find(k);
+      compare("PartitionName=" + n + " " + k, vx == x->raw.end() ? "" : vx->second,
+              vy == y->raw.end() ? "" : vy->second, out);
+    }
+  }
+  compare("nodes", std::to_string(a.nodes.size()), std::to_string(b.nodes.size()), out);
+}
+
+void diff_group(const char* group, const std::map<std::string, engine::WaitStats>& a,
+                const std::map<std::string, engine::WaitStats>& b, LintDiff& out) {
+  for (const auto& [name, before] : a) {
+    auto it = b.find(name);
+    if (it != b.end()) out.metrics.push_back({group, name, before, it->second, std::nullopt, std::nullopt});
+  }
+}
+
+void diff_runs(const Simulation& a, const Simulation& b, LintDiff& out) {
+  out.utilization_before = a.metrics.utilization;
+  out.utilization_after = b.metrics.utilization;
+  diff_group("partition", a.metrics.by_partition, b.metrics.by_partition, out);
+  diff_group("account", a.metrics.by_account, b.metrics.by_account, out);
+  diff_group("size", a.metrics.by_size, b.metrics.by_size, out);
+  for (MetricChange& m : out.metrics) {
+    if (m.group != "account") continue;
+    for (const auto& s : a.metrics.account_shares) {
+      if (s.account == m.name) m.share_before = s.actual;
+    }
+    for (const auto& s : b.metrics.account_shares) {
+      if (s.account == m.name) m.share_after = s.actual;
+    }
+  }
+  // The same load in both runs: jobs match by position (and id).
+  const std::size_t n = std::min(a.result.jobs.size(), b.result.jobs.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    const engine::SimJob& x = a.result.jobs[i];
+    const engine::SimJob& y = b.result.jobs[i];
+    if (x.req.id != y.req.id || x.start == y.start) continue;
+    out.moved.push_back({x.req.id, x.req.user, x.req.account, partition_of(b, y), x.req.submit, x.start, y.start});
+  }
+  auto shift = [&](const MovedJob& m) {
+    const std::int64_t end = std::max(a.result.end, b.result.end);
+    return std::abs((m.start_after < 0 ? end : m.start_after) - (m.start_before < 0 ? end : m.start_before));
+  };
+  std::stable_sort(out.moved.begin(), out.moved.end(), [&](const MovedJob& p, const MovedJob& q) {
+    return shift(p) != shift(q) ? shift(p) > shift(q) : p.job < q.job;
+  });
+  if (out.moved.size() > 10) out.moved.resize(10);
+}
+
+}  // namespace
+
+LintDiff diff_lints(const LintReport& before, const LintReport& after, const Config& old_config,
+                    const Config& new_config) {
+  LintDiff out;
+  diff_findings(before, after, out);
+  diff_settings(old_config, new_config, out);
+  if (before.simulation && after.simulation) {
+    diff_runs(*before.simulation, *after.simulation, out);
+    out.scenario = after.scenario;
+  }
+  return out;
+}
+
+}  // namespace sa::rules

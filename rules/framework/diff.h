@@ -1,0 +1,47 @@
+#pragma once
+// What changes if a new slurm.conf is deployed: both configs linted and simulated on the
+// identical load and seed, then compared: findings added and removed, settings changed,
+// waits and delivered shares per partition, account and size class, and the jobs whose
+// start moved most.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rules/framework/lint.h"
+
+namespace sa::rules {
+
+struct SettingChange {
+  std::string what;  // "SchedulerParameters", "PartitionName=long MaxTime", "nodes"
+  std::string before, after;  // empty: not set
+};
+
+struct MetricChange {
+  std::string group;  // "partition", "account", "size"
+  std::string name;
+  engine::WaitStats before, after;
+  std::optional<double> share_before, share_after;  // accounts: delivered share of usage
+};
+
+struct MovedJob {
+  std::uint32_t job = 0;
+  std::string user, account, partition;
+  std::int64_t submit = 0, start_before = -1, start_after = -1;  // -1: never started
+};
+
+struct LintDiff {
+  std::vector<Finding> added, removed;  // new-only and old-only findings
+  std::size_t unchanged = 0;
+  std::vector<SettingChange> settings;
+  std::vector<MetricChange> metrics;    // groups in both runs, sorted by group and name
+  std::optional<double> utilization_before, utilization_after;
+  std::vector<MovedJob> moved;          // at most 10, largest |start change| first
+  std::optional<Scenario> scenario;
+};
+
+/// Compares two lint runs of the same load; findings match on code and flagged line text.
+LintDiff diff_lints(const LintReport& before, const LintReport& after, const Config& old_config,
+                    const Config& new_config);
+
+}  // namespace sa::rules

@@ -1,0 +1,68 @@
+// `slurm-advisor diff`: settings changed, findings added and removed, both configs run on
+// the identical load, and the exit status following --fail-on over the added findings only.
+#include <fstream>
+#include <iterator>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "cli_util.h"
+
+namespace {
+
+using sa::test::run;
+using sa::test::write_temp;
+
+const std::string kOld = std::string(SA_SOURCE_DIR) + "/rules/backfill/bf-window-shorter-than-max-time/fires/long_partition.conf";
+
+std::string old_text() {
+  std::ifstream in(kOld);
+  return std::string((std::istreambuf_iterator<char>(in)), {});
+}
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  text.replace(text.find(from), from.size(), to);
+  return text;
+}
+
+TEST(DiffCli, RaisingBfWindowRemovesTheFindingAndKeepsTheLoad) {
+  const std::string fixed = write_temp("diff_new.conf", replaced(old_text(), "bf_window=2880", "bf_window=10080"));
+  auto r = run("diff " + kOld + " " + fixed + " --format json --fail-on warning");
+  ASSERT_EQ(r.status, 0) << r.out;  // nothing added
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["findings"]["added"].size(), 0u);
+  EXPECT_EQ(j["findings"]["removed"].size(), 1u);  // 'long'; 'forever' (UNLIMITED) stays
+  EXPECT_EQ(j["findings"]["unchanged"], 1);
+  EXPECT_EQ(j["findings"]["removed"][0]["code"], "BF001");
+  ASSERT_EQ(j["settings"].size(), 1u);
+  EXPECT_EQ(j["settings"][0]["setting"], "SchedulerParameters");
+  EXPECT_EQ(j["settings"][0]["after"], "bf_window=10080,bf_resolution=300");
+  EXPECT_NE(j["scenario"]["load"].get<std::string>().find("used for both"), std::string::npos);
+  EXPECT_FALSE(j["metrics"]["groups"].empty());
+}
+
+TEST(DiffCli, ExitStatusFollowsOnlyTheFindingsTheNewConfigAdds) {
+  const std::string worse =
+      write_temp("diff_worse.conf", old_text() + "PartitionName=huge Nodes=n[1-8] MaxTime=14-00:00:00\n");
+  auto r = run("diff " + kOld + " " + worse + " --no-simulate --format json --fail-on warning");
+  EXPECT_EQ(r.status, 1);
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["findings"]["added"].size(), 1u);
+  EXPECT_NE(j["findings"]["added"][0]["message"].get<std::string>().find("'huge'"), std::string::npos);
+  EXPECT_EQ(j["findings"]["unchanged"], 2);
+  // The old findings alone never fail a diff, and the default threshold is error.
+  EXPECT_EQ(run("diff " + kOld + " " + kOld + " --no-simulate --fail-on warning").status, 0);
+  EXPECT_EQ(run("diff " + kOld + " " + worse + " --no-simulate").status, 0);
+  EXPECT_EQ(run("diff " + kOld + " /nonexistent.conf").status, 2);
+}
+
+TEST(DiffCli, TextNamesSettingsFindingsAndWaits) {
+  const std::string fixed = write_temp("diff_new2.conf", replaced(old_text(), "bf_window=2880", "bf_window=10080"));
+  auto r = run("diff " + kOld + " " + fixed);
+  EXPECT_NE(r.out.find("settings changed: 1"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("findings: 0 added, 1 removed, 1 unchanged"), std::string::npos);
+  EXPECT_NE(r.out.find("  - "), std::string::npos);
+  EXPECT_NE(r.out.find("partition long"), std::string::npos);
+}
+
+}  // namespace
