@@ -153,19 +153,9 @@ std::string count_of(std::size_t n, const char* noun) {
 }
 
 engine::WaitStats wait_stats(const Simulation& sim, const std::vector<const engine::SimJob*>& jobs) {
-  engine::WaitStats s;
   std::vector<double> w;
   for (const engine::SimJob* j : jobs) w.push_back(static_cast<double>(wait_of(sim, *j)));
-  std::sort(w.begin(), w.end());
-  s.jobs = w.size();
-  if (w.empty()) return s;
-  double sum = 0;
-  for (double x : w) sum += x;
-  s.mean = sum / static_cast<double>(w.size());
-  s.median = w[w.size() / 2];
-  s.p95 = w[std::min(w.size() - 1, w.size() * 95 / 100)];
-  s.max = w.back();
-  return s;
+  return wait_stats(std::move(w));
 }
 
 void add_examples(nlohmann::json& evidence, const Simulation& sim, const std::vector<const engine::SimJob*>& jobs,
