@@ -16,7 +16,7 @@ namespace sa::cli {
 namespace {
 
 struct DiffOptions {
-  SiteOptions site;  // site.conf is the old config
+  SiteOptions site;  // site.paths.conf is the old config
   std::string new_conf;
   std::string format = "text", fail_on = "error";
   bool no_simulate = false;
@@ -26,7 +26,7 @@ struct DiffOptions {
 
 int run_diff(const DiffOptions& o) {
   SiteOptions new_site = o.site;
-  new_site.conf = o.new_conf;
+  new_site.paths.conf = o.new_conf;
   auto before = load_site(o.site, false);
   if (!before) return kExitUsage;
   auto after = load_site(new_site, false);
@@ -46,9 +46,9 @@ int run_diff(const DiffOptions& o) {
   const rules::LintReport new_report = rules::run_lint(*after, lo);
   const rules::LintDiff diff = rules::diff_lints(old_report, new_report, before->conf->config, after->conf->config);
   if (o.format == "json") {
-    write_json(std::cout, report::diff_json(diff, o.site.conf, o.new_conf));
+    write_json(std::cout, report::diff_json(diff, o.site.paths.conf, o.new_conf));
   } else {
-    report::print_diff_text(std::cout, diff, o.site.conf, o.new_conf);
+    report::print_diff_text(std::cout, diff, o.site.paths.conf, o.new_conf);
   }
   const rules::Level threshold = *rules::parse_level(o.fail_on);
   for (const rules::Finding& f : diff.added) {

@@ -63,12 +63,12 @@ int run_sprio(const SiteOptions& so, const EngineOptions& e) {
   SiteOptions o = so;
   const bool snapshot_mode = !e.jobs.empty();
   if (snapshot_mode) {
-    if (!o.workload.empty() || !o.synthetic.empty()) {
+    if (!o.paths.workload.empty() || !o.paths.synthetic.empty()) {
       std::cerr << "slurm-advisor: --jobs (a queue snapshot) and --workload/--synthetic (a simulation) exclude "
                    "each other\n";
       return kExitUsage;
     }
-    o.workload = e.jobs;
+    o.paths.workload = e.jobs;
   }
   auto in = load_site(o);
   if (!in) return kExitUsage;

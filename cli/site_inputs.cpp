@@ -9,19 +9,19 @@
 namespace sa::cli {
 
 void add_site_options(CLI::App& cmd, SiteOptions& o, bool workload_required) {
-  cmd.add_option("slurm.conf", o.conf, "The cluster's slurm.conf")->required();
-  cmd.add_option("--assoc", o.assoc, "Association tree: a `sacctmgr dump` file (without it: no fair share)");
-  cmd.add_option("--qos", o.qos, "QOS table: `sacctmgr show qos -P` output (default: Slurm's single `normal`)");
-  cmd.add_option("--usage", o.usage, "Starting usage: `sshare -a -l -P` or `sshare -a -P` output");
-  cmd.add_option("--reservations", o.reservations,
+  cmd.add_option("slurm.conf", o.paths.conf, "The cluster's slurm.conf")->required();
+  cmd.add_option("--assoc", o.paths.assoc, "Association tree: a `sacctmgr dump` file (without it: no fair share)");
+  cmd.add_option("--qos", o.paths.qos, "QOS table: `sacctmgr show qos -P` output (default: Slurm's single `normal`)");
+  cmd.add_option("--usage", o.paths.usage, "Starting usage: `sshare -a -l -P` or `sshare -a -P` output");
+  cmd.add_option("--reservations", o.paths.reservations,
                  "Advanced reservations: `scontrol show reservation` output (or the same key=value records by hand)");
-  cmd.add_option("--events", o.events,
+  cmd.add_option("--events", o.paths.events,
                  "Node DOWN/DRAIN periods: `sacctmgr show event -P` output or an events file (START END NODES STATE)");
-  auto* w = cmd.add_option("--workload", o.workload, "Recorded load: an SWF trace or a `sacct -P` dump");
-  auto* s = cmd.add_option("--synthetic", o.synthetic, "Synthetic load: a profile file (see corpora/*/profile.txt)");
+  auto* w = cmd.add_option("--workload", o.paths.workload, "Recorded load: an SWF trace or a `sacct -P` dump");
+  auto* s = cmd.add_option("--synthetic", o.paths.synthetic, "Synthetic load: a profile file (see corpora/*/profile.txt)");
   w->excludes(s);
   (void)workload_required;
-  cmd.add_flag("--stop-on-error", o.stop_on_error, "Stop reading the workload at its first malformed line");
+  cmd.add_flag("--stop-on-error", o.paths.stop_on_error, "Stop reading the workload at its first malformed line");
   cmd.add_option("--map-partition", o.partition_map,
                  "TRACE=SITE: run a trace's partition or queue in a site partition (repeatable; "
                  "unknown names go to the default partition)");
@@ -30,8 +30,7 @@ void add_site_options(CLI::App& cmd, SiteOptions& o, bool workload_required) {
 
 std::unique_ptr<SiteInputs> load_site(const SiteOptions& o, bool need_workload) {
   VersionOption vo{o.version};
-  engine::SitePaths paths{o.conf, o.assoc, o.qos, o.usage, o.reservations, o.events, o.workload, o.synthetic,
-                          o.stop_on_error, {}, kDefaultSlurmVersion};
+  engine::SitePaths paths = o.paths;
   if (!vo.resolve(paths.version)) return nullptr;
   for (const std::string& m : o.partition_map) {
     auto eq = m.find('=');

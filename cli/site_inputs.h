@@ -15,11 +15,10 @@
 
 namespace sa::cli {
 
+/// The site files as the command line names them: the paths themselves, plus the two
+/// options that still need parsing (--map-partition, --slurm-version).
 struct SiteOptions {
-  std::string conf, assoc, qos, usage;
-  std::string reservations, events;
-  std::string workload, synthetic;
-  bool stop_on_error = false;
+  engine::SitePaths paths;
   std::vector<std::string> partition_map;  // trace=site
   std::string version;
 };

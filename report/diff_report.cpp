@@ -20,9 +20,8 @@ std::string waits(const engine::WaitStats& w) {
 }
 
 void print_finding_line(std::ostream& out, char sign, const rules::Finding& f) {
-  out << "  " << sign << " " << f.loc.file;
-  if (f.loc.line > 0) out << ":" << f.loc.line << ":" << f.loc.column;
-  out << ": " << rules::level_name(f.severity) << ": " << f.message << " [" << f.code << "]\n";
+  out << "  " << sign << " " << location_text(f.loc) << ": " << rules::level_name(f.severity) << ": " << f.message
+      << " [" << f.code << "]\n";
 }
 
 void print_metrics(std::ostream& out, const rules::LintDiff& d) {

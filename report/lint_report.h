@@ -19,6 +19,8 @@ void print_lint_text(std::ostream& out, const rules::LintReport& report, const L
 nlohmann::json lint_json(const rules::LintReport& report);
 /// `source_root`: paths under it are written relative to it, against %SRCROOT%.
 nlohmann::json lint_sarif(const rules::LintReport& report, const std::string& source_root);
+/// "file:line:col", "file" for a finding about a file as a whole.
+std::string location_text(const rules::Location& location);
 /// One finding as the JSON output writes it.
 nlohmann::json finding_json(const rules::Finding& finding);
 /// The summary block shared by the JSON output and the text footer.

@@ -23,12 +23,6 @@ const char* color_of(Level l) {
   return "";
 }
 
-std::string where(const rules::Location& l) {
-  if (l.file.empty()) return "(run)";
-  if (l.line <= 0) return l.file;
-  return fmt::format("{}:{}:{}", l.file, l.line, l.column);
-}
-
 // Keys that hold seconds are printed as Slurm durations.
 bool is_seconds(const std::string& key) {
   return key.find("wait") != std::string::npos || key.ends_with("_seconds") || key == "time_limit";
@@ -71,10 +65,12 @@ std::string job_line(const nlohmann::json& j) {
 void print_finding(std::ostream& out, const Finding& f, const LintTextOptions& o) {
   const char* on = o.color ? color_of(f.severity) : "";
   const char* off = o.color ? "\033[0m" : "";
-  out << where(f.loc) << ": " << on << rules::level_name(f.severity) << off << ": " << f.message << " [" << f.code
+  out << location_text(f.loc) << ": " << on << rules::level_name(f.severity) << off << ": " << f.message << " [" << f.code
       << " " << rules::check_name(f.check) << "]" << (f.baselined ? " (baselined)" : "") << "\n";
   if (!f.snippet.empty()) out << "    " << f.snippet << "\n";
-  for (const auto& r : f.related) out << "  see " << where(r) << (r.note.empty() ? "" : " (" + r.note + ")") << "\n";
+  for (const auto& r : f.related) {
+    out << "  see " << location_text(r) << (r.note.empty() ? "" : " (" + r.note + ")") << "\n";
+  }
   if (!o.evidence) return;
   const nlohmann::json& e = f.evidence;
   if (e.contains("scenario")) {
@@ -105,6 +101,12 @@ void print_finding(std::ostream& out, const Finding& f, const LintTextOptions& o
 }
 
 }  // namespace
+
+std::string location_text(const rules::Location& l) {
+  if (l.file.empty()) return "(run)";
+  if (l.line <= 0) return l.file;
+  return fmt::format("{}:{}:{}", l.file, l.line, l.column);
+}
 
 void print_lint_text(std::ostream& out, const rules::LintReport& r, const LintTextOptions& o) {
   for (const Finding& f : r.findings) {

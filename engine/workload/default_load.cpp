@@ -7,7 +7,6 @@
 
 #include <fmt/format.h>
 
-#include "engine/fair_share.h"
 #include "engine/workload/synthetic.h"
 
 namespace sa::engine {
@@ -82,12 +81,8 @@ bool admits(const AssocTree& tree, const Partition& p, std::uint32_t user) {
 Weighted<std::pair<std::string, std::string>> users_for(const Partition& p, const AssocTree* tree) {
   Weighted<std::pair<std::string, std::string>> users;
   if (tree) {
-    FairShare fs(*tree, FairShareSettings{});
-    for (std::uint32_t id : tree->hierarchical_order()) {
-      const Association& a = tree->assocs[id];
-      if (!a.is_user() || !a.partition.empty() || !admits(*tree, p, id)) continue;
-      users.push_back({{a.user, a.account}, std::max(fs.target_share(id), 1e-9)});
-    }
+    users = users_by_target_share(*tree, [&](std::uint32_t id) { return admits(*tree, p, id); });
+    for (auto& u : users) u.second = std::max(u.second, 1e-9);  // a zero share still submits
     return users;
   }
   // No tree: eight users in four accounts, or one user per account the partition allows.
@@ -120,15 +115,9 @@ JobRequest make_job(const PartLoad& pl, Rng& rng) {
   j.nodes = shape.nodes > 1 ? shape.nodes : 0;
   j.gpus = shape.gpus;
   j.partitions.push_back(pl.part->name);
-  double utotal = 0;
-  for (const auto& u : pl.users) utotal += u.second;
-  double x = rng.uniform() * utotal;
-  for (const auto& u : pl.users) {
-    j.user = u.first.first;
-    j.account = u.first.second;
-    if (x < u.second) break;
-    x -= u.second;
-  }
+  const auto& user = pick(pl.users, rng);
+  j.user = user.first;
+  j.account = user.second;
   const double cap = static_cast<double>(pl.max_time);
   const bool near_limit = rng.uniform() < 0.05;
   const Distribution dist{Distribution::Kind::kLognormal, std::min(3600.0, cap / 8), 1.3};

@@ -41,18 +41,6 @@ double Rng::sample(const Distribution& d) {
 
 namespace {
 
-template <typename T>
-const T& pick(const Weighted<T>& items, Rng& rng) {
-  double total = 0;
-  for (const auto& [v, w] : items) total += w;
-  double x = rng.uniform() * total;
-  for (const auto& [v, w] : items) {
-    if (x < w) return v;
-    x -= w;
-  }
-  return items.back().first;
-}
-
 struct ProfileReader {
   FileId file;
   DiagnosticSink& sink;
@@ -356,6 +344,18 @@ Result<Profile> read_profile_file(const std::string& path, SourceManager& source
   return read_profile(*file, sources, sink);
 }
 
+Weighted<std::pair<std::string, std::string>> users_by_target_share(
+    const AssocTree& tree, const std::function<bool(std::uint32_t)>& admit) {
+  Weighted<std::pair<std::string, std::string>> users;
+  FairShare fs(tree, FairShareSettings{});
+  for (std::uint32_t id : tree.hierarchical_order()) {
+    const Association& a = tree.assocs[id];
+    if (!a.is_user() || !a.partition.empty() || (admit && !admit(id))) continue;
+    users.push_back({{a.user, a.account}, fs.target_share(id)});
+  }
+  return users;
+}
+
 Workload generate(const Profile& p, const Config& config, const AssocTree* tree) {
   Workload w;
   w.format = WorkloadFormat::kSynthetic;
@@ -366,11 +366,7 @@ Workload generate(const Profile& p, const Config& config, const AssocTree* tree)
   // Users: from the share tree, weighted by each user's target share (uniform if all are 0).
   Weighted<std::pair<std::string, std::string>> users = p.users;
   if (p.users_from_tree && tree) {
-    FairShare fs(*tree, FairShareSettings{});
-    for (std::uint32_t id : tree->hierarchical_order()) {
-      const Association& a = tree->assocs[id];
-      if (a.is_user() && a.partition.empty()) users.push_back({{a.user, a.account}, fs.target_share(id)});
-    }
+    for (auto& u : users_by_target_share(*tree)) users.push_back(std::move(u));
     double total = 0;
     for (const auto& u : users) total += u.second;
     if (total <= 0) {

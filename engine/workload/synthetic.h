@@ -4,6 +4,7 @@
 // user/account mix drawn from the share tree, partition and QOS mixes; seeded, and
 // byte-identical for the same profile and seed on every platform (own RNG and sampling).
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "analyzer/reservation_model.h"
@@ -70,5 +71,23 @@ class Rng {
  private:
   std::uint64_t state_;
 };
+
+/// One item drawn by weight (the last one if the weights sum to nothing).
+template <typename T>
+const T& pick(const Weighted<T>& items, Rng& rng) {
+  double total = 0;
+  for (const auto& [v, w] : items) total += w;
+  double x = rng.uniform() * total;
+  for (const auto& [v, w] : items) {
+    if (x < w) return v;
+    x -= w;
+  }
+  return items.back().first;
+}
+
+/// The tree's user associations (not partition-specific) with their target shares, in
+/// sshare's order; `admit` filters them (by association id).
+Weighted<std::pair<std::string, std::string>> users_by_target_share(
+    const AssocTree& tree, const std::function<bool(std::uint32_t)>& admit = {});
 
 }  // namespace sa::engine

@@ -36,15 +36,17 @@ void surface_diagnostics(const DiagnosticSink& diagnostics, const SourceManager&
   }
 }
 
-// The text of a finding's line, from whichever source manager read its file.
-std::string line_text(const engine::LoadedSite& site, const Location& loc) {
+// Every file read for the site, from both source managers (the slurm.conf family's and the
+// other inputs'), by path.
+std::map<std::string, std::pair<const SourceManager*, FileId>> input_files(const engine::LoadedSite& site) {
+  std::map<std::string, std::pair<const SourceManager*, FileId>> files;
   for (const SourceManager* sm : std::initializer_list<const SourceManager*>{&site.conf->sources, &site.sources}) {
     for (std::size_t i = 0; i < sm->file_count(); ++i) {
       const auto id = static_cast<FileId>(i);
-      if (sm->path(id) == loc.file) return std::string(sm->line_text(id, loc.line));
+      files.emplace(sm->path(id), std::make_pair(sm, id));
     }
   }
-  return {};
+  return files;
 }
 
 std::string fnv1a(const std::string& text) {
@@ -59,10 +61,14 @@ std::string fnv1a(const std::string& text) {
 // Stable across edits elsewhere in the file: the code, the file's name and the flagged
 // line's text (not its number), and which occurrence of that triple this is.
 void fingerprint(const engine::LoadedSite& site, std::vector<Finding>& findings) {
+  const auto files = input_files(site);
   std::map<std::string, int> seen;
   for (Finding& f : findings) {
     const std::string base = f.loc.file.substr(f.loc.file.find_last_of('/') + 1);
-    std::string text = f.loc.line > 0 ? line_text(site, f.loc) : std::string();
+    std::string text;
+    if (auto it = files.find(f.loc.file); it != files.end() && f.loc.line > 0) {
+      text = it->second.first->line_text(it->second.second, f.loc.line);
+    }
     f.snippet = text;
     text.erase(0, text.find_first_not_of(" \t"));
     const std::string key = f.code + "|" + base + "|" + text;
@@ -72,12 +78,7 @@ void fingerprint(const engine::LoadedSite& site, std::vector<Finding>& findings)
 
 Suppressions read_suppressions(const engine::LoadedSite& site) {
   Suppressions s;
-  for (const SourceManager* sm : std::initializer_list<const SourceManager*>{&site.conf->sources, &site.sources}) {
-    for (std::size_t i = 0; i < sm->file_count(); ++i) {
-      const SourceFile& f = sm->file(static_cast<FileId>(i));
-      s.add_file(f.path, f.content);
-    }
-  }
+  for (const auto& [path, where] : input_files(site)) s.add_file(path, where.first->file(where.second).content);
   return s;
 }
 
@@ -156,21 +157,21 @@ LintReport run_lint(const engine::LoadedSite& site, const LintOptions& o) {
   engine::DefaultLoad generated;
   Scenario scenario;
   const engine::Workload* load = &site.workload;
-  if (o.load) {
-    load = o.load;
-    scenario.load = o.load_description;
-    scenario.seed = o.default_load.seed;
-    scenario.end = o.default_load.duration + 86400;
-  } else if (site.has_workload) {
+  if (site.has_workload && !o.load) {
     scenario.load = site.workload.format == engine::WorkloadFormat::kSynthetic
                         ? "synthetic profile " + site.workload.source
                         : "workload " + site.workload.source;
   } else {
-    generated = engine::default_load(site.conf->config, site.site.tree, o.default_load);
-    load = &generated.workload;
-    scenario.load = generated.description;
+    // A default load: the one given (diff), or this cluster's own.
+    if (o.load) {
+      load = o.load;
+      scenario.load = o.load_description;
+    } else {
+      generated = engine::default_load(site.conf->config, site.site.tree, o.default_load);
+      load = &generated.workload;
+      scenario.load = generated.description;
+    }
     scenario.seed = o.default_load.seed;
-    scenario.start = 0;
     // A day past the last arrival: long enough for the queue to drain where the policy
     // lets it, short enough that jobs it starves are still pending at the end.
     scenario.end = o.default_load.duration + 86400;
