@@ -73,6 +73,8 @@ int run_lint_command(const LintCliOptions& o) {
     write_json(text, report::lint_json(report));
   } else if (o.format == "sarif") {
     write_json(text, report::lint_sarif(report, o.source_root));
+  } else if (o.format == "html") {
+    text << report::lint_html(report);
   } else {
     const bool color = o.output.empty() && use_color(o.color);
     report::print_lint_text(text, report, {color, !o.no_evidence});
@@ -88,7 +90,7 @@ void register_lint(CLI::App& app, std::function<int()>& runner) {
   auto o = std::make_shared<LintCliOptions>();
   CLI::App* cmd = app.add_subcommand("lint", "Find policy defects, with evidence from a simulation of the site");
   add_site_options(*cmd, o->site, false);
-  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json", "sarif"}));
+  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json", "sarif", "html"}));
   cmd->add_option("--output,-o", o->output, "Write the report here instead of stdout");
   cmd->add_option("--fail-on", o->fail_on, "Exit 1 when a finding at or above this severity remains (default error)")
       ->check(CLI::IsMember({"error", "warning", "info"}));

@@ -48,6 +48,7 @@ void Simulator::backfill_cycle() {
   ++result_.counters.bf_cycles;
   queue_sort();
   result_.counters.bf_queue_records += queue_.size();
+  result_.bf_log.push_back({now_, static_cast<std::uint32_t>(queue_.size()), 0, 0, BackfillCycle::Stop::kEnd});
   if (queue_.empty()) return;  // nothing pending: nothing to plan
   const SchedulerSettings& s = conf_.scheduler;
   const std::int64_t res = std::max<std::int64_t>(1, s.bf_resolution);
@@ -222,6 +223,7 @@ void Simulator::backfill_cycle() {
     const SimRecord& rec = job.recs[e.rec];
     if (elapsed_us >= max_time_us) {
       ++result_.counters.bf_stopped_by_max_time;
+      result_.bf_log.back().stop = BackfillCycle::Stop::kMaxTime;
       break;
     }
     if (!s.bf_continue && elapsed_us >= next_yield_us) {
@@ -231,6 +233,7 @@ void Simulator::backfill_cycle() {
       const std::int64_t resume = now_ + static_cast<std::int64_t>(elapsed_us / 1e6 + 0.999999);
       if (next_change != kNoTime && next_change <= resume) {
         ++result_.counters.bf_stopped_by_yield;
+        result_.bf_log.back().stop = BackfillCycle::Stop::kYield;
         bf_changed_ = true;
         break;
       }
@@ -307,6 +310,7 @@ void Simulator::backfill_cycle() {
       if (!counted) {
         if (s.bf_max_job_test > 0 && tests >= s.bf_max_job_test) {
           ++result_.counters.bf_stopped_by_max_job_test;
+          result_.bf_log.back().stop = BackfillCycle::Stop::kMaxJobTest;
           stop = true;
           break;
         }
@@ -380,6 +384,7 @@ void Simulator::backfill_cycle() {
       ++started;
       if (s.bf_max_job_start > 0 && started >= s.bf_max_job_start) {
         ++result_.counters.bf_stopped_by_max_job_start;
+        result_.bf_log.back().stop = BackfillCycle::Stop::kMaxJobStart;
         break;
       }
       continue;
@@ -401,9 +406,12 @@ void Simulator::backfill_cycle() {
     reserved_jobs.insert(e.job);
     if (s.bf_node_space_size > 0 && static_cast<std::int64_t>(slots.size()) >= s.bf_node_space_size) {
       ++result_.counters.bf_stopped_by_node_space;
+      result_.bf_log.back().stop = BackfillCycle::Stop::kNodeSpace;
       break;
     }
   }
+  result_.bf_log.back().tested = static_cast<std::uint32_t>(tests);
+  result_.bf_log.back().started = static_cast<std::uint32_t>(started);
 }
 
 }  // namespace sa::engine

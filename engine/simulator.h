@@ -179,6 +179,16 @@ struct NodePeak {
   std::uint32_t unbounded = 0;     // most jobs at once with no memory request or default
 };
 
+/// One backfill cycle: the queue it met and how far it got (the HTML report's coverage
+/// chart; the counters only hold totals).
+struct BackfillCycle {
+  std::int64_t at = 0;
+  std::uint32_t depth = 0;    // queue records at the cycle start
+  std::uint32_t tested = 0;   // will-run tests
+  std::uint32_t started = 0;  // jobs it started
+  enum class Stop : std::uint8_t { kEnd, kMaxJobTest, kMaxTime, kYield, kNodeSpace, kMaxJobStart } stop = Stop::kEnd;
+};
+
 /// CPU-seconds per partition and time bucket, split by what the CPUs' jobs were doing.
 struct PartitionTimeline {
   std::int64_t bucket = 3600;      // seconds per bucket, from SimResult::start
@@ -189,6 +199,7 @@ struct SimResult {
   std::vector<SimJob> jobs;  // workload order
   std::vector<PendingSnapshot> snapshots;
   SimCounters counters;
+  std::vector<BackfillCycle> bf_log;  // every cycle that ran, in time order
   std::int64_t start = 0, end = 0;
   std::vector<long double> usage;      // final raw usage per association
   std::vector<double> target_share;    // per association (classic product of shares)

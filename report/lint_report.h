@@ -1,6 +1,7 @@
 #pragma once
 // Renderings of a lint run: text for an admin at a terminal, JSON for scripts and
-// baselines, and SARIF 2.1.0 for code-scanning services (GitHub, GitLab).
+// baselines, SARIF 2.1.0 for code-scanning services (GitHub, GitLab), and HTML for policy
+// reviews.
 #include <iosfwd>
 #include <string>
 
@@ -23,6 +24,8 @@ nlohmann::json lint_sarif(const rules::LintReport& report, const std::string& so
 std::string location_text(const rules::Location& location);
 /// One finding as the JSON output writes it.
 nlohmann::json finding_json(const rules::Finding& finding);
+/// The self-contained HTML policy-review report (summary, findings, charts of the run).
+std::string lint_html(const rules::LintReport& report);
 /// The summary block shared by the JSON output and the text footer.
 nlohmann::json lint_summary(const rules::LintReport& report);
 

@@ -1,0 +1,230 @@
+#include "report/evidence_html.h"
+
+#include <algorithm>
+#include <set>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "report/html_writer.h"
+#include "report/lint_report.h"
+#include "report/svg_chart.h"
+#include "rules/framework/rule.h"
+
+namespace sa::report {
+
+namespace {
+
+using nlohmann::json;
+
+// Waits and spans are seconds in the evidence; people read them as durations.
+bool is_time(const std::string& parent, const std::string& key) {
+  auto has = [](const std::string& s, const char* what) { return s.find(what) != std::string::npos; };
+  if (has(key, "wait") || has(key, "_seconds") || key == "at" || key == "submit" || key == "start" ||
+      key == "end" || key == "time_limit")
+    return true;
+  return has(parent, "wait") && (key == "mean" || key == "median" || key == "p95" || key == "max");
+}
+
+std::string scalar_text(const std::string& parent, const std::string& key, const json& v) {
+  if (v.is_string()) return esc(v.get<std::string>());
+  if (v.is_boolean()) return v.get<bool>() ? "yes" : "no";
+  if (v.is_null()) return "–";
+  if (v.is_number()) {
+    const double d = v.get<double>();
+    // Points in time print as seconds from the run's start; spans as durations.
+ if (key == "job") return std::to_string(v.get<long long>());
+    if (key == "at" || key == "submit" || key == "start" || key == "end") return esc(fmt_count(d) + " s");
+    if (is_time(parent, key)) return fmt::format("<span title=\"{} s\">{}</span>", fmt_count(d), esc(fmt_duration(d)));
+    return esc(fmt_number(d));
+  }
+  return esc(v.dump());
+}
+
+double scalar_value(const json& v) { return v.is_number() ? v.get<double>() : 0.0; }
+
+bool all_scalars(const json& o) {
+  return std::all_of(o.begin(), o.end(), [](const json& v) { return !v.is_structured(); });
+}
+
+// Weighted factors as a small stacked bar, so the dominating term shows at a glance.
+std::string factor_bar(const json& factors) {
+  double total = 0;
+  for (const auto& [k, v] : factors.items()) total += std::max(0.0, scalar_value(v));
+  std::string tip, bars;
+  double x = 0;
+  std::size_t i = 0;
+  for (const auto& [k, v] : factors.items()) {
+    const double d = std::max(0.0, scalar_value(v));
+    tip += fmt::format("{}{} {}", tip.empty() ? "" : ", ", k, fmt_number(scalar_value(v)));
+    if (total > 0 && d > 0) {
+      const double w = 120 * d / total;
+      bars += fmt::format("<rect x=\"{:.1f}\" y=\"0\" width=\"{:.1f}\" height=\"10\" fill=\"{}\"/>", x, w, palette(i));
+      x += w;
+    }
+    ++i;
+  }
+  return fmt::format("<svg width=\"120\" height=\"10\" role=\"img\" aria-label=\"{0}\"><title>{0}</title>{1}</svg>"
+                     "<div class=\"muted\">{0}</div>",
+                     esc(tip), bars);
+}
+
+std::string jobs_table(const json& jobs) {
+  static const std::vector<std::pair<const char*, const char*>> cols{
+      {"job", "job"},       {"user", "user"},          {"account", "account"}, {"partition", "partition"},
+      {"cpus", "CPUs"},     {"nodes", "nodes"},        {"submit", "submit"},   {"start", "start"},
+      {"wait_seconds", "wait"}, {"priority", "priority"}};
+  std::string out = "<table class=\"jobs\"><thead><tr>";
+  for (const auto& [key, label] : cols) out += sort_th(label, std::string(key) != "user" && std::string(key) != "account" && std::string(key) != "partition");
+  out += "<th>weighted factors</th></tr></thead><tbody>\n";
+  for (const json& j : jobs) {
+    if (!j.is_object()) continue;
+    out += "<tr>";
+    for (const auto& [key, label] : cols) {
+      const json v = j.value(key, json());
+      if (v.is_number()) {
+        out += fmt::format("<td class=\"n\" data-v=\"{}\">{}</td>", scalar_value(v), scalar_text("", key, v));
+      } else {
+        out += "<td>" + scalar_text("", key, v) + (key == std::string("start") && j.value("pending_at_end", false) ? "pending" : "") + "</td>";
+      }
+    }
+    out += "<td>" + (j.contains("factors") && j["factors"].is_object() ? factor_bar(j["factors"]) : std::string()) +
+           "</td></tr>\n";
+  }
+  return out + "</tbody></table>\n";
+}
+
+// Objects of flat objects ("partition A ahead of B": {...}) read best as one table.
+std::string object_table(const json& o, const std::string& key) {
+  std::vector<std::string> columns;
+  std::set<std::string> seen;
+  for (const auto& [k, v] : o.items()) {
+    for (const auto& [c, x] : v.items()) {
+      if (seen.insert(c).second) columns.push_back(c);
+    }
+  }
+  std::string out = "<table><thead><tr>" + sort_th("", false);
+  for (const std::string& c : columns) out += sort_th(c, true);
+  out += "</tr></thead><tbody>\n";
+  for (const auto& [k, v] : o.items()) {
+    out += "<tr><td>" + esc(k) + "</td>";
+    for (const std::string& c : columns) {
+      const json x = v.value(c, json());
+      out += x.is_number() ? fmt::format("<td class=\"n\" data-v=\"{}\">{}</td>", scalar_value(x), scalar_text(key, c, x))
+                           : "<td>" + scalar_text(key, c, x) + "</td>";
+    }
+    out += "</tr>\n";
+  }
+  return out + "</tbody></table>\n";
+}
+
+void flatten(const json& v, const std::string& path, std::vector<std::pair<std::string, json>>& out) {
+  if (v.is_object()) {
+    for (const auto& [k, x] : v.items()) {
+      if (k == "scenario" || k == "examples") continue;
+      flatten(x, path.empty() ? k : path + " › " + k, out);
+    }
+  } else if (!v.is_array()) {
+    out.push_back({path, v});
+  }
+}
+
+std::string last_key(const std::string& path) {
+  const auto at = path.rfind(" › ");
+  return at == std::string::npos ? path : path.substr(at + 5);
+}
+
+std::string parent_key(const std::string& path) {
+  const auto at = path.rfind(" › ");
+  return at == std::string::npos ? "" : path.substr(0, at);
+}
+
+std::string fix_html(const rules::Fix& fix, const json& evidence) {
+  std::string out = "<div class=\"fix\"><b>Fix:</b> " + esc(fix.description);
+  if (!fix.key.empty()) {
+    out += fmt::format("<div>Set <code>{}</code>{}</div>", esc(fix.key),
+                       fix.value.empty() ? "" : " to <code>" + esc(fix.value) + "</code>");
+  }
+  if (!fix.resimulated.is_null()) {
+    // The same metrics, re-simulated on the same load and seed with the fix applied.
+    std::vector<std::pair<std::string, json>> now, after;
+    flatten(evidence.contains("metrics") ? evidence["metrics"] : evidence, "", now);
+    flatten(fix.resimulated, "", after);
+    out += "<table><thead><tr><th>metric</th><th class=\"n\">now</th><th class=\"n\">with the fix</th></tr></thead><tbody>\n";
+    for (const auto& [path, v] : after) {
+      const auto it = std::find_if(now.begin(), now.end(), [&](const auto& p) { return p.first == path; });
+      const std::string key = last_key(path), parent = parent_key(path);
+      out += fmt::format("<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>\n", esc(path),
+                         it == now.end() ? "–" : scalar_text(parent, key, it->second), scalar_text(parent, key, v));
+    }
+    out += "</tbody></table>";
+    if (fix.resimulated.contains("scenario") && fix.resimulated["scenario"].contains("variant")) {
+      out += "<div class=\"muted\">Re-simulated on the same load and seed with <code>" +
+             esc(fix.resimulated["scenario"].value("variant", "")) + "</code>.</div>";
+    }
+  }
+  return out + "</div>\n";
+}
+
+}  // namespace
+
+std::string json_html(const std::string& key, const json& v, const std::string& parent) {
+  if (!v.is_structured()) {
+    return fmt::format("<div><b>{}:</b> {}</div>\n", esc(key), scalar_text(parent, key, v));
+  }
+  if (v.empty()) return {};
+  if (key == "examples" && v.is_array()) return "<h4>Example jobs</h4>" + jobs_table(v);
+  if (v.is_array()) {
+    if (std::all_of(v.begin(), v.end(), [](const json& x) { return !x.is_structured(); })) {
+      std::string items;
+      for (const json& x : v) items += (items.empty() ? "" : ", ") + scalar_text(key, "", x);
+      return fmt::format("<div><b>{}:</b> {}</div>\n", esc(key), items);
+    }
+    if (std::all_of(v.begin(), v.end(), [](const json& x) { return x.is_object() && all_scalars(x); })) {
+      json as_object = json::object();
+      for (std::size_t i = 0; i < v.size(); ++i) as_object[std::to_string(i + 1)] = v[i];
+      return "<h4>" + esc(key) + "</h4>" + object_table(as_object, key);
+    }
+    std::string out = "<h4>" + esc(key) + "</h4>";
+    for (std::size_t i = 0; i < v.size(); ++i) out += json_html(std::to_string(i + 1), v[i], key);
+    return out;
+  }
+  if (std::all_of(v.begin(), v.end(), [](const json& x) { return x.is_object() && all_scalars(x); })) {
+    return "<h4>" + esc(key) + "</h4>" + object_table(v, key);
+  }
+  std::string out = key.empty() ? "" : "<h4>" + esc(key) + "</h4>";
+  out += "<div class=\"kv\">";
+  for (const auto& [k, x] : v.items()) out += json_html(k, x, key);
+  return out + "</div>\n";
+}
+
+std::string finding_html(const rules::Finding& f, std::size_t index) {
+  const rules::Rule* rule = rules::find_rule(f.code);
+  const char* level = rules::level_name(f.severity);
+  std::string out = fmt::format(
+      "<article class=\"finding\" id=\"finding-{}\" data-code=\"{}\" data-severity=\"{}\">\n"
+      "<div><span class=\"sev {}\">{}</span> <b>{}</b>{} <span class=\"muted\">[{}]</span>{}</div>\n"
+      "<div class=\"loc\">{}</div>\n<p class=\"msg\">{}</p>\n",
+      index, esc(f.code), level, level, level, esc(f.code), rule ? " " + esc(rule->slug) : "",
+      esc(rules::check_name(f.check)), f.baselined ? " <span class=\"muted\">(in the baseline)</span>" : "",
+      esc(location_text(f.loc)), esc(f.message));
+  if (!f.related.empty()) {
+    out += "<ul class=\"related\">";
+    for (const rules::Location& r : f.related) {
+      out += "<li><span class=\"loc\">" + esc(location_text(r)) + "</span> " + esc(r.note) + "</li>";
+    }
+    out += "</ul>\n";
+  }
+  if (f.evidence.is_object() && !f.evidence.empty()) {
+    std::string body;
+    for (const auto& [k, v] : f.evidence.items()) {
+      if (k == "scenario") continue;  // the page's summary names the run once
+      body += json_html(k, v);
+    }
+    if (!body.empty()) out += "<section class=\"evidence\"><h4>Evidence</h4>" + body + "</section>\n";
+  }
+  if (f.fix) out += fix_html(*f.fix, f.evidence);
+  return out + "</article>\n";
+}
+
+}  // namespace sa::report

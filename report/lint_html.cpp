@@ -1,0 +1,119 @@
+// The policy-review report: one self-contained HTML file (inline style, inline SVG, a few
+// lines of script; nothing fetched) with the verdict, counts by severity and check family,
+// every finding with its evidence and fix, and the charts of the simulated run.
+#include <array>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "report/evidence_html.h"
+#include "report/html_writer.h"
+#include "report/lint_report.h"
+#include "report/sim_charts.h"
+#include "rules/framework/evidence.h"
+#include "rules/framework/rule.h"
+
+namespace sa::report {
+
+namespace {
+
+using rules::Finding;
+using rules::Level;
+
+std::string verdict_html(const rules::LintReport& r) {
+  const std::size_t errors = r.count_at_or_above(Level::kError), warnings = r.count(Level::kWarning);
+  if (errors) {
+    return fmt::format("<div class=\"verdict fail\" id=\"verdict\">Do not deploy: {} error{} (Slurm would reject "
+                       "the configuration or a policy is broken).</div>\n",
+                       errors, errors == 1 ? "" : "s");
+  }
+  if (warnings) {
+    return fmt::format("<div class=\"verdict warn\" id=\"verdict\">Review before deploying: {} warning{}, no "
+                       "errors.</div>\n",
+                       warnings, warnings == 1 ? "" : "s");
+  }
+  return "<div class=\"verdict pass\" id=\"verdict\">No errors or warnings.</div>\n";
+}
+
+std::string summary_html(const rules::LintReport& r) {
+  std::string out = "<section id=\"summary\"><h2>Summary</h2>\n" + verdict_html(r) + "<div class=\"cards\">";
+  auto card = [&](const char* label, std::size_t n) {
+    out += fmt::format("<div class=\"card\"><b>{}</b>{}</div>", n, label);
+  };
+  card("errors", r.count(Level::kError));
+  card("warnings", r.count(Level::kWarning));
+  card("info", r.count(Level::kInfo));
+  card("rules run", r.rules_run);
+  if (r.suppressed) card("suppressed", r.suppressed);
+  if (r.baselined) card("in the baseline", r.baselined);
+  if (r.switched_off) card("switched off", r.switched_off);
+  out += "</div>\n";
+  // Counts by check family and severity.
+  std::map<std::string, std::array<std::size_t, 3>> by_check;
+  for (const Finding& f : r.findings) ++by_check[rules::check_name(f.check)][static_cast<std::size_t>(f.severity)];
+  out += "<table id=\"by-check\"><thead><tr>" + sort_th("check family", false) + sort_th("errors", true) +
+         sort_th("warnings", true) + sort_th("info", true) + "</tr></thead><tbody>\n";
+  for (const auto& [check, n] : by_check) {
+    out += "<tr><td>" + esc(check) + "</td>";
+    for (std::size_t v : n) out += num_td(static_cast<double>(v), std::to_string(v));
+    out += "</tr>\n";
+  }
+  out += "</tbody></table>\n";
+  if (r.scenario) {
+    const engine::Metrics& m = r.simulation->metrics;
+    out += fmt::format(
+        "<p><b>Simulated load:</b> {}.</p>\n<table id=\"headline\"><tbody>"
+        "<tr><td>jobs</td><td class=\"n\">{}</td></tr><tr><td>utilisation</td><td class=\"n\">{}</td></tr>"
+        "<tr><td>wait mean / median / p95</td><td class=\"n\">{} / {} / {}</td></tr>"
+        "<tr><td>started by backfill</td><td class=\"n\">{}</td></tr>"
+        "<tr><td>pending at the end</td><td class=\"n\">{}</td></tr></tbody></table>\n",
+        esc(r.scenario->load), fmt_count(static_cast<double>(m.jobs)), fmt_percent(m.utilization),
+        fmt_duration(m.overall.mean), fmt_duration(m.overall.median), fmt_duration(m.overall.p95),
+        fmt_percent(m.backfill_share), fmt_count(static_cast<double>(m.pending_at_end)));
+  } else {
+    out += "<p class=\"muted\">Not simulated (--no-simulate): static checks only, no charts.</p>\n";
+  }
+  if (!r.skipped.empty()) {
+    out += "<p class=\"muted\">Rules not run: " + esc(rules::join_names(r.skipped)) + ".</p>\n";
+  }
+  return out + "</section>\n";
+}
+
+std::string index_html(const rules::LintReport& r) {
+  std::string out = "<table id=\"finding-index\"><thead><tr>" + sort_th("severity", true) + sort_th("code", false) +
+                    sort_th("check", false) + sort_th("location", false) + sort_th("message", false) +
+                    "</tr></thead><tbody>\n";
+  for (std::size_t i = 0; i < r.findings.size(); ++i) {
+    const Finding& f = r.findings[i];
+    const char* level = rules::level_name(f.severity);
+    std::string msg = f.message.size() > 140 ? f.message.substr(0, 137) + "..." : f.message;
+    out += fmt::format("<tr><td data-v=\"{}\" class=\"n\"><span class=\"sev {}\">{}</span></td>"
+                       "<td><a href=\"#finding-{}\">{}</a></td><td>{}</td><td class=\"mono\">{}</td><td>{}</td></tr>\n",
+                       3 - static_cast<int>(f.severity), level, level, i, esc(f.code), esc(rules::check_name(f.check)),
+                       esc(location_text(f.loc)), esc(msg));
+  }
+  return out + "</tbody></table>\n";
+}
+
+}  // namespace
+
+std::string lint_html(const rules::LintReport& r) {
+  std::string out = page_begin({"slurm-advisor policy review: " + r.conf_path,
+                                "Slurm " + r.slurm_version + " · " + std::to_string(r.findings.size()) + " finding" +
+                                    (r.findings.size() == 1 ? "" : "s") + " · " + std::to_string(r.rules_run) +
+                                    " rules"});
+  out += "<nav class=\"toc\"><a href=\"#summary\">Summary</a><a href=\"#findings\">Findings</a>";
+  if (r.simulation) out += "<a href=\"#charts\">Charts</a>";
+  out += "</nav>\n" + summary_html(r);
+  out += "<section id=\"findings\"><h2>Findings</h2>\n";
+  if (r.findings.empty()) out += "<p>No findings.</p>\n";
+  else out += index_html(r);
+  for (std::size_t i = 0; i < r.findings.size(); ++i) out += finding_html(r.findings[i], i);
+  out += "</section>\n";
+  if (r.simulation) {
+    out += "<section id=\"charts\"><h2>The simulated run</h2>\n" + simulation_charts(*r.simulation) + "</section>\n";
+  }
+  return out + page_end();
+}
+
+}  // namespace sa::report
