@@ -15,7 +15,8 @@ AssocGraph build_assoc_graph(const AssocTree& tree) {
   return graph;
 }
 
-void check_accounting_links(const Config& config, const AssocTree& tree, const QosTable& qos, DiagnosticSink& sink) {
+void check_accounting_links(const Config& config, const AssocTree& tree, const QosTable& qos, DiagnosticSink& conf_sink,
+                            DiagnosticSink& acct_sink) {
   std::set<std::string> accounts;
   for (const Association& a : tree.assocs) {
     if (!a.is_user()) accounts.insert(a.account);
@@ -24,20 +25,20 @@ void check_accounting_links(const Config& config, const AssocTree& tree, const Q
     for (const auto* list : {&p.allow_accounts, &p.deny_accounts}) {
       for (const std::string& account : *list) {
         if (accounts.count(account)) continue;
-        sink.warning("ACCT013", p.loc,
+        conf_sink.warning("ACCT013", p.loc,
                      fmt::format("partition '{}' names account '{}', which the association tree does not have{}",
                                  printable(p.name), printable(account),
                                  list == &p.allow_accounts ? ": no job can use that entry" : ""));
       }
     }
     if (!p.qos.empty() && !qos.find(p.qos)) {
-      sink.error("ACCT014", p.loc, fmt::format("partition '{}' uses QOS '{}', which the QOS table does not have; "
+      conf_sink.error("ACCT014", p.loc, fmt::format("partition '{}' uses QOS '{}', which the QOS table does not have; "
                                                "slurmctld refuses to start", printable(p.name), printable(p.qos)));
     }
     for (const auto* list : {&p.allow_qos, &p.deny_qos}) {
       for (const std::string& name : *list) {
         if (!qos.find(name)) {
-          sink.warning("ACCT014", p.loc, fmt::format("partition '{}' names QOS '{}', which the QOS table does not have",
+          conf_sink.warning("ACCT014", p.loc, fmt::format("partition '{}' names QOS '{}', which the QOS table does not have",
                                                      printable(p.name), printable(name)));
         }
       }
@@ -47,7 +48,7 @@ void check_accounting_links(const Config& config, const AssocTree& tree, const Q
   for (const Association& a : tree.assocs) {
     for (const std::string& name : a.qos) {
       if (qos.find(name) || !reported.insert(name).second) continue;
-      sink.warning("ACCT014", a.loc, fmt::format("association {} lists QOS '{}', which the QOS table does not have",
+      acct_sink.warning("ACCT014", a.loc, fmt::format("association {} lists QOS '{}', which the QOS table does not have",
                                                  printable(a.name()), printable(name)));
     }
   }

@@ -16,6 +16,14 @@ AssocGraph build_assoc_graph(const AssocTree& tree);
 /// Partition AllowAccounts/DenyAccounts naming accounts the tree lacks (warnings), a
 /// partition QOS missing from the QOS table (slurmctld refuses to start), AllowQos/DenyQos
 /// naming unknown QOS, and association QOS lists naming unknown QOS.
-void check_accounting_links(const Config& config, const AssocTree& tree, const QosTable& qos, DiagnosticSink& sink);
+/// Partition problems go to `conf_sink` (their locations are slurm.conf's, numbered by the
+/// conf's own source manager), association problems to `acct_sink`.
+void check_accounting_links(const Config& config, const AssocTree& tree, const QosTable& qos, DiagnosticSink& conf_sink,
+                            DiagnosticSink& acct_sink);
+/// Both kinds into one sink (callers whose files share one source manager).
+inline void check_accounting_links(const Config& config, const AssocTree& tree, const QosTable& qos,
+                                   DiagnosticSink& sink) {
+  check_accounting_links(config, tree, qos, sink, sink);
+}
 
 }  // namespace sa

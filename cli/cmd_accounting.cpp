@@ -66,7 +66,7 @@ std::optional<AccountingInputs> load(const AccountingOptions& o) {
     }
     in.qos = std::move(*qos);
   }
-  if (in.conf) check_accounting_links(in.conf->config, in.tree, in.qos, in.diagnostics);
+  if (in.conf) check_accounting_links(in.conf->config, in.tree, in.qos, in.conf->diagnostics, in.diagnostics);
   in.usage.assign(in.tree.assocs.size(), 0.0L);
   if (!o.usage.empty()) {
     auto usage = read_sshare_usage(o.usage, in.sources, in.diagnostics);

@@ -25,7 +25,7 @@ std::string load_accounting(const SitePaths& p, LoadedSite& in) {
   }
   if (in.tree) {
     in.site.tree = &*in.tree;
-    check_accounting_links(in.conf->config, *in.tree, in.site.qos, in.diagnostics);
+    check_accounting_links(in.conf->config, *in.tree, in.site.qos, in.conf->diagnostics, in.diagnostics);
   }
   if (!p.usage.empty()) {
     if (!in.tree) return "--usage needs --assoc (usage belongs to associations)";
