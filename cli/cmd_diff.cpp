@@ -5,6 +5,7 @@
 
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 #include "cli/common.h"
 #include "cli/site_inputs.h"
@@ -18,7 +19,7 @@ namespace {
 struct DiffOptions {
   SiteOptions site;  // site.paths.conf is the old config
   std::string new_conf;
-  std::string format = "text", fail_on = "error";
+  std::string format = "text", fail_on = "error", output;
   bool no_simulate = false;
   std::uint64_t seed = 1;
   int days = 3;
@@ -45,12 +46,16 @@ int run_diff(const DiffOptions& o) {
   const rules::LintReport old_report = rules::run_lint(*before, lo);
   const rules::LintReport new_report = rules::run_lint(*after, lo);
   const rules::LintDiff diff = rules::diff_lints(old_report, new_report, before->conf->config, after->conf->config);
-  if (o.format == "json") {
-    write_json(std::cout, report::diff_json(diff, o.site.paths.conf, o.new_conf));
-  } else {
-    report::print_diff_text(std::cout, diff, o.site.paths.conf, o.new_conf);
-  }
   const rules::Level threshold = *rules::parse_level(o.fail_on);
+  std::ostringstream text;
+  if (o.format == "json") {
+    write_json(text, report::diff_json(diff, o.site.paths.conf, o.new_conf));
+  } else if (o.format == "html") {
+    text << report::diff_html(diff, old_report, new_report, {o.site.paths.conf, o.new_conf}, threshold);
+  } else {
+    report::print_diff_text(text, diff, o.site.paths.conf, o.new_conf);
+  }
+  if (!write_text(o.output, text.str())) return kExitUsage;
   for (const rules::Finding& f : diff.added) {
     if (static_cast<int>(f.severity) <= static_cast<int>(threshold)) return kExitFindings;
   }
@@ -64,7 +69,8 @@ void register_diff(CLI::App& app, std::function<int()>& runner) {
   CLI::App* cmd = app.add_subcommand("diff", "What deploying a new slurm.conf changes, simulated on the same load");
   add_site_options(*cmd, o->site, false);
   cmd->add_option("new.conf", o->new_conf, "The new slurm.conf")->required();
-  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json", "html"}));
+  cmd->add_option("--output,-o", o->output, "Write the report here instead of stdout");
   cmd->add_option("--fail-on", o->fail_on, "Exit 1 when the new config adds a finding at or above this severity")
       ->check(CLI::IsMember({"error", "warning", "info"}));
   cmd->add_flag("--no-simulate", o->no_simulate, "Compare findings and settings only");

@@ -1,7 +1,6 @@
 // `slurm-advisor lint` and `slurm-advisor rules`.
 #include "cli/cmd_lint.h"
 
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -23,21 +22,6 @@ struct LintCliOptions {
   std::uint64_t seed = 1;
   int days = 3;
 };
-
-// Renders to a string first, so a failed write never leaves half a report behind.
-bool write_output(const LintCliOptions& o, const std::string& text) {
-  if (o.output.empty() || o.output == "-") {
-    std::cout << text;
-    return true;
-  }
-  std::ofstream out(o.output, std::ios::binary);
-  out << text;
-  if (!out) {
-    std::cerr << "slurm-advisor: cannot write '" << o.output << "'\n";
-    return false;
-  }
-  return true;
-}
 
 bool lint_options(const LintCliOptions& o, rules::LintOptions& lo) {
   lo.simulate = !o.no_simulate;
@@ -79,7 +63,7 @@ int run_lint_command(const LintCliOptions& o) {
     const bool color = o.output.empty() && use_color(o.color);
     report::print_lint_text(text, report, {color, !o.no_evidence});
   }
-  if (!write_output(o, text.str())) return kExitUsage;
+  if (!write_text(o.output, text.str())) return kExitUsage;
   const rules::Level threshold = *rules::parse_level(o.fail_on);
   return report.count_at_or_above(threshold) > 0 ? kExitFindings : kExitOk;
 }

@@ -1,6 +1,7 @@
 #include "cli/common.h"
 
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <unistd.h>
 
@@ -38,6 +39,20 @@ bool use_color(const std::string& mode) {
   if (mode == "always") return true;
   if (mode == "never") return false;
   return isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr;
+}
+
+bool write_text(const std::string& path, const std::string& text) {
+  if (path.empty() || path == "-") {
+    std::cout << text;
+    return true;
+  }
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out) {
+    std::cerr << "slurm-advisor: cannot write '" << path << "'\n";
+    return false;
+  }
+  return true;
 }
 
 }  // namespace sa::cli

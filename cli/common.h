@@ -25,6 +25,10 @@ void add_version_option(CLI::App& cmd, VersionOption& option);
 
 /// Dumps JSON with invalid UTF-8 replaced, since configs may hold any bytes.
 void write_json(std::ostream& out, const nlohmann::json& j);
+/// Writes a rendered report to `path` (stdout when empty or "-"). Reports are rendered to a
+/// string first, so a failed write never leaves half a report behind; false (and a message)
+/// when the file cannot be written.
+bool write_text(const std::string& path, const std::string& text);
 
 /// True when colour should be used on stdout.
 bool use_color(const std::string& mode);

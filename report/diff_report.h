@@ -1,5 +1,5 @@
 #pragma once
-// Renderings of `slurm-advisor diff`: text for review, JSON for CI.
+// Renderings of `slurm-advisor diff`: text for review, JSON for CI, HTML for a policy review.
 #include <iosfwd>
 #include <string>
 
@@ -11,6 +11,12 @@ namespace sa::report {
 
 void print_diff_text(std::ostream& out, const rules::LintDiff& diff, const std::string& old_path,
                      const std::string& new_path);
+struct DiffPaths {
+  std::string old_conf, new_conf;
+};
+/// The self-contained HTML page; `fail_on` sets the verdict as the exit status does.
+std::string diff_html(const rules::LintDiff& diff, const rules::LintReport& before, const rules::LintReport& after,
+                      const DiffPaths& paths, rules::Level fail_on);
 nlohmann::json diff_json(const rules::LintDiff& diff, const std::string& old_path, const std::string& new_path);
 
 }  // namespace sa::report

@@ -208,6 +208,7 @@ std::string finding_html(const rules::Finding& f, std::size_t index) {
       index, esc(f.code), level, level, level, esc(f.code), rule ? " " + esc(rule->slug) : "",
       esc(rules::check_name(f.check)), f.baselined ? " <span class=\"muted\">(in the baseline)</span>" : "",
       esc(location_text(f.loc)), esc(f.message));
+  if (!f.snippet.empty()) out += "<pre class=\"snippet\">" + esc(f.snippet) + "</pre>\n";
   if (!f.related.empty()) {
     out += "<ul class=\"related\">";
     for (const rules::Location& r : f.related) {

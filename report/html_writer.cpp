@@ -82,6 +82,7 @@ th,td{border-bottom:1px solid var(--line);padding:3px 8px;text-align:left;vertic
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 th{white-space:nowrap}
 td.mono{white-space:nowrap}
+td.code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px;word-break:break-all;max-width:420px}
 th.sort{cursor:pointer;user-select:none}
 th.sort:after{content:" \2195";color:var(--muted);font-size:11px}
 .sev{font-weight:700;text-transform:uppercase;font-size:11px;padding:1px 6px;border-radius:3px;color:#fff}
@@ -89,6 +90,7 @@ th.sort:after{content:" \2195";color:var(--muted);font-size:11px}
 .finding{border:1px solid var(--line);border-radius:6px;padding:10px 14px;margin:12px 0;break-inside:avoid-page}
 .finding .msg{margin:6px 0}
 .finding .loc{font-family:ui-monospace,Menlo,Consolas,monospace;color:var(--muted);font-size:12px}
+.snippet{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px;background:#f5f7f9;padding:4px 8px;margin:4px 0;white-space:pre-wrap;word-break:break-all}
 .fix{border-left:4px solid var(--ok);padding:4px 10px;background:#f3f9f3;margin:8px 0}
 .muted{color:var(--muted)}
 code,.mono{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px}

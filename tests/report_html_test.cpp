@@ -1,0 +1,142 @@
+// The HTML reports' structure: one self-contained file (nothing fetched, one inline script),
+// every finding and every chart present, and every input string escaped: a sacctmgr dump
+// with `<script>` and `"><img onerror=...>` names shows them as text. Rendering in Chromium
+// is tests/browser/report_render_test.cpp.
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_util.h"
+#include "report/html_writer.h"
+#include "report/svg_chart.h"
+
+namespace sa::report {
+namespace {
+
+using test::run;
+
+const std::string kSite = std::string(SA_SOURCE_DIR) + "/corpora/tiered-university/";
+const std::string kSiteArgs = kSite + "slurm.conf --assoc " + kSite + "sacctmgr_dump.cfg --qos " + kSite +
+                              "qos.psv --usage " + kSite + "sshare_usage.psv --days 1";
+const std::string kHostile = std::string(SA_SOURCE_DIR) + "/tests/data/hostile/";
+const std::string kHostileArgs = kHostile + "slurm.conf --assoc " + kHostile + "sacctmgr_dump.cfg --days 1";
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// Nothing on the page may be fetched: no src attributes, links only to anchors on the page,
+// no stylesheet links, imports or url(); the only http text is SVG's namespace name.
+void expect_self_contained(const std::string& html) {
+  EXPECT_EQ(html.rfind("<!doctype html>", 0), 0u);
+  EXPECT_NE(html.find("</html>"), std::string::npos);
+  EXPECT_EQ(count(html, "<script"), 1u) << "one inline script, no other";
+  // Attributes only: a hostile name may show the text `src=`, escaped.
+  EXPECT_FALSE(std::regex_search(html, std::regex("<[a-zA-Z][^<>]*\\ssrc\\s*=")));
+  EXPECT_EQ(count(html, "<link"), 0u);
+  EXPECT_EQ(count(html, "@import"), 0u);
+  EXPECT_EQ(count(html, "url("), 0u);
+  EXPECT_EQ(count(html, "http"), count(html, "http://www.w3.org/2000/svg") + count(html, "http-equiv"));
+  const std::regex href("href=\"([^\"]*)\"");
+  for (auto it = std::sregex_iterator(html.begin(), html.end(), href); it != std::sregex_iterator(); ++it) {
+    EXPECT_EQ((*it)[1].str().rfind('#', 0), 0u) << (*it)[1].str();
+  }
+}
+
+const std::vector<std::string> kCharts{"chart-wait-partition", "chart-wait-tier", "chart-priority", "chart-shares",
+                                       "chart-backfill",       "chart-utilisation", "chart-gang"};
+
+TEST(HtmlEscape, EscapesMarkupQuotesAndDropsControlCharacters) {
+  EXPECT_EQ(esc("<a href='x'>&\"</a>"), "&lt;a href=&#39;x&#39;&gt;&amp;&quot;&lt;/a&gt;");
+  EXPECT_EQ(esc(std::string("a\x01\x1b" "b\tc\n", 7)), "ab\tc\n");
+  EXPECT_EQ(esc("plain ü"), "plain ü");
+}
+
+TEST(HtmlFormat, NumbersAndDurationsForPeople) {
+  EXPECT_EQ(fmt_count(1234567), "1,234,567");
+  EXPECT_EQ(fmt_count(-1200), "-1,200");
+  EXPECT_EQ(fmt_number(0.6949), "0.695");
+  EXPECT_EQ(fmt_number(31707.317), "31.7 k");
+  EXPECT_EQ(fmt_duration(45), "45 s");
+  EXPECT_EQ(fmt_duration(1200), "20 min");
+  EXPECT_EQ(fmt_duration(7 * 3600), "7.0 h");
+  EXPECT_EQ(fmt_duration(3 * 86400), "3.0 d");
+  EXPECT_EQ(fmt_percent(0.695), "69.5 %");
+}
+
+TEST(SvgChart, LabelsAreEscapedAndRowsDrawn) {
+  const std::string svg = box_chart({"c", "T<i>", "cap&"}, {{"<b>p</b>", 3, 1, 2, 60, 600, 3600, 500, 4000}});
+  EXPECT_NE(svg.find("id=\"c\""), std::string::npos);
+  EXPECT_NE(svg.find("&lt;b&gt;p&lt;/b&gt; (3)"), std::string::npos);
+  EXPECT_NE(svg.find("T&lt;i&gt;"), std::string::npos);
+  EXPECT_EQ(svg.find("<b>"), std::string::npos);
+  EXPECT_EQ(count(svg, "<rect"), 1u);  // one box
+  const std::string stacked = stacked_chart({"s", "t", "c"}, {"age", "fairshare"}, {{"x", {10, 30}, "n=1"}});
+  EXPECT_EQ(count(stacked, "<rect"), 2u);
+  EXPECT_NE(stacked.find("x: fairshare 30"), std::string::npos);
+  // Too little data says so instead of drawing an empty frame.
+  EXPECT_NE(time_chart({"t", "t", "c"}, {{0}, "y", false, false}, {{"s", {1}}}).find("Too short"), std::string::npos);
+}
+
+TEST(LintHtml, HasEveryFindingEveryChartAndNothingExternal) {
+  const auto html = run("lint " + kSiteArgs + " --format html");
+  const auto json = run("lint " + kSiteArgs + " --format json");
+  ASSERT_EQ(html.status, json.status);
+  const auto findings = nlohmann::json::parse(json.out)["findings"];
+  ASSERT_GE(findings.size(), 5u);
+  expect_self_contained(html.out);
+  EXPECT_EQ(count(html.out, "<article class=\"finding\""), findings.size());
+  for (std::size_t i = 0; i < findings.size(); ++i) {
+    const std::string id = "id=\"finding-" + std::to_string(i) + "\" data-code=\"" + findings[i]["code"].get<std::string>();
+    EXPECT_NE(html.out.find(id), std::string::npos) << id;
+    EXPECT_NE(html.out.find(esc(findings[i]["message"].get<std::string>())), std::string::npos) << id;
+  }
+  for (const std::string& chart : kCharts) {
+    EXPECT_NE(html.out.find("id=\"" + chart + "\""), std::string::npos) << chart;
+  }
+  EXPECT_GE(count(html.out, "<svg"), 6u);
+  EXPECT_NE(html.out.find("id=\"verdict\""), std::string::npos);
+  EXPECT_NE(html.out.find("Review before deploying"), std::string::npos);  // warnings, no errors
+  // BF001's fix was re-simulated: its metrics sit beside the current ones.
+  EXPECT_NE(html.out.find("with the fix"), std::string::npos);
+  EXPECT_NE(html.out.find("bf_window=7200"), std::string::npos);
+}
+
+TEST(LintHtml, HostileNamesFromTheInputsAreShownAsText) {
+  const auto html = run("lint " + kHostileArgs + " --format html");
+  ASSERT_EQ(html.status, 1);  // CONF001 is an error
+  expect_self_contained(html.out);
+  EXPECT_EQ(html.out.find("<script>alert"), std::string::npos);
+  EXPECT_EQ(html.out.find("<img"), std::string::npos);
+  EXPECT_EQ(html.out.find("onerror=alert(2)>"), std::string::npos);
+  // Account (share chart), user (example jobs), a partition value and a bad key, all as text.
+  EXPECT_NE(html.out.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
+  EXPECT_NE(html.out.find("&quot;&gt;&lt;img src=x onerror=alert(2)&gt;"), std::string::npos);
+  EXPECT_NE(html.out.find("plain,&lt;script&gt;alert(5)&lt;/script&gt;"), std::string::npos);
+  EXPECT_NE(html.out.find("EvilKey&lt;script&gt;alert(3)&lt;/script&gt;=1"), std::string::npos);
+  EXPECT_NE(html.out.find("Do not deploy"), std::string::npos);
+}
+
+TEST(LintHtml, WithoutSimulationSaysSoAndDrawsNoCharts) {
+  const auto html = run("lint " + kSite + "slurm.conf --no-simulate --format html");
+  expect_self_contained(html.out);
+  EXPECT_NE(html.out.find("Not simulated"), std::string::npos);
+  EXPECT_EQ(html.out.find("<figure"), std::string::npos);
+}
+
+TEST(LintHtml, OutputFileAndUnwritablePath) {
+  const std::string path = test::write_temp("report.html", "");
+  EXPECT_EQ(run("lint " + kSite + "slurm.conf --no-simulate --format html --output " + path).status, 0);
+  std::ifstream in(path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("</html>"), std::string::npos);
+  EXPECT_EQ(run("lint " + kSite + "slurm.conf --no-simulate --format html --output /nonexistent/dir/r.html").status, 2);
+}
+
+}  // namespace
+}  // namespace sa::report
