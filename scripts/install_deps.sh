@@ -9,8 +9,12 @@ packages=(
   libboost-graph-dev libfmt-dev nlohmann-json3-dev libcli11-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   ccache
+  # The HTML report tests (tests/browser): zlib decodes the PNG screenshots, and headless
+  # Chromium renders the report. Without recommends it still runs headless: fontconfig
+  # pulls in a font (DejaVu), which is all the screenshots need.
+  zlib1g-dev chromium
 )
-# Optional extras: clang for the libFuzzer targets, chromium for the HTML report test.
+# Optional extras: clang for the libFuzzer targets.
 if [[ "${SLURM_ADVISOR_EXTRAS:-}" == *fuzz* ]]; then packages+=(clang libclang-rt-14-dev); fi
 
 missing=()
