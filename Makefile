@@ -1,6 +1,7 @@
 # Two commands on a fresh Debian 12 machine:
 #   make demo   install what is missing, build in Release, lint the bundled example site
-#               (findings with simulated evidence, text and SARIF) and simulate a week of its load
+#               (findings with simulated evidence: text, SARIF and the HTML policy-review page),
+#               diff a proposed change against it (HTML) and simulate a week of its load
 #   make test   the same set-up, then every test through ctest
 BUILD ?= build
 JOBS ?= $(shell nproc)
@@ -27,7 +28,16 @@ demo: build
 	@./$(BUILD)/cli/slurm-advisor lint $(DEMO_SITE)/slurm.conf --assoc $(DEMO_SITE)/sacctmgr_dump.cfg \
 		--qos $(DEMO_SITE)/qos.psv --usage $(DEMO_SITE)/sshare_usage.psv --format sarif \
 		--output $(BUILD)/demo-lint.sarif; status=$$?; if [ $$status -gt 1 ]; then exit $$status; fi
-	@echo "(SARIF for code scanning: $(BUILD)/demo-lint.sarif; exit status 1 means findings at --fail-on)"
+	@./$(BUILD)/cli/slurm-advisor lint $(DEMO_SITE)/slurm.conf --assoc $(DEMO_SITE)/sacctmgr_dump.cfg \
+		--qos $(DEMO_SITE)/qos.psv --usage $(DEMO_SITE)/sshare_usage.psv --format html \
+		--output $(BUILD)/demo-report.html; status=$$?; if [ $$status -gt 1 ]; then exit $$status; fi
+	@echo "(SARIF for code scanning: $(BUILD)/demo-lint.sarif; the policy-review page: $(BUILD)/demo-report.html;"
+	@echo " exit status 1 means findings at --fail-on)"
+	@echo "== slurm-advisor diff: $(DEMO_SITE)/proposed/raise-bf-window.conf against the current slurm.conf"
+	@./$(BUILD)/cli/slurm-advisor diff $(DEMO_SITE)/slurm.conf $(DEMO_SITE)/proposed/raise-bf-window.conf \
+		--assoc $(DEMO_SITE)/sacctmgr_dump.cfg --qos $(DEMO_SITE)/qos.psv --usage $(DEMO_SITE)/sshare_usage.psv \
+		--format html --output $(BUILD)/demo-diff.html; status=$$?; if [ $$status -gt 1 ]; then exit $$status; fi
+	@echo "(what the change does to waits, shares and findings: $(BUILD)/demo-diff.html)"
 	@echo "== slurm-advisor simulate $(DEMO_SITE) (a synthetic week, $(DEMO_SITE)/profile.txt)"
 	@./$(BUILD)/cli/slurm-advisor simulate $(DEMO_SITE)/slurm.conf --assoc $(DEMO_SITE)/sacctmgr_dump.cfg \
 		--qos $(DEMO_SITE)/qos.psv --usage $(DEMO_SITE)/sshare_usage.psv --synthetic $(DEMO_SITE)/profile.txt \

@@ -71,6 +71,26 @@ constexpr std::array<std::pair<double, const char*>, 10> kTimeTicks{{{1, "1 s"},
                                                                      {2592000, "30 d"},
                                                                      {31536000, "1 y"}}};
 
+// The value axis of horizontal bars: 0 to a round maximum, with gridlines and labels on top.
+struct BarScale {
+  double left, right, step, max;
+  bool percent;
+  BarScale(double data_max, double l, double r, bool pct) : left(l), right(r), percent(pct) {
+    step = pct ? nice_step(data_max * 100, 5) / 100 : nice_step(data_max, 5);
+    max = std::max(step, std::ceil(data_max / step) * step);
+  }
+  double x(double v) const { return left + (right - left) * v / max; }
+  std::string grid(double top, double height) const {
+    std::string out;
+    for (double t = 0; t <= max + step / 2; t += step) {
+      out += fmt::format("<line class=\"grid\" x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2:.0f}\"/>"
+                         "<text x=\"{0:.1f}\" y=\"13\" text-anchor=\"middle\">{3}</text>\n",
+                         x(t), top - 3, height - 4, percent ? fmt::format("{:.0f} %", t * 100) : fmt_number(t));
+    }
+    return out;
+  }
+};
+
 // Row labels live in a fixed left margin: long ones are cut (the full text stays in the tooltip).
 std::string clip(const std::string& label, std::size_t max = 34) {
   if (label.size() <= max) return label;
@@ -142,16 +162,11 @@ std::string stacked_chart(const ChartFrame& f, const std::vector<std::string>& s
     for (double p : r.parts) sum += std::max(0.0, p);
     max = std::max(max, sum);
   }
-  const double step = nice_step(max, 5), scale_max = std::max(step, std::ceil(max / step) * step);
   const double left = 230, right = kWidth - 90, row_h = 20, top = 22;
   const double height = top + row_h * static_cast<double>(rows.size()) + 8;
-  auto x = [&](double v) { return left + (right - left) * v / scale_max; };
-  std::string out = figure_open(f, height);
-  for (double t = 0; t <= scale_max + step / 2; t += step) {
-    out += fmt::format("<line class=\"grid\" x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2:.0f}\"/>"
-                       "<text x=\"{0:.1f}\" y=\"13\" text-anchor=\"middle\">{3}</text>\n",
-                       x(t), top - 3, height - 4, fmt_number(t));
-  }
+  const BarScale scale(max, left, right, false);
+  auto x = [&](double v) { return scale.x(v); };
+  std::string out = figure_open(f, height) + scale.grid(top, height);
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const StackRow& r = rows[i];
     const double y = top + row_h * static_cast<double>(i);
@@ -177,16 +192,11 @@ std::string paired_chart(const ChartFrame& f, const std::string& name_a, const s
   if (rows.empty()) return empty_chart(f, "No accounts to show.");
   double max = 0;
   for (const PairRow& r : rows) max = std::max({max, r.a, r.b});
-  const double step = nice_step(max * 100, 5) / 100, scale_max = std::max(step, std::ceil(max / step) * step);
   const double left = 230, right = kWidth - 110, row_h = 22, top = 22;
   const double height = top + row_h * static_cast<double>(rows.size()) + 8;
-  auto x = [&](double v) { return left + (right - left) * v / scale_max; };
-  std::string out = figure_open(f, height);
-  for (double t = 0; t <= scale_max + step / 2; t += step) {
-    out += fmt::format("<line class=\"grid\" x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2:.0f}\"/>"
-                       "<text x=\"{0:.1f}\" y=\"13\" text-anchor=\"middle\">{3:.0f} %</text>\n",
-                       x(t), top - 3, height - 4, t * 100);
-  }
+  const BarScale scale(max, left, right, true);
+  auto x = [&](double v) { return scale.x(v); };
+  std::string out = figure_open(f, height) + scale.grid(top, height);
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const PairRow& r = rows[i];
     const double y = top + row_h * static_cast<double>(i);
