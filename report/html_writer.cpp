@@ -107,14 +107,15 @@ nav.toc a{margin-right:14px}
  th.sort:after{content:""}.finding,figure,table{break-inside:avoid}a{color:inherit;text-decoration:none}}
 )";
 
-// Sorting: a click on a th.sort orders the tbody rows by that column, numbers by data-v.
+// Sorting: a click on a th.sort orders the tbody rows by that column (numbers by data-v,
+// largest first: errors, longest waits), a second click reverses it.
 // The render stamp lets the browser test read how long the page took to lay out.
 constexpr const char* kScript = R"(
 (function(){
 function key(row,i,num){var c=row.cells[i];if(!c)return num?-Infinity:"";return num?parseFloat(c.getAttribute("data-v")||"NaN"):c.textContent.trim().toLowerCase();}
 document.querySelectorAll("th.sort").forEach(function(th){th.addEventListener("click",function(){
 var table=th.closest("table"),body=table.tBodies[0],i=th.cellIndex,num=th.classList.contains("n");
-var dir=th.getAttribute("data-dir")==="asc"?-1:1;th.setAttribute("data-dir",dir===1?"asc":"desc");
+var last=th.getAttribute("data-dir"),dir=last?-Number(last):(num?-1:1);th.setAttribute("data-dir",String(dir));
 var rows=Array.prototype.slice.call(body.rows);
 rows.sort(function(a,b){var x=key(a,i,num),y=key(b,i,num);if(num){if(isNaN(x))x=-Infinity;if(isNaN(y))y=-Infinity;}return x<y?-dir:x>y?dir:0;});
 rows.forEach(function(r){body.appendChild(r);});});});

@@ -474,7 +474,29 @@ Result<bool> open_page(PageSession& page, const RenderOptions& options) {
     auto enabled = page.call(domain);
     if (!enabled) return Error{enabled.error()};
   }
+  if (!options.media.empty()) {
+    auto media = page.call("Emulation.setEmulatedMedia", {{"media", options.media}});
+    if (!media) return Error{media.error()};
+  }
   return set_viewport(page, options.width, options.height);
+}
+
+// The caller's expressions, after the page settled; a throw is a value, not a failed run.
+Result<bool> run_scripts(PageSession& page, const RenderOptions& options, RenderResult& result) {
+  for (const std::string& script : options.scripts) {
+    auto value = page.call("Runtime.evaluate",
+                           {{"expression", script}, {"returnByValue", true}, {"awaitPromise", true}});
+    if (!value) return Error{value.error()};
+    const Json& details = field(*value, "exceptionDetails");
+    if (details.is_object()) {
+      result.values.push_back("exception: " + text_of(field(field(details, "exception"), "description")) +
+                              text_of(field(details, "text")));
+      continue;
+    }
+    const Json& v = field(field(*value, "result"), "value");
+    result.values.push_back(v.is_string() ? v.get<std::string>() : v.dump());
+  }
+  return true;
 }
 
 // Navigates and waits for: the load event, two painted frames, then `settle` with no request
@@ -553,6 +575,8 @@ Result<bool> drive(Devtools& devtools, const std::string& url, const RenderOptio
   if (!opened) return opened;
   auto loaded = load_page(page, url, options);
   if (!loaded) return loaded;
+  auto ran = run_scripts(page, options, result);
+  if (!ran) return ran;
   return capture(page, options, result);
 }
 

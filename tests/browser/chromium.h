@@ -27,6 +27,11 @@ struct RenderOptions {
   // Quiet time after the load event (and after the last network event) with no request in
   // flight before the page counts as settled, so failures of loads started late still arrive.
   std::chrono::milliseconds settle{300};
+  // CSS media to emulate ("print" checks the print stylesheet); empty: the screen.
+  std::string media;
+  // JavaScript expressions run in order once the page settled, before the DOM and the
+  // screenshot are taken (a click, a query); each one's value lands in RenderResult::values.
+  std::vector<std::string> scripts;
   std::string chromium = default_chromium();
 };
 
@@ -46,6 +51,9 @@ struct RenderResult {
   std::string dom;       // "<!DOCTYPE html>\n<html ...>...</html>" after scripts ran
   std::string log;       // Chromium's own stdout/stderr, for diagnosing failures
   long elapsed_ms = 0;   // wall time of the whole run, start to exit
+  // Per RenderOptions::scripts: the value (strings as they are, anything else as JSON), or
+  // "exception: ..." when the expression threw.
+  std::vector<std::string> values;
 };
 
 /// Renders `html_path` (a local file) and never throws: failures are in result.error.

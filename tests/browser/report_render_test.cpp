@@ -4,7 +4,10 @@
 // data-render-ms), every chart in the DOM, and a full-page screenshot that is not blank.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <sstream>
+#include <vector>
 #include <string>
 
 #include "chromium.h"
@@ -98,6 +101,69 @@ TEST(ReportRender, DiffReport) {
     EXPECT_NE(r.dom.find(std::string("id=\"") + chart + "\""), std::string::npos) << chart;
   }
   expect_not_blank(png, 2000);
+  std::filesystem::remove(html);
+  std::filesystem::remove(png);
+}
+
+// The finding index sorts on a header click: text columns alphabetically, then reversed on a
+// second click; the severity column by its numeric key, errors first.
+TEST(ReportRender, TablesSortOnAHeaderClick) {
+  SA_NEED_CHROMIUM();
+  const std::string html = report("render_sort.html", "lint " + kSite + "slurm.conf --no-simulate");
+  const std::string codes =
+      "Array.from(document.querySelectorAll('#finding-index tbody tr')).map(r => r.cells[1].textContent).join(',')";
+  const std::string levels =
+      "Array.from(document.querySelectorAll('#finding-index tbody tr')).map(r => r.cells[0].dataset.v).join(',')";
+  RenderOptions options;
+  options.scripts = {codes,
+                     "document.querySelectorAll('#finding-index thead th')[1].click(), ''",
+                     codes,
+                     "document.querySelectorAll('#finding-index thead th')[1].click(), ''",
+                     codes,
+                     "document.querySelectorAll('#finding-index thead th')[0].click(), ''",
+                     levels};
+  const RenderResult r = render_in_chromium(html, options);
+  expect_clean(r);
+  ASSERT_EQ(r.values.size(), 7u) << describe(r);
+  auto split = [](const std::string& s) {
+    std::vector<std::string> out;
+    std::stringstream in(s);
+    for (std::string item; std::getline(in, item, ',');) out.push_back(item);
+    return out;
+  };
+  std::vector<std::string> before = split(r.values[0]), up = split(r.values[2]), down = split(r.values[4]);
+  ASSERT_GE(before.size(), 3u);
+  std::vector<std::string> sorted = before;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(up, sorted);
+  std::reverse(sorted.begin(), sorted.end());
+  EXPECT_EQ(down, sorted);
+  const std::vector<std::string> by_level = split(r.values[6]);
+  EXPECT_TRUE(std::is_sorted(by_level.rbegin(), by_level.rend())) << r.values[6];
+  EXPECT_NE(by_level.front(), by_level.back()) << "warnings and info both listed";
+  std::filesystem::remove(html);
+}
+
+// Printed, the navigation goes and findings and charts are kept whole on a page.
+TEST(ReportRender, PrintStylesheet) {
+  SA_NEED_CHROMIUM();
+  const std::string html = report("render_print.html", "lint " + kSite + "slurm.conf" + kSiteFiles);
+  const std::string png = html + ".png";
+  RenderOptions options;
+  options.media = "print";
+  options.full_page = true;
+  options.screenshot_path = png;
+  options.timeout = std::chrono::milliseconds(60000);
+  options.scripts = {"getComputedStyle(document.querySelector('nav.toc')).display",
+                     "getComputedStyle(document.querySelector('article.finding')).breakInside",
+                     "getComputedStyle(document.querySelector('figure.chart')).breakInside"};
+  const RenderResult r = render_in_chromium(html, options);
+  expect_clean(r);
+  ASSERT_EQ(r.values.size(), 3u) << describe(r);
+  EXPECT_EQ(r.values[0], "none");
+  EXPECT_EQ(r.values[1], "avoid");
+  EXPECT_EQ(r.values[2], "avoid");
+  expect_not_blank(png, 4000);
   std::filesystem::remove(html);
   std::filesystem::remove(png);
 }
