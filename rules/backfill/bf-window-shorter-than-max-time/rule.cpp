@@ -19,14 +19,14 @@ struct LongJobs {
   std::vector<const engine::SimJob*> worst;
 };
 
-// Waits of the jobs whose time limit exceeds the window: the ones it cannot plan for.
-LongJobs long_jobs(const Simulation& sim, std::int64_t window) {
+// Waits of the partition's jobs whose time limit exceeds the window: the ones it cannot plan for.
+LongJobs long_jobs(const Simulation& sim, std::int64_t window, std::size_t part) {
   LongJobs out;
   std::vector<double> w;
   for (const engine::SimJob& j : sim.result.jobs) {
     if (j.recs.empty() || j.state == engine::JobState::kRejected) continue;
-    const std::int64_t limit = j.recs[j.run_rec >= 0 ? j.run_rec : 0].time_limit;
-    if (limit >= 0 && limit <= window) continue;
+    const engine::SimRecord& rec = j.recs[j.run_rec >= 0 ? j.run_rec : 0];
+    if (rec.part != part || (rec.time_limit >= 0 && rec.time_limit <= window)) continue;
     w.push_back(static_cast<double>(wait_of(sim, j)));
     out.worst.push_back(&j);
   }
@@ -43,7 +43,9 @@ nlohmann::json run_metrics(const Simulation& sim, const LongJobs& lj) {
           {"backfill_plans_beyond_window", sim.result.counters.bf_no_resv_beyond_window}};
 }
 
-void add_evidence(const LintContext& ctx, Finding& f, std::int64_t window, std::int64_t longest) {
+// Every finding re-simulates the same fix (bf_window up to the longest MaxTime, one cached
+// run) and shows its own partition's long jobs before and after.
+void add_evidence(const LintContext& ctx, Finding& f, std::int64_t window, std::int64_t longest, std::size_t part) {
   const std::int64_t minutes = (longest + 59) / 60;
   const std::string label = fmt::format("bf_window={}", minutes);
   auto raise = [minutes](Config& c) { c.scheduler.bf_window = minutes * 60; };
@@ -54,12 +56,12 @@ void add_evidence(const LintContext& ctx, Finding& f, std::int64_t window, std::
                           minutes),
               "SchedulerParameters", fmt::format("bf_window={}", minutes), {}};
   if (!sim) return;
-  const LongJobs before = long_jobs(*sim, window);
+  const LongJobs before = long_jobs(*sim, window, part);
   f.evidence = simulated_evidence(*sim);
   f.evidence["metrics"] = run_metrics(*sim, before);
   for (const engine::SimJob* j : before.worst) f.evidence["examples"].push_back(job_json(*sim, *j));
   const Simulation& after = ctx.resimulate(label, raise);
-  f.fix->resimulated = run_metrics(after, long_jobs(after, window));
+  f.fix->resimulated = run_metrics(after, long_jobs(after, window, part));
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
 }
 
@@ -69,8 +71,8 @@ void check(const LintContext& ctx, FindingSink& sink) {
   const std::int64_t window = c.scheduler.bf_window;
   std::int64_t longest = 0;
   for (const Partition& p : c.partitions) longest = std::max(longest, p.max_time);
-  bool evidence_added = false;
-  for (const Partition& p : c.partitions) {
+  for (std::size_t i = 0; i < c.partitions.size(); ++i) {
+    const Partition& p = c.partitions[i];
     if (p.max_time >= 0 && p.max_time <= window) continue;
     if (p.state != PartitionState::kUp) continue;
     const std::string limit = p.max_time < 0 ? "UNLIMITED" : slurm_duration(p.max_time);
@@ -82,14 +84,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
     Location w = ctx.sched_param_loc("bf_window");
     w.note = "bf_window";
     f.related.push_back(w);
-    // One simulation answers for every partition; attach it to the first finding.
-    if (!evidence_added && p.max_time > 0) {
-      add_evidence(ctx, f, window, longest > 0 ? longest : p.max_time);
-      evidence_added = true;
-    } else if (p.max_time > 0) {
-      f.fix = Fix{fmt::format("raise bf_window to at least {} minutes", (p.max_time + 59) / 60),
-                  "SchedulerParameters", fmt::format("bf_window={}", (p.max_time + 59) / 60), {}};
-    }
+    if (p.max_time > 0) add_evidence(ctx, f, window, longest, i);
   }
 }
 
