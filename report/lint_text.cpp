@@ -67,11 +67,11 @@ void print_finding(std::ostream& out, const Finding& f, const LintTextOptions& o
   const char* off = o.color ? "\033[0m" : "";
   out << location_text(f.loc) << ": " << on << rules::level_name(f.severity) << off << ": " << f.message << " [" << f.code
       << " " << rules::check_name(f.check) << "]" << (f.baselined ? " (baselined)" : "") << "\n";
+  if (!o.evidence) return;  // --no-evidence: one line per finding, for grep and quick looks
   if (!f.snippet.empty()) out << "    " << f.snippet << "\n";
   for (const auto& r : f.related) {
     out << "  see " << location_text(r) << (r.note.empty() ? "" : " (" + r.note + ")") << "\n";
   }
-  if (!o.evidence) return;
   const nlohmann::json& e = f.evidence;
   if (e.contains("scenario")) {
     const auto& s = e["scenario"];
@@ -111,7 +111,7 @@ std::string location_text(const rules::Location& l) {
 void print_lint_text(std::ostream& out, const rules::LintReport& r, const LintTextOptions& o) {
   for (const Finding& f : r.findings) {
     print_finding(out, f, o);
-    out << "\n";
+    if (o.evidence) out << "\n";
   }
   out << fmt::format("{}: {} error(s), {} warning(s), {} info", r.conf_path, r.count(Level::kError),
                      r.count(Level::kWarning), r.count(Level::kInfo));

@@ -3,6 +3,9 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -127,6 +130,18 @@ TEST(LintCli, NoSimulateRunsStaticRulesWithoutEvidence) {
   EXPECT_FALSE(j["summary"].contains("scenario"));
   EXPECT_EQ(j["findings"].size(), 2u);
   EXPECT_FALSE(j["findings"][0]["evidence"].contains("scenario"));
+}
+
+TEST(LintCli, NoEvidenceIsOneLinePerFinding) {
+  auto r = run("lint " + kFires + " --no-simulate --no-evidence --color never");
+  std::istringstream lines(r.out);
+  std::vector<std::string> all;
+  for (std::string line; std::getline(lines, line);) all.push_back(line);
+  // Two findings, the summary line, and the line naming the rules --no-simulate skipped.
+  ASSERT_EQ(all.size(), 4u) << r.out;
+  EXPECT_NE(all[0].find("[BF00"), std::string::npos);
+  EXPECT_NE(all[1].find("[BF00"), std::string::npos);
+  EXPECT_NE(all[2].find("0 error(s), 2 warning(s)"), std::string::npos);
 }
 
 TEST(LintCli, TextSaysWhichLoadWasSimulated) {
