@@ -66,3 +66,20 @@ TEST(DiffCli, TextNamesSettingsFindingsAndWaits) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(DiffCli, HtmlWithoutSimulationKeepsSettingsAndFindingsOnly) {
+  const std::string worse =
+      write_temp("diff_worse_html.conf", old_text() + "PartitionName=huge Nodes=n[1-8] MaxTime=14-00:00:00\n");
+  auto r = run("diff " + kOld + " " + worse + " --no-simulate --format html --fail-on warning");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("id=\"setting-changes\""), std::string::npos);
+  EXPECT_NE(r.out.find("The new config adds 1 finding at or above warning"), std::string::npos);
+  EXPECT_NE(r.out.find("data-code=\"BF001\""), std::string::npos);
+  EXPECT_EQ(r.out.find("<figure"), std::string::npos);
+  EXPECT_EQ(r.out.find("id=\"metric-changes\""), std::string::npos);
+  EXPECT_EQ(run("diff " + kOld + " " + worse + " --no-simulate --format html -o /nonexistent/dir/d.html").status, 2);
+}
+
+}  // namespace
