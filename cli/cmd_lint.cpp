@@ -52,19 +52,19 @@ int run_lint_command(const LintCliOptions& o) {
   auto in = load_site(o.site, false);
   if (!in) return kExitUsage;
   const rules::LintReport report = rules::run_lint(*in, lo);
+  const rules::Level threshold = *rules::parse_level(o.fail_on);
   std::ostringstream text;
   if (o.format == "json") {
     write_json(text, report::lint_json(report));
   } else if (o.format == "sarif") {
     write_json(text, report::lint_sarif(report, o.source_root));
   } else if (o.format == "html") {
-    text << report::lint_html(report);
+    text << report::lint_html(report, threshold);
   } else {
     const bool color = o.output.empty() && use_color(o.color);
     report::print_lint_text(text, report, {color, !o.no_evidence});
   }
   if (!write_text(o.output, text.str())) return kExitUsage;
-  const rules::Level threshold = *rules::parse_level(o.fail_on);
   return report.count_at_or_above(threshold) > 0 ? kExitFindings : kExitOk;
 }
 

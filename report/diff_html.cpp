@@ -4,6 +4,7 @@
 // two runs' waits, shares and utilisation side by side.
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -50,22 +51,27 @@ std::string list_change(const std::string& before, const std::string& after) {
   const std::vector<std::string> a = split_list(before), b = split_list(after);
   std::string out;
   for (const std::string& x : a) {
-    if (std::find(b.begin(), b.end(), x) == b.end()) out += "<div class=\"removed\">− " + esc(x) + "</div>";
+    if (std::find(b.begin(), b.end(), x) == b.end()) out += "<div class=\"was\">− " + esc(x) + "</div>";
   }
   for (const std::string& x : b) {
-    if (std::find(a.begin(), a.end(), x) == a.end()) out += "<div class=\"added\">+ " + esc(x) + "</div>";
+    if (std::find(a.begin(), a.end(), x) == a.end()) out += "<div class=\"now\">+ " + esc(x) + "</div>";
   }
   return out;
 }
 
 std::string settings_table(const rules::LintDiff& d) {
+  // Only comma lists are worth itemising; a plain value's old and new columns say it all.
+  auto change = [](const rules::SettingChange& c) {
+    const bool list = c.before.find(',') != std::string::npos || c.after.find(',') != std::string::npos;
+    return list ? list_change(c.before, c.after) : std::string();
+  };
   std::string out = "<section id=\"settings\"><h2>Settings changed</h2>\n";
   if (d.settings.empty()) return out + "<p>None.</p></section>\n";
   out += "<table id=\"setting-changes\"><thead><tr>" + sort_th("setting", false) + sort_th("change", false) +
          sort_th("old", false) + sort_th("new", false) + "</tr></thead><tbody>\n";
   for (const rules::SettingChange& s : d.settings) {
-    out += fmt::format("<tr><td>{}</td><td class=\"code\">{}</td><td class=\"code\">{}</td><td class=\"code\">{}</td></tr>\n",
-                       esc(s.what), list_change(s.before, s.after), s.before.empty() ? "<i>unset</i>" : esc(s.before),
+    out += fmt::format("<tr><td>{}</td><td class=\"change\">{}</td><td class=\"code\">{}</td><td class=\"code\">{}</td></tr>\n",
+                       esc(s.what), change(s), s.before.empty() ? "<i>unset</i>" : esc(s.before),
                        s.after.empty() ? "<i>unset</i>" : esc(s.after));
   }
   return out + "</tbody></table></section>\n";
@@ -88,14 +94,16 @@ std::string change_td(double before, double after) {
   const double delta = after - before;
   if (std::fabs(delta) < 1) return num_td(0, "0");
   const std::string text = (delta > 0 ? "+" : "−") + fmt_duration(std::fabs(delta));
-  return fmt::format("<td class=\"n {}\" data-v=\"{}\">{}</td>", delta > 0 ? "added" : "removed", delta, esc(text));
+  return fmt::format("<td class=\"n {}\" data-v=\"{}\">{}</td>", delta > 0 ? "added" : "removed",
+                     std::isfinite(delta) ? delta : 0.0, esc(text));
 }
 
 std::string metrics_table(const rules::LintDiff& d) {
   std::string out = fmt::format("<section id=\"metrics\"><h2>Waits and shares</h2>\n<p>Utilisation {} → {}.</p>\n",
                                 fmt_percent(*d.utilization_before), fmt_percent(*d.utilization_after));
-  out += "<table id=\"metric-changes\"><thead><tr>" + sort_th("group", false) + sort_th("name", false) +
-         sort_th("jobs", true) + sort_th("mean wait, old", true) + sort_th("new", true) + sort_th("change", true) +
+  // Eleven columns: on a narrow screen the table scrolls, not the page.
+  out += "<div class=\"wide\"><table id=\"metric-changes\"><thead><tr>" + sort_th("group", false) + sort_th("name", false) +
+         sort_th("jobs (new run)", true) + sort_th("mean wait, old", true) + sort_th("new", true) + sort_th("change", true) +
          sort_th("p95 wait, old", true) + sort_th("new", true) + sort_th("change", true) +
          sort_th("delivered share, old", true) + sort_th("new", true) + "</tr></thead><tbody>\n";
   for (const rules::MetricChange& m : d.metrics) {
@@ -112,11 +120,11 @@ std::string metrics_table(const rules::LintDiff& d) {
     }
     out += "</tr>\n";
   }
-  return out + "</tbody></table></section>\n";
+  return out + "</tbody></table></div></section>\n";
 }
 
 std::string start_text(std::int64_t start, std::int64_t submit) {
-  return start < 0 ? "never" : "+" + rules::slurm_duration(start - submit);
+  return start < 0 ? "never" : "+" + fmt_duration(static_cast<double>(start - submit));
 }
 
 std::string moved_table(const rules::LintDiff& d) {
@@ -126,7 +134,8 @@ std::string moved_table(const rules::LintDiff& d) {
          sort_th("account", false) + sort_th("partition", false) + sort_th("start after submit, old", true) +
          sort_th("new", true) + "</tr></thead><tbody>\n";
   for (const rules::MovedJob& j : d.moved) {
-    auto rel = [&](std::int64_t s) { return s < 0 ? -1.0 : static_cast<double>(s - j.submit); };
+    // A job that never started sorts as the longest wait, not the shortest.
+    auto rel = [&](std::int64_t s) { return s < 0 ? 1e15 : static_cast<double>(s - j.submit); };
     out += fmt::format("<tr>{}<td>{}</td><td>{}</td><td>{}</td>{}{}</tr>\n",
                        num_td(j.job, std::to_string(j.job)), esc(j.user), esc(j.account), esc(j.partition),
                        num_td(rel(j.start_before), start_text(j.start_before, j.submit)),
@@ -135,24 +144,32 @@ std::string moved_table(const rules::LintDiff& d) {
   return out + "</tbody></table></section>\n";
 }
 
-// The two runs' waits per partition, interleaved so each partition's pair sits together.
+// The two runs' waits per partition, interleaved so each partition's pair sits together; a
+// partition only one run used (a map to a new partition) shows on its own.
 std::string comparison_charts(const rules::Simulation& a, const rules::Simulation& b) {
-  std::vector<BoxRow> rows;
   const std::vector<BoxRow> old_rows = waits_by_partition(a), new_rows = waits_by_partition(b);
-  for (const BoxRow& o : old_rows) {
-    rows.push_back(o);
-    rows.back().label = o.label + " · old";
-    for (const BoxRow& n : new_rows) {
-      if (n.label != o.label) continue;
-      rows.push_back(n);
-      rows.back().label = n.label + " · new";
+  std::vector<std::string> labels;
+  for (const auto* list : {&old_rows, &new_rows}) {
+    for (const BoxRow& r : *list) {
+      if (std::find(labels.begin(), labels.end(), r.label) == labels.end()) labels.push_back(r.label);
+    }
+  }
+  std::vector<BoxRow> rows;
+  for (const std::string& label : labels) {
+    for (const auto& [list, run] : {std::pair{&old_rows, " · old"}, std::pair{&new_rows, " · new"}}) {
+      for (const BoxRow& r : *list) {
+        if (r.label != label) continue;
+        rows.push_back(r);
+        rows.back().label += run;
+      }
     }
   }
   std::string out = box_chart({"chart-wait-compare", "Wait time per partition: old and new config",
-                               "Each partition's waits on the identical load and seed, old config above new. Log scale."},
+                               "Each partition's waits on the identical load and seed, old config above new (jobs still "
+                               "pending count to the end of their run, so counts can exceed the table's). Log scale."},
                               rows);
-  std::vector<PairRow> shares = share_rows(a);
-  const std::vector<PairRow> after = share_rows(b);
+  std::vector<PairRow> shares = account_share_rows(a);
+  const std::vector<PairRow> after = account_share_rows(b);
   for (PairRow& r : shares) {
     r.a = r.b;  // delivered under the old config
     r.b = 0;
@@ -180,7 +197,9 @@ std::string diff_html(const rules::LintDiff& d, const rules::LintReport& before,
                                 d.scenario ? "Both simulated on: " + d.scenario->load : "Not simulated (--no-simulate)"});
   out += "<nav class=\"toc\"><a href=\"#summary\">Summary</a><a href=\"#settings\">Settings</a><a "
          "href=\"#findings\">Findings</a>";
-  if (before.simulation && after.simulation) out += "<a href=\"#metrics\">Waits</a><a href=\"#charts\">Charts</a>";
+  if (before.simulation && after.simulation) {
+    out += "<a href=\"#metrics\">Waits</a><a href=\"#charts\">Charts</a><a href=\"#new-run\">New run</a>";
+  }
   out += "</nav>\n<section id=\"summary\"><h2>Summary</h2>\n" + verdict(d, fail_on);
   out += fmt::format("<div class=\"cards\"><div class=\"card\"><b>{}</b>settings changed</div><div class=\"card\"><b>{}"
                      "</b>findings added</div><div class=\"card\"><b>{}</b>findings removed</div>",
@@ -194,6 +213,9 @@ std::string diff_html(const rules::LintDiff& d, const rules::LintReport& before,
     out += metrics_table(d) + moved_table(d);
     out += "<section id=\"charts\"><h2>The two runs</h2>\n" +
            comparison_charts(*before.simulation, *after.simulation) + "</section>\n";
+    // The new run in full: backfill coverage, priority composition and suspension too.
+    out += "<section id=\"new-run\"><h2>The new config's run</h2>\n" +
+           simulation_charts(*after.simulation, {"new-", "new config"}) + "</section>\n";
   }
   return out + page_end();
 }

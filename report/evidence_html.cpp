@@ -1,6 +1,9 @@
 #include "report/evidence_html.h"
 
 #include <algorithm>
+#include <cmath>
+#include <initializer_list>
+#include <utility>
 #include <set>
 #include <vector>
 
@@ -17,13 +20,31 @@ namespace {
 
 using nlohmann::json;
 
-// Waits and spans are seconds in the evidence; people read them as durations.
+// The words of a snake_case key.
+std::vector<std::string> words(const std::string& key) {
+  std::vector<std::string> out(1);
+  for (char c : key) {
+    if (c == '_' || c == ' ') out.emplace_back();
+    else out.back() += c;
+  }
+  return out;
+}
+
+bool has_word(const std::string& key, std::initializer_list<const char*> any) {
+  for (const std::string& w : words(key)) {
+    for (const char* a : any) {
+      if (w == a) return true;
+    }
+  }
+  return false;
+}
+
+// Waits and spans are seconds in the evidence; people read them as durations. Whole words
+// only: "jobs_waiting" is a share and "cpu_seconds" an amount of work, not a duration.
 bool is_time(const std::string& parent, const std::string& key) {
-  auto has = [](const std::string& s, const char* what) { return s.find(what) != std::string::npos; };
-  if (has(key, "wait") || has(key, "_seconds") || key == "at" || key == "submit" || key == "start" ||
-      key == "end" || key == "time_limit")
-    return true;
-  return has(parent, "wait") && (key == "mean" || key == "median" || key == "p95" || key == "max");
+  if (key == "time_limit" || has_word(key, {"wait", "waits"})) return true;
+  if (key.size() > 8 && key.compare(key.size() - 8, 8, "_seconds") == 0 && !has_word(key, {"cpu"})) return true;
+  return has_word(parent, {"wait", "waits"}) && (key == "mean" || key == "median" || key == "p95" || key == "max");
 }
 
 std::string scalar_text(const std::string& parent, const std::string& key, const json& v) {
@@ -33,7 +54,7 @@ std::string scalar_text(const std::string& parent, const std::string& key, const
   if (v.is_number()) {
     const double d = v.get<double>();
     // Points in time print as seconds from the run's start; spans as durations.
- if (key == "job") return std::to_string(v.get<long long>());
+    if (key == "job") return std::to_string(v.get<long long>());
     if (key == "at" || key == "submit" || key == "start" || key == "end") return esc(fmt_count(d) + " s");
     if (is_time(parent, key)) return fmt::format("<span title=\"{} s\">{}</span>", fmt_count(d), esc(fmt_duration(d)));
     return esc(fmt_number(d));
@@ -41,7 +62,10 @@ std::string scalar_text(const std::string& parent, const std::string& key, const
   return esc(v.dump());
 }
 
-double scalar_value(const json& v) { return v.is_number() ? v.get<double>() : 0.0; }
+double scalar_value(const json& v) {
+  const double d = v.is_number() ? v.get<double>() : 0.0;
+  return std::isfinite(d) ? d : 0.0;
+}
 
 bool all_scalars(const json& o) {
   return std::all_of(o.begin(), o.end(), [](const json& v) { return !v.is_structured(); });
@@ -85,7 +109,8 @@ std::string jobs_table(const json& jobs) {
       if (v.is_number()) {
         out += fmt::format("<td class=\"n\" data-v=\"{}\">{}</td>", scalar_value(v), scalar_text("", key, v));
       } else {
-        out += "<td>" + scalar_text("", key, v) + (key == std::string("start") && j.value("pending_at_end", false) ? "pending" : "") + "</td>";
+        const bool pending = key == std::string("start") && j.value("pending_at_end", false);
+        out += "<td>" + (pending ? std::string("pending") : scalar_text("", key, v)) + "</td>";
       }
     }
     out += "<td>" + (j.contains("factors") && j["factors"].is_object() ? factor_bar(j["factors"]) : std::string()) +
@@ -94,11 +119,14 @@ std::string jobs_table(const json& jobs) {
   return out + "</tbody></table>\n";
 }
 
-// Objects of flat objects ("partition A ahead of B": {...}) read best as one table.
-std::string object_table(const json& o, const std::string& key) {
+// Objects of flat objects ("partition A ahead of B": {...}) and arrays of them read best as
+// one table; rows keep their order (an array's is its own, not its indices' text order).
+using Rows = std::vector<std::pair<std::string, json>>;
+
+std::string object_table(const Rows& o, const std::string& key) {
   std::vector<std::string> columns;
   std::set<std::string> seen;
-  for (const auto& [k, v] : o.items()) {
+  for (const auto& [k, v] : o) {
     for (const auto& [c, x] : v.items()) {
       if (seen.insert(c).second) columns.push_back(c);
     }
@@ -106,7 +134,7 @@ std::string object_table(const json& o, const std::string& key) {
   std::string out = "<table><thead><tr>" + sort_th("", false);
   for (const std::string& c : columns) out += sort_th(c, true);
   out += "</tr></thead><tbody>\n";
-  for (const auto& [k, v] : o.items()) {
+  for (const auto& [k, v] : o) {
     out += "<tr><td>" + esc(k) + "</td>";
     for (const std::string& c : columns) {
       const json x = v.value(c, json());
@@ -173,7 +201,11 @@ std::string json_html(const std::string& key, const json& v, const std::string& 
     return fmt::format("<div><b>{}:</b> {}</div>\n", esc(key), scalar_text(parent, key, v));
   }
   if (v.empty()) return {};
-  if (key == "examples" && v.is_array()) return "<h4>Example jobs</h4>" + jobs_table(v);
+  if (key == "examples" && v.is_array()) {
+    return "<h4>Example jobs</h4><p class=\"muted\">Submit and start are seconds from the start of the simulated "
+           "load; the wait runs from eligibility to start (to the end of the run for jobs still pending).</p>" +
+           jobs_table(v);
+  }
   if (v.is_array()) {
     if (std::all_of(v.begin(), v.end(), [](const json& x) { return !x.is_structured(); })) {
       std::string items;
@@ -181,16 +213,18 @@ std::string json_html(const std::string& key, const json& v, const std::string& 
       return fmt::format("<div><b>{}:</b> {}</div>\n", esc(key), items);
     }
     if (std::all_of(v.begin(), v.end(), [](const json& x) { return x.is_object() && all_scalars(x); })) {
-      json as_object = json::object();
-      for (std::size_t i = 0; i < v.size(); ++i) as_object[std::to_string(i + 1)] = v[i];
-      return "<h4>" + esc(key) + "</h4>" + object_table(as_object, key);
+      Rows rows;
+      for (std::size_t i = 0; i < v.size(); ++i) rows.push_back({std::to_string(i + 1), v[i]});
+      return "<h4>" + esc(key) + "</h4>" + object_table(rows, key);
     }
     std::string out = "<h4>" + esc(key) + "</h4>";
     for (std::size_t i = 0; i < v.size(); ++i) out += json_html(std::to_string(i + 1), v[i], key);
     return out;
   }
   if (std::all_of(v.begin(), v.end(), [](const json& x) { return x.is_object() && all_scalars(x); })) {
-    return "<h4>" + esc(key) + "</h4>" + object_table(v, key);
+    Rows rows;
+    for (const auto& [k, x] : v.items()) rows.push_back({k, x});
+    return "<h4>" + esc(key) + "</h4>" + object_table(rows, key);
   }
   std::string out = key.empty() ? "" : "<h4>" + esc(key) + "</h4>";
   out += "<div class=\"kv\">";

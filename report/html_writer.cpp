@@ -26,7 +26,15 @@ std::string esc(std::string_view text) {
   return out;
 }
 
+std::string truncate_utf8(const std::string& text, std::size_t max) {
+  if (text.size() <= max) return text;
+  std::size_t cut = max > 0 ? max - 1 : 0;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // not inside a character
+  return text.substr(0, cut) + "…";
+}
+
 std::string fmt_count(double v) {
+  if (!std::isfinite(v)) return "–";
   const auto n = static_cast<long long>(std::llround(v));
   std::string digits = std::to_string(n < 0 ? -n : n), out;
   for (std::size_t i = 0; i < digits.size(); ++i) {
@@ -46,7 +54,9 @@ std::string fmt_number(double v) {
   return fmt::format("{:.3f}", v);
 }
 
-std::string fmt_percent(double share) { return fmt::format("{:.1f} %", share * 100); }
+std::string fmt_percent(double share) {
+  return std::isfinite(share) ? fmt::format("{:.1f} %", share * 100) : "–";
+}
 
 std::string fmt_duration(double s) {
   if (!std::isfinite(s)) return "–";
@@ -82,7 +92,10 @@ th,td{border-bottom:1px solid var(--line);padding:3px 8px;text-align:left;vertic
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 th{white-space:nowrap}
 td.mono{white-space:nowrap}
-td.code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px;word-break:break-all;max-width:420px}
+td.code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px;word-break:break-all;max-width:340px}
+.was{color:var(--muted);text-decoration:line-through}.now{font-weight:600}
+div.wide{overflow-x:auto;max-width:100%}
+td.change{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px;white-space:nowrap}
 th.sort{cursor:pointer;user-select:none}
 th.sort:after{content:" \2195";color:var(--muted);font-size:11px}
 .sev{font-weight:700;text-transform:uppercase;font-size:11px;padding:1px 6px;border-radius:3px;color:#fff}

@@ -12,7 +12,10 @@ namespace sa::report {
 /// & < > " ' become entities, and control characters other than tab and newline are dropped.
 std::string esc(std::string_view text);
 
-/// "1,234", "0.953", "12.5 k" style numbers for tables and axes.
+/// `text` cut to at most `max` bytes at a character boundary, with "…" when cut.
+std::string truncate_utf8(const std::string& text, std::size_t max);
+
+/// "1,234", "0.953", "12.5 k" style numbers for tables and axes ("–" for NaN and infinities).
 std::string fmt_count(double v);
 std::string fmt_number(double v);
 std::string fmt_percent(double share);

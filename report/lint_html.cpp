@@ -20,23 +20,28 @@ namespace {
 using rules::Finding;
 using rules::Level;
 
-std::string verdict_html(const rules::LintReport& r) {
-  const std::size_t errors = r.count_at_or_above(Level::kError), warnings = r.count(Level::kWarning);
-  if (errors) {
-    return fmt::format("<div class=\"verdict fail\" id=\"verdict\">Do not deploy: {} error{} (Slurm would reject "
-                       "the configuration or a policy is broken).</div>\n",
-                       errors, errors == 1 ? "" : "s");
+// The verdict says what the exit status says: findings at or above --fail-on fail, the
+// baseline's findings never count, and anything else at warning or above asks for a review.
+std::string verdict_html(const rules::LintReport& r, Level fail_on) {
+  const std::size_t blocking = r.count_at_or_above(fail_on);
+  const std::size_t review = r.count_at_or_above(Level::kWarning);
+  const std::string baseline =
+      r.baselined ? fmt::format(" ({} finding{} in the baseline not counted.)", r.baselined, r.baselined == 1 ? "" : "s")
+                  : "";
+  if (blocking) {
+    return fmt::format("<div class=\"verdict fail\" id=\"verdict\">Do not deploy: {} finding{} at or above {}.{}</div>\n",
+                       blocking, blocking == 1 ? "" : "s", rules::level_name(fail_on), baseline);
   }
-  if (warnings) {
-    return fmt::format("<div class=\"verdict warn\" id=\"verdict\">Review before deploying: {} warning{}, no "
-                       "errors.</div>\n",
-                       warnings, warnings == 1 ? "" : "s");
+  if (review) {
+    return fmt::format("<div class=\"verdict warn\" id=\"verdict\">Review before deploying: {} finding{} at warning "
+                       "or above, none at or above {}.{}</div>\n",
+                       review, review == 1 ? "" : "s", rules::level_name(fail_on), baseline);
   }
-  return "<div class=\"verdict pass\" id=\"verdict\">No errors or warnings.</div>\n";
+  return "<div class=\"verdict pass\" id=\"verdict\">No errors or warnings." + baseline + "</div>\n";
 }
 
-std::string summary_html(const rules::LintReport& r) {
-  std::string out = "<section id=\"summary\"><h2>Summary</h2>\n" + verdict_html(r) + "<div class=\"cards\">";
+std::string summary_html(const rules::LintReport& r, Level fail_on) {
+  std::string out = "<section id=\"summary\"><h2>Summary</h2>\n" + verdict_html(r, fail_on) + "<div class=\"cards\">";
   auto card = [&](const char* label, std::size_t n) {
     out += fmt::format("<div class=\"card\"><b>{}</b>{}</div>", n, label);
   };
@@ -86,7 +91,7 @@ std::string index_html(const rules::LintReport& r) {
   for (std::size_t i = 0; i < r.findings.size(); ++i) {
     const Finding& f = r.findings[i];
     const char* level = rules::level_name(f.severity);
-    std::string msg = f.message.size() > 140 ? f.message.substr(0, 137) + "..." : f.message;
+    const std::string msg = truncate_utf8(f.message, 140);
     out += fmt::format("<tr><td data-v=\"{}\" class=\"n\"><span class=\"sev {}\">{}</span></td>"
                        "<td><a href=\"#finding-{}\">{}</a></td><td>{}</td><td class=\"mono\">{}</td><td>{}</td></tr>\n",
                        3 - static_cast<int>(f.severity), level, level, i, esc(f.code), esc(rules::check_name(f.check)),
@@ -97,14 +102,14 @@ std::string index_html(const rules::LintReport& r) {
 
 }  // namespace
 
-std::string lint_html(const rules::LintReport& r) {
+std::string lint_html(const rules::LintReport& r, Level fail_on) {
   std::string out = page_begin({"slurm-advisor policy review: " + r.conf_path,
                                 "Slurm " + r.slurm_version + " · " + std::to_string(r.findings.size()) + " finding" +
                                     (r.findings.size() == 1 ? "" : "s") + " · " + std::to_string(r.rules_run) +
                                     " rules"});
   out += "<nav class=\"toc\"><a href=\"#summary\">Summary</a><a href=\"#findings\">Findings</a>";
   if (r.simulation) out += "<a href=\"#charts\">Charts</a>";
-  out += "</nav>\n" + summary_html(r);
+  out += "</nav>\n" + summary_html(r, fail_on);
   out += "<section id=\"findings\"><h2>Findings</h2>\n";
   if (r.findings.empty()) out += "<p>No findings.</p>\n";
   else out += index_html(r);

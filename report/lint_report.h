@@ -24,8 +24,9 @@ nlohmann::json lint_sarif(const rules::LintReport& report, const std::string& so
 std::string location_text(const rules::Location& location);
 /// One finding as the JSON output writes it.
 nlohmann::json finding_json(const rules::Finding& finding);
-/// The self-contained HTML policy-review report (summary, findings, charts of the run).
-std::string lint_html(const rules::LintReport& report);
+/// The self-contained HTML policy-review report (summary, findings, charts of the run); its
+/// verdict follows `fail_on` as the exit status does.
+std::string lint_html(const rules::LintReport& report, rules::Level fail_on);
 /// The summary block shared by the JSON output and the text footer.
 nlohmann::json lint_summary(const rules::LintReport& report);
 

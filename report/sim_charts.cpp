@@ -19,18 +19,21 @@ using engine::SimJob;
 
 bool counted(const SimJob& j) { return j.state != engine::JobState::kRejected && !j.recs.empty(); }
 
+// Quartiles and whiskers by nearest rank, mean, median, p95 and max exactly as the metrics
+// tables compute them (rules::wait_stats), so the chart and the tables agree.
 BoxRow box_of(std::string label, std::vector<double> v) {
   BoxRow r;
   r.label = std::move(label);
   r.n = v.size();
   if (v.empty()) return r;
   std::sort(v.begin(), v.end());
-  // Nearest rank, as the metrics' p95 takes it.
-  auto q = [&](double p) { return v[static_cast<std::size_t>(std::floor(p * static_cast<double>(v.size() - 1)))]; };
-  r.p5 = q(0.05), r.p25 = q(0.25), r.p50 = q(0.5), r.p75 = q(0.75), r.p95 = q(0.95), r.max = v.back();
-  double sum = 0;
-  for (double x : v) sum += x;
-  r.mean = sum / static_cast<double>(v.size());
+  auto q = [&](double p) {
+    const auto rank = static_cast<std::size_t>(std::ceil(p * static_cast<double>(v.size())));
+    return v[std::clamp<std::size_t>(rank, 1, v.size()) - 1];
+  };
+  r.p5 = q(0.05), r.p25 = q(0.25), r.p75 = q(0.75);
+  const engine::WaitStats w = rules::wait_stats(std::move(v));
+  r.p50 = w.median, r.p95 = w.p95, r.max = w.max, r.mean = w.mean;
   return r;
 }
 
@@ -121,7 +124,7 @@ PriorityClasses priority_by_class(const rules::Simulation& sim, std::size_t max_
   return out;
 }
 
-std::vector<PairRow> share_rows(const rules::Simulation& sim, std::size_t max_rows) {
+std::vector<PairRow> account_share_rows(const rules::Simulation& sim, std::size_t max_rows) {
   std::vector<PairRow> rows;
   const AssocTree* tree = sim.site.tree;
   if (!tree) return rows;
@@ -160,8 +163,9 @@ CoverageSeries backfill_coverage(const rules::Simulation& sim, std::size_t max_p
   Series d{"queue depth at cycle start (records)", {}, true}, t{"jobs tested per cycle", {}};
   for (std::size_t b = 0; b < buckets; ++b) {
     out.axis.x.push_back(static_cast<std::int64_t>(b) * width);
-    d.values.push_back(n[b] ? depth[b] / n[b] : 0);
-    t.values.push_back(n[b] ? tested[b] / n[b] : 0);
+    // No cycle in a bucket (backfill skips a cycle when nothing changed): a gap, not a zero.
+    d.values.push_back(n[b] ? depth[b] / n[b] : std::nan(""));
+    t.values.push_back(n[b] ? tested[b] / n[b] : std::nan(""));
   }
   out.axis.y_label = "records / jobs (mean per cycle)";
   out.series = {std::move(d), std::move(t)};
@@ -230,10 +234,9 @@ std::string gang_charts(const rules::Simulation& sim, const ChartOptions& o, std
   }
   const std::string of = o.run_name.empty() ? "" : " (" + o.run_name + ")";
   if (parts.empty()) {
-    return fmt::format("<figure class=\"chart\" id=\"{}chart-gang\"><h3>Gang scheduling and suspension{}</h3>"
-                       "<p class=\"muted\">No partition shared CPUs between jobs and no job was suspended in this run, "
-                       "so there is no timeline to draw.</p></figure>\n",
-                       o.id_prefix, esc(of));
+    return note_figure({o.id_prefix + "chart-gang", "Gang scheduling and suspension" + of, ""},
+                       "No partition shared CPUs between jobs and no job was suspended in this run, so there is no "
+                       "timeline to draw.");
   }
   std::string out = fmt::format("<div id=\"{}chart-gang\">", o.id_prefix);
   for (std::size_t p : parts) {
@@ -279,18 +282,22 @@ std::string simulation_charts(const rules::Simulation& sim, const ChartOptions& 
   out += paired_chart({id("chart-shares"), "Share tree: target versus delivered" + of,
                        "Per account in tree order: the target share (product of normalised shares down the tree) "
                        "and the share of charged CPU time its jobs (and its sub-accounts' jobs) received."},
-                      "target", "delivered", share_rows(sim));
+                      "target", "delivered", account_share_rows(sim));
   const CoverageSeries cov = backfill_coverage(sim);
-  out += time_chart({id("chart-backfill"), "Backfill coverage" + of,
-                     fmt::format("Per backfill cycle, averaged over time: the pending queue records the cycle met and "
-                                 "the jobs it will-run tested. {} cycles, {} stopped early by a bf_* limit or a "
-                                 "lock yield.",
-                                 cov.cycles, cov.stopped_early)},
-                    cov.axis, cov.series);
+  const ChartFrame bf{id("chart-backfill"), "Backfill coverage" + of,
+                      fmt::format("Per backfill cycle, averaged over time: the pending queue records the cycle met "
+                                  "and the jobs it will-run tested; gaps are times with no cycle (backfill skips a "
+                                  "cycle when nothing changed). {} cycles, {} stopped early by a bf_* limit or a "
+                                  "lock yield.",
+                                  cov.cycles, cov.stopped_early)};
+  out += cov.cycles ? time_chart(bf, cov.axis, cov.series)
+                    : note_figure(bf, "No backfill cycle ran: SchedulerType is not sched/backfill, or "
+                                      "bf_interval=-1 switches the backfill thread off.");
   const UtilisationSeries util = utilisation(sim);
   out += time_chart({id("chart-utilisation"), "Utilisation over time" + of,
                      "CPU-seconds of running (not suspended) jobs per time bucket over the CPUs of all nodes and of "
-                     "the largest partitions (a job counts in the partition it ran in)."},
+                     "the largest partitions (a job counts in the partition it ran in). Where jobs share CPUs "
+                     "(OverSubscribe) the share can pass 100 %."},
                     util.axis, util.series);
   out += gang_charts(sim, o);
   return out;

@@ -22,7 +22,7 @@ struct PriorityClasses {
 PriorityClasses priority_by_class(const rules::Simulation& sim, std::size_t max_rows = 40);
 /// Accounts in tree order: target share (classic product) vs delivered share of usage,
 /// a parent's delivered share including its sub-accounts'.
-std::vector<PairRow> share_rows(const rules::Simulation& sim, std::size_t max_rows = 80);
+std::vector<PairRow> account_share_rows(const rules::Simulation& sim, std::size_t max_rows = 80);
 /// Per-cycle backfill log bucketed over the run: mean queue depth and mean jobs tested.
 struct CoverageSeries {
   TimeAxis axis;

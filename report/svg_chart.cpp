@@ -44,11 +44,7 @@ std::string legend_html(const std::vector<std::string>& names) {
   return out + "</div>\n";
 }
 
-std::string empty_chart(const ChartFrame& f, const char* why) {
-  return fmt::format("<figure class=\"chart\" id=\"{}\"><h3>{}</h3><p class=\"muted\">{}</p>"
-                     "<figcaption>{}</figcaption></figure>\n",
-                     esc(f.id), esc(f.title), why, esc(f.caption));
-}
+std::string empty_chart(const ChartFrame& f, const char* why) { return note_figure(f, why); }
 
 // Log time axis: 1 s at the left edge, the next tick above `hi` at the right.
 struct LogAxis {
@@ -92,14 +88,15 @@ struct BarScale {
 };
 
 // Row labels live in a fixed left margin: long ones are cut (the full text stays in the tooltip).
-std::string clip(const std::string& label, std::size_t max = 34) {
-  if (label.size() <= max) return label;
-  std::size_t cut = max - 1;
-  while (cut > 0 && (static_cast<unsigned char>(label[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
-  return label.substr(0, cut) + "…";
-}
+std::string clip(const std::string& label, std::size_t max = 34) { return truncate_utf8(label, max); }
 
 }  // namespace
+
+std::string note_figure(const ChartFrame& f, const std::string& text) {
+  return fmt::format("<figure class=\"chart\" id=\"{}\"><h3>{}</h3><p class=\"muted\">{}</p>"
+                     "<figcaption>{}</figcaption></figure>\n",
+                     esc(f.id), esc(f.title), esc(text), esc(f.caption));
+}
 
 const std::string& palette(std::size_t i) {
   // Distinguishable in colour and still apart in greyscale print.
@@ -189,7 +186,7 @@ std::string stacked_chart(const ChartFrame& f, const std::vector<std::string>& s
 
 std::string paired_chart(const ChartFrame& f, const std::string& name_a, const std::string& name_b,
                          const std::vector<PairRow>& rows) {
-  if (rows.empty()) return empty_chart(f, "No accounts to show.");
+  if (rows.empty()) return empty_chart(f, "No association tree (--assoc): no target shares to compare.");
   double max = 0;
   for (const PairRow& r : rows) max = std::max({max, r.a, r.b});
   const double left = 230, right = kWidth - 110, row_h = 22, top = 22;
@@ -215,71 +212,111 @@ std::string paired_chart(const ChartFrame& f, const std::string& name_a, const s
                                    esc(name_b) + "</span></div>\n");
 }
 
-std::string time_chart(const ChartFrame& f, const TimeAxis& axis, const std::vector<Series>& series) {
-  if (axis.x.size() < 2 || series.empty()) return empty_chart(f, "Too short a run to draw over time.");
-  const double left = 60, right = kWidth - 16, top = 12, bottom = 220, height = 250;
-  const double x_span = static_cast<double>(std::max<std::int64_t>(1, axis.x.back() - axis.x.front()));
-  std::vector<double> stack(axis.x.size(), 0);
-  double max = 0;
-  for (const Series& s : series) {
-    for (std::size_t i = 0; i < s.values.size() && i < axis.x.size(); ++i) {
-      stack[i] = axis.stacked ? stack[i] + s.values[i] : std::max(stack[i], s.values[i]);
-      max = std::max(max, stack[i]);
-    }
+namespace {
+
+// The value axis of a time chart: shares run 0..100 % (further where jobs share CPUs).
+struct YScale {
+  double step, max;
+  YScale(double data_max, bool percent) {
+    step = percent ? nice_step(std::max(data_max, 1.0) * 100, 4) / 100 : nice_step(data_max, 4);
+    max = std::max(step, std::ceil(data_max / step) * step);
+    if (percent) max = std::max(1.0, max);
   }
-  double step = nice_step(max, 4), y_max = std::max(step, std::ceil(max / step) * step);
-  if (axis.percent) {
-    y_max = std::max(1.0, std::ceil(max * 4) / 4);
-    step = y_max / 4;
-  }
-  auto x = [&](std::size_t i) {
-    return left + (right - left) * static_cast<double>(axis.x[i] - axis.x.front()) / x_span;
-  };
-  auto y = [&](double v) { return bottom - (bottom - top) * v / y_max; };
-  std::string out = figure_open(f, height);
-  for (double t = 0; t <= y_max + step / 2; t += step) {
+};
+
+struct TimeFrame {
+  double left = 60, right = kWidth - 16, top = 12, bottom = 220, height = 250;
+  double x_span;
+  std::int64_t x0;
+  YScale ys;
+  double x(std::int64_t t) const { return left + (right - left) * static_cast<double>(t - x0) / x_span; }
+  double y(double v) const { return bottom - (bottom - top) * v / ys.max; }
+};
+
+std::string time_axes(const TimeFrame& fr, const TimeAxis& axis) {
+  std::string out;
+  for (double t = 0; t <= fr.ys.max + fr.ys.step / 2; t += fr.ys.step) {
     out += fmt::format("<line class=\"grid\" x1=\"{0}\" x2=\"{1}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\"/>"
                        "<text x=\"{3}\" y=\"{4:.1f}\" text-anchor=\"end\">{5}</text>\n",
-                       left, right, y(t), left - 6, y(t) + 4,
+                       fr.left, fr.right, fr.y(t), fr.left - 6, fr.y(t) + 4,
                        axis.percent ? fmt::format("{:.0f} %", t * 100) : fmt_number(t));
   }
-  // Ticks every 6 hours up to two days, every day beyond that (every week past 30 days).
-  const double span_h = x_span / 3600;
+  // Ticks every 6 hours up to two days, every day up to 30 days, every week beyond.
+  const double span_h = fr.x_span / 3600;
   const std::int64_t tick = span_h <= 48 ? 6 * 3600 : span_h <= 720 ? 86400 : 7 * 86400;
   for (std::int64_t t = 0; t <= axis.x.back() - axis.x.front(); t += tick) {
-    const double px = left + (right - left) * static_cast<double>(t) / x_span;
     const std::string label = tick < 86400 ? fmt::format("{} h", t / 3600) : fmt::format("day {}", t / 86400);
     out += fmt::format("<line class=\"axis\" x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2}\"/>"
                        "<text x=\"{0:.1f}\" y=\"{3}\" text-anchor=\"middle\">{4}</text>\n",
-                       px, bottom, bottom + 4, bottom + 16, label);
+                       fr.x(fr.x0 + t), fr.bottom, fr.bottom + 4, fr.bottom + 16, label);
   }
-  out += fmt::format("<line class=\"axis\" x1=\"{0}\" x2=\"{1}\" y1=\"{2}\" y2=\"{2}\"/>", left, right, bottom);
-  out += fmt::format("<text x=\"12\" y=\"{:.0f}\" transform=\"rotate(-90 12 {:.0f})\" text-anchor=\"middle\">{}</text>\n",
-                     (top + bottom) / 2, (top + bottom) / 2, esc(axis.y_label));
+  out += fmt::format("<line class=\"axis\" x1=\"{0}\" x2=\"{1}\" y1=\"{2}\" y2=\"{2}\"/>", fr.left, fr.right, fr.bottom);
+  out += fmt::format("<text x=\"12\" y=\"{0:.0f}\" transform=\"rotate(-90 12 {0:.0f})\" text-anchor=\"middle\">{1}"
+                     "</text>\n",
+                     (fr.top + fr.bottom) / 2, esc(axis.y_label));
+  return out;
+}
+
+// An unstacked series as lines (or filled areas): a run shorter than the axis stops where it
+// ended, and a missing value (NaN: no sample in that bucket) breaks the line.
+std::string series_lines(const TimeFrame& fr, const TimeAxis& axis, const Series& s, const std::string& colour) {
+  std::string out;
+  const std::size_t n = std::min(s.values.size(), axis.x.size());
+  std::size_t i = 0;
+  while (i < n) {
+    while (i < n && !std::isfinite(s.values[i])) ++i;
+    const std::size_t from = i;
+    std::string pts;
+    for (; i < n && std::isfinite(s.values[i]); ++i) pts += fmt::format("{:.1f},{:.1f} ", fr.x(axis.x[i]), fr.y(s.values[i]));
+    if (pts.empty()) continue;
+    if (s.area) {
+      out += fmt::format("<polygon points=\"{:.1f},{:.1f} {}{:.1f},{:.1f}\" fill=\"{}\" fill-opacity=\"0.3\" "
+                         "stroke=\"{}\"><title>{}</title></polygon>\n",
+                         fr.x(axis.x[from]), fr.y(0), pts, fr.x(axis.x[i - 1]), fr.y(0), colour, colour, esc(s.name));
+    } else {
+      out += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.6\"><title>{}"
+                         "</title></polyline>\n",
+                         pts, colour, esc(s.name));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string time_chart(const ChartFrame& f, const TimeAxis& axis, const std::vector<Series>& series) {
+  if (axis.x.size() < 2 || series.empty()) return empty_chart(f, "Too short a run to draw over time.");
+  auto value = [](const Series& s, std::size_t i) {
+    return i < s.values.size() && std::isfinite(s.values[i]) ? s.values[i] : 0.0;
+  };
+  std::vector<double> stack(axis.x.size(), 0);
+  double max = 0;
+  for (const Series& s : series) {
+    for (std::size_t i = 0; i < axis.x.size(); ++i) {
+      stack[i] = axis.stacked ? stack[i] + value(s, i) : std::max(stack[i], value(s, i));
+      max = std::max(max, stack[i]);
+    }
+  }
+  const TimeFrame fr{60, kWidth - 16, 12, 220, 250,
+                     static_cast<double>(std::max<std::int64_t>(1, axis.x.back() - axis.x.front())), axis.x.front(),
+                     YScale(max, axis.percent)};
+  std::string out = figure_open(f, fr.height) + time_axes(fr, axis);
   std::vector<double> base(axis.x.size(), 0);
   std::vector<std::string> names;
   for (std::size_t s = 0; s < series.size(); ++s) {
     names.push_back(series[s].name);
-    const std::vector<double>& v = series[s].values;
+    if (!axis.stacked) {
+      out += series_lines(fr, axis, series[s], palette(s));
+      continue;
+    }
     std::string pts;
     for (std::size_t i = 0; i < axis.x.size(); ++i) {
-      const double val = i < v.size() ? v[i] : 0;
-      pts += fmt::format("{:.1f},{:.1f} ", x(i), y(axis.stacked ? base[i] + val : val));
+      pts += fmt::format("{:.1f},{:.1f} ", fr.x(axis.x[i]), fr.y(base[i] + value(series[s], i)));
     }
-    if (axis.stacked) {
-      for (std::size_t i = axis.x.size(); i-- > 0;) pts += fmt::format("{:.1f},{:.1f} ", x(i), y(base[i]));
-      for (std::size_t i = 0; i < axis.x.size(); ++i) base[i] += i < v.size() ? v[i] : 0;
-      out += fmt::format("<polygon points=\"{}\" fill=\"{}\" fill-opacity=\"0.75\"><title>{}</title></polygon>\n", pts,
-                         palette(s), esc(series[s].name));
-    } else if (series[s].area) {
-      out += fmt::format("<polygon points=\"{:.1f},{:.1f} {}{:.1f},{:.1f}\" fill=\"{}\" fill-opacity=\"0.3\" stroke=\"{}\">"
-                         "<title>{}</title></polygon>\n",
-                         x(0), y(0), pts, x(axis.x.size() - 1), y(0), palette(s), palette(s), esc(series[s].name));
-    } else {
-      out += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.6\"><title>{}</title>"
-                         "</polyline>\n",
-                         pts, palette(s), esc(series[s].name));
-    }
+    for (std::size_t i = axis.x.size(); i-- > 0;) pts += fmt::format("{:.1f},{:.1f} ", fr.x(axis.x[i]), fr.y(base[i]));
+    for (std::size_t i = 0; i < axis.x.size(); ++i) base[i] += value(series[s], i);
+    out += fmt::format("<polygon points=\"{}\" fill=\"{}\" fill-opacity=\"0.75\"><title>{}</title></polygon>\n", pts,
+                       palette(s), esc(series[s].name));
   }
   return out + figure_close(f, legend_html(names));
 }

@@ -18,6 +18,10 @@ struct ChartFrame {
   std::string caption;  // what it shows and how to read it (escaped)
 };
 
+/// A chart frame with a sentence instead of a drawing (no data, or nothing of the kind ran);
+/// keeps the figure's id so the page still has every chart.
+std::string note_figure(const ChartFrame& frame, const std::string& text);
+
 /// One row of a box plot: quartiles and whiskers (5th and 95th percentiles) of a distribution.
 struct BoxRow {
   std::string label;

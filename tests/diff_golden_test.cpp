@@ -61,7 +61,8 @@ TEST_P(DiffGolden, HtmlHasTheVerdictSettingsFindingsAndComparisonCharts) {
   EXPECT_EQ(html.rfind("<!doctype html>", 0), 0u);
   for (const char* part : {"id=\"verdict\"", "id=\"setting-changes\"", "id=\"findings\"", "id=\"metric-changes\"",
                            "id=\"moved\"", "id=\"chart-wait-compare\"", "id=\"chart-shares-compare\"",
-                           "id=\"chart-utilisation-compare\""}) {
+                           "id=\"chart-utilisation-compare\"", "id=\"new-run\"", "id=\"new-chart-backfill\"",
+                           "id=\"new-chart-priority\""}) {
     EXPECT_NE(html.find(part), std::string::npos) << part;
   }
   EXPECT_EQ(html.find("src="), std::string::npos);

@@ -4,12 +4,15 @@
 // is tests/browser/report_render_test.cpp.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <regex>
+#include <vector>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "report/evidence_html.h"
 #include "report/html_writer.h"
 #include "report/svg_chart.h"
 
@@ -81,6 +84,55 @@ TEST(SvgChart, LabelsAreEscapedAndRowsDrawn) {
   EXPECT_NE(stacked.find("x: fairshare 30"), std::string::npos);
   // Too little data says so instead of drawing an empty frame.
   EXPECT_NE(time_chart({"t", "t", "c"}, {{0}, "y", false, false}, {{"s", {1}}}).find("Too short"), std::string::npos);
+}
+
+TEST(SvgChart, ShortRunsStopAndGapsBreakTheLine) {
+  const TimeAxis axis{{0, 3600, 7200, 10800, 14400}, "y", false, false};
+  const double gap = std::nan("");
+  // The second series has three values: it stops at its end instead of falling to zero.
+  const std::string svg = time_chart({"t", "t", "c"}, axis, {{"a", {1, 2, gap, 2, 1}}, {"b", {1, 1, 1}}});
+  EXPECT_EQ(count(svg, "<polyline"), 3u);  // a: two pieces around the gap; b: one
+  const std::regex points("<polyline points=\"([^\"]*)\"");
+  std::vector<std::size_t> sizes;
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), points); it != std::sregex_iterator(); ++it) {
+    sizes.push_back(static_cast<std::size_t>(count((*it)[1].str(), ",")));
+  }
+  EXPECT_EQ(sizes, (std::vector<std::size_t>{2, 2, 3}));
+  // Shares above 100 % (jobs sharing CPUs) get an axis that reaches them in whole hundreds.
+  const std::string over = time_chart({"u", "u", "c"}, {{0, 3600}, "y", true, false}, {{"s", {0.5, 2.6}}});
+  EXPECT_NE(over.find(">300 %<"), std::string::npos);
+}
+
+TEST(EvidenceHtml, ArraysKeepTheirOrderAndOnlyTimesBecomeDurations) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (int i = 0; i < 12; ++i) rows.push_back({{"at", i * 60}, {"share", 0.5}});
+  const std::string table = json_html("samples", rows);
+  EXPECT_LT(table.find("<td>2</td>"), table.find("<td>10</td>"));
+  const std::string kv = json_html("metrics", {{"sampled_times_with_2_jobs_waiting", 0.5},
+                                               {"suspended_cpu_seconds", 7200},
+                                               {"mean_wait_ahead", 7200},
+                                               {"span_seconds", 90000}});
+  EXPECT_NE(kv.find("sampled_times_with_2_jobs_waiting:</b> 0.500"), std::string::npos) << kv;
+  EXPECT_NE(kv.find("suspended_cpu_seconds:</b> 7,200"), std::string::npos) << kv;
+  EXPECT_NE(kv.find("mean_wait_ahead:</b> <span title=\"7,200 s\">2.0 h</span>"), std::string::npos) << kv;
+  EXPECT_NE(kv.find("span_seconds:</b> <span title=\"90,000 s\">25.0 h</span>"), std::string::npos) << kv;
+}
+
+TEST(LintHtml, VerdictFollowsFailOnAsTheExitStatusDoes) {
+  const auto warn = run("lint " + kSite + "slurm.conf --no-simulate --format html");
+  EXPECT_EQ(warn.status, 0);
+  EXPECT_NE(warn.out.find("Review before deploying: 8 findings at warning or above, none at or above error"),
+            std::string::npos);
+  const auto fail = run("lint " + kSite + "slurm.conf --no-simulate --format html --fail-on warning");
+  EXPECT_EQ(fail.status, 1);
+  EXPECT_NE(fail.out.find("Do not deploy: 8 findings at or above warning."), std::string::npos);
+}
+
+TEST(LintHtml, WithoutBackfillTheCoverageChartSaysWhy) {
+  const std::string site = std::string(SA_SOURCE_DIR) + "/corpora/gang-timeslice/";
+  const auto html = run("lint " + site + "slurm.conf --assoc " + site + "sacctmgr_dump.cfg --days 1 --format html");
+  EXPECT_NE(html.out.find("No backfill cycle ran: SchedulerType is not sched/backfill"), std::string::npos);
+  EXPECT_NE(html.out.find("id=\"chart-gang-"), std::string::npos);  // gang timeslicing suspends jobs
 }
 
 TEST(LintHtml, HasEveryFindingEveryChartAndNothingExternal) {
