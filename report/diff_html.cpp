@@ -13,7 +13,6 @@
 #include "report/evidence_html.h"
 #include "report/html_writer.h"
 #include "report/sim_charts.h"
-#include "rules/framework/evidence.h"
 
 namespace sa::report {
 

@@ -238,7 +238,7 @@ std::string gang_charts(const rules::Simulation& sim, const ChartOptions& o, std
                        "No partition shared CPUs between jobs and no job was suspended in this run, so there is no "
                        "timeline to draw.");
   }
-  std::string out = fmt::format("<div id=\"{}chart-gang\">", o.id_prefix);
+  std::string out = fmt::format("<div id=\"{}chart-gang\">", esc(o.id_prefix));
   for (std::size_t p : parts) {
     TimeAxis axis;
     axis.stacked = true;
