@@ -26,20 +26,22 @@ void check_accounting_links(const Config& config, const AssocTree& tree, const Q
       for (const std::string& account : *list) {
         if (accounts.count(account)) continue;
         conf_sink.warning("ACCT013", p.loc,
-                     fmt::format("partition '{}' names account '{}', which the association tree does not have{}",
-                                 printable(p.name), printable(account),
-                                 list == &p.allow_accounts ? ": no job can use that entry" : ""));
+                          fmt::format("partition '{}' names account '{}', which the association tree does not have{}",
+                                      printable(p.name), printable(account),
+                                      list == &p.allow_accounts ? ": no job can use that entry" : ""));
       }
     }
     if (!p.qos.empty() && !qos.find(p.qos)) {
-      conf_sink.error("ACCT014", p.loc, fmt::format("partition '{}' uses QOS '{}', which the QOS table does not have; "
-                                               "slurmctld refuses to start", printable(p.name), printable(p.qos)));
+      conf_sink.error("ACCT014", p.loc,
+                      fmt::format("partition '{}' uses QOS '{}', which the QOS table does not have; "
+                                  "slurmctld refuses to start", printable(p.name), printable(p.qos)));
     }
     for (const auto* list : {&p.allow_qos, &p.deny_qos}) {
       for (const std::string& name : *list) {
         if (!qos.find(name)) {
-          conf_sink.warning("ACCT014", p.loc, fmt::format("partition '{}' names QOS '{}', which the QOS table does not have",
-                                                     printable(p.name), printable(name)));
+          conf_sink.warning("ACCT014", p.loc,
+                            fmt::format("partition '{}' names QOS '{}', which the QOS table does not have",
+                                        printable(p.name), printable(name)));
         }
       }
     }
@@ -48,8 +50,9 @@ void check_accounting_links(const Config& config, const AssocTree& tree, const Q
   for (const Association& a : tree.assocs) {
     for (const std::string& name : a.qos) {
       if (qos.find(name) || !reported.insert(name).second) continue;
-      acct_sink.warning("ACCT014", a.loc, fmt::format("association {} lists QOS '{}', which the QOS table does not have",
-                                                 printable(a.name()), printable(name)));
+      acct_sink.warning("ACCT014", a.loc,
+                        fmt::format("association {} lists QOS '{}', which the QOS table does not have",
+                                    printable(a.name()), printable(name)));
     }
   }
 }

@@ -174,6 +174,14 @@ TEST(LintHtml, HostileNamesFromTheInputsAreShownAsText) {
   EXPECT_NE(html.out.find("Do not deploy"), std::string::npos);
 }
 
+// A partition naming an account the dump lacks is a slurm.conf problem, located there (it was
+// once reported in the dump file with slurm.conf's line number).
+TEST(LintHtml, PartitionAccountLinksPointAtSlurmConf) {
+  const auto text = run("lint " + kHostileArgs + " --no-simulate --no-evidence");
+  EXPECT_NE(text.out.find("hostile/slurm.conf:13:15: warning: partition 'high' names account"), std::string::npos)
+      << text.out;
+}
+
 TEST(LintHtml, WithoutSimulationSaysSoAndDrawsNoCharts) {
   const auto html = run("lint " + kSite + "slurm.conf --no-simulate --format html");
   expect_self_contained(html.out);
