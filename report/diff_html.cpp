@@ -1,7 +1,8 @@
 // `slurm-advisor diff --format html`: what deploying the new config does to the users, as one
 // self-contained page: the verdict over the findings it adds, setting changes, findings added
-// and removed, wait and share changes per group, the jobs whose start moved most, and the
-// two runs' waits, shares and utilisation side by side.
+// and removed, wait and share changes per group, the jobs whose start moved most, the two
+// runs' waits, shares and utilisation side by side, and the new run's full charts. Both runs
+// simulate one load, so their timeline buckets line up.
 #include <algorithm>
 #include <cmath>
 #include <utility>

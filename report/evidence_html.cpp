@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
-#include <utility>
 #include <set>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
