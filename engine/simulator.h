@@ -141,6 +141,8 @@ struct SimJob {
   EndState end_state = EndState::kCompleted;
   std::vector<JobEvent> events;
   std::int64_t expected_end() const { return limit_end; }  // what backfill plans with
+  /// The record it runs or ran in, or its first choice if it never started (needs records).
+  const SimRecord& run_or_first_rec() const { return recs[static_cast<std::size_t>(run_rec >= 0 ? run_rec : 0)]; }
   /// Seconds it has run in its current run (suspended time excluded).
   std::int64_t ran(std::int64_t now) const;
 };

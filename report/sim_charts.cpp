@@ -37,7 +37,30 @@ BoxRow box_of(std::string label, std::vector<double> v) {
   return r;
 }
 
-std::size_t run_part(const SimJob& j) { return j.recs[static_cast<std::size_t>(std::max(0, j.run_rec))].part; }
+
+// The run's timeline as the charts read it: buckets from the run's start, each bucket's
+// length (the last one may be cut short by the end of the run), and a partition's
+// CPU-seconds in a bucket (its rows are only as long as the partition was busy).
+struct Buckets {
+  const engine::PartitionTimeline& tl;
+  std::int64_t span;
+  std::size_t count;
+  explicit Buckets(const engine::SimResult& r)
+      : tl(r.timeline),
+        span(std::max<std::int64_t>(1, r.end - r.start)),
+        count(static_cast<std::size_t>((span + tl.bucket - 1) / tl.bucket)) {}
+  std::vector<std::int64_t> offsets() const {
+    std::vector<std::int64_t> x;
+    for (std::size_t b = 0; b < count; ++b) x.push_back(static_cast<std::int64_t>(b) * tl.bucket);
+    return x;
+  }
+  double seconds(std::size_t b) const {
+    return static_cast<double>(std::min<std::int64_t>(tl.bucket, span - static_cast<std::int64_t>(b) * tl.bucket));
+  }
+  static double cell(const std::vector<std::vector<double>>& rows, std::size_t p, std::size_t b) {
+    return p < rows.size() && b < rows[p].size() ? rows[p][b] : 0.0;
+  }
+};
 
 const std::vector<std::string> kSizeOrder{"1", "2-16", "17-128", "129-1024", "1025+"};
 
@@ -51,7 +74,7 @@ std::vector<BoxRow> waits_by_partition(const rules::Simulation& sim) {
   const Config& c = *sim.site.config;
   std::vector<std::vector<double>> waits(c.partitions.size());
   for (const SimJob& j : sim.result.jobs) {
-    if (counted(j)) waits[run_part(j)].push_back(static_cast<double>(rules::wait_of(sim, j)));
+    if (counted(j)) waits[j.run_or_first_rec().part].push_back(static_cast<double>(rules::wait_of(sim, j)));
   }
   std::vector<BoxRow> rows;
   for (std::size_t p = 0; p < waits.size(); ++p) {
@@ -65,7 +88,7 @@ std::vector<BoxRow> waits_by_tier(const rules::Simulation& sim) {
   std::map<int, std::vector<double>, std::greater<>> waits;  // highest tier first, as the queue orders them
   std::map<int, std::vector<std::string>> names;
   for (const SimJob& j : sim.result.jobs) {
-    if (counted(j)) waits[c.partitions[run_part(j)].priority_tier].push_back(static_cast<double>(rules::wait_of(sim, j)));
+    if (counted(j)) waits[c.partitions[j.run_or_first_rec().part].priority_tier].push_back(static_cast<double>(rules::wait_of(sim, j)));
   }
   for (const Partition& p : c.partitions) names[p.priority_tier].push_back(p.name);
   std::vector<BoxRow> rows;
@@ -91,7 +114,7 @@ PriorityClasses priority_by_class(const rules::Simulation& sim, std::size_t max_
     if (!counted(j)) continue;
     const bool started = j.start != engine::kNoTime;
     const engine::PriorityFactors& f = started ? j.start_factors : j.recs.front().factors;
-    const std::size_t part = started ? run_part(j) : j.recs.front().part;
+    const std::size_t part = started ? j.run_or_first_rec().part : j.recs.front().part;
     const std::string size = engine::size_class(j.req.cpus);
     const auto key = std::make_pair(part, size_rank(size));
     size_names[key] = size;
@@ -176,25 +199,19 @@ UtilisationSeries utilisation(const rules::Simulation& sim, std::size_t max_part
   UtilisationSeries out;
   const Config& c = *sim.site.config;
   const engine::PartitionTimeline& tl = sim.result.timeline;
-  const std::int64_t start = sim.result.start, span = std::max<std::int64_t>(1, sim.result.end - start);
-  const std::size_t buckets = static_cast<std::size_t>((span + tl.bucket - 1) / tl.bucket);
+  const Buckets buckets(sim.result);
   std::vector<double> part_cpus(c.partitions.size(), 0);
   for (std::size_t p = 0; p < c.partitions.size(); ++p) {
     for (std::uint32_t n : c.partitions[p].nodes) part_cpus[p] += c.nodes[n].cpus;
   }
   double all_cpus = 0;
   for (const Node& n : c.nodes) all_cpus += n.cpus;
-  // The last bucket may be cut short by the end of the run.
-  auto secs = [&](std::size_t b) {
-    return static_cast<double>(std::min<std::int64_t>(tl.bucket, span - static_cast<std::int64_t>(b) * tl.bucket));
-  };
-  auto at = [&](std::size_t p, std::size_t b) { return p < tl.running.size() && b < tl.running[p].size() ? tl.running[p][b] : 0.0; };
+  out.axis.x = buckets.offsets();
   Series all{"all nodes", {}};
-  for (std::size_t b = 0; b < buckets; ++b) {
-    out.axis.x.push_back(static_cast<std::int64_t>(b) * tl.bucket);
+  for (std::size_t b = 0; b < buckets.count; ++b) {
     double sum = 0;
-    for (std::size_t p = 0; p < c.partitions.size(); ++p) sum += at(p, b);
-    all.values.push_back(all_cpus > 0 ? sum / (all_cpus * secs(b)) : 0);
+    for (std::size_t p = 0; p < c.partitions.size(); ++p) sum += Buckets::cell(tl.running, p, b);
+    all.values.push_back(all_cpus > 0 ? sum / (all_cpus * buckets.seconds(b)) : 0);
   }
   out.series.push_back(std::move(all));
   // The largest partitions that ran anything, by CPUs.
@@ -207,7 +224,9 @@ UtilisationSeries utilisation(const rules::Simulation& sim, std::size_t max_part
   std::sort(parts.begin(), parts.end());
   for (std::size_t p : parts) {
     Series s{c.partitions[p].name, {}};
-    for (std::size_t b = 0; b < buckets; ++b) s.values.push_back(at(p, b) / (part_cpus[p] * secs(b)));
+    for (std::size_t b = 0; b < buckets.count; ++b) {
+      s.values.push_back(Buckets::cell(tl.running, p, b) / (part_cpus[p] * buckets.seconds(b)));
+    }
     out.series.push_back(std::move(s));
   }
   out.axis.percent = true;
@@ -218,8 +237,7 @@ UtilisationSeries utilisation(const rules::Simulation& sim, std::size_t max_part
 std::string gang_charts(const rules::Simulation& sim, const ChartOptions& o, std::size_t max_partitions) {
   const Config& c = *sim.site.config;
   const engine::PartitionTimeline& tl = sim.result.timeline;
-  const std::int64_t span = std::max<std::int64_t>(1, sim.result.end - sim.result.start);
-  const std::size_t buckets = static_cast<std::size_t>((span + tl.bucket - 1) / tl.bucket);
+  const Buckets buckets(sim.result);
   auto total = [](const std::vector<std::vector<double>>& rows, std::size_t p) {
     double sum = 0;
     if (p < rows.size()) {
@@ -243,15 +261,11 @@ std::string gang_charts(const rules::Simulation& sim, const ChartOptions& o, std
     TimeAxis axis;
     axis.stacked = true;
     axis.y_label = "CPUs allocated (mean)";
+    axis.x = buckets.offsets();
     Series run{"running", {}}, sus{"suspended (still resident)", {}};
-    for (std::size_t b = 0; b < buckets; ++b) {
-      axis.x.push_back(static_cast<std::int64_t>(b) * tl.bucket);
-      const double secs = static_cast<double>(std::min<std::int64_t>(tl.bucket, span - static_cast<std::int64_t>(b) * tl.bucket));
-      auto v = [&](const std::vector<std::vector<double>>& rows) {
-        return p < rows.size() && b < rows[p].size() ? rows[p][b] / secs : 0.0;
-      };
-      run.values.push_back(v(tl.running));
-      sus.values.push_back(v(tl.suspended));
+    for (std::size_t b = 0; b < buckets.count; ++b) {
+      run.values.push_back(Buckets::cell(tl.running, p, b) / buckets.seconds(b));
+      sus.values.push_back(Buckets::cell(tl.suspended, p, b) / buckets.seconds(b));
     }
     out += time_chart({fmt::format("{}chart-gang-{}", o.id_prefix, p), "Running and suspended CPUs: partition " + c.partitions[p].name + of,
                        "CPUs held by running jobs and by suspended jobs (gang timeslicing or suspend preemption) per "

@@ -71,14 +71,13 @@ std::int64_t wait_of(const Simulation& sim, const engine::SimJob& job) {
 
 const std::string& partition_of(const Simulation& sim, const engine::SimJob& job) {
   static const std::string none;
-  const std::int32_t rec = job.run_rec >= 0 ? job.run_rec : 0;
   if (job.recs.empty()) return none;
-  return sim.site.config->partitions[job.recs[static_cast<std::size_t>(rec)].part].name;
+  return sim.site.config->partitions[job.run_or_first_rec().part].name;
 }
 
 nlohmann::json job_json(const Simulation& sim, const engine::SimJob& job) {
   const bool started = job.start != engine::kNoTime;
-  const engine::SimRecord* rec = job.recs.empty() ? nullptr : &job.recs[job.run_rec >= 0 ? job.run_rec : 0];
+  const engine::SimRecord* rec = job.recs.empty() ? nullptr : &job.run_or_first_rec();
   nlohmann::json j = {{"job", job.req.id},         {"user", job.req.user},
                       {"account", job.req.account}, {"partition", partition_of(sim, job)},
                       {"cpus", job.req.cpus},       {"submit", job.req.submit},

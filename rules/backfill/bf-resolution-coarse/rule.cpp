@@ -48,7 +48,7 @@ std::vector<std::int64_t> job_limits(const Simulation& sim) {
   std::vector<std::int64_t> out;
   for (const engine::SimJob& j : sim.result.jobs) {
     if (j.state == engine::JobState::kRejected || j.recs.empty()) continue;
-    const std::int64_t l = j.recs[static_cast<std::size_t>(std::max(0, j.run_rec))].time_limit;
+    const std::int64_t l = j.run_or_first_rec().time_limit;
     if (l > 0) out.push_back(l);
   }
   std::sort(out.begin(), out.end());

@@ -25,7 +25,7 @@ LongJobs long_jobs(const Simulation& sim, std::int64_t window, std::size_t part)
   std::vector<double> w;
   for (const engine::SimJob& j : sim.result.jobs) {
     if (j.recs.empty() || j.state == engine::JobState::kRejected) continue;
-    const engine::SimRecord& rec = j.recs[j.run_rec >= 0 ? j.run_rec : 0];
+    const engine::SimRecord& rec = j.run_or_first_rec();
     if (rec.part != part || (rec.time_limit >= 0 && rec.time_limit <= window)) continue;
     w.push_back(static_cast<double>(wait_of(sim, j)));
     out.worst.push_back(&j);
