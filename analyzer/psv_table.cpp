@@ -47,7 +47,9 @@ PsvTable read_psv(const SourceManager& sources, FileId file, DiagnosticSink& sin
     ++line_no;
     std::string line = raw;
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (trim(line).empty()) continue;
+    // Blank lines, and '#' comments (sacct never writes one; saved loads carry their
+    // provenance in them).
+    if (trim(line).empty() || line[0] == '#') continue;
     std::vector<std::string> fields = split(line, '|');
     if (table.header.empty()) {
       trailing_bar = fields.size() > 1 && fields.back().empty();  // `-p` output

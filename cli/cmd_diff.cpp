@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cli/common.h"
+#include "cli/engine_options.h"
 #include "cli/site_inputs.h"
 #include "report/diff_report.h"
 #include "rules/framework/diff.h"
@@ -21,28 +22,28 @@ struct DiffOptions {
   std::string new_conf;
   std::string format = "text", fail_on = "error", output;
   bool no_simulate = false;
-  std::uint64_t seed = 1;
-  int days = 3;
+  bool quiet = false;
+  std::string progress = "auto";
 };
 
 int run_diff(const DiffOptions& o) {
   SiteOptions new_site = o.site;
   new_site.paths.conf = o.new_conf;
-  auto before = load_site(o.site, false);
+  const bool own_load = !o.site.paths.workload.empty() || !o.site.paths.synthetic.empty();
+  auto before = load_site(o.site, !o.no_simulate);
   if (!before) return kExitUsage;
   auto after = load_site(new_site, false);
   if (!after) return kExitUsage;
   rules::LintOptions lo;
   lo.simulate = !o.no_simulate;
-  lo.default_load.seed = o.seed;
-  lo.default_load.duration = std::int64_t{o.days} * 86400;
+  lo.default_load = o.site.default_load();
+  lo.progress = progress_bar(o.quiet ? "never" : o.progress);
   // One load for both: the old config's default load unless the user gave one.
-  engine::DefaultLoad generated;
-  if (!before->has_workload && lo.simulate) {
-    generated = engine::default_load(before->conf->config, before->site.tree, lo.default_load);
-    lo.load = &generated.workload;
-    lo.load_description = generated.description + " (from the old config, used for both)";
+  if (!own_load && lo.simulate) {
+    lo.load = &before->workload;
+    lo.load_description = before->workload.description + " (from the old config, used for both)";
   }
+  if (lo.simulate && !save_load(o.site, before->workload)) return kExitUsage;
   const rules::LintReport old_report = rules::run_lint(*before, lo);
   const rules::LintReport new_report = rules::run_lint(*after, lo);
   const rules::LintDiff diff = rules::diff_lints(old_report, new_report, before->conf->config, after->conf->config);
@@ -74,8 +75,10 @@ void register_diff(CLI::App& app, std::function<int()>& runner) {
   cmd->add_option("--fail-on", o->fail_on, "Exit 1 when the new config adds a finding at or above this severity")
       ->check(CLI::IsMember({"error", "warning", "info"}));
   cmd->add_flag("--no-simulate", o->no_simulate, "Compare findings and settings only");
-  cmd->add_option("--seed", o->seed, "Seed of the default synthetic load (default 1)");
-  cmd->add_option("--days", o->days, "Days of arrivals in the default synthetic load (default 3)")->check(CLI::Range(1, 90));
+  add_save_load_option(*cmd, o->site);
+  cmd->add_option("--progress", o->progress, "Progress bar on stderr: auto (on a terminal, runs over a second), always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->add_flag("--quiet,-q", o->quiet, "No progress bar");
   cmd->footer("The first positional is the old slurm.conf. The accounting files and the load apply to both.\n"
               "Exit status: 0 no new finding at or above --fail-on, 1 the new config adds one, 2 the tool could not run.");
   cmd->callback([o, &runner] { runner = [o] { return run_diff(*o); }; });

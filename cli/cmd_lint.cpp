@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "cli/common.h"
+#include "cli/engine_options.h"
 #include "cli/site_inputs.h"
 #include "report/lint_report.h"
 #include "rules/framework/lint.h"
@@ -18,15 +19,14 @@ namespace {
 struct LintCliOptions {
   SiteOptions site;
   std::string format = "text", output, fail_on = "error", baseline, severity, color = "auto", source_root = ".";
-  bool no_simulate = false, no_evidence = false;
-  std::uint64_t seed = 1;
-  int days = 3;
+  bool no_simulate = false, no_evidence = false, quiet = false;
+  std::string progress = "auto";
 };
 
 bool lint_options(const LintCliOptions& o, rules::LintOptions& lo) {
   lo.simulate = !o.no_simulate;
-  lo.default_load.seed = o.seed;
-  lo.default_load.duration = std::int64_t{o.days} * 86400;
+  lo.default_load = o.site.default_load();
+  lo.progress = progress_bar(o.quiet ? "never" : o.progress);
   if (!o.severity.empty()) {
     auto overrides = rules::read_severity_file(o.severity);
     if (!overrides) {
@@ -49,8 +49,9 @@ bool lint_options(const LintCliOptions& o, rules::LintOptions& lo) {
 int run_lint_command(const LintCliOptions& o) {
   rules::LintOptions lo;
   if (!lint_options(o, lo)) return kExitUsage;
-  auto in = load_site(o.site, false);
+  auto in = load_site(o.site, !o.no_simulate);
   if (!in) return kExitUsage;
+  if (!o.no_simulate && !save_load(o.site, in->workload)) return kExitUsage;
   const rules::LintReport report = rules::run_lint(*in, lo);
   const rules::Level threshold = *rules::parse_level(o.fail_on);
   std::ostringstream text;
@@ -84,8 +85,10 @@ void register_lint(CLI::App& app, std::function<int()>& runner) {
                   "Severity overrides: lines `CODE = error|warning|info|off` or `check-family = LEVEL`");
   cmd->add_flag("--no-simulate", o->no_simulate, "Static checks only: no simulation, no simulated evidence");
   cmd->add_flag("--no-evidence", o->no_evidence, "Text format: one line per finding, without evidence");
-  cmd->add_option("--seed", o->seed, "Seed of the default synthetic load (default 1)");
-  cmd->add_option("--days", o->days, "Days of arrivals in the default synthetic load (default 3)")->check(CLI::Range(1, 90));
+  add_save_load_option(*cmd, o->site);
+  cmd->add_option("--progress", o->progress, "Progress bar on stderr: auto (on a terminal, runs over a second), always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->add_flag("--quiet,-q", o->quiet, "No progress bar");
   cmd->add_option("--source-root", o->source_root, "SARIF: paths are written relative to this directory (default .)");
   cmd->add_option("--color", o->color, "Colour: auto, always or never")->check(CLI::IsMember({"auto", "always", "never"}));
   cmd->footer(

@@ -11,6 +11,8 @@
 #include "cli/engine_options.h"
 #include "cli/site_inputs.h"
 #include "engine/metrics.h"
+#include "engine/coverage.h"
+#include "report/coverage_report.h"
 #include "report/sim_report.h"
 
 namespace sa::cli {
@@ -24,6 +26,8 @@ int run_simulate(const SiteOptions& so, const EngineOptions& e) {
   opt.bf_test_cost_us = e.bf_test_cost_us;
   opt.main_decision_cost_us = e.main_decision_cost_us;
   opt.partition_map = in->partition_map;
+  if (in->workload.until != engine::kNoTime) opt.until = in->workload.until;  // a generated load's span
+  if (!save_load(so, in->workload)) return kExitUsage;
   if (!e.until.empty()) {
     auto t = parse_time_option(e.until, first_submit(in->workload));
     if (!t) {
@@ -52,8 +56,12 @@ int run_simulate(const SiteOptions& so, const EngineOptions& e) {
                      {"skipped_lines", in->workload.skipped_lines}};
     j["timeline"] = report::timeline_json(result, *in->site.config);
     j["node_peaks"] = report::node_peaks_json(result, *in->site.config);
+    j["load"] = report::coverage_json(engine::load_coverage(result, *in->site.config), in->workload.idle_partitions);
+    if (!in->workload.description.empty()) j["workload"]["description"] = in->workload.description;
     write_json(std::cout, j);
   } else {
+    if (!in->workload.description.empty()) std::cout << "load: " << in->workload.description << "\n";
+    report::print_coverage_text(std::cout, engine::load_coverage(result, *in->site.config));
     report::print_metrics_text(std::cout, m, result.counters);
   }
   return errors ? kExitFindings : kExitOk;
@@ -82,6 +90,7 @@ int run_sprio(const SiteOptions& so, const EngineOptions& e) {
   opt.main_decision_cost_us = e.main_decision_cost_us;
   opt.partition_map = in->partition_map;
   engine::PendingSnapshot snap;
+  nlohmann::json coverage;  // of the simulation (a queue snapshot simulates nothing)
   if (snapshot_mode) {
     std::int64_t calc_at = engine::kNoTime;
     if (!e.calc_at.empty()) {
@@ -96,6 +105,7 @@ int run_sprio(const SiteOptions& so, const EngineOptions& e) {
     snap = sim.queue_snapshot(in->workload, *at, calc_at);
   } else {
     opt.until = *at;
+    if (in->workload.until != engine::kNoTime) opt.until = std::min(*at, in->workload.until);
     opt.snapshot_at = {*at};
     opt.progress = progress_bar(e.progress);
     if (!apply_start(e, in->workload, opt)) return kExitUsage;
@@ -103,10 +113,17 @@ int run_sprio(const SiteOptions& so, const EngineOptions& e) {
     engine::SimResult r = sim.run(in->workload);
     if (!r.snapshots.empty()) snap = r.snapshots.back();
     snap.at = *at;
+    coverage = report::coverage_json(engine::load_coverage(r, *in->site.config), in->workload.idle_partitions);
+    if (e.format != "json") print_coverage_stderr(r, in->site);
   }
   const bool errors = report_site_diagnostics(*in);
-  if (e.format == "json") write_json(std::cout, report::sprio_json(snap, in->conf->config.priority));
-  else report::print_sprio_long(std::cout, snap, in->conf->config.priority);
+  if (e.format == "json") {
+    nlohmann::json j = report::sprio_json(snap, in->conf->config.priority);
+    if (!coverage.is_null() && j.is_object()) j["load"] = coverage;
+    write_json(std::cout, j);
+  } else {
+    report::print_sprio_long(std::cout, snap, in->conf->config.priority);
+  }
   return errors ? kExitFindings : kExitOk;
 }
 
@@ -117,6 +134,7 @@ void register_simulate(CLI::App& app, std::function<int()>& runner) {
   auto eo = std::make_shared<EngineOptions>();
   CLI::App* cmd = app.add_subcommand("simulate", "Run a recorded or synthetic load through the scheduler engine");
   add_site_options(*cmd, *so);
+  add_save_load_option(*cmd, *so);
   add_engine_options(*cmd, *eo);
   cmd->add_option("--until", eo->until, "Stop at this time (epoch, ISO, or +DURATION after the first submit)");
   cmd->add_option("--trace", eo->trace, "Write the per-job trace CSV here");

@@ -6,6 +6,8 @@
 #include "cli/common.h"
 #include "cli/engine_options.h"
 #include "engine/explain.h"
+#include "engine/coverage.h"
+#include "report/coverage_report.h"
 #include "report/explain_report.h"
 #include "report/queue_view.h"
 
@@ -25,8 +27,14 @@ int run_squeue(const SiteOptions& so, const EngineOptions& e) {
   engine::SimResult r = sim.run(in->workload);
   const bool errors = report_site_diagnostics(*in);
   const std::vector<report::QueueRow> rows = report::queue_at(r, in->site, *at);
-  if (e.format == "json") write_json(std::cout, report::squeue_json(rows, *at));
-  else report::print_squeue(std::cout, rows);
+  if (e.format == "json") {
+    nlohmann::json j = report::squeue_json(rows, *at);
+    if (j.is_object()) j["load"] = report::coverage_json(engine::load_coverage(r, *in->site.config), in->workload.idle_partitions);
+    write_json(std::cout, j);
+  } else {
+    print_coverage_stderr(r, in->site);  // stdout stays what squeue prints
+    report::print_squeue(std::cout, rows);
+  }
   return errors ? kExitFindings : kExitOk;
 }
 
@@ -46,8 +54,14 @@ int run_explain(const SiteOptions& so, const EngineOptions& e, std::uint32_t job
     std::cerr << "slurm-advisor: job " << job_id << " is not in the workload\n";
     return kExitUsage;
   }
-  if (e.format == "json") write_json(std::cout, report::explanation_json(x));
-  else report::print_explanation(std::cout, x);
+  if (e.format == "json") {
+    nlohmann::json j = report::explanation_json(x);
+    if (j.is_object()) j["load"] = report::coverage_json(x.coverage, in->workload.idle_partitions);
+    write_json(std::cout, j);
+  } else {
+    report::print_explanation(std::cout, x);
+    report::print_coverage_text(std::cout, x.coverage);
+  }
   return errors ? kExitFindings : kExitOk;
 }
 

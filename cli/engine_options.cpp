@@ -1,5 +1,6 @@
 #include "cli/engine_options.h"
 
+#include <chrono>
 #include <iostream>
 #include <unistd.h>
 
@@ -21,9 +22,13 @@ void add_engine_options(CLI::App& cmd, EngineOptions& e) {
 std::function<void(double)> progress_bar(const std::string& mode) {
   const bool on = mode == "always" || (mode == "auto" && isatty(STDERR_FILENO));
   if (!on) return {};
-  return [last = -1](double f) mutable {
+  // Shown once a run has taken a second: quick runs print nothing.
+  const auto started = std::chrono::steady_clock::now();
+  const bool wait = mode == "auto";
+  return [last = -1, started, wait](double f) mutable {
     const int pct = static_cast<int>(f * 100);
     if (pct == last) return;
+    if (wait && last < 0 && std::chrono::steady_clock::now() - started < std::chrono::seconds(1)) return;
     last = pct;
     const int cells = pct * 30 / 100;
     std::cerr << '\r' << '[' << std::string(static_cast<std::size_t>(cells), '#')
@@ -53,6 +58,7 @@ bool engine_sim_options(const EngineOptions& e, const SiteInputs& in, engine::Si
   opt.main_decision_cost_us = e.main_decision_cost_us;
   opt.partition_map = in.partition_map;
   opt.progress = progress_bar(e.progress);
+  if (in.workload.until != engine::kNoTime) opt.until = in.workload.until;  // a generated load's span
   return apply_start(e, in.workload, opt);
 }
 

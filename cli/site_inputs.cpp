@@ -1,9 +1,13 @@
 #include "cli/site_inputs.h"
 
 #include <iostream>
+#include <sstream>
 
 #include "cli/common.h"
 #include "engine/workload/trace_fields.h"
+#include "engine/coverage.h"
+#include "engine/workload/sacct_writer.h"
+#include "report/coverage_report.h"
 #include "report/diagnostic_printer.h"
 
 namespace sa::cli {
@@ -22,6 +26,13 @@ void add_site_options(CLI::App& cmd, SiteOptions& o, bool workload_required) {
   w->excludes(s);
   (void)workload_required;
   cmd.add_flag("--stop-on-error", o.paths.stop_on_error, "Stop reading the workload at its first malformed line");
+  cmd.add_option("--seed", o.seed, "Seed of the default synthetic load, used without --workload/--synthetic (default 1)");
+  cmd.add_option("--days", o.days, "Days of arrivals in the default synthetic load (default 3)")->check(CLI::Range(1, 90));
+  cmd.add_option("--scale-to-site", o.scale_to_site,
+                 "A recorded trace from another machine: scale job sizes to this site's CPUs and the arrivals to this "
+                 "offered load (e.g. 0.9)")
+      ->check(CLI::Range(0.01, 10.0))
+      ->needs(w);
   cmd.add_option("--map-partition", o.partition_map,
                  "TRACE=SITE: run a trace's partition or queue in a site partition (repeatable; "
                  "unknown names go to the default partition)");
@@ -40,16 +51,37 @@ std::unique_ptr<SiteInputs> load_site(const SiteOptions& o, bool need_workload) 
     }
     paths.partition_map[m.substr(0, eq)] = m.substr(eq + 1);
   }
+  paths.scale_to_site = o.scale_to_site;
   auto loaded = engine::load_site(paths);
   if (!loaded) {
     std::cerr << "slurm-advisor: " << loaded.error() << "\n";
     return nullptr;
   }
-  if (need_workload && !(*loaded)->has_workload) {
-    std::cerr << "slurm-advisor: give a load with --workload FILE or --synthetic PROFILE\n";
-    return nullptr;
-  }
+  if (need_workload && !(*loaded)->has_workload) engine::use_default_load(**loaded, o.default_load());
   return std::move(*loaded);
+}
+
+engine::DefaultLoadOptions SiteOptions::default_load() const {
+  engine::DefaultLoadOptions d;
+  d.seed = seed;
+  d.duration = std::int64_t{days} * 86400;
+  return d;
+}
+
+void add_save_load_option(CLI::App& cmd, SiteOptions& o) {
+  cmd.add_option("--save-load", o.save_load,
+                 "Write the jobs that were simulated as a `sacct -P` dump: `--workload FILE` replays them exactly");
+}
+
+bool save_load(const SiteOptions& o, const engine::Workload& load) {
+  if (o.save_load.empty()) return true;
+  std::ostringstream text;
+  engine::write_sacct_load(text, load);
+  return write_text(o.save_load, text.str());
+}
+
+void print_coverage_stderr(const engine::SimResult& result, const engine::Site& site) {
+  report::print_coverage_text(std::cerr, engine::load_coverage(result, *site.config));
 }
 
 bool report_site_diagnostics(const SiteInputs& in) {

@@ -21,13 +21,28 @@ struct SiteOptions {
   engine::SitePaths paths;
   std::vector<std::string> partition_map;  // trace=site
   std::string version;
+  // The default load (no --workload or --synthetic): the same seed and span lint uses, so a
+  // job a lint finding cites is the same job in simulate, sprio, squeue and explain.
+  std::uint64_t seed = 1;
+  int days = 3;
+  double scale_to_site = 0;  // --scale-to-site: offered load for a recorded trace from elsewhere
+  std::string save_load;     // --save-load: write the simulated jobs as a sacct -P dump
+  engine::DefaultLoadOptions default_load() const;
 };
 
 using SiteInputs = engine::LoadedSite;
 
 /// Adds the slurm.conf positional and --assoc/--qos/--usage/--workload/--synthetic options.
 void add_site_options(CLI::App& cmd, SiteOptions& o, bool workload_required = true);
-/// Loads everything; on a fatal problem prints it and returns nullopt.
+/// Adds --save-load (lint, diff and simulate keep the jobs they ran).
+void add_save_load_option(CLI::App& cmd, SiteOptions& o);
+/// Writes the load to --save-load's file, if given; false (and a message) when it cannot.
+bool save_load(const SiteOptions& o, const engine::Workload& load);
+/// Prints the load coverage of a run to stderr (commands whose stdout mimics a Slurm tool).
+void print_coverage_stderr(const engine::SimResult& result, const engine::Site& site);
+
+/// Loads everything; without a load of the user's and `need_workload`, the default load.
+/// On a fatal problem prints it and returns nullptr.
 std::unique_ptr<SiteInputs> load_site(const SiteOptions& o, bool need_workload = true);
 /// Prints every input diagnostic to stderr; true if any is an error.
 bool report_site_diagnostics(const SiteInputs& in);

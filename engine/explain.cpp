@@ -42,6 +42,7 @@ Explanation explain_job(const Site& site, const SimOptions& options, const Workl
   SimOptions opt = options;
   opt.explain_jobs = {job_id};
   SimResult r = Simulator(site, opt).run(workload);
+  e.coverage = load_coverage(r, *site.config);
   const SimJob* j = find(r, job_id);
   if (!j) return e;
   e.found = true;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/coverage.h"
 #include "engine/simulator.h"
 
 namespace sa::engine {
@@ -27,6 +28,7 @@ struct Explanation {
   std::vector<ExplainSpan> spans;  // while pending, in order
   std::vector<WhatIf> what_ifs;
   std::int64_t run_end = 0;        // when the simulation stopped
+  LoadCoverage coverage;           // how much of the load that run ran
 };
 
 /// Simulates `workload` on `site` with `options`, recording job `job_id`'s reasons in

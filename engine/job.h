@@ -28,6 +28,7 @@ struct JobRequest {
   std::int32_t nice = 0;
   std::vector<std::string> partitions;  // empty = the default partition
   std::string user, account, qos;
+  std::string group;        // the user's Unix group, where known (sacct's Group); AllowGroups
   std::string reservation;  // --reservation (sacct's Reservation column)
   // What the trace recorded, for replay comparisons; kNoTime when unknown.
   std::int64_t recorded_start = kNoTime;

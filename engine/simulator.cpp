@@ -329,6 +329,27 @@ void Simulator::bind(const Workload& workload) {
   }
 }
 
+void Simulator::refuse(SimJob& job, const char* error, const std::string& detail) {
+  job.state = JobState::kRejected;
+  job.reject_error = error;
+  job.reject_reason = detail.empty() ? std::string(error) : fmt::format("{}: {}", error, detail);
+}
+
+std::string Simulator::refusal(const JobRequest& request) {
+  SimJob job;
+  job.req = request;
+  bind_job(job);
+  if (job.state != JobState::kRejected && limits_.active()) {
+    for (const SimRecord& rec : job.recs) {
+      if (const LimitBlock b = limits_.validate_submit(limit_key(job, rec), rec.tres, rec.time_limit)) {
+        refuse(job, kAccountingPolicy, fmt::format("{}: {}", b.reason, describe_block(b)));
+        break;
+      }
+    }
+  }
+  return job.state == JobState::kRejected ? job.reject_reason : std::string();
+}
+
 void Simulator::bind_job(SimJob& job) {
   const JobRequest& r = job.req;
   job.begin = std::max(r.submit, r.eligible == kNoTime ? r.submit : r.eligible);
@@ -349,8 +370,7 @@ void Simulator::bind_job(SimJob& job) {
     if (const Partition* p = conf_.default_partition()) parts.push_back(index_of(p));
   }
   if (parts.empty()) {
-    job.state = JobState::kRejected;
-    job.reject_reason = "no partition (none named and no Default=YES partition)";
+    refuse(job, kNoDefaultPartition, "none named and no Default=YES partition");
     return;
   }
   // part_ptr_list is kept in PriorityTier order, highest first.
@@ -389,35 +409,63 @@ void Simulator::bind_job(SimJob& job) {
   const std::string qos_used = q ? q->name : qos_name;
   job.user_id = limits_.user_id(r.user);
   job.account_id = limits_.account_id(account);
-  if (!r.reservation.empty()) {
-    job.resv = resv_ ? resv_->find(r.reservation) : -1;
-    if (job.resv < 0) {
-      job.state = JobState::kRejected;
-      job.reject_reason = fmt::format("Requested reservation is invalid: {}", r.reservation);
-      return;
-    }
-    if (!resv_->may_use(job.resv, r.user, account)) {
-      job.state = JobState::kRejected;
-      job.reject_reason = fmt::format("Access denied to requested reservation {}", r.reservation);
+  // AccountingStorageEnforce=qos: the QOS must be one of the association's (_job_create's
+  // valid_qos check); an association without a QOS list is not checked.
+  if (job.assoc != kNoAssoc && conf_.accounting.enforces("qos")) {
+    const std::vector<std::string>& allowed_qos = site_.tree->assocs[job.assoc].qos;
+    if (!allowed_qos.empty() && !listed(allowed_qos, qos_used)) {
+      refuse(job, kInvalidQos, fmt::format("QOS {} is not in the QOS list of user {} in account {}", qos_used,
+                                           r.user, account));
       return;
     }
   }
-  // One record per partition, with the partition's defaults and limit checks.
+  if (!r.reservation.empty()) {
+    job.resv = resv_ ? resv_->find(r.reservation) : -1;
+    if (job.resv < 0) {
+      refuse(job, kReservationInvalid, r.reservation);
+      return;
+    }
+    if (!resv_->may_use(job.resv, r.user, account)) {
+      refuse(job, kReservationAccess, r.reservation);
+      return;
+    }
+  }
+  // One record per partition, with the partition's defaults and limit checks. The refusal
+  // kept is the last partition's, as job_mgr.c's _valid_job_part reports the last failure.
+  const char* access_error = nullptr;
   std::string access_reason, limit_reason;
   for (std::uint32_t p : parts) {
     const Partition& part = conf_.partitions[p];
+    // _part_access_check, in its order: RootOnly, the group list, then accounts and QOS
+    // (_valid_job_part_acct/_qos), then whether the partition takes submissions at all.
+    if (part.root_only && r.user != "root") {
+      access_error = kAccessDenied;
+      access_reason = fmt::format("partition {} is RootOnly", part.name);
+      continue;
+    }
+    if (!part.allow_groups.empty() && !listed(part.allow_groups, "ALL") && !r.group.empty() &&
+        !listed(part.allow_groups, r.group)) {
+      access_error = kGroupDenied;
+      access_reason = fmt::format("group {} is not in partition {}'s AllowGroups", r.group, part.name);
+      continue;
+    }
     if ((!part.allow_accounts.empty() && !listed(part.allow_accounts, account)) ||
         (!part.deny_accounts.empty() && listed(part.deny_accounts, account))) {
+      access_error = kInvalidAccount;
       access_reason = fmt::format("account {} may not use partition {}", account, part.name);
       continue;
     }
     if ((!part.allow_qos.empty() && !listed(part.allow_qos, qos_used)) ||
         (!part.deny_qos.empty() && listed(part.deny_qos, qos_used))) {
+      access_error = kInvalidQos;
       access_reason = fmt::format("QOS {} may not use partition {}", qos_used, part.name);
       continue;
     }
-    if (part.state == PartitionState::kInactive) {
-      access_reason = fmt::format("partition {} is INACTIVE", part.name);
+    // DRAIN and INACTIVE partitions take no new jobs; DOWN ones queue them (PartitionDown).
+    if (part.state == PartitionState::kInactive || part.state == PartitionState::kDrain) {
+      access_error = kPartitionNotAvail;
+      access_reason = fmt::format("partition {} is {}", part.name,
+                                  part.state == PartitionState::kDrain ? "DRAIN" : "INACTIVE");
       continue;
     }
     SimRecord rec;
@@ -469,6 +517,7 @@ void Simulator::bind_job(SimJob& job) {
     NodeBitset allowed = part_nodes_[p];
     allowed &= pool_.usable();
     if (!pool_.could_ever_fit(d, allowed)) {
+      access_error = kNodeConfigUnavailable;
       access_reason = fmt::format("partition {} cannot hold {} CPUs{} on {} usable nodes", part.name, d.cpus,
                                   d.gpus ? fmt::format(" and {} GPUs", d.gpus) : "", allowed.count());
       continue;
@@ -477,14 +526,14 @@ void Simulator::bind_job(SimJob& job) {
     else if (rec.time_limit < 0 && part.max_time >= 0) rec.hold_reason = "PartitionTimeLimit";
     else if (part.max_nodes != 0xFFFFFFFFU && d.min_nodes > part.max_nodes) rec.hold_reason = "PartitionNodeLimit";
     else if (d.min_nodes < part.min_nodes) rec.hold_reason = "PartitionNodeLimit";
-    else if (part.state == PartitionState::kDown || part.state == PartitionState::kDrain) rec.hold_reason = "PartitionDown";
+    else if (part.state == PartitionState::kDown) rec.hold_reason = "PartitionDown";
     if (!rec.hold_reason.empty() && rec.hold_reason != "PartitionDown") limit_reason = rec.hold_reason;
     rec.tres = request_tres(d, part);
     job.recs.push_back(std::move(rec));
   }
   if (job.recs.empty()) {
-    job.state = JobState::kRejected;
-    job.reject_reason = access_reason.empty() ? "no usable partition" : access_reason;
+    refuse(job, access_error ? access_error : kNodeConfigUnavailable,
+           access_reason.empty() ? "no usable partition" : access_reason);
     return;
   }
   // EnforcePartLimits: ALL rejects when any partition's limits fail, ANY when all do; NO
@@ -493,8 +542,11 @@ void Simulator::bind_job(SimJob& job) {
   std::size_t held = 0;
   for (const SimRecord& rec : job.recs) held += !rec.hold_reason.empty() && rec.hold_reason != "PartitionDown";
   if ((iequals(enforce, "ALL") && held > 0) || ((iequals(enforce, "ANY") || iequals(enforce, "YES")) && held == job.recs.size())) {
-    job.state = JobState::kRejected;
-    job.reject_reason = fmt::format("EnforcePartLimits={}: {}", enforce, limit_reason);
+    // job_limits_check's failure becomes the submission's error (_job_create).
+    const char* error = limit_reason == "PartitionTimeLimit" ? kInvalidTimeLimit
+                        : limit_reason == "PartitionNodeLimit" ? kInvalidNodeCount
+                                                                : kPartConfigUnavailable;
+    refuse(job, error, fmt::format("EnforcePartLimits={}: {}", enforce, limit_reason));
     job.recs.clear();
   }
 }
@@ -511,9 +563,7 @@ void Simulator::on_submit(std::uint32_t j) {
     for (const SimRecord& rec : job.recs) {
       const LimitBlock b = limits_.validate_submit(limit_key(job, rec), rec.tres, rec.time_limit);
       if (!b) continue;
-      job.state = JobState::kRejected;
-      job.reject_reason = fmt::format("Job violates accounting/QOS policy (job submit limit, user's size and/or time "
-                                      "limits): {}: {}", b.reason, describe_block(b));
+      refuse(job, kAccountingPolicy, fmt::format("{}: {}", b.reason, describe_block(b)));
       return;
     }
     limits_.add_submit(limit_key(job, job.recs.front()));

@@ -103,6 +103,23 @@ const char* job_event_name(JobEvent::Kind kind);
 
 enum class EndState : std::uint8_t { kCompleted, kTimeout, kPreempted };
 
+// The errors sbatch prints when slurmctld refuses a job (slurm_errno.c), by the check
+// that raises them in job_mgr.c.
+inline constexpr const char* kNoDefaultPartition = "No partition specified or system default partition";
+inline constexpr const char* kAccessDenied = "Access/permission denied";  // RootOnly
+inline constexpr const char* kGroupDenied = "User's group not permitted to use this partition";
+inline constexpr const char* kInvalidAccount = "Invalid account or account/partition combination specified";
+inline constexpr const char* kInvalidQos = "Invalid qos specification";
+inline constexpr const char* kPartitionNotAvail = "Required partition not available (inactive or drain)";
+inline constexpr const char* kNodeConfigUnavailable = "Requested node configuration is not available";
+inline constexpr const char* kPartConfigUnavailable = "Requested partition configuration not available now";
+inline constexpr const char* kInvalidTimeLimit = "Requested time limit is invalid (missing or exceeds some limit)";
+inline constexpr const char* kInvalidNodeCount = "Node count specification invalid";
+inline constexpr const char* kReservationInvalid = "Requested reservation is invalid";
+inline constexpr const char* kReservationAccess = "Access denied to requested reservation";
+inline constexpr const char* kAccountingPolicy =
+    "Job violates accounting/QOS policy (job submit limit, user's size and/or time limits)";
+
 struct SimJob {
   JobRequest req;
   std::uint32_t assoc = kNoAssoc;
@@ -120,7 +137,8 @@ struct SimJob {
   PriorityFactors start_factors;
   double billable = 0;
   bool bf_tested = false;            // reached a backfill will-run test
-  std::string reject_reason;
+  std::string reject_error;   // Slurm's own message for the refusal (slurm_errno.c), e.g. kInvalidQos
+  std::string reject_reason;  // that message, ": ", and what in the job or site caused it
   std::uint32_t user_id = 0, account_id = 0;  // Limits' interned ids
   std::uint16_t reason = kReasonNone;          // the Reason squeue would print now
   std::vector<ReasonSpan> reasons;             // every change, from submission on
@@ -231,6 +249,10 @@ class Simulator {
   /// `calc_at` is when the last priority pass ran (default `at`): jobs submitted at or after
   /// it still carry their submit-time priority (age 0).
   PendingSnapshot queue_snapshot(const Workload& jobs, std::int64_t at, std::int64_t calc_at = kNoTime);
+  /// Why slurmctld would refuse this job at submission ("" if it would take it): the same
+  /// partition, access, size and per-job limit checks a run applies, on an empty cluster.
+  /// Generators use it to offer only jobs the site admits.
+  std::string refusal(const JobRequest& request);
 
  private:
   enum class EventType : std::uint8_t {
@@ -256,6 +278,7 @@ class Simulator {
 
   void bind(const Workload& workload);
   void bind_job(SimJob& job);
+  void refuse(SimJob& job, const char* error, const std::string& detail);
   void push(std::int64_t time, EventType type, std::uint32_t job = 0);
   void on_submit(std::uint32_t j);
   void on_eligible(std::uint32_t j);

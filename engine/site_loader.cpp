@@ -5,6 +5,7 @@
 #include "analyzer/assoc_reader.h"
 #include "analyzer/node_events_reader.h"
 #include "analyzer/reservation_reader.h"
+#include "engine/workload/scale.h"
 #include "engine/workload/synthetic.h"
 
 namespace sa::engine {
@@ -51,6 +52,8 @@ std::string load_workload(const SitePaths& p, LoadedSite& in) {
     auto w = read_workload(p.workload, in.sources, in.diagnostics, {p.stop_on_error});
     if (!w) return w.error();
     in.workload = std::move(*w);
+    if (p.scale_to_site > 0) scale_to_site(in.workload, in.conf->config, p.scale_to_site);
+    add_assumed_qos(in.site, in.workload);  // a saved default load names them
     in.has_workload = true;
   } else if (!p.synthetic.empty()) {
     auto profile = read_profile_file(p.synthetic, in.sources, in.diagnostics);
@@ -63,6 +66,13 @@ std::string load_workload(const SitePaths& p, LoadedSite& in) {
 }
 
 }  // namespace
+
+void use_default_load(LoadedSite& in, const DefaultLoadOptions& options) {
+  DefaultLoad d = default_load(in.site, options);
+  in.workload = std::move(d.workload);
+  add_assumed_qos(in.site, in.workload);
+  in.has_workload = true;
+}
 
 Result<std::unique_ptr<LoadedSite>> load_site(const SitePaths& p) {
   auto in = std::make_unique<LoadedSite>();

@@ -12,6 +12,7 @@
 #include "analyzer/assoc_model.h"
 #include "analyzer/result.h"
 #include "engine/simulator.h"
+#include "engine/workload/default_load.h"
 #include "engine/workload/workload.h"
 
 namespace sa::engine {
@@ -22,6 +23,7 @@ struct SitePaths {
   std::string workload, synthetic;
   bool stop_on_error = false;
   std::map<std::string, std::string> partition_map;  // trace name -> site partition
+  double scale_to_site = 0;  // > 0: a recorded load scaled to this site at that offered load
   SlurmVersion version = kDefaultSlurmVersion;
 };
 
@@ -41,5 +43,9 @@ struct LoadedSite {
 /// Reads every file named; a file that cannot be read at all (or --usage without --assoc)
 /// is the error. Problems inside the files are diagnostics.
 Result<std::unique_ptr<LoadedSite>> load_site(const SitePaths& paths);
+
+/// Gives a site without a load the default load lint simulates (the same jobs for the same
+/// seed and span), with the QOS it assumes added to the site.
+void use_default_load(LoadedSite& site, const DefaultLoadOptions& options);
 
 }  // namespace sa::engine

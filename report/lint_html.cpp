@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "report/coverage_report.h"
 #include "report/evidence_html.h"
 #include "report/html_writer.h"
 #include "report/lint_report.h"
@@ -36,6 +37,12 @@ std::string verdict_html(const rules::LintReport& r, Level fail_on) {
     return fmt::format("<div class=\"verdict warn\" id=\"verdict\">Review before deploying: {} finding{} at warning "
                        "or above, none at or above {}.{}</div>\n",
                        review, review == 1 ? "" : "s", rules::level_name(fail_on), baseline);
+  }
+  // A run that did not exercise the site is no clean bill, whatever was suppressed.
+  if (r.coverage && r.coverage->coverage() < engine::kMinCoverage) {
+    return fmt::format("<div class=\"verdict warn\" id=\"verdict\">Not judged: only {} of {} simulated jobs started, "
+                       "so the simulated checks rest on nothing.{}</div>\n",
+                       r.coverage->total.started, r.coverage->total.offered, baseline);
   }
   return "<div class=\"verdict pass\" id=\"verdict\">No errors or warnings." + baseline + "</div>\n";
 }
@@ -75,6 +82,7 @@ std::string summary_html(const rules::LintReport& r, Level fail_on) {
         esc(r.scenario->load), fmt_count(static_cast<double>(m.jobs)), fmt_percent(m.utilization),
         fmt_duration(m.overall.mean), fmt_duration(m.overall.median), fmt_duration(m.overall.p95),
         fmt_percent(m.backfill_share), fmt_count(static_cast<double>(m.pending_at_end)));
+    if (r.coverage) out += coverage_html(*r.coverage, r.idle_partitions);
   } else {
     out += "<p class=\"muted\">Not simulated (--no-simulate): static checks only, no charts.</p>\n";
   }

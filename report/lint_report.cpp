@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "report/coverage_report.h"
 #include "rules/framework/evidence.h"
 #include "rules/framework/rule.h"
 
@@ -67,6 +68,7 @@ nlohmann::json lint_summary(const rules::LintReport& r) {
     j["scenario"] = rules::scenario_json(*r.scenario);
     j["metrics"] = r.metrics;
   }
+  if (r.coverage) j["load"] = coverage_json(*r.coverage, r.idle_partitions);
   return j;
 }
 

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "report/coverage_report.h"
 #include "report/lint_report.h"
 #include "rules/framework/evidence.h"
 
@@ -122,6 +123,7 @@ void print_lint_text(std::ostream& out, const rules::LintReport& r, const LintTe
     out << "simulated: " << r.scenario->load << "; " << r.scenario->jobs << " jobs, "
         << rules::slurm_duration(r.scenario->end - r.scenario->start) << " simulated\n";
   }
+  if (r.coverage) print_coverage_text(out, *r.coverage);
   if (!r.skipped.empty()) {
     out << "not run:";
     for (const auto& s : r.skipped) out << " " << s;

@@ -149,7 +149,6 @@ TEST(CliEngine, ExplainTextJsonAndUnknownJob) {
 }
 
 TEST(CliEngine, UsageErrorsExitTwo) {
-  EXPECT_EQ(run("simulate " + kSite).status, 2);  // no load
   EXPECT_EQ(run("simulate " + kSite + " --workload /nonexistent/trace.swf").status, 2);
   EXPECT_EQ(run("simulate " + kSite + " --synthetic " + small_profile() + " --until tomorrow").status, 2);
   EXPECT_EQ(run("sprio " + kSite + " --synthetic " + small_profile()).status, 2);  // no --at

@@ -87,7 +87,10 @@ TEST(EngineLimits, MaxJobsIsInheritedFromTheAccountAndCountsPerUser) {
 }
 
 TEST(EngineLimits, QosPerUserLimitsAndTheirReasons) {
-  LimitSite s(std::string(kBuiltin) + kLimitsOn, "Account - 'x'\nParent - 'x'\nUser - 'a':DefaultAccount='x'\n",
+  // The user may name QOS few: with AccountingStorageEnforce=qos a QOS outside the
+  // association's list is refused at submission.
+  LimitSite s(std::string(kBuiltin) + kLimitsOn,
+              "Account - 'x'\nParent - 'x'\nUser - 'a':DefaultAccount='x':QOS='normal,few'\n",
               "Name|Priority|MaxTRESPU|MaxJobsPU\nnormal|0|cpu=6|\nfew|0||1\n");
   // normal: at most 6 CPUs per user. 4 + 4 > 6, so job 2 waits on QOSMaxCpuPerUserLimit.
   // few: one running job per user: job 4 waits on QOSMaxJobsPerUserLimit.
@@ -103,7 +106,7 @@ TEST(EngineLimits, PartitionQosComesFirstUnlessTheJobQosOverridesIt) {
   const std::string qos = "Name|Priority|MaxTRESPU|Flags\nnormal|0||\npart|0|cpu=4|\nbig|0|cpu=8|\nover|0|cpu=8|OverPartQOS\n";
   const std::string conf = std::string("SchedulerType=sched/builtin\nPartitionName=p Nodes=n[1-4] Default=YES "
                                        "MaxTime=UNLIMITED QOS=part\n") + kLimitsOn;
-  const std::string dump = "Account - 'x'\nParent - 'x'\nUser - 'a':DefaultAccount='x'\n";
+  const std::string dump = "Account - 'x'\nParent - 'x'\nUser - 'a':DefaultAccount='x':QOS='normal,big,over'\n";
   // With QOS big the partition QOS's 4 CPUs per user rule: the second job waits. With
   // OverPartQOS the job QOS's 8 CPUs rule and both run.
   {
@@ -121,7 +124,7 @@ TEST(EngineLimits, PartitionQosComesFirstUnlessTheJobQosOverridesIt) {
 
 TEST(EngineLimits, SubmitLimitsRefuseAndDenyOnLimitRefusesPerJobLimits) {
   LimitSite s(std::string(kBuiltin) + kLimitsOn,
-              "Account - 'x'\nParent - 'x'\nUser - 'a':DefaultAccount='x':MaxSubmitJobs=2\n",
+              "Account - 'x'\nParent - 'x'\nUser - 'a':DefaultAccount='x':MaxSubmitJobs=2:QOS='normal,strict'\n",
               "Name|Priority|MaxWall|Flags\nnormal|0|01:00:00|\nstrict|0|01:00:00|DenyOnLimit\n");
   // MaxSubmitJobs=2: the third job submitted while two are queued or running is refused.
   // A 2-hour limit under normal (no DenyOnLimit) pends on QOSMaxWallDurationPerJobLimit;

@@ -6,6 +6,7 @@
 // SA_UPDATE_EXPECTATIONS=1 rewrites the list (then review the diff before committing).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -51,6 +52,30 @@ std::string summary(const sa::rules::LintReport& r) {
   return out;
 }
 
+bool has_code(const sa::rules::LintReport& r, const std::string& code) {
+  return std::any_of(r.findings.begin(), r.findings.end(), [&](const auto& f) { return f.code == code; });
+}
+
+// No evidence without a run: a simulated lint either ran at least 80% of its offered jobs
+// (overall and in every partition) or says so with LOAD001; and no finding of a simulated
+// rule is shown with empty evidence.
+void expect_evidence_or_load001(const sa::rules::LintReport& r) {
+  if (!r.coverage) {
+    EXPECT_TRUE(has_code(r, "LOAD001")) << "nothing was simulated and nothing says so";
+    return;
+  }
+  bool thin = r.coverage->coverage() < sa::engine::kMinCoverage;
+  for (const auto& p : r.coverage->partitions) thin = thin || (p.offered && p.coverage() < sa::engine::kMinCoverage);
+  if (thin) {
+    EXPECT_TRUE(has_code(r, "LOAD001")) << "coverage " << r.coverage->coverage() << " without LOAD001";
+  }
+  for (const auto& f : r.findings) {
+    const sa::rules::Rule* rule = sa::rules::find_rule(f.code);
+    if (!rule || rule->simulation != sa::rules::SimUse::kRequired) continue;
+    EXPECT_FALSE(f.evidence.empty()) << f.code << " has no evidence: " << f.message;
+  }
+}
+
 TEST(LintCorpus, EveryRealConfigLintsAsReviewed) {
   const fs::path root = kShared / "corpora" / "slurm";
   if (!fs::exists(root)) GTEST_SKIP() << "no corpora at " << root;
@@ -81,6 +106,7 @@ TEST(LintCorpus, EveryRealConfigLintsAsReviewed) {
         EXPECT_FALSE(f.loc.file.empty()) << f.code << ": " << f.message;
       }
       got[simulate] = summary(report);
+      if (simulate == 1) expect_evidence_or_load001(report);
     }
     rewritten << file << "\t" << got[0] << "\t" << got[1] << "\n";
     if (update) continue;

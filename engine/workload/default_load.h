@@ -2,16 +2,23 @@
 // The load lint simulates when the user gives none: derived from the cluster itself, so a
 // finding's evidence is about this site's partitions, node sizes and share tree. Each
 // partition gets work in proportion to its CPUs, in shapes cut from its own nodes, run times
-// scaled to its MaxTime with a tail of jobs that run close to it, and users drawn from the
-// share tree by target share among those the partition admits. The arrival rate offers
-// `offered_load` times the machine's CPU capacity on a daily cycle, so queues form every
-// afternoon and policy decides who goes first, and drain at night as on a real machine (a
-// load above capacity all week only grows one queue, and costs backfill time to no purpose).
+// scaled to the cap on a job's limit there with a tail of jobs that run close to it, and
+// users drawn from the share tree by target share among those the partition admits. The
+// arrival rate offers `offered_load` times the machine's CPU capacity on a daily cycle, so
+// queues form every afternoon and policy decides who goes first, and drain at night as on a
+// real machine (a load above capacity all week only grows one queue, and costs backfill
+// time to no purpose).
+//
+// Every job is one the site admits: its partition takes submissions and user jobs, its
+// account, QOS and group pass the partition's Allow/Deny lists and the association's QOS
+// list, its size fits the partition's nodes and MinNodes/MaxNodes, its memory request stays
+// under MaxMemPerCPU/Node, and its limit under MaxTime and every MaxWall that applies. A
+// probe of the engine's own submission checks drops any shape the site would still refuse.
 #include <cstdint>
 #include <string>
+#include <vector>
 
-#include "analyzer/assoc_model.h"
-#include "analyzer/model.h"
+#include "engine/simulator.h"
 #include "engine/workload/workload.h"
 
 namespace sa::engine {
@@ -27,10 +34,17 @@ struct DefaultLoadOptions {
 };
 
 struct DefaultLoad {
-  Workload workload;
+  Workload workload;        // with `until` (a day past the arrivals), seed and description set
   std::string description;  // one line for reports: what was generated and why
+  bool invented_accounts = false;  // no association tree: accounts and users made up
 };
 
-DefaultLoad default_load(const Config& config, const AssocTree* tree, const DefaultLoadOptions& options = {});
+/// The default load of `site`. Without a QOS table, QOS that partitions allow by name are
+/// assumed to exist (listed in the workload's assumed_qos; add_assumed_qos puts them in a
+/// Site before it is simulated).
+DefaultLoad default_load(const Site& site, const DefaultLoadOptions& options = {});
+
+/// Adds the QOS a load assumes to a site that has no QOS table of its own.
+void add_assumed_qos(Site& site, const Workload& workload);
 
 }  // namespace sa::engine

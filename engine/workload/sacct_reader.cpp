@@ -10,6 +10,8 @@
 
 #include "analyzer/psv_table.h"
 #include "analyzer/text_util.h"
+#include "engine/workload/gzip.h"
+#include "engine/workload/sacct_writer.h"
 #include "engine/workload/trace_fields.h"
 #include "engine/workload/workload.h"
 
@@ -20,7 +22,7 @@ namespace {
 struct Columns {
   std::optional<std::size_t> id, id_raw, user, account, partition, qos, submit, eligible, start, end, elapsed,
       elapsed_raw, timelimit, timelimit_raw, req_cpus, alloc_cpus, ncpus, req_nodes, nnodes, req_mem, req_tres,
-      state, priority, nice, reservation;
+      state, priority, nice, reservation, group;
   explicit Columns(const PsvTable& t)
       : id(t.column("JobID")), id_raw(t.column("JobIDRaw")), user(t.column("User")), account(t.column("Account")),
         partition(t.column("Partition")), qos(t.column("QOS")), submit(t.column("Submit")),
@@ -29,7 +31,8 @@ struct Columns {
         timelimit_raw(t.column("TimelimitRaw")), req_cpus(t.column("ReqCPUS")), alloc_cpus(t.column("AllocCPUS")),
         ncpus(t.column("NCPUS")), req_nodes(t.column("ReqNodes")), nnodes(t.column("NNodes")),
         req_mem(t.column("ReqMem")), req_tres(t.column("ReqTRES")), state(t.column("State")),
-        priority(t.column("Priority")), nice(t.column("Nice")), reservation(t.column("Reservation")) {}
+        priority(t.column("Priority")), nice(t.column("Nice")), reservation(t.column("Reservation")),
+        group(t.column("Group")) {}
 };
 
 /// "gres/gpu=4" inside a TRES string such as "billing=4,cpu=4,gres/gpu=2,mem=8G,node=1".
@@ -42,6 +45,31 @@ std::optional<std::int64_t> tres_count(std::string_view tres, std::string_view n
   return std::nullopt;
 }
 
+// The provenance a saved load (sacct_writer.h) carries in its leading comment lines.
+void read_saved_load_header(const std::string& text, Workload& w) {
+  for (const std::string& raw : split(text.substr(0, 1 << 16), '\n')) {
+    std::string_view line = trim(raw);
+    if (line.empty()) continue;
+    if (line.front() != '#') break;
+    if (line.starts_with(kSavedLoadMark)) {
+      for (const std::string& item : split_whitespace(line.substr(std::string_view(kSavedLoadMark).size()))) {
+        const auto eq = item.find('=');
+        if (eq == std::string::npos) continue;
+        const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
+        const auto n = parse_trace_int(value);
+        if (key == "seed" && n && *n >= 0) w.seed = static_cast<std::uint64_t>(*n);
+        else if (key == "until" && n) w.until = *n;
+        else if (key == "epoch_offset" && n) w.epoch_offset = *n;
+        else if (key == "assumed_qos") w.assumed_qos = split(value, ',');
+      }
+    } else if (line.starts_with("# description: ")) {
+      w.description = std::string(line.substr(15));
+    } else if (line.starts_with("# idle partition: ")) {
+      w.idle_partitions.emplace_back(line.substr(18));
+    }
+  }
+}
+
 }  // namespace
 
 Workload read_sacct(FileId file, const SourceManager& sources, DiagnosticSink& sink, const ReadOptions& options) {
@@ -49,6 +77,7 @@ Workload read_sacct(FileId file, const SourceManager& sources, DiagnosticSink& s
   w.format = WorkloadFormat::kSacct;
   w.names_accounts = true;
   w.source = sources.path(file);
+  read_saved_load_header(sources.file(file).content, w);
   DiagnosticSink table_sink;
   PsvTable t = read_psv(sources, file, table_sink, "WORK001");
   int first_bad_line = 0;  // with stop_on_error, rows from the first unreadable one on are not read
@@ -115,7 +144,9 @@ Workload read_sacct(FileId file, const SourceManager& sources, DiagnosticSink& s
         ++w.skipped_lines;
         continue;
       }
-      run = j.time_limit > 0 ? j.time_limit : 0;
+      // A saved load (sacct_writer.h) gives the run time of jobs that have not run yet.
+      const auto planned = parse_trace_int(get(c.elapsed_raw));
+      run = planned && *planned > 0 ? *planned : (j.time_limit > 0 ? j.time_limit : 0);
     }
     j.run_time = std::max<std::int64_t>(0, run.value_or(0));
     std::optional<std::int64_t> cpus = parse_trace_int(get(c.req_cpus));
@@ -152,6 +183,7 @@ Workload read_sacct(FileId file, const SourceManager& sources, DiagnosticSink& s
       if (!trim(p).empty()) j.partitions.emplace_back(trim(p));
     }
     j.qos = to_lower(trim(get(c.qos)));
+    j.group = std::string(trim(get(c.group)));
     const std::string resv(trim(get(c.reservation)));
     if (!resv.empty() && resv != "(null)") j.reservation = resv;
     if (auto n = parse_trace_int(get(c.nice))) j.nice = static_cast<std::int32_t>(std::clamp<std::int64_t>(*n, -2147483645, 2147483645));
@@ -193,12 +225,21 @@ Result<Workload> read_workload(const std::string& path, SourceManager& sources, 
                                const ReadOptions& options) {
   Result<FileId> file = sources.load(path);
   if (!file) return Error{file.error()};
-  const std::string& text = sources.file(*file).content;
-  if (text.size() >= 2 && static_cast<unsigned char>(text[0]) == 0x1f && static_cast<unsigned char>(text[1]) == 0x8b) {
-    return Error{path + ": the file is gzip-compressed; decompress it first (gunzip -k)"};
+  if (is_gzip(sources.file(*file).content)) {
+    // At most 4 GiB of text: the largest archive traces are a few hundred MB unpacked.
+    auto text = gunzip(sources.file(*file).content, std::size_t{4} << 30);
+    if (!text) return Error{path + ": " + text.error()};
+    file = sources.add(path, std::move(*text));
   }
+  const std::string& text = sources.file(*file).content;
   if (looks_like_swf(text)) return read_swf(*file, sources, sink, options);
-  const std::string first = std::string(trim(text.substr(0, text.find('\n'))));
+  std::string first;  // the first line that is not a comment (saved loads start with some)
+  for (std::size_t at = 0; at < text.size() && at < (1u << 16);) {
+    const std::size_t nl = std::min(text.find('\n', at), text.size());
+    first = std::string(trim(text.substr(at, nl - at)));
+    if (!first.empty() && first[0] != '#') break;
+    at = nl + 1;
+  }
   if (first.find('|') == std::string::npos) {
     sink.error("WORK003", {*file, 1, 1},
                "neither SWF nor parsable sacct output: run sacct with -P (or -p) so columns are '|'-separated");

@@ -25,6 +25,13 @@ struct Workload {
   std::size_t skipped_lines = 0;
   std::string source;             // path or profile name, for reports
   std::vector<Reservation> reservations;  // a synthetic profile's reservation list
+  // A generated load (or its saved copy, read back): how it was made and how far to run it,
+  // so a replay simulates exactly what the original run did.
+  std::string description;             // empty for recorded traces
+  std::uint64_t seed = 0;              // 0: not generated from a seed
+  std::int64_t until = kNoTime;        // the simulated span's end; kNoTime: run to the end
+  std::vector<std::string> assumed_qos;  // QOS the load uses that a site without a QOS table lacks
+  std::vector<std::string> idle_partitions;  // partitions it gives no jobs, with why: "debug (RootOnly, ...)"
 };
 
 struct ReadOptions {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "engine/workload/default_load.h"
+
 namespace sa::rules {
 
 namespace {
@@ -20,8 +22,9 @@ Location file_loc(const SourceManager& sources, const SourceLoc& loc) {
 
 }  // namespace
 
-LintContext::LintContext(const engine::LoadedSite& site, const engine::Workload* load, Scenario scenario)
-    : site_(site), load_(load), scenario_(std::move(scenario)) {
+LintContext::LintContext(const engine::LoadedSite& site, const engine::Workload* load, Scenario scenario,
+                         bool wants_simulation)
+    : site_(site), load_(load), scenario_(std::move(scenario)), wants_simulation_(wants_simulation) {
   has_qos_table_ = !site.site.qos.records.empty() && site.site.qos.records.front().loc.valid();
 }
 
@@ -72,11 +75,13 @@ std::shared_ptr<const Simulation> LintContext::run(std::unique_ptr<Config> confi
   auto sim = std::make_shared<Simulation>();
   sim->config = std::move(config);
   sim->site = site_.site;
+  engine::add_assumed_qos(sim->site, *load_);
   if (sim->config) sim->site.config = sim->config.get();
   sim->scenario = scenario_;
   sim->scenario.variant = label;
   engine::SimOptions options;
   options.partition_map = site_.partition_map;
+  if (label.empty() && !sim->config) options.progress = progress_;
   // The default load stops a day after its last arrival; a recorded or profiled load runs
   // to its end. Snapshots cover the arrivals either way.
   if (scenario_.end > scenario_.start) options.until = scenario_.end;

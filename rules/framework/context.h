@@ -41,7 +41,9 @@ struct Simulation {
 
 class LintContext {
  public:
-  LintContext(const engine::LoadedSite& site, const engine::Workload* load, Scenario scenario);
+  /// `wants_simulation` is false under --no-simulate (then a null `load` is no defect).
+  LintContext(const engine::LoadedSite& site, const engine::Workload* load, Scenario scenario,
+              bool wants_simulation = true);
   ~LintContext();
 
   const engine::LoadedSite& site() const { return site_; }
@@ -65,6 +67,11 @@ class LintContext {
   /// rule needs it), so rules can start their re-simulations meanwhile.
   void start_simulation();
   bool can_simulate() const { return load_ != nullptr; }
+  bool wants_simulation() const { return wants_simulation_; }
+  /// Reports the base run's progress (re-simulations are not shown).
+  void set_progress(std::function<void(double)> progress) { progress_ = std::move(progress); }
+  /// The load to simulate, as the report names it (before any run).
+  const Scenario& scenario() const { return scenario_; }
 
   // Locations.
   Location conf_loc(const SourceLoc& loc) const;  // slurm.conf family
@@ -83,6 +90,8 @@ class LintContext {
   const engine::LoadedSite& site_;
   const engine::Workload* load_;
   Scenario scenario_;
+  bool wants_simulation_ = true;
+  std::function<void(double)> progress_;
   bool has_qos_table_ = false;
   std::shared_future<std::shared_ptr<const Simulation>> base_;
   mutable std::mutex mutex_;  // guards variants_

@@ -25,6 +25,7 @@ const char* check_name(Check check) {
     case Check::kBackfillLimits: return "backfill-limits";
     case Check::kShareImbalance: return "share-imbalance";
     case Check::kGangOversubscription: return "gang-oversubscription";
+    case Check::kLoad: return "load";
     case Check::kConfig: return "config";
   }
   return "config";

@@ -21,9 +21,10 @@ enum class Check {
   kBackfillLimits,
   kShareImbalance,
   kGangOversubscription,
-  kConfig
+  kConfig,
+  kLoad  // whether the simulated load exercised the site at all
 };
-const char* check_name(Check check);  // "weight-resolution", ..., "config"
+const char* check_name(Check check);  // "weight-resolution", ..., "config", "load"
 
 /// A place in an input file, named by path so findings from slurm.conf and from the
 /// accounting files (two source managers) sort and print alike.

@@ -13,6 +13,7 @@
 #include "rules/framework/rule.h"
 #include "rules/framework/sink.h"
 #include "rules/framework/suppression.h"
+#include "rules/framework/withhold.h"
 
 namespace sa::rules {
 
@@ -156,28 +157,26 @@ LintReport run_lint(const engine::LoadedSite& site, const LintOptions& o) {
   report.slurm_version = site.conf->config.version.to_string();
   engine::DefaultLoad generated;
   Scenario scenario;
+  // The load: the one given (diff runs both configs on one), the user's, or the cluster's own.
   const engine::Workload* load = &site.workload;
-  if (site.has_workload && !o.load) {
-    scenario.load = site.workload.format == engine::WorkloadFormat::kSynthetic
-                        ? "synthetic profile " + site.workload.source
-                        : "workload " + site.workload.source;
-  } else {
-    // A default load: the one given (diff), or this cluster's own.
-    if (o.load) {
-      load = o.load;
-      scenario.load = o.load_description;
-    } else {
-      generated = engine::default_load(site.conf->config, site.site.tree, o.default_load);
-      load = &generated.workload;
-      scenario.load = generated.description;
-    }
-    scenario.seed = o.default_load.seed;
-    // A day past the last arrival: long enough for the queue to drain where the policy
-    // lets it, short enough that jobs it starves are still pending at the end.
-    scenario.end = o.default_load.duration + 86400;
+  if (o.load) {
+    load = o.load;
+  } else if (!site.has_workload) {
+    generated = engine::default_load(site.site, o.default_load);
+    load = &generated.workload;
   }
+  if (!o.load_description.empty()) scenario.load = o.load_description;
+  else if (!load->description.empty()) scenario.load = load->description;
+  else if (load->format == engine::WorkloadFormat::kSynthetic) scenario.load = "synthetic profile " + load->source;
+  else scenario.load = "workload " + load->source;
+  scenario.seed = load->seed;
+  // A generated load (or its saved copy) stops where it was meant to; a recorded or
+  // profiled load runs to its end.
+  if (load->until != engine::kNoTime) scenario.end = load->until;
   scenario.jobs = load->jobs.size();
-  LintContext context(site, load->jobs.empty() ? nullptr : load, scenario);
+  report.idle_partitions = load->idle_partitions;
+  LintContext context(site, load->jobs.empty() ? nullptr : load, scenario, o.simulate);
+  context.set_progress(o.progress);
   FindingSink sink;
   if (o.input_diagnostics) {
     surface_diagnostics(site.conf->diagnostics, site.conf->sources, sink);
@@ -188,6 +187,9 @@ LintReport run_lint(const engine::LoadedSite& site, const LintOptions& o) {
     report.scenario = sim->scenario;
     report.metrics = headline_metrics(sim->metrics);
     report.simulation = context.shared_simulation();
+    report.coverage = engine::load_coverage(sim->result, site.conf->config);
+    const LintContext static_context(site, nullptr, scenario, false);
+    withhold_thin_evidence(*report.coverage, context, static_context, sink.findings(), report.skipped);
   }
   const Suppressions suppressions = read_suppressions(site);
   for (Finding& f : sink.findings()) {

@@ -4,6 +4,7 @@
 // or a default load derived from the cluster), then applies suppressions, severity
 // overrides and the baseline, and sorts by (file, line, column, code).
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "analyzer/result.h"
+#include "engine/coverage.h"
 #include "engine/site_loader.h"
 #include "engine/workload/default_load.h"
 #include "rules/framework/context.h"
@@ -31,6 +33,7 @@ struct LintOptions {
   /// both configs on the old one's); `load_description` names it in the report.
   const engine::Workload* load = nullptr;
   std::string load_description;
+  std::function<void(double)> progress;  // the base simulation's progress (a terminal bar)
 };
 
 struct LintReport {
@@ -41,6 +44,8 @@ struct LintReport {
   std::size_t suppressed = 0, switched_off = 0, baselined = 0;
   std::size_t rules_run = 0;
   std::vector<std::string> skipped;    // rules not run: "BF002 (needs a simulation)"
+  std::optional<engine::LoadCoverage> coverage;  // how much of the load ran (when simulated)
+  std::vector<std::string> idle_partitions;      // partitions the default load gave no jobs, with why
   std::string conf_path, slurm_version;
   /// Findings at or above `level` that are not in the baseline.
   std::size_t count_at_or_above(Level level) const;

@@ -1,0 +1,120 @@
+#include "rules/framework/withhold.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "rules/framework/rule.h"
+#include "rules/framework/sink.h"
+
+namespace sa::rules {
+
+namespace {
+
+// Partition names under "partition"/"partitions" keys, a few levels deep (evidence tables
+// nest job lists inside metrics).
+void evidence_partitions(const nlohmann::json& j, int depth, std::set<std::string>& out) {
+  if (depth > 4) return;
+  if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      if (it.key() == "partition" && it.value().is_string()) out.insert(it.value().get<std::string>());
+      else if (it.key() == "partitions" && it.value().is_array()) {
+        for (const auto& p : it.value()) {
+          if (p.is_string()) out.insert(p.get<std::string>());
+        }
+      } else {
+        evidence_partitions(it.value(), depth + 1, out);
+      }
+    }
+  } else if (j.is_array()) {
+    for (const auto& item : j) evidence_partitions(item, depth + 1, out);
+  }
+}
+
+bool rests_on_simulation(const Finding& f) {
+  return f.evidence.contains("scenario") || (f.fix && !f.fix->resimulated.is_null() && !f.fix->resimulated.empty());
+}
+
+bool same_place(const Location& a, const Location& b) {
+  return a.file == b.file && a.line == b.line && a.column == b.column;
+}
+
+}  // namespace
+
+std::vector<std::string> finding_partitions(const Finding& f, const LintContext& context) {
+  std::set<std::string> names;
+  for (const Partition& p : context.config().partitions) {
+    const Location at = context.conf_loc(p.loc);
+    if (at.line == 0) continue;
+    auto here = [&](const Location& l) { return l.file == at.file && l.line == at.line; };
+    if (here(f.loc) || std::any_of(f.related.begin(), f.related.end(), here)) names.insert(p.name);
+  }
+  evidence_partitions(f.evidence, 0, names);
+  return {names.begin(), names.end()};
+}
+
+void withhold_thin_evidence(const engine::LoadCoverage& coverage, const LintContext& context,
+                            const LintContext& static_context, std::deque<Finding>& findings,
+                            std::vector<std::string>& skipped) {
+  std::map<std::string, const engine::PartitionCoverage*> thin;
+  for (const engine::PartitionCoverage& p : coverage.partitions) {
+    if (p.offered && p.coverage() < engine::kMinCoverage) thin[p.name] = &p;
+  }
+  const bool thin_overall = coverage.coverage() < engine::kMinCoverage;
+  if (thin.empty() && !thin_overall) return;
+  std::deque<Finding> kept;
+  std::map<std::string, std::pair<std::size_t, std::string>> withheld;  // code -> (count, why)
+  std::map<std::string, std::vector<Location>> restate;                 // kEvidence code -> places
+  for (Finding& f : findings) {
+    const Rule* rule = find_rule(f.code);
+    if (!rule || f.check == Check::kLoad || !rests_on_simulation(f)) {
+      kept.push_back(std::move(f));
+      continue;
+    }
+    std::string why;
+    if (thin_overall) {
+      why = fmt::format("only {} of {} simulated jobs started", coverage.total.started, coverage.total.offered);
+    } else {
+      for (const std::string& p : finding_partitions(f, context)) {
+        if (auto it = thin.find(p); it != thin.end()) {
+          why = fmt::format("partition {}: {} of {} simulated jobs started", p, it->second->started, it->second->offered);
+          break;
+        }
+      }
+    }
+    if (why.empty()) {
+      kept.push_back(std::move(f));
+      continue;
+    }
+    auto& w = withheld[f.code];
+    ++w.first;
+    if (w.second.empty()) w.second = why;
+    if (rule->simulation == SimUse::kEvidence) restate[f.code].push_back(f.loc);
+  }
+  // The static form of each withheld finding whose rule stands without a simulation.
+  for (const auto& [code, places] : restate) {
+    FindingSink sink;
+    const Rule* rule = find_rule(code);
+    sink.begin_rule(rule);
+    try {
+      rule->run(static_context, sink);
+    } catch (const std::exception&) {
+      continue;  // the finding stays withheld; the rule's own run already reported any error
+    }
+    for (Finding& f : sink.findings()) {
+      if (std::any_of(places.begin(), places.end(), [&](const Location& l) { return same_place(l, f.loc); })) {
+        kept.push_back(std::move(f));
+      }
+    }
+  }
+  for (const auto& [code, w] : withheld) {
+    skipped.push_back(fmt::format("{} ({}simulated evidence withheld: {}; see LOAD001)", code,
+                                  w.first > 1 ? fmt::format("{} findings' ", w.first) : "", w.second));
+  }
+  findings = std::move(kept);
+}
+
+}  // namespace sa::rules

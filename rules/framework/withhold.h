@@ -1,0 +1,26 @@
+#pragma once
+// No evidence without a run: when the simulated load did not run in a partition (fewer than
+// 80% of its offered jobs started) or on the site as a whole, the findings whose evidence
+// comes from that run are withheld and listed as skipped with the reason. A finding of a rule
+// that also stands without a simulation (SimUse::kEvidence) is replaced by its static form,
+// as --no-simulate would print it; LOAD001 says why.
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "engine/coverage.h"
+#include "rules/framework/context.h"
+#include "rules/framework/finding.h"
+
+namespace sa::rules {
+
+/// The partitions a finding is about: those whose PartitionName line it (or a related
+/// location) points at, and those its evidence names under "partition"/"partitions".
+std::vector<std::string> finding_partitions(const Finding& f, const LintContext& context);
+
+/// Applies the rule above to `findings`; `static_context` is the site without a load.
+void withhold_thin_evidence(const engine::LoadCoverage& coverage, const LintContext& context,
+                            const LintContext& static_context, std::deque<Finding>& findings,
+                            std::vector<std::string>& skipped);
+
+}  // namespace sa::rules

@@ -1,0 +1,122 @@
+// LOAD001: the simulated load did not run on the site. When fewer than 80% of the offered
+// jobs start, overall or in a partition, the simulation says little about the policy there:
+// the jobs were refused at submission (a QOS or account the partition does not allow, a size
+// no node holds, a limit) or never left the queue. Every finding that rests on that run is
+// withheld by the lint driver; this one says why, with Slurm's own refusal messages, so the
+// admin can give the inputs that make the load real (the sacctmgr dump, the QOS table, a
+// partition map for a trace from elsewhere).
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "engine/coverage.h"
+#include "rules/framework/context.h"
+#include "rules/framework/evidence.h"
+#include "rules/framework/rule.h"
+#include "rules/framework/sink.h"
+
+namespace sa::rules {
+
+namespace {
+
+std::string join(const std::vector<std::string>& items, const char* sep) {
+  std::string out;
+  for (const std::string& item : items) out += (out.empty() ? "" : sep) + item;
+  return out;
+}
+
+std::string reasons_text(const engine::PartitionCoverage& p) {
+  std::vector<std::pair<std::size_t, std::string>> by_count;
+  for (const auto& [reason, n] : p.refused_reasons) by_count.push_back({n, reason});
+  std::stable_sort(by_count.begin(), by_count.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::string out;
+  for (const auto& [n, reason] : by_count) out += fmt::format("{}{} refused \"{}\"", out.empty() ? "" : ", ", n, reason);
+  if (p.pending_at_end) out += fmt::format("{}{} still pending at the end", out.empty() ? "" : ", ", p.pending_at_end);
+  return out;
+}
+
+std::string partition_text(const engine::PartitionCoverage& p) {
+  return fmt::format("{}: {} of {} started ({})", p.name, p.started, p.offered, reasons_text(p));
+}
+
+// Up to five refused jobs per reason: the ones `explain JOBID` can be asked about.
+nlohmann::json refused_examples(const Simulation& sim) {
+  nlohmann::json out = nlohmann::json::array();
+  std::map<std::string, int> per_reason;
+  for (const engine::SimJob& j : sim.result.jobs) {
+    if (j.state != engine::JobState::kRejected || per_reason[j.reject_error]++ >= 5) continue;
+    out.push_back({{"job", j.req.id}, {"partition", j.req.partitions.empty() ? "" : j.req.partitions.front()},
+                   {"user", j.req.user}, {"account", j.req.account}, {"qos", j.req.qos}, {"cpus", j.req.cpus},
+                   {"refused", j.reject_reason}});
+  }
+  return out;
+}
+
+void check(const LintContext& ctx, FindingSink& sink) {
+  const Config& c = ctx.config();
+  if (!ctx.can_simulate()) {
+    if (!ctx.wants_simulation()) return;
+    Finding& f = sink.report(ctx.conf_file(), "nothing was simulated: " + ctx.scenario().load +
+                                                  "; no finding rests on a simulation of this site");
+    f.evidence = {{"scenario", scenario_json(ctx.scenario())}};
+    return;
+  }
+  const Simulation* sim = ctx.simulation();
+  if (!sim) return;
+  const engine::LoadCoverage cov = engine::load_coverage(sim->result, c);
+  std::vector<const engine::PartitionCoverage*> thin;
+  for (const engine::PartitionCoverage& p : cov.partitions) {
+    if (p.offered && p.coverage() < engine::kMinCoverage) thin.push_back(&p);
+  }
+  const bool thin_overall = cov.coverage() < engine::kMinCoverage;
+  if (thin.empty() && !thin_overall) return;
+  std::vector<std::string> parts;
+  for (const engine::PartitionCoverage* p : thin) parts.push_back(partition_text(*p));
+  const std::string scope = thin_overall ? "the whole run" : "these partitions";
+  Location where = ctx.conf_file();
+  std::vector<Location> related;
+  for (const engine::PartitionCoverage* p : thin) {
+    const Partition* part = c.find_partition(p->name);
+    if (!part) continue;
+    Location loc = ctx.conf_loc(part->loc);
+    loc.note = fmt::format("partition {}: {} of {} jobs started", p->name, p->started, p->offered);
+    if (where.line == 0) where = loc;  // the worst partition's line, the others related
+    else related.push_back(loc);
+  }
+  Finding& f = sink.report(
+      where, fmt::format("only {} of {} simulated jobs started ({:.0f}%){}{}; findings that rest on {} are withheld",
+                         cov.total.started, cov.total.offered, 100 * cov.coverage(), parts.empty() ? "" : ": ",
+                         join(parts, "; "), scope));
+  f.related = std::move(related);
+  f.evidence = simulated_evidence(*sim);
+  f.evidence["coverage"] = {{"offered", cov.total.offered}, {"started", cov.total.started},
+                            {"refused", cov.total.refused}, {"pending_at_end", cov.total.pending_at_end},
+                            {"coverage", cov.coverage()}};
+  nlohmann::json rows = nlohmann::json::array();
+  for (const engine::PartitionCoverage* p : thin) {
+    rows.push_back({{"partition", p->name}, {"offered", p->offered}, {"started", p->started},
+                    {"refused", p->refused}, {"pending_at_end", p->pending_at_end},
+                    {"refused_reasons", p->refused_reasons}});
+  }
+  f.evidence["thin_partitions"] = rows;
+  f.evidence["refused_jobs"] = refused_examples(*sim);
+  if (cov.total.pending_at_end > cov.total.refused) {
+    f.fix = Fix{"the jobs were admitted but did not start: look at what holds them (the config findings on node "
+                "memory, GPUs and limits; `slurm-advisor explain JOBID` on a pending job)",
+                "", "", {}};
+    return;
+  }
+  f.fix = Fix{ctx.scenario().seed == 0
+                  ? "give the accounting files the load was recorded under (--assoc, --qos), map the trace's "
+                    "partitions onto this site's (--map-partition TRACE=SITE), or scale it to the site (--scale-to-site)"
+                  : "give the site's sacctmgr dump (--assoc) and QOS table (--qos), so the load is drawn from the "
+                    "associations and QOS that may really submit",
+              "", "", {}};
+}
+
+}  // namespace
+
+}  // namespace sa::rules
+
+SA_RULE({"LOAD001", "load-coverage-low", Level::kWarning, Check::kLoad, SimUse::kEvidence,
+         "Fewer than 80% of the simulated jobs started, so the simulated evidence would rest on nothing", check})

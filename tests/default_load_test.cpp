@@ -1,0 +1,178 @@
+// The default load honours every admission rule of the partitions it targets, and the engine
+// refuses a recorded job that breaks one with Slurm's own message (slurm_errno.c), counted
+// per partition in the load coverage.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "engine/coverage.h"
+#include "engine/workload/default_load.h"
+#include "engine/workload/sacct_writer.h"
+#include "engine/workload/scale.h"
+#include "tests/engine_test_util.h"
+
+namespace {
+
+using sa::test::job;
+using sa::test::SimSite;
+namespace engine = sa::engine;
+
+constexpr const char* kNodes = "SchedulerType=sched/backfill\nNodeName=n[1-8] CPUs=16 RealMemory=64000 State=UNKNOWN\n";
+
+struct Case {
+  const char* name;
+  const char* partitions;  // the partition lines; the refusing one is named `p`
+  engine::JobRequest bad;  // a job that breaks p's rule
+  const char* error;       // what sbatch would say
+};
+
+engine::JobRequest in_p(std::uint32_t cpus = 1) { return job(1, 0, cpus, 60, 600, "p"); }
+
+engine::JobRequest with(engine::JobRequest j, const char* account, const char* qos, const char* group = "") {
+  j.account = account;
+  j.qos = qos;
+  j.group = group;
+  return j;
+}
+
+std::vector<Case> cases() {
+  engine::JobRequest nodes = in_p(16);
+  nodes.nodes = 6;
+  engine::JobRequest gpu = in_p(1);
+  gpu.gpus = 1;
+  return {
+      {"AllowQos", "PartitionName=p Nodes=n[1-4] Default=YES AllowQos=gpu\n", with(in_p(), "a", "normal"),
+       engine::kInvalidQos},
+      // Without a QOS table no other QOS is known: p gets no jobs (and says why).
+      {"DenyQos", "PartitionName=p Nodes=n[1-4] DenyQos=normal\nPartitionName=q Nodes=n[5-8] Default=YES\n",
+       with(in_p(), "a", "normal"), engine::kInvalidQos},
+      {"AllowAccounts", "PartitionName=p Nodes=n[1-4] Default=YES AllowAccounts=chem\n", with(in_p(), "bio", "normal"),
+       engine::kInvalidAccount},
+      {"DenyAccounts", "PartitionName=p Nodes=n[1-4] Default=YES DenyAccounts=account1,account2,bio\n",
+       with(in_p(), "bio", "normal"), engine::kInvalidAccount},
+      {"AllowGroups", "PartitionName=p Nodes=n[1-4] Default=YES AllowGroups=hpc\n", with(in_p(), "a", "normal", "staff"),
+       engine::kGroupDenied},
+      {"RootOnly", "PartitionName=p Nodes=n[1-4] RootOnly=YES\nPartitionName=q Nodes=n[5-8] Default=YES\n",
+       with(in_p(), "a", "normal"), engine::kAccessDenied},
+      {"Drain", "PartitionName=p Nodes=n[1-4] State=DRAIN\nPartitionName=q Nodes=n[5-8] Default=YES\n",
+       with(in_p(), "a", "normal"), engine::kPartitionNotAvail},
+      {"Inactive", "PartitionName=p Nodes=n[1-4] State=INACTIVE\nPartitionName=q Nodes=n[5-8] Default=YES\n",
+       with(in_p(), "a", "normal"), engine::kPartitionNotAvail},
+      {"MaxNodes", "EnforcePartLimits=ALL\nPartitionName=p Nodes=n[1-8] Default=YES MaxNodes=2\n", with(nodes, "a", "normal"),
+       engine::kInvalidNodeCount},
+      {"MaxTime", "EnforcePartLimits=ALL\nPartitionName=p Nodes=n[1-4] Default=YES MaxTime=5\n",
+       with(in_p(), "a", "normal"), engine::kInvalidTimeLimit},
+      {"NodeSize", "PartitionName=p Nodes=n[1-2] Default=YES\n", with(in_p(64), "a", "normal"),
+       engine::kNodeConfigUnavailable},
+      {"NoGpus", "PartitionName=p Nodes=n[1-4] Default=YES\n", with(gpu, "a", "normal"), engine::kNodeConfigUnavailable},
+  };
+}
+
+class Admission : public ::testing::TestWithParam<Case> {};
+
+TEST_P(Admission, DefaultLoadAvoidsTheRuleAndARecordedJobIsRefusedWithSlurmsMessage) {
+  const Case& c = GetParam();
+  SimSite s(std::string(kNodes) + c.partitions);
+  engine::DefaultLoadOptions o;
+  o.duration = 86400;
+  const engine::DefaultLoad d = engine::default_load(s.site, o);
+  ASSERT_FALSE(d.workload.jobs.empty()) << d.description;
+  engine::Site site = s.site;
+  engine::add_assumed_qos(site, d.workload);
+  engine::SimOptions opt;
+  opt.until = d.workload.until;
+  const engine::SimResult r = engine::Simulator(site, opt).run(d.workload);
+  const engine::LoadCoverage cov = engine::load_coverage(r, *site.config);
+  EXPECT_EQ(cov.total.refused, 0u) << d.description;
+  EXPECT_GE(cov.coverage(), engine::kMinCoverage) << d.description;
+  // Where p takes no user jobs at all, the load goes to q; elsewhere p's jobs are of the
+  // admitted kind, which refused == 0 above checks.
+  if (std::string(c.partitions).find("PartitionName=q") != std::string::npos) {
+    for (const engine::JobRequest& j : d.workload.jobs) EXPECT_EQ(j.partitions.front(), "q") << "job " << j.id;
+  }
+  // A recorded job that breaks the rule: refused with sbatch's message, counted under p.
+  const engine::SimResult bad = s.run({c.bad});
+  const engine::SimJob& j = sa::test::find_job(bad, 1);
+  ASSERT_EQ(j.state, engine::JobState::kRejected) << c.name;
+  EXPECT_EQ(j.reject_error, c.error) << j.reject_reason;
+  const engine::LoadCoverage bad_cov = engine::load_coverage(bad, *s.site.config);
+  ASSERT_NE(bad_cov.find("p"), nullptr);
+  EXPECT_EQ(bad_cov.find("p")->refused_reasons.at(c.error), 1u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Rules, Admission, ::testing::ValuesIn(cases()),
+                         [](const auto& p) { return std::string(p.param.name); });
+
+TEST(DefaultLoad, HonoursQosListsDefaultTimeAndMinNodes) {
+  SimSite s(std::string(kNodes) +
+            "PartitionName=p Nodes=n[1-8] Default=YES MinNodes=2 DefaultTime=01:00:00 MaxTime=1-00:00:00 "
+            "AllowQos=long,short\n");
+  engine::DefaultLoadOptions o;
+  o.duration = 86400;
+  const engine::DefaultLoad d = engine::default_load(s.site, o);
+  ASSERT_FALSE(d.workload.jobs.empty());
+  EXPECT_EQ(d.workload.assumed_qos, (std::vector<std::string>{"long", "short"}));
+  EXPECT_NE(d.description.find("invented"), std::string::npos);
+  std::size_t no_time = 0;
+  for (const engine::JobRequest& j : d.workload.jobs) {
+    EXPECT_GE(j.nodes, 2u) << "job " << j.id;
+    EXPECT_TRUE(j.qos == "long" || j.qos == "short") << j.qos;
+    no_time += j.time_limit == engine::kNoTime;
+  }
+  EXPECT_GT(no_time, 0u) << "some jobs should give no --time and get the DefaultTime";
+}
+
+TEST(DefaultLoad, LeavesPartitionsThatTakeNoUserJobsIdleAndSaysWhy) {
+  SimSite s(std::string(kNodes) +
+            "PartitionName=p Nodes=n[1-4] Default=YES\nPartitionName=admin Nodes=n[1-8] RootOnly=YES\n"
+            "PartitionName=old Nodes=n[1-8] State=DOWN\nPartitionName=maint Nodes=n[1-8] Hidden=YES\n");
+  const engine::DefaultLoad d = engine::default_load(s.site, {});
+  EXPECT_EQ(d.workload.idle_partitions,
+            (std::vector<std::string>{"admin (RootOnly, no user jobs)", "old (State=DOWN)",
+                                      "maint (Hidden, users do not see it)"}));
+  for (const engine::JobRequest& j : d.workload.jobs) EXPECT_EQ(j.partitions.front(), "p");
+}
+
+TEST(SavedLoad, WritesWhatTheReaderReadsBack) {
+  SimSite s(std::string(kNodes) + "PartitionName=p Nodes=n[1-8] Default=YES DefaultTime=30 AllowQos=gpu\n");
+  engine::DefaultLoadOptions o;
+  o.duration = 86400;
+  const engine::DefaultLoad d = engine::default_load(s.site, o);
+  std::ostringstream text;
+  engine::write_sacct_load(text, d.workload);
+  sa::SourceManager sources;
+  sa::DiagnosticSink sink;
+  const engine::Workload back = engine::read_sacct(sources.add("saved.psv", text.str()), sources, sink, {});
+  EXPECT_FALSE(sink.has_errors());
+  ASSERT_EQ(back.jobs.size(), d.workload.jobs.size());
+  EXPECT_EQ(back.seed, d.workload.seed);
+  EXPECT_EQ(back.until, d.workload.until);
+  EXPECT_EQ(back.assumed_qos, d.workload.assumed_qos);
+  EXPECT_EQ(back.description, d.workload.description);
+  for (std::size_t i = 0; i < back.jobs.size(); ++i) {
+    const engine::JobRequest &a = d.workload.jobs[i], &b = back.jobs[i];
+    EXPECT_EQ(std::tie(a.id, a.submit, a.run_time, a.time_limit, a.cpus, a.nodes, a.gpus, a.mem_mb, a.mem_per_cpu),
+              std::tie(b.id, b.submit, b.run_time, b.time_limit, b.cpus, b.nodes, b.gpus, b.mem_mb, b.mem_per_cpu))
+        << "job " << a.id;
+    EXPECT_EQ(std::tie(a.user, a.account, a.qos, a.group, a.partitions), std::tie(b.user, b.account, b.qos, b.group, b.partitions));
+  }
+}
+
+TEST(ScaleToSite, MapsSizesAndArrivalsOntoTheSite) {
+  SimSite s(std::string(kNodes) + "PartitionName=p Nodes=n[1-8] Default=YES\n");
+  engine::Workload w;
+  // A 4-CPU machine's trace: one job an hour of 1-4 CPUs running half an hour.
+  for (std::uint32_t i = 1; i <= 48; ++i) w.jobs.push_back(job(i, (i - 1) * 3600, 1 + i % 4, 1800, 3600, ""));
+  const engine::ScaleReport r = engine::scale_to_site(w, *s.site.config, 0.9);
+  EXPECT_EQ(r.trace_cpus, 4u);
+  EXPECT_EQ(r.site_cpus, 128u);
+  EXPECT_DOUBLE_EQ(r.size_factor, 32.0);
+  // Work over the new span at 90% of 128 CPUs.
+  double work = 0;
+  for (const auto& j : w.jobs) work += static_cast<double>(j.cpus) * static_cast<double>(j.run_time);
+  const double span = static_cast<double>(w.jobs.back().submit - w.jobs.front().submit);
+  EXPECT_NEAR(work / (128.0 * span), 0.9, 0.01);
+  EXPECT_EQ(w.jobs.front().cpus, 64u);  // 2 CPUs of 4 -> half the site
+}
+
+}  // namespace
