@@ -12,6 +12,7 @@
 
 #include "report/diff_report.h"
 #include "report/evidence_html.h"
+#include "report/coverage_report.h"
 #include "report/html_writer.h"
 #include "report/sim_charts.h"
 
@@ -208,7 +209,9 @@ std::string diff_html(const rules::LintDiff& d, const rules::LintReport& before,
     out += fmt::format("<div class=\"card\"><b>{} → {}</b>utilisation</div>", fmt_percent(*d.utilization_before),
                        fmt_percent(*d.utilization_after));
   }
-  out += "</div></section>\n" + settings_table(d) + findings_section(d);
+  out += "</div>\n";
+  if (d.coverage_after) out += coverage_html(*d.coverage_after, {});  // the new config's run
+  out += "</section>\n" + settings_table(d) + findings_section(d);
   if (before.simulation && after.simulation && d.utilization_before) {
     out += metrics_table(d) + moved_table(d);
     out += "<section id=\"charts\"><h2>The two runs</h2>\n" +

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "report/coverage_report.h"
 #include "report/lint_report.h"
 #include "rules/framework/evidence.h"
 
@@ -26,6 +27,12 @@ void print_finding_line(std::ostream& out, char sign, const rules::Finding& f) {
 
 void print_metrics(std::ostream& out, const rules::LintDiff& d) {
   out << fmt::format("utilisation: {:.3f} -> {:.3f}\n", *d.utilization_before, *d.utilization_after);
+  if (d.coverage_before) {
+    out << "old config ";
+    print_coverage_text(out, *d.coverage_before);
+    out << "new config ";
+    print_coverage_text(out, *d.coverage_after);
+  }
   out << fmt::format("{:<34} {:>10} {:>27} {:>27}\n", "waits (mean / p95)", "jobs", "before", "after");
   for (const auto& m : d.metrics) {
     std::string row = fmt::format("  {:<9} {:<22} {:>10} {:>27} {:>27}", m.group, m.name, m.after.jobs,
@@ -86,6 +93,7 @@ nlohmann::json diff_json(const rules::LintDiff& d, const std::string& old_path, 
                     {"groups", groups}};
     j["moved_jobs"] = moved;
     j["scenario"] = rules::scenario_json(*d.scenario);
+    if (d.coverage_before) j["load"] = {{"old", coverage_json(*d.coverage_before)}, {"new", coverage_json(*d.coverage_after)}};
   }
   return j;
 }

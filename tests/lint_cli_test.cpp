@@ -197,3 +197,59 @@ TEST(Suppression, DirectivesOnTheLineAboveItAndFileWide) {
 }
 
 }  // namespace
+
+namespace {
+
+const std::string kLoadSite = std::string(SA_SOURCE_DIR) + "/rules/load/load-coverage-low/quiet/default_load.conf";
+
+TEST(LoadCli, SavedDefaultLoadReplaysToByteIdenticalLintJson) {
+  const std::string saved = write_temp("saved_load.psv", "");
+  auto first = run("lint " + kLoadSite + " --days 1 --format json --save-load " + saved);
+  ASSERT_LE(first.status, 1) << first.out;
+  auto replay = run("lint " + kLoadSite + " --workload " + saved + " --format json");
+  ASSERT_LE(replay.status, 1) << replay.out;
+  EXPECT_EQ(first.out, replay.out);
+  const auto j = parse(first.out);
+  ASSERT_TRUE(j["summary"].contains("load"));
+  const auto& load = j["summary"]["load"];
+  EXPECT_EQ(load["refused"], 0);
+  EXPECT_GE(load["coverage"].get<double>(), 0.8);
+  // The RootOnly and DOWN partitions get no jobs, and the load says why.
+  EXPECT_EQ(load["idle_partitions"], nlohmann::json({"admin (RootOnly, no user jobs)", "old (State=DOWN)"}));
+  std::set<std::string> names;
+  for (const auto& p : load["partitions"]) names.insert(p["name"].get<std::string>());
+  EXPECT_EQ(names, (std::set<std::string>{"chem", "gpu"}));
+}
+
+TEST(LoadCli, EngineCommandsRunLintsDefaultLoadWithoutFlags) {
+  auto sim = run("simulate " + kLoadSite + " --days 1");
+  ASSERT_EQ(sim.status, 0) << sim.out;
+  EXPECT_NE(sim.out.find("load coverage: "), std::string::npos) << sim.out;
+  EXPECT_NE(sim.out.find("invented"), std::string::npos);
+  auto explain = run("explain 3 " + kLoadSite + " --days 1 --no-what-if --format json");
+  ASSERT_EQ(explain.status, 0) << explain.out;
+  const auto j = parse(explain.out);
+  EXPECT_EQ(j["load"]["refused"], 0);
+  auto squeue = run("squeue " + kLoadSite + " --days 1 --at +12:00:00");
+  ASSERT_EQ(squeue.status, 0) << squeue.out;
+  // stdout stays what squeue prints; the coverage goes to stderr.
+  EXPECT_EQ(squeue.out.rfind("JOBID|USER|ACCOUNT|PARTITION|QOS|STATE|REASON", 0), 0u) << squeue.out;
+  EXPECT_EQ(squeue.out.find("load coverage: "), std::string::npos);
+  EXPECT_NE(run("squeue " + kLoadSite + " --days 1 --at +12:00:00", true).out.find("load coverage: "), std::string::npos);
+}
+
+TEST(LoadCli, ARecordedLoadTheSiteRefusesGetsLoad001WithSlurmsMessage) {
+  const std::string conf = std::string(SA_SOURCE_DIR) + "/rules/load/load-coverage-low/fires/qos_refused.conf";
+  const std::string profile = std::string(SA_SOURCE_DIR) + "/rules/load/load-coverage-low/fires/qos_refused.profile.txt";
+  auto r = run("lint " + conf + " --synthetic " + profile + " --format json");
+  const auto j = parse(r.out);
+  ASSERT_FALSE(j.is_discarded()) << r.out;
+  const auto& load = j["summary"]["load"];
+  EXPECT_EQ(load["started"], 0);
+  EXPECT_EQ(load["partitions"][0]["refused_reasons"]["Invalid qos specification"], load["offered"]);
+  bool load001 = false;
+  for (const auto& f : j["findings"]) load001 = load001 || f["code"] == "LOAD001";
+  EXPECT_TRUE(load001);
+}
+
+}  // namespace

@@ -87,6 +87,8 @@ void diff_group(const char* group, const std::map<std::string, engine::WaitStats
 void diff_runs(const Simulation& a, const Simulation& b, LintDiff& out) {
   out.utilization_before = a.metrics.utilization;
   out.utilization_after = b.metrics.utilization;
+  out.coverage_before = engine::load_coverage(a.result, a.config ? *a.config : *a.site.config);
+  out.coverage_after = engine::load_coverage(b.result, b.config ? *b.config : *b.site.config);
   diff_group("partition", a.metrics.by_partition, b.metrics.by_partition, out);
   diff_group("account", a.metrics.by_account, b.metrics.by_account, out);
   diff_group("size", a.metrics.by_size, b.metrics.by_size, out);

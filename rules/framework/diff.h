@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/coverage.h"
 #include "rules/framework/lint.h"
 
 namespace sa::rules {
@@ -38,6 +39,7 @@ struct LintDiff {
   std::optional<double> utilization_before, utilization_after;
   std::vector<MovedJob> moved;          // at most 10, largest |start change| first
   std::optional<Scenario> scenario;
+  std::optional<engine::LoadCoverage> coverage_before, coverage_after;  // how much of the load ran
 };
 
 /// Compares two lint runs of the same load; findings match on code and flagged line text.

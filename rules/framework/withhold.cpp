@@ -42,7 +42,40 @@ bool same_place(const Location& a, const Location& b) {
   return a.file == b.file && a.line == b.line && a.column == b.column;
 }
 
+// Another partition that takes jobs shares a node with `p` and has a higher PriorityTier.
+bool below_higher_tier(const Config& c, const Partition& p) {
+  for (const Partition& q : c.partitions) {
+    if (&q == &p || q.priority_tier <= p.priority_tier || q.state != PartitionState::kUp) continue;
+    for (std::uint32_t n : q.nodes) {
+      if (std::find(p.nodes.begin(), p.nodes.end(), n) != p.nodes.end()) return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
+
+Thinness thinness(const engine::LoadCoverage& coverage, const Config& config) {
+  Thinness t;
+  std::size_t excused = 0;  // pending jobs a higher tier holds back
+  for (const engine::PartitionCoverage& p : coverage.partitions) {
+    const Partition* part = config.find_partition(p.name);
+    const bool lower_tier = part && below_higher_tier(config, *part);
+    if (lower_tier) excused += p.pending_at_end;
+    if (!p.offered || p.coverage() >= engine::kMinCoverage) continue;
+    const bool refused = p.refused >= p.pending_at_end;
+    if (!refused && lower_tier &&
+        static_cast<double>(p.started + p.pending_at_end) >= engine::kMinCoverage * static_cast<double>(p.offered)) {
+      continue;
+    }
+    t.partitions.push_back({&p, refused});
+  }
+  const auto& total = coverage.total;
+  t.overall = total.offered == 0 ||
+              static_cast<double>(total.started + excused) < engine::kMinCoverage * static_cast<double>(total.offered);
+  t.overall_refused = total.offered == 0 || static_cast<double>(total.refused) > 0.2 * static_cast<double>(total.offered);
+  return t;
+}
 
 std::vector<std::string> finding_partitions(const Finding& f, const LintContext& context) {
   std::set<std::string> names;
@@ -59,11 +92,14 @@ std::vector<std::string> finding_partitions(const Finding& f, const LintContext&
 void withhold_thin_evidence(const engine::LoadCoverage& coverage, const LintContext& context,
                             const LintContext& static_context, std::deque<Finding>& findings,
                             std::vector<std::string>& skipped) {
+  // Only a run whose jobs were refused rests on nothing; jobs admitted and left pending are
+  // the policy's outcome, and the findings about it stand (LOAD001 still says so).
+  const Thinness t = thinness(coverage, context.config());
   std::map<std::string, const engine::PartitionCoverage*> thin;
-  for (const engine::PartitionCoverage& p : coverage.partitions) {
-    if (p.offered && p.coverage() < engine::kMinCoverage) thin[p.name] = &p;
+  for (const ThinPartition& p : t.partitions) {
+    if (p.refused) thin[p.coverage->name] = p.coverage;
   }
-  const bool thin_overall = coverage.coverage() < engine::kMinCoverage;
+  const bool thin_overall = t.overall && t.overall_refused;
   if (thin.empty() && !thin_overall) return;
   std::deque<Finding> kept;
   std::map<std::string, std::pair<std::size_t, std::string>> withheld;  // code -> (count, why)

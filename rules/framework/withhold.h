@@ -8,11 +8,29 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/model.h"
 #include "engine/coverage.h"
 #include "rules/framework/context.h"
 #include "rules/framework/finding.h"
 
 namespace sa::rules {
+
+/// A partition where fewer than 80% of the offered jobs started, and why.
+struct ThinPartition {
+  const engine::PartitionCoverage* coverage = nullptr;
+  bool refused = false;  // most of the shortfall was refused at submission: the run says nothing there
+};
+
+/// How thin the run was. Jobs left pending in a partition below a higher PriorityTier on
+/// the same nodes are that tier order's doing (TIER003 judges it), not a load that failed to
+/// run, so such partitions are not thin for pending jobs; refusals always count.
+struct Thinness {
+  std::vector<ThinPartition> partitions;  // coverage order
+  bool overall = false;                   // the whole run: under 80% counting those pending jobs as run
+  bool overall_refused = false;           // and more than a fifth of the offered jobs were refused
+  bool any() const { return overall || !partitions.empty(); }
+};
+Thinness thinness(const engine::LoadCoverage& coverage, const Config& config);
 
 /// The partitions a finding is about: those whose PartitionName line it (or a related
 /// location) points at, and those its evidence names under "partition"/"partitions".

@@ -14,6 +14,7 @@
 #include "rules/framework/evidence.h"
 #include "rules/framework/rule.h"
 #include "rules/framework/sink.h"
+#include "rules/framework/withhold.h"
 
 namespace sa::rules {
 
@@ -64,15 +65,22 @@ void check(const LintContext& ctx, FindingSink& sink) {
   const Simulation* sim = ctx.simulation();
   if (!sim) return;
   const engine::LoadCoverage cov = engine::load_coverage(sim->result, c);
+  const Thinness t = thinness(cov, c);
+  if (!t.any()) return;
   std::vector<const engine::PartitionCoverage*> thin;
-  for (const engine::PartitionCoverage& p : cov.partitions) {
-    if (p.offered && p.coverage() < engine::kMinCoverage) thin.push_back(&p);
+  bool any_refused = t.overall && t.overall_refused;
+  for (const ThinPartition& p : t.partitions) {
+    thin.push_back(p.coverage);
+    any_refused = any_refused || p.refused;
   }
-  const bool thin_overall = cov.coverage() < engine::kMinCoverage;
-  if (thin.empty() && !thin_overall) return;
   std::vector<std::string> parts;
   for (const engine::PartitionCoverage* p : thin) parts.push_back(partition_text(*p));
-  const std::string scope = thin_overall ? "the whole run" : "these partitions";
+  // Refused jobs leave nothing to judge, so the findings on them are withheld; jobs that
+  // were admitted and never ran are what the policy did, and those findings stand.
+  const std::string consequence =
+      any_refused ? fmt::format("findings that rest on {} are withheld",
+                                t.overall && t.overall_refused ? "the whole run" : "the refused partitions")
+                  : "the jobs were admitted and held: the simulated findings show the policy that held them";
   Location where = ctx.conf_file();
   std::vector<Location> related;
   for (const engine::PartitionCoverage* p : thin) {
@@ -84,9 +92,8 @@ void check(const LintContext& ctx, FindingSink& sink) {
     else related.push_back(loc);
   }
   Finding& f = sink.report(
-      where, fmt::format("only {} of {} simulated jobs started ({:.0f}%){}{}; findings that rest on {} are withheld",
-                         cov.total.started, cov.total.offered, 100 * cov.coverage(), parts.empty() ? "" : ": ",
-                         join(parts, "; "), scope));
+      where, fmt::format("only {} of {} simulated jobs started ({:.0f}%){}{}; {}", cov.total.started, cov.total.offered,
+                         100 * cov.coverage(), parts.empty() ? "" : ": ", join(parts, "; "), consequence));
   f.related = std::move(related);
   f.evidence = simulated_evidence(*sim);
   f.evidence["coverage"] = {{"offered", cov.total.offered}, {"started", cov.total.started},
