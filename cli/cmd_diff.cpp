@@ -57,8 +57,8 @@ int run_diff(const DiffOptions& o) {
     report::print_diff_text(text, diff, o.site.paths.conf, o.new_conf);
   }
   if (!write_text(o.output, text.str())) return kExitUsage;
-  for (const rules::Finding& f : diff.added) {
-    if (static_cast<int>(f.severity) <= static_cast<int>(threshold)) return kExitFindings;
+  for (const rules::Finding* f : diff.worse()) {
+    if (static_cast<int>(f->severity) <= static_cast<int>(threshold)) return kExitFindings;
   }
   return kExitOk;
 }

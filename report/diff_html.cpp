@@ -22,15 +22,16 @@ namespace {
 
 std::string verdict(const rules::LintDiff& d, rules::Level fail_on) {
   std::size_t blocking = 0;
-  for (const rules::Finding& f : d.added) blocking += static_cast<int>(f.severity) <= static_cast<int>(fail_on);
+  const std::vector<const rules::Finding*> worse = d.worse();  // added, or a finding that gained places
+  for (const rules::Finding* f : worse) blocking += static_cast<int>(f->severity) <= static_cast<int>(fail_on);
   if (blocking) {
     return fmt::format("<div class=\"verdict fail\" id=\"verdict\">The new config adds {} finding{} at or above "
                        "{}: this change makes the policy worse.</div>\n",
                        blocking, blocking == 1 ? "" : "s", rules::level_name(fail_on));
   }
-  if (!d.added.empty()) {
+  if (!worse.empty()) {
     return fmt::format("<div class=\"verdict warn\" id=\"verdict\">The new config adds {} finding{} below {}.</div>\n",
-                       d.added.size(), d.added.size() == 1 ? "" : "s", rules::level_name(fail_on));
+                       worse.size(), worse.size() == 1 ? "" : "s", rules::level_name(fail_on));
   }
   return fmt::format("<div class=\"verdict pass\" id=\"verdict\">The new config adds no finding ({} removed).</div>\n",
                      d.removed.size());
@@ -79,14 +80,23 @@ std::string settings_table(const rules::LintDiff& d) {
 }
 
 std::string findings_section(const rules::LintDiff& d) {
-  std::string out = fmt::format("<section id=\"findings\"><h2>Findings: {} added, {} removed, {} unchanged</h2>\n",
-                                d.added.size(), d.removed.size(), d.unchanged);
+  std::string out = fmt::format("<section id=\"findings\"><h2>Findings: {} added, {} removed, {} changed, {} unchanged</h2>\n",
+                                d.added.size(), d.removed.size(), d.changed.size(), d.unchanged);
   out += "<h3 class=\"added\">Added by the new config</h3>\n";
   if (d.added.empty()) out += "<p>None.</p>\n";
   for (std::size_t i = 0; i < d.added.size(); ++i) out += finding_html(d.added[i], i);
   out += "<h3 class=\"removed\">Removed by the new config</h3>\n";
   if (d.removed.empty()) out += "<p>None.</p>\n";
   for (std::size_t i = 0; i < d.removed.size(); ++i) out += finding_html(d.removed[i], d.added.size() + i);
+  if (!d.changed.empty()) {
+    out += "<h3>Changed: the same cause over other places</h3>\n";
+    for (std::size_t i = 0; i < d.changed.size(); ++i) {
+      const rules::ChangedFinding& c = d.changed[i];
+      out += finding_html(c.after, d.added.size() + d.removed.size() + i);
+      out += "<p class=\"muted\">Before: " + esc(c.before.message) +
+             (c.gained ? " The new config adds places.</p>\n" : " Fewer places now.</p>\n");
+    }
+  }
   return out + "</section>\n";
 }
 

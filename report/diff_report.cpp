@@ -59,9 +59,14 @@ void print_diff_text(std::ostream& out, const rules::LintDiff& d, const std::str
     out << "  " << s.what << ": " << (s.before.empty() ? "(unset)" : s.before) << " -> "
         << (s.after.empty() ? "(unset)" : s.after) << "\n";
   }
-  out << fmt::format("findings: {} added, {} removed, {} unchanged\n", d.added.size(), d.removed.size(), d.unchanged);
+  out << fmt::format("findings: {} added, {} removed, {} changed, {} unchanged\n", d.added.size(), d.removed.size(),
+                     d.changed.size(), d.unchanged);
   for (const auto& f : d.added) print_finding_line(out, '+', f);
   for (const auto& f : d.removed) print_finding_line(out, '-', f);
+  for (const auto& c : d.changed) {
+    print_finding_line(out, '~', c.after);
+    out << fmt::format("    was: {} ({})\n", c.before.message, c.gained ? "the new config adds places" : "fewer places now");
+  }
   if (d.utilization_before) print_metrics(out, d);
 }
 
@@ -69,11 +74,15 @@ nlohmann::json diff_json(const rules::LintDiff& d, const std::string& old_path, 
   nlohmann::json added = nlohmann::json::array(), removed = nlohmann::json::array();
   for (const auto& f : d.added) added.push_back(finding_json(f));
   for (const auto& f : d.removed) removed.push_back(finding_json(f));
+  nlohmann::json changed = nlohmann::json::array();
+  for (const auto& c : d.changed) {
+    changed.push_back({{"before", finding_json(c.before)}, {"after", finding_json(c.after)}, {"gained_places", c.gained}});
+  }
   nlohmann::json settings = nlohmann::json::array();
   for (const auto& s : d.settings) settings.push_back({{"setting", s.what}, {"before", s.before}, {"after", s.after}});
   nlohmann::json j = {{"old", old_path},
                       {"new", new_path},
-                      {"findings", {{"added", added}, {"removed", removed}, {"unchanged", d.unchanged}}},
+                      {"findings", {{"added", added}, {"removed", removed}, {"changed", changed}, {"unchanged", d.unchanged}}},
                       {"settings", settings}};
   if (d.utilization_before) {
     nlohmann::json groups = nlohmann::json::array();

@@ -244,11 +244,14 @@ std::string finding_html(const rules::Finding& f, std::size_t index) {
       esc(location_text(f.loc)), esc(f.message));
   if (!f.snippet.empty()) out += "<pre class=\"snippet\">" + esc(f.snippet) + "</pre>\n";
   if (!f.related.empty()) {
+    // Many places of one cause fold away behind their count.
+    const bool fold = f.related.size() > 5;
+    if (fold) out += fmt::format("<details class=\"related\"><summary>{} related places</summary>", f.related.size());
     out += "<ul class=\"related\">";
     for (const rules::Location& r : f.related) {
       out += "<li><span class=\"loc\">" + esc(location_text(r)) + "</span> " + esc(r.note) + "</li>";
     }
-    out += "</ul>\n";
+    out += fold ? "</ul></details>\n" : "</ul>\n";
   }
   if (f.evidence.is_object() && !f.evidence.empty()) {
     std::string body;

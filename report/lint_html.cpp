@@ -87,7 +87,13 @@ std::string summary_html(const rules::LintReport& r, Level fail_on) {
     out += "<p class=\"muted\">Not simulated (--no-simulate): static checks only, no charts.</p>\n";
   }
   if (!r.skipped.empty()) {
-    out += "<p class=\"muted\">Rules not run: " + esc(rules::join_names(r.skipped)) + ".</p>\n";
+    out += fmt::format("<p class=\"muted\">{} rules not run:</p><ul class=\"muted\" id=\"skipped\">", r.skipped.size());
+    for (const auto& [reason, codes] : skipped_by_reason(r.skipped)) {
+      std::string list;
+      for (const std::string& c : codes) list += (list.empty() ? "" : ", ") + c;
+      out += "<li>" + esc(list) + (reason.empty() ? "" : " — " + esc(reason)) + "</li>";
+    }
+    out += "</ul>\n";
   }
   return out + "</section>\n";
 }

@@ -1,5 +1,6 @@
 #include "report/lint_report.h"
 
+#include <algorithm>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -47,6 +48,19 @@ nlohmann::json finding_json(const Finding& f) {
   }
   if (f.baselined) j["baselined"] = true;
   return j;
+}
+
+std::vector<std::pair<std::string, std::vector<std::string>>> skipped_by_reason(const std::vector<std::string>& skipped) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> out;
+  for (const std::string& s : skipped) {
+    const auto open = s.find(" (");
+    const std::string code = s.substr(0, open);
+    const std::string reason = open == std::string::npos ? "" : s.substr(open + 2, s.size() - open - 3);
+    auto it = std::find_if(out.begin(), out.end(), [&](const auto& g) { return g.first == reason; });
+    if (it == out.end()) out.push_back({reason, {code}});
+    else it->second.push_back(code);
+  }
+  return out;
 }
 
 nlohmann::json lint_summary(const rules::LintReport& r) {

@@ -4,6 +4,8 @@
 // reviews.
 #include <iosfwd>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -27,6 +29,9 @@ nlohmann::json finding_json(const rules::Finding& finding);
 /// The self-contained HTML policy-review report (summary, findings, charts of the run); its
 /// verdict follows `fail_on` as the exit status does.
 std::string lint_html(const rules::LintReport& report, rules::Level fail_on);
+/// The rules not run, grouped by why ("needs --assoc: ..." -> FAIR001, FAIR002, ...), in the
+/// order each reason first appears; entries are "CODE (reason)".
+std::vector<std::pair<std::string, std::vector<std::string>>> skipped_by_reason(const std::vector<std::string>& skipped);
 /// The summary block shared by the JSON output and the text footer.
 nlohmann::json lint_summary(const rules::LintReport& report);
 

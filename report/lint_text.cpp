@@ -70,9 +70,13 @@ void print_finding(std::ostream& out, const Finding& f, const LintTextOptions& o
       << " " << rules::check_name(f.check) << "]" << (f.baselined ? " (baselined)" : "") << "\n";
   if (!o.evidence) return;  // --no-evidence: one line per finding, for grep and quick looks
   if (!f.snippet.empty()) out << "    " << f.snippet << "\n";
-  for (const auto& r : f.related) {
+  // A group of many places (one cause on many lines) shows its first few.
+  constexpr std::size_t kShown = 5;
+  for (std::size_t i = 0; i < f.related.size() && i < kShown; ++i) {
+    const auto& r = f.related[i];
     out << "  see " << location_text(r) << (r.note.empty() ? "" : " (" + r.note + ")") << "\n";
   }
+  if (f.related.size() > kShown) out << "  ... and " << f.related.size() - kShown << " more places (all in JSON and SARIF)\n";
   const nlohmann::json& e = f.evidence;
   if (e.contains("scenario")) {
     const auto& s = e["scenario"];
@@ -124,10 +128,11 @@ void print_lint_text(std::ostream& out, const rules::LintReport& r, const LintTe
         << rules::slurm_duration(r.scenario->end - r.scenario->start) << " simulated\n";
   }
   if (r.coverage) print_coverage_text(out, *r.coverage);
-  if (!r.skipped.empty()) {
-    out << "not run:";
-    for (const auto& s : r.skipped) out << " " << s;
-    out << "\n";
+  // One line per reason, so "needs --assoc" is said once for every rule it keeps from running.
+  for (const auto& [reason, codes] : skipped_by_reason(r.skipped)) {
+    out << "not run: ";
+    for (std::size_t i = 0; i < codes.size(); ++i) out << (i ? ", " : "") << codes[i];
+    out << (reason.empty() ? "" : " (" + reason + ")") << "\n";
   }
 }
 

@@ -31,9 +31,12 @@ TEST(DiffCli, RaisingBfWindowRemovesTheFindingAndKeepsTheLoad) {
   ASSERT_EQ(r.status, 0) << r.out;  // nothing added
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["findings"]["added"].size(), 0u);
-  EXPECT_EQ(j["findings"]["removed"].size(), 1u);  // 'long'; 'forever' (UNLIMITED) stays
-  EXPECT_EQ(j["findings"]["unchanged"], 1);
-  EXPECT_EQ(j["findings"]["removed"][0]["code"], "BF001");
+  EXPECT_EQ(j["findings"]["removed"].size(), 0u);
+  // One window, one finding: 'long' is covered now, 'forever' (UNLIMITED) still is not.
+  ASSERT_EQ(j["findings"]["changed"].size(), 1u);
+  EXPECT_EQ(j["findings"]["changed"][0]["after"]["code"], "BF001");
+  EXPECT_FALSE(j["findings"]["changed"][0]["gained_places"].get<bool>());
+  EXPECT_EQ(j["findings"]["unchanged"], 0);
   ASSERT_EQ(j["settings"].size(), 1u);
   EXPECT_EQ(j["settings"][0]["setting"], "SchedulerParameters");
   EXPECT_EQ(j["settings"][0]["after"], "bf_window=10080,bf_resolution=300");
@@ -47,9 +50,10 @@ TEST(DiffCli, ExitStatusFollowsOnlyTheFindingsTheNewConfigAdds) {
   auto r = run("diff " + kOld + " " + worse + " --no-simulate --format json --fail-on warning");
   EXPECT_EQ(r.status, 1);
   const auto j = nlohmann::json::parse(r.out);
-  ASSERT_EQ(j["findings"]["added"].size(), 1u);
-  EXPECT_NE(j["findings"]["added"][0]["message"].get<std::string>().find("'huge'"), std::string::npos);
-  EXPECT_EQ(j["findings"]["unchanged"], 2);
+  // The window's finding now covers 'huge' too: a changed finding that gained a place fails.
+  ASSERT_EQ(j["findings"]["changed"].size(), 1u);
+  EXPECT_TRUE(j["findings"]["changed"][0]["gained_places"].get<bool>());
+  EXPECT_NE(j["findings"]["changed"][0]["after"]["message"].get<std::string>().find("huge (14-00:00:00)"), std::string::npos);
   // The old findings alone never fail a diff, and the default threshold is error.
   EXPECT_EQ(run("diff " + kOld + " " + kOld + " --no-simulate --fail-on warning").status, 0);
   EXPECT_EQ(run("diff " + kOld + " " + worse + " --no-simulate").status, 0);
@@ -60,8 +64,9 @@ TEST(DiffCli, TextNamesSettingsFindingsAndWaits) {
   const std::string fixed = write_temp("diff_new2.conf", replaced(old_text(), "bf_window=2880", "bf_window=10080"));
   auto r = run("diff " + kOld + " " + fixed);
   EXPECT_NE(r.out.find("settings changed: 1"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("findings: 0 added, 1 removed, 1 unchanged"), std::string::npos);
-  EXPECT_NE(r.out.find("  - "), std::string::npos);
+  EXPECT_NE(r.out.find("findings: 0 added, 0 removed, 1 changed, 0 unchanged"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  ~ "), std::string::npos);
+  EXPECT_NE(r.out.find("(fewer places now)"), std::string::npos);
   EXPECT_NE(r.out.find("partition long"), std::string::npos);
 }
 
@@ -77,6 +82,7 @@ TEST(DiffCli, HtmlWithoutSimulationKeepsSettingsAndFindingsOnly) {
   EXPECT_NE(r.out.find("id=\"setting-changes\""), std::string::npos);
   EXPECT_NE(r.out.find("The new config adds 1 finding at or above warning"), std::string::npos);
   EXPECT_NE(r.out.find("data-code=\"BF001\""), std::string::npos);
+  EXPECT_NE(r.out.find("The new config adds places."), std::string::npos);
   EXPECT_EQ(r.out.find("<figure"), std::string::npos);
   EXPECT_EQ(r.out.find("id=\"metric-changes\""), std::string::npos);
   EXPECT_EQ(run("diff " + kOld + " " + worse + " --no-simulate --format html -o /nonexistent/dir/d.html").status, 2);

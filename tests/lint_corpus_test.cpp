@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "engine/site_loader.h"
@@ -103,9 +104,14 @@ TEST(LintCorpus, EveryRealConfigLintsAsReviewed) {
       o.simulate = simulate == 1;
       o.default_load.duration = 86400;
       const auto report = sa::rules::run_lint(**site, o);
+      // One finding per root cause: no (code, message) twice, at most 4 of one code.
+      std::set<std::pair<std::string, std::string>> seen;
+      std::map<std::string, int> per_code;
       for (const auto& f : report.findings) {
         EXPECT_EQ(f.message.find("internal error"), std::string::npos) << f.message;
         EXPECT_FALSE(f.loc.file.empty()) << f.code << ": " << f.message;
+        EXPECT_TRUE(seen.insert({f.code, f.message}).second) << "repeated: " << f.code << ": " << f.message;
+        EXPECT_LE(++per_code[f.code], 4) << f.code << " more than 4 times";
       }
       got[simulate] = summary(report);
       if (simulate == 1) expect_evidence_or_load001(report);

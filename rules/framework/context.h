@@ -19,6 +19,7 @@
 #include "engine/metrics.h"
 #include "engine/site_loader.h"
 #include "rules/framework/finding.h"
+#include "rules/framework/suppression.h"
 
 namespace sa::rules {
 
@@ -70,6 +71,8 @@ class LintContext {
   bool wants_simulation() const { return wants_simulation_; }
   /// Reports the base run's progress (re-simulations are not shown).
   void set_progress(std::function<void(double)> progress) { progress_ = std::move(progress); }
+  /// The site's suppression comments (every input file's).
+  const Suppressions& suppressions() const { return suppressions_; }
   /// The load to simulate, as the report names it (before any run).
   const Scenario& scenario() const { return scenario_; }
 
@@ -91,6 +94,7 @@ class LintContext {
   const engine::Workload* load_;
   Scenario scenario_;
   bool wants_simulation_ = true;
+  Suppressions suppressions_;
   std::function<void(double)> progress_;
   bool has_qos_table_ = false;
   std::shared_future<std::shared_ptr<const Simulation>> base_;

@@ -10,12 +10,21 @@ namespace sa::rules {
 
 namespace {
 
+// What each gathered place says of itself (BF001: "partition gpu: jobs up to 7-00:00:00").
+std::multiset<std::string> place_notes(const Finding& f) {
+  std::multiset<std::string> notes;
+  for (const Location& r : f.related) notes.insert(r.note);
+  return notes;
+}
+
 // Findings of the two configs match on code and the flagged line's text: the files have
 // different names, and a changed line is a finding removed and one added.
 std::string match_key(const Finding& f) {
   std::string text = f.snippet;
   text.erase(0, text.find_first_not_of(" \t"));
-  return f.code + "|" + text + "|" + (f.loc.line > 0 ? "" : f.message);
+  std::string key = f.code + "|" + text + "|" + (f.loc.line > 0 ? "" : f.message);
+  for (const std::string& n : place_notes(f)) key += "|" + n;  // a group that changed places changed
+  return key;
 }
 
 void diff_findings(const LintReport& before, const LintReport& after, LintDiff& out) {
@@ -39,6 +48,35 @@ void diff_findings(const LintReport& before, const LintReport& after, LintDiff& 
       new_keys.erase(it);
     }
   }
+  // A finding left on each side with the same code and flagged line, or the only one of its
+  // code on each side, is the same cause over other places (a rule that gathers its places):
+  // changed, not removed and added.
+  auto flagged = [](const Finding& f) {
+    std::string text = f.snippet;
+    text.erase(0, text.find_first_not_of(" \t"));
+    return f.code + "|" + text;
+  };
+  auto pair_up = [&](auto same) {
+    for (auto a = out.added.begin(); a != out.added.end();) {
+      auto r = std::find_if(out.removed.begin(), out.removed.end(), [&](const Finding& x) { return same(x, *a); });
+      if (r == out.removed.end()) {
+        ++a;
+        continue;
+      }
+      const std::multiset<std::string> was = place_notes(*r);
+      bool gained = a->related.size() > r->related.size();
+      for (const std::string& n : place_notes(*a)) gained = gained || (!n.empty() && was.count(n) == 0);
+      out.changed.push_back({*r, *a, gained});
+      out.removed.erase(r);
+      a = out.added.erase(a);
+    }
+  };
+  pair_up([&](const Finding& x, const Finding& y) { return flagged(x) == flagged(y); });
+  auto only_one = [&](const std::string& code) {
+    auto n = [&](const std::vector<Finding>& v) { return std::count_if(v.begin(), v.end(), [&](const Finding& f) { return f.code == code; }); };
+    return n(out.added) == 1 && n(out.removed) == 1;
+  };
+  pair_up([&](const Finding& x, const Finding& y) { return x.code == y.code && only_one(x.code); });
 }
 
 void compare(const std::string& what, const std::string& a, const std::string& b, LintDiff& out) {
@@ -89,6 +127,8 @@ void diff_runs(const Simulation& a, const Simulation& b, LintDiff& out) {
   out.utilization_after = b.metrics.utilization;
   out.coverage_before = engine::load_coverage(a.result, a.config ? *a.config : *a.site.config);
   out.coverage_after = engine::load_coverage(b.result, b.config ? *b.config : *b.site.config);
+  out.coverage_before = engine::load_coverage(a.result, a.config ? *a.config : *a.site.config);
+  out.coverage_after = engine::load_coverage(b.result, b.config ? *b.config : *b.site.config);
   diff_group("partition", a.metrics.by_partition, b.metrics.by_partition, out);
   diff_group("account", a.metrics.by_account, b.metrics.by_account, out);
   diff_group("size", a.metrics.by_size, b.metrics.by_size, out);
@@ -120,6 +160,15 @@ void diff_runs(const Simulation& a, const Simulation& b, LintDiff& out) {
 }
 
 }  // namespace
+
+std::vector<const Finding*> LintDiff::worse() const {
+  std::vector<const Finding*> out;
+  for (const Finding& f : added) out.push_back(&f);
+  for (const ChangedFinding& c : changed) {
+    if (c.gained) out.push_back(&c.after);
+  }
+  return out;
+}
 
 LintDiff diff_lints(const LintReport& before, const LintReport& after, const Config& old_config,
                     const Config& new_config) {

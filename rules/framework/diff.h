@@ -31,8 +31,18 @@ struct MovedJob {
   std::int64_t submit = 0, start_before = -1, start_after = -1;  // -1: never started
 };
 
+/// A finding that gathers places (one cause, many partitions) and covers other places in
+/// the new config: `gained` when it covers a place the old one did not.
+struct ChangedFinding {
+  Finding before, after;
+  bool gained = false;
+};
+
 struct LintDiff {
   std::vector<Finding> added, removed;  // new-only and old-only findings
+  std::vector<ChangedFinding> changed;
+  /// Findings the new config makes worse: added ones, and changed ones that gained places.
+  std::vector<const Finding*> worse() const;
   std::size_t unchanged = 0;
   std::vector<SettingChange> settings;
   std::vector<MetricChange> metrics;    // groups in both runs, sorted by group and name

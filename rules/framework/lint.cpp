@@ -2,13 +2,15 @@
 
 #include <algorithm>
 #include <atomic>
-#include <thread>
+#include <deque>
 #include <exception>
+#include <thread>
 #include <fstream>
 #include <sstream>
 
 #include <fmt/format.h>
 
+#include "rules/framework/consolidate.h"
 #include "rules/framework/evidence.h"
 #include "rules/framework/rule.h"
 #include "rules/framework/sink.h"
@@ -71,19 +73,47 @@ void fingerprint(const engine::LoadedSite& site, std::vector<Finding>& findings)
       text = it->second.first->line_text(it->second.second, f.loc.line);
     }
     f.snippet = text;
+    // The places gathered into one finding say what stands there: their own line.
+    for (Location& r : f.related) {
+      if (r.note != kSameFinding) continue;
+      auto at = files.find(r.file);
+      if (at == files.end() || r.line <= 0) continue;
+      std::string line(at->second.first->line_text(at->second.second, r.line));
+      line.erase(0, line.find_first_not_of(" \t"));
+      if (line.size() > 72) {
+        std::size_t cut = 69;
+        while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
+        line = line.substr(0, cut) + "...";
+      }
+      r.note = line;
+    }
     text.erase(0, text.find_first_not_of(" \t"));
+    // A finding that gathers places is a different finding when its places change: the
+    // related lines' texts (not numbers) join the key.
+    std::vector<std::string> places;
+    for (const Location& r : f.related) {
+      auto at = files.find(r.file);
+      if (at == files.end() || r.line <= 0) continue;
+      std::string line(at->second.first->line_text(at->second.second, r.line));
+      line.erase(0, line.find_first_not_of(" \t"));
+      places.push_back(line);
+    }
+    std::sort(places.begin(), places.end());
+    for (const std::string& p : places) text += "|" + p;
     const std::string key = f.code + "|" + base + "|" + text;
     f.fingerprint = fnv1a(fmt::format("{}|{}", key, seen[key]++));
   }
 }
 
-Suppressions read_suppressions(const engine::LoadedSite& site) {
-  Suppressions s;
-  for (const auto& [path, where] : input_files(site)) s.add_file(path, where.first->file(where.second).content);
-  return s;
-}
-
 bool selected(const LintOptions& o, const std::string& code) { return o.only.empty() || o.only.count(code); }
+
+// Rules whose evidence is fair share itself: without a sacctmgr dump every association's
+// fair share would be an invented zero, so they are skipped and the summary says why.
+bool needs_association_tree(const std::string& code) {
+  static const std::set<std::string> kCodes = {"FAIR001", "FAIR002", "FAIR003", "FAIR004", "FAIR005",
+                                               "FAIR006", "PRIO005"};
+  return kCodes.count(code) > 0;
+}
 
 void run_rule(const Rule& rule, const LintContext& context, FindingSink& sink) {
   sink.begin_rule(&rule);
@@ -104,6 +134,11 @@ void run_rules(LintContext& context, const LintOptions& o, FindingSink& sink, Li
   const bool can = o.simulate && context.can_simulate();
   for (const Rule& rule : registry()) {
     if (!selected(o, rule.code)) continue;
+    if (!context.tree() && needs_association_tree(rule.code)) {
+      report.skipped.push_back(fmt::format("{} (needs --assoc: it judges fair share, which a site without its "
+                                           "sacctmgr dump does not have)", rule.code));
+      continue;
+    }
     if (rule.simulation == SimUse::kRequired && !can) {
       report.skipped.push_back(fmt::format("{} ({})", rule.code, o.simulate ? "no load to simulate" : "--no-simulate"));
       continue;
@@ -191,13 +226,21 @@ LintReport run_lint(const engine::LoadedSite& site, const LintOptions& o) {
     const LintContext static_context(site, nullptr, scenario, false);
     withhold_thin_evidence(*report.coverage, context, static_context, sink.findings(), report.skipped);
   }
-  const Suppressions suppressions = read_suppressions(site);
+  // Suppressions apply per place, before the places of one cause are gathered.
+  std::deque<Finding> unsuppressed;
   for (Finding& f : sink.findings()) {
     if (!selected(o, f.code) && !o.only.empty()) continue;
-    if (suppressions.suppressed(f)) {
+    if (context.suppressions().suppressed(f)) {
       ++report.suppressed;
       continue;
     }
+    unsuppressed.push_back(std::move(f));
+  }
+  std::set<std::string> names;  // what messages quote per place: partitions and nodes
+  for (const Partition& p : site.conf->config.partitions) names.insert(p.name);
+  for (const Node& n : site.conf->config.nodes) names.insert(n.name);
+  consolidate_repeats(unsuppressed, names);
+  for (Finding& f : unsuppressed) {
     const auto level = o.overrides.apply(f);
     if (!level) {
       ++report.switched_off;

@@ -112,14 +112,10 @@ std::uint64_t round_up_125(double v) {
 }
 
 std::string points(double v) {
+  // No thousands separators: messages put these next to config values and lists
+  // ("PriorityWeightTRES=30,100" would read as two weights).
   if (std::fabs(v) < 100) return fmt::format("{:.3g}", v);
-  std::string digits = fmt::format("{}", std::llround(std::fabs(v)));
-  std::string out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return v < 0 ? "-" + out : out;
+  return fmt::format("{}", std::llround(v));
 }
 
 bool restricted(const Partition& p) {
@@ -143,6 +139,16 @@ bool share_users(const Partition& a, const Partition& b) {
 
 bool schedules_jobs(const Partition& p) {
   return !p.nodes.empty() && p.state != PartitionState::kDown && p.state != PartitionState::kInactive;
+}
+
+bool meant_to_lose(const Config& c, const Partition& a, const Partition& b) {
+  if (c.preempt.type == "preempt/partition_prio") {
+    const PreemptMode mode = b.preempt_mode ? *b.preempt_mode : c.preempt.mode;
+    if (mode.base != PreemptMode::Base::kOff || mode.gang) return true;
+  }
+  const bool owner = !a.allow_accounts.empty() &&
+                     std::none_of(a.allow_accounts.begin(), a.allow_accounts.end(), [](const std::string& n) { return n == "ALL"; });
+  return owner && (b.allow_accounts.empty() || b.allow_accounts.size() > a.allow_accounts.size());
 }
 
 bool share_nodes(const Partition& a, const Partition& b) {

@@ -45,7 +45,8 @@ double partition_factor(const Config& config, const Partition& p);
 /// The smallest 1, 2 or 5 x 10^k at or above v (a round weight to suggest).
 std::uint64_t round_up_125(double v);
 
-/// "1,000,000": integers with thousands separators, as the messages print weights.
+/// "1000000": whole points without separators (messages set them beside config values), or
+/// three significant digits below 100.
 std::string points(double v);
 
 // --- partitions ------------------------------------------------------------------------
@@ -57,6 +58,10 @@ bool share_users(const Partition& a, const Partition& b);
 /// Has nodes and is neither DOWN nor INACTIVE: it can start jobs, so it competes.
 bool schedules_jobs(const Partition& p);
 /// Whether the two partitions have a node in common.
+/// Partition `b` is meant to lose to the higher-tier `a`: preempt/partition_prio lets a's jobs
+/// preempt b's (b's PreemptMode is not OFF), or `a` is an owner partition (AllowAccounts names
+/// fewer accounts than b admits) placed above the shared one. Tier order is then the design.
+bool meant_to_lose(const Config& c, const Partition& a, const Partition& b);
 bool share_nodes(const Partition& a, const Partition& b);
 
 // --- snapshot analysis -----------------------------------------------------------------

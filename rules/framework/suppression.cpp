@@ -60,12 +60,14 @@ void Suppressions::add_file(const std::string& path, std::string_view text) {
   if (!d.whole_file.empty() || !d.by_line.empty()) files_[path] = std::move(d);
 }
 
-bool Suppressions::suppressed(const Finding& f) const {
-  auto it = files_.find(f.loc.file);
+bool Suppressions::suppressed(const Finding& f) const { return suppressed(f.code, f.loc); }
+
+bool Suppressions::suppressed(const std::string& code, const Location& loc) const {
+  auto it = files_.find(loc.file);
   if (it == files_.end()) return false;
-  auto matches = [&](const std::set<std::string>& codes) { return codes.count(f.code) || codes.count("ALL"); };
+  auto matches = [&](const std::set<std::string>& codes) { return codes.count(code) || codes.count("ALL"); };
   if (matches(it->second.whole_file)) return true;
-  auto line = it->second.by_line.find(f.loc.line);
+  auto line = it->second.by_line.find(loc.line);
   return line != it->second.by_line.end() && matches(line->second);
 }
 

@@ -19,6 +19,9 @@ class Suppressions {
   /// Reads the directives of one file's text.
   void add_file(const std::string& path, std::string_view text);
   bool suppressed(const Finding& finding) const;
+  /// Whether a finding of `code` at `loc` would be suppressed (rules that gather many places
+  /// into one finding leave out the places a site marked).
+  bool suppressed(const std::string& code, const Location& loc) const;
 
  private:
   struct FileDirectives {

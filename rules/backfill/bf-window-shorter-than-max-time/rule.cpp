@@ -1,10 +1,15 @@
-// BF001: a partition's MaxTime is longer than bf_window. Backfill plans only bf_window
-// ahead, so a job whose expected start lies beyond it gets no reservation and smaller jobs
-// keep backfilling ahead of it.
+// BF001: jobs may ask for longer than bf_window. Backfill plans only bf_window ahead, so a
+// job whose expected start lies beyond it gets no reservation and smaller jobs keep
+// backfilling ahead of it. The longest limit a job may ask for in a partition is its MaxTime
+// cut by every MaxWall that applies there (the partition's QOS; the longest of the job QOS
+// the partition admits; the association's), not MaxTime alone. One window is one cause: a
+// single finding at the first partition it falls short for, the others related.
 #include <algorithm>
+#include <optional>
 
 #include <fmt/format.h>
 
+#include "analyzer/text_util.h"
 #include "rules/framework/context.h"
 #include "rules/framework/evidence.h"
 #include "rules/framework/rule.h"
@@ -14,19 +19,96 @@ namespace sa::rules {
 
 namespace {
 
+constexpr std::int64_t kUnlimited = -1;
+
+struct Short {
+  std::size_t part = 0;
+  std::int64_t cap = kUnlimited;  // the longest limit a job may ask for there; -1 unlimited
+  std::string why;                // what sets the cap, when not MaxTime alone
+};
+
+bool admits_qos(const Partition& p, const std::string& q) {
+  auto named = [&](const std::vector<std::string>& l) {
+    return std::any_of(l.begin(), l.end(), [&](const std::string& n) { return iequals(n, q) || iequals(n, "ALL"); });
+  };
+  if (!p.allow_qos.empty() && !named(p.allow_qos)) return false;
+  return p.deny_qos.empty() || !named(p.deny_qos);
+}
+
+std::int64_t min_cap(std::int64_t a, std::int64_t b) { return a < 0 ? b : (b < 0 ? a : std::min(a, b)); }
+
+// The longest MaxWall any user association may run under (unlimited when one has none).
+std::int64_t association_cap(const AssocTree& tree) {
+  std::int64_t cap = 0;
+  for (const Association& a : tree.assocs) {
+    if (!a.is_user()) continue;
+    std::int64_t own = kUnlimited;
+    for (std::uint32_t up = a.id; up != kNoAssoc; up = tree.assocs[up].parent) {
+      if (tree.assocs[up].limits.max_wall_per_job) {
+        own = *tree.assocs[up].limits.max_wall_per_job;
+        break;
+      }
+    }
+    if (own < 0) return kUnlimited;
+    cap = std::max(cap, own);
+  }
+  return cap > 0 ? cap : kUnlimited;
+}
+
+Short cap_of(const LintContext& ctx, std::size_t i, std::int64_t assoc_cap) {
+  const Partition& p = ctx.config().partitions[i];
+  Short s{i, p.max_time < 0 ? kUnlimited : p.max_time, {}};
+  if (!ctx.has_qos_table()) return s;
+  // The job QOS the partition admits: the longest MaxWall among them (unlimited if one has none).
+  std::int64_t qos_cap = 0;
+  std::string longest_qos;
+  for (const QosRecord& q : ctx.qos().records) {
+    if (!admits_qos(p, q.name)) continue;
+    const std::int64_t wall = q.max_wall && *q.max_wall > 0 ? *q.max_wall : kUnlimited;
+    if (wall < 0) {
+      qos_cap = kUnlimited;
+      break;
+    }
+    if (wall > qos_cap) longest_qos = q.name;
+    qos_cap = std::max(qos_cap, wall);
+  }
+  std::int64_t cap = s.cap;
+  if (qos_cap > 0 && min_cap(cap, qos_cap) != cap) {
+    cap = min_cap(cap, qos_cap);
+    s.why = fmt::format("QOS MaxWall: the longest admitted QOS, {}, allows {}", longest_qos, slurm_duration(qos_cap));
+  }
+  if (const QosRecord* pq = p.qos.empty() ? nullptr : ctx.qos().find(p.qos); pq && pq->max_wall && *pq->max_wall > 0) {
+    if (min_cap(cap, *pq->max_wall) != cap) s.why = fmt::format("partition QOS {} MaxWall", pq->name);
+    cap = min_cap(cap, *pq->max_wall);
+  }
+  if (assoc_cap > 0 && min_cap(cap, assoc_cap) != cap) {
+    cap = min_cap(cap, assoc_cap);
+    s.why = "association MaxWall";
+  }
+  s.cap = cap;
+  return s;
+}
+
+// Partitions that take user jobs at all: not DOWN/DRAIN/INACTIVE, RootOnly, Hidden or
+// reservation-only (maintenance) ones.
+bool takes_user_jobs(const Partition& p) {
+  return p.state == PartitionState::kUp && !p.root_only && !p.hidden && !p.req_resv;
+}
+
 struct LongJobs {
   engine::WaitStats waits;
   std::vector<const engine::SimJob*> worst;
 };
 
-// Waits of the partition's jobs whose time limit exceeds the window: the ones it cannot plan for.
-LongJobs long_jobs(const Simulation& sim, std::int64_t window, std::size_t part) {
+// Waits of the jobs whose time limit exceeds the window, in the affected partitions.
+LongJobs long_jobs(const Simulation& sim, std::int64_t window, const std::vector<Short>& parts) {
   LongJobs out;
   std::vector<double> w;
   for (const engine::SimJob& j : sim.result.jobs) {
     if (j.recs.empty() || j.state == engine::JobState::kRejected) continue;
     const engine::SimRecord& rec = j.run_or_first_rec();
-    if (rec.part != part || (rec.time_limit >= 0 && rec.time_limit <= window)) continue;
+    if (rec.time_limit >= 0 && rec.time_limit <= window) continue;
+    if (std::none_of(parts.begin(), parts.end(), [&](const Short& s) { return s.part == rec.part; })) continue;
     w.push_back(static_cast<double>(wait_of(sim, j)));
     out.worst.push_back(&j);
   }
@@ -43,49 +125,84 @@ nlohmann::json run_metrics(const Simulation& sim, const LongJobs& lj) {
           {"backfill_plans_beyond_window", sim.result.counters.bf_no_resv_beyond_window}};
 }
 
-// Every finding re-simulates the same fix (bf_window up to the longest MaxTime, one cached
-// run) and shows its own partition's long jobs before and after.
-void add_evidence(const LintContext& ctx, Finding& f, std::int64_t window, std::int64_t longest, std::size_t part) {
-  const std::int64_t minutes = (longest + 59) / 60;
-  const std::string label = fmt::format("bf_window={}", minutes);
-  auto raise = [minutes](Config& c) { c.scheduler.bf_window = minutes * 60; };
-  ctx.prefetch(label, raise);  // runs beside the base simulation
-  const Simulation* sim = ctx.simulation();
-  f.fix = Fix{fmt::format("raise bf_window to {} (minutes, the longest MaxTime) in SchedulerParameters; a wider "
-                          "window costs backfill time, so consider a larger bf_resolution with it",
-                          minutes),
-              "SchedulerParameters", fmt::format("bf_window={}", minutes), {}};
-  if (!sim) return;
-  const LongJobs before = long_jobs(*sim, window, part);
-  f.evidence = simulated_evidence(*sim);
-  f.evidence["metrics"] = run_metrics(*sim, before);
-  for (const engine::SimJob* j : before.worst) f.evidence["examples"].push_back(job_json(*sim, *j));
-  const Simulation& after = ctx.resimulate(label, raise);
-  f.fix->resimulated = run_metrics(after, long_jobs(after, window, part));
-  f.fix->resimulated["scenario"] = scenario_json(after.scenario);
+std::string join_list(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
 }
+
+std::string limit_text(std::int64_t cap) { return cap < 0 ? "UNLIMITED" : slurm_duration(cap); }
 
 void check(const LintContext& ctx, FindingSink& sink) {
   const Config& c = ctx.config();
   if (c.scheduler.type != "sched/backfill") return;
   const std::int64_t window = c.scheduler.bf_window;
-  std::int64_t longest = 0;
-  for (const Partition& p : c.partitions) longest = std::max(longest, p.max_time);
+  const std::int64_t assoc_cap = ctx.tree() ? association_cap(*ctx.tree()) : kUnlimited;
+  std::vector<Short> shorts;
   for (std::size_t i = 0; i < c.partitions.size(); ++i) {
     const Partition& p = c.partitions[i];
-    if (p.max_time >= 0 && p.max_time <= window) continue;
-    if (p.state != PartitionState::kUp) continue;
-    const std::string limit = p.max_time < 0 ? "UNLIMITED" : slurm_duration(p.max_time);
-    Finding& f = sink.report(
-        ctx.conf_loc(p.loc),
-        fmt::format("partition '{}' allows jobs of {} but bf_window is {} ({} min): backfill gives jobs that "
-                    "would start beyond the window no reservation, so smaller jobs can keep starting ahead of them",
-                    p.name, limit, slurm_duration(window), window / 60));
-    Location w = ctx.sched_param_loc("bf_window");
-    w.note = "bf_window";
-    f.related.push_back(w);
-    if (p.max_time > 0) add_evidence(ctx, f, window, longest, i);
+    if (!takes_user_jobs(p)) continue;
+    Short s = cap_of(ctx, i, assoc_cap);
+    if (s.cap >= 0 && s.cap <= window) continue;
+    if (ctx.suppressions().suppressed("BF001", ctx.conf_loc(p.loc))) continue;  // marked as deliberate there
+    shorts.push_back(std::move(s));
   }
+  if (shorts.empty()) return;
+  // The finite cap the fix must cover: the longest one (unlimited partitions need a limit).
+  std::int64_t longest = 0;
+  for (const Short& s : shorts) longest = std::max(longest, s.cap);
+  std::vector<std::string> names;
+  for (const Short& s : shorts) names.push_back(fmt::format("{} ({})", c.partitions[s.part].name, limit_text(s.cap)));
+  const Partition& first = c.partitions[shorts.front().part];
+  Finding& f = sink.report(
+      ctx.conf_loc(first.loc),
+      fmt::format("bf_window is {} ({} min), shorter than the limits jobs may ask for in {}; backfill gives jobs "
+                  "that would start beyond the window no reservation, so smaller jobs can keep starting ahead of them",
+                  slurm_duration(window), window / 60,
+                  shorts.size() == 1 ? fmt::format("partition {} (up to {})", first.name, limit_text(shorts.front().cap))
+                                     : fmt::format("{} partitions: {}", shorts.size(), join_list(names))));
+  Location w = ctx.sched_param_loc("bf_window");
+  w.note = "bf_window";
+  f.related.push_back(w);
+  nlohmann::json caps = nlohmann::json::array();
+  for (std::size_t k = 0; k < shorts.size(); ++k) {
+    const Short& s = shorts[k];
+    const Partition& p = c.partitions[s.part];
+    if (k > 0) {
+      Location at = ctx.conf_loc(p.loc);
+      at.note = fmt::format("partition {}: jobs up to {}", p.name, limit_text(s.cap));
+      f.related.push_back(at);
+    }
+    nlohmann::json row = {{"partition", p.name}, {"longest_limit", limit_text(s.cap)}};
+    if (!s.why.empty()) row["capped_by"] = s.why;
+    caps.push_back(row);
+  }
+  f.evidence["partitions_beyond_window"] = caps;
+  if (longest <= 0) {
+    f.fix = Fix{"give these partitions a MaxTime (an UNLIMITED limit cannot be planned for), then raise bf_window "
+                "to the longest of them",
+                "MaxTime", "", {}};
+    return;
+  }
+  const std::int64_t minutes = (longest + 59) / 60;
+  const std::string label = fmt::format("bf_window={}", minutes);
+  auto raise = [minutes](Config& v) { v.scheduler.bf_window = minutes * 60; };
+  ctx.prefetch(label, raise);  // runs beside the base simulation
+  f.fix = Fix{fmt::format("raise bf_window to {} (minutes, the longest limit above) in SchedulerParameters; a wider "
+                          "window costs backfill time, so consider a larger bf_resolution with it",
+                          minutes),
+              "SchedulerParameters", fmt::format("bf_window={}", minutes), {}};
+  const Simulation* sim = ctx.simulation();
+  if (!sim) return;
+  const LongJobs before = long_jobs(*sim, window, shorts);
+  nlohmann::json static_part = f.evidence;
+  f.evidence = simulated_evidence(*sim);
+  f.evidence["partitions_beyond_window"] = static_part["partitions_beyond_window"];
+  f.evidence["metrics"] = run_metrics(*sim, before);
+  for (const engine::SimJob* j : before.worst) f.evidence["examples"].push_back(job_json(*sim, *j));
+  const Simulation& after = ctx.resimulate(label, raise);
+  f.fix->resimulated = run_metrics(after, long_jobs(after, window, shorts));
+  f.fix->resimulated["scenario"] = scenario_json(after.scenario);
 }
 
 }  // namespace
@@ -93,4 +210,4 @@ void check(const LintContext& ctx, FindingSink& sink) {
 }  // namespace sa::rules
 
 SA_RULE({"BF001", "bf-window-shorter-than-max-time", Level::kWarning, Check::kBackfillLimits, SimUse::kEvidence,
-         "a partition's MaxTime exceeds bf_window, so its longest jobs get no backfill reservation", check})
+         "jobs may ask for longer than bf_window, so the longest of them get no backfill reservation", check})

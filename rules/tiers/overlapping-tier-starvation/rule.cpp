@@ -56,6 +56,7 @@ std::vector<Candidate> candidates(const Simulation& sim, std::map<std::uint32_t,
     for (std::uint32_t hi = 0; hi < c.partitions.size(); ++hi) {
       const Partition &l = c.partitions[lo], &h = c.partitions[hi];
       if (h.priority_tier <= l.priority_tier || !schedules_jobs(h) || !share_nodes(l, h)) continue;
+      if (meant_to_lose(c, h, l)) continue;  // a preemptible or shared partition below an owner's
       const PartitionWaits &wl = waits_of(lo), &wh = waits_of(hi);
       if (wl.waits.jobs < kMinJobs || wh.waits.jobs < kMinHigherJobs) continue;
       if (wl.waits.mean < kWaitRatio * std::max(kMinMean, wh.waits.mean) || !starved(wl)) continue;

@@ -33,6 +33,7 @@ std::vector<Dominated> dominated_by(const Config& c, std::uint32_t p, double wei
   for (std::uint32_t q = 0; q < c.partitions.size(); ++q) {
     const Partition& b = c.partitions[q];
     if (q == p || !schedules_jobs(b)) continue;
+    if (a.priority_tier > b.priority_tier && meant_to_lose(c, a, b)) continue;
     const bool nodes = share_nodes(a, b);
     if (!nodes && !share_users(a, b)) continue;
     const double gap = weight * (partition_factor(c, a) - partition_factor(c, b));
@@ -196,15 +197,38 @@ void report(const LintContext& ctx, FindingSink& sink, std::uint32_t p, const st
   if (term) weight_fix(ctx, f, p, d, weight, range);
 }
 
+// A higher PriorityTier is how Slurm is told that one partition comes first, so tier
+// dominance alone is only a finding when the run shows it costing something: pending pairs
+// whose order fair share would have reversed. A partition term that outweighs fair share at
+// one tier is a weight defect on its own.
+std::vector<Dominated> starved_by_tier(const Simulation& sim, std::uint32_t p, const std::vector<Dominated>& d) {
+  std::vector<Dominated> out;
+  for (const Dominated& x : d) {
+    if (!x.by_tier) {
+      out.push_back(x);
+      continue;
+    }
+    const CrossPairStats s = cross_partition_pairs(sim, p, x.part);
+    if (s.fairshare_prefers_second > 0) out.push_back(x);
+  }
+  return out;
+}
+
 void check(const LintContext& ctx, FindingSink& sink) {
   const Config& c = ctx.config();
   const EffectiveWeights w = effective_weights(c);
   // What could reorder jobs across partitions: fair share and age.
   const double range = w.fairshare + w.age;
   if (range <= 0) return;
+  const Simulation* sim = ctx.simulation();
   for (std::uint32_t p = 0; p < c.partitions.size(); ++p) {
     if (!schedules_jobs(c.partitions[p])) continue;
-    const std::vector<Dominated> d = dominated_by(c, p, w.partition, range);
+    std::vector<Dominated> d = dominated_by(c, p, w.partition, range);
+    if (sim) {
+      d = starved_by_tier(*sim, p, d);
+    } else {
+      d.erase(std::remove_if(d.begin(), d.end(), [](const Dominated& x) { return x.by_tier; }), d.end());
+    }
     if (!d.empty()) report(ctx, sink, p, d, w.partition, range);
   }
 }
