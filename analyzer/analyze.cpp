@@ -62,7 +62,7 @@ void guarded(Analysis& a, Fn&& fn) {
 // Everything after the root file is in memory: includes, checks, resolution.
 void analyze_root(Analysis& a, const AnalyzeOptions& options) {
   guarded(a, [&] {
-    LoadedConf loaded = load_conf_text(a.root, a.sources, a.diagnostics, {options.version, options.max_include_depth});
+    LoadedConf loaded = load_conf_text(a.root, a.sources, a.diagnostics, {options.version, options.includes, options.limits});
     resolve_all(loaded, a, options);
     soften_after_missing_includes(loaded, a);
   });
@@ -79,6 +79,7 @@ ConfKind guess_conf_kind(const std::string& path) {
 
 std::unique_ptr<Analysis> analyze_file(const std::string& path, const AnalyzeOptions& options) {
   auto a = std::make_unique<Analysis>();
+  a->sources.set_limits(options.limits);
   auto root = a->sources.load(path);
   if (!root) {
     a->failure = root.error();
@@ -91,6 +92,7 @@ std::unique_ptr<Analysis> analyze_file(const std::string& path, const AnalyzeOpt
 
 std::unique_ptr<Analysis> analyze_text(const std::string& path, std::string text, const AnalyzeOptions& options) {
   auto a = std::make_unique<Analysis>();
+  a->sources.set_limits(options.limits);
   a->root = a->sources.add(path, std::move(text));
   analyze_root(*a, options);
   return a;

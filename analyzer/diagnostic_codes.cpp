@@ -48,6 +48,8 @@ const std::vector<DiagnosticCode>& diagnostic_codes() {
       {"CONF045", "memory-tracked-no-realmemory", "memory is consumable but nodes have no RealMemory"},
       {"CONF046", "octal-number", "a leading zero that makes Slurm read the number as octal"},
       {"CONF047", "no-nodes", "no NodeName line and no MaxNodeCount"},
+      {"CONF048", "include-refused", "an Include outside the include roots, or of something that is not a regular file"},
+      {"CONF049", "input-too-large", "a config beyond a limit (Include files, lines, nodes; see docs/limits.md)"},
       {"ACCT001", "dump-syntax", "a sacctmgr dump line that cannot be read, or an unknown line title"},
       {"ACCT002", "undefined-parent", "a Parent not defined by an earlier Account line, or a line under it"},
       {"ACCT003", "invalid-assoc-option", "an unknown association option or a value it cannot take"},

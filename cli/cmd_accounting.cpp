@@ -13,6 +13,7 @@
 #include "analyzer/assoc_links.h"
 #include "analyzer/assoc_reader.h"
 #include "cli/common.h"
+#include "cli/input_options.h"
 #include "engine/fair_share.h"
 #include "report/diagnostic_printer.h"
 #include "report/sshare_table.h"
@@ -27,6 +28,7 @@ struct AccountingOptions {
   bool short_format = false;
   bool ascii = false;
   VersionOption version;
+  InputOptions input;
 };
 
 // Everything the two commands read, with the diagnostics of every input.
@@ -44,8 +46,11 @@ struct AccountingInputs {
 std::optional<AccountingInputs> load(const AccountingOptions& o) {
   AccountingInputs in;
   if (!o.version.resolve(in.version)) return std::nullopt;
+  AnalyzeOptions options{in.version, ConfKind::kSlurm, {}, {}};
+  if (!o.input.resolve(options.includes, options.limits)) return std::nullopt;
+  in.sources.set_limits(options.limits);
   if (!o.conf.empty()) {
-    in.conf = analyze_file(o.conf, {in.version, 16, ConfKind::kSlurm});
+    in.conf = analyze_file(o.conf, options);
     if (!in.conf->ok()) {
       std::cerr << "slurm-advisor: " << in.conf->failure << "\n";
       return std::nullopt;
@@ -98,6 +103,7 @@ void add_common(CLI::App& cmd, AccountingOptions& o) {
   cmd.add_option("--usage", o.usage, "Recorded usage: `sshare -a -l -P` or `sshare -a -P` output");
   cmd.add_option("--qos", o.qos, "QOS table: `sacctmgr show qos -P` output (default: Slurm's single `normal`)");
   add_version_option(cmd, o.version);
+  add_input_options(cmd, o.input);
 }
 
 int run_sshare(const AccountingOptions& o) {

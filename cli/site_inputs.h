@@ -9,6 +9,7 @@
 
 #include "analyzer/analyze.h"
 #include "analyzer/assoc_model.h"
+#include "cli/input_options.h"
 #include "engine/simulator.h"
 #include "engine/site_loader.h"
 #include "engine/workload/workload.h"
@@ -21,6 +22,7 @@ struct SiteOptions {
   engine::SitePaths paths;
   std::vector<std::string> partition_map;  // trace=site
   std::string version;
+  InputOptions input;
 };
 
 using SiteInputs = engine::LoadedSite;

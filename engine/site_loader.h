@@ -23,6 +23,8 @@ struct SitePaths {
   bool stop_on_error = false;
   std::map<std::string, std::string> partition_map;  // trace name -> site partition
   SlurmVersion version = kDefaultSlurmVersion;
+  IncludePolicy includes{};
+  InputLimits limits{};
 };
 
 /// Everything read, with every input's diagnostics: the slurm.conf family's in
