@@ -1,6 +1,7 @@
 #include "analyzer/analyze.h"
 
 #include <exception>
+#include <new>
 #include <filesystem>
 #include <fmt/format.h>
 
@@ -24,7 +25,7 @@ void resolve_all(const LoadedConf& loaded, Analysis& a, const AnalyzeOptions& op
   validate_scalar_types(raw, options.version, a.diagnostics);
   validate_record_types(raw, options.version, a.diagnostics);
   resolve_cluster(raw, a.config, a.diagnostics);
-  resolve_nodes(raw, a.config, a.diagnostics);
+  resolve_nodes(raw, a.config, a.diagnostics, options.limits.nodes);
   resolve_down_nodes(raw, a.config, a.diagnostics);
   resolve_nodesets(raw, a.config, a.diagnostics);
   resolve_partitions(raw, a.config, a.diagnostics);
@@ -50,6 +51,9 @@ template <typename Fn>
 void guarded(Analysis& a, Fn&& fn) {
   try {
     fn();
+  } catch (const std::bad_alloc&) {
+    a.diagnostics.error("CONF049", {a.root, 1, 1}, "this config is too large for the memory available",
+                        "lower the limits with --limit (docs/limits.md) or give the tool more memory");
   } catch (const std::exception& e) {
     a.diagnostics.error("CONF000", {a.root, 1, 1},
                         fmt::format("internal error while analysing this file: {}", e.what()),

@@ -96,7 +96,8 @@ void register_model(CLI::App& app, std::function<int()>& runner) {
       if (!analysis) return static_cast<int>(kExitUsage);
       auto diagnostics = analysis->diagnostics.sorted();
       report::print_diagnostics_text(std::cerr, diagnostics, analysis->sources, {false, false});
-      write_json(std::cout, report::model_json(analysis->config));
+      const auto max_names = static_cast<std::size_t>(analysis->sources.limits().model_node_names);
+      write_json(std::cout, report::model_json(analysis->config, max_names));
       return static_cast<int>(analysis->diagnostics.has_errors() ? kExitFindings : kExitOk);
     };
   });

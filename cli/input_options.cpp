@@ -24,7 +24,6 @@ constexpr LimitField kLimitFields[] = {
     {"nodes", &InputLimits::nodes},
     {"sim-jobs", &InputLimits::sim_jobs},
     {"sim-span", &InputLimits::sim_span},
-    {"reservation-occurrences", &InputLimits::reservation_occurrences},
     {"model-node-names", &InputLimits::model_node_names},
 };
 
