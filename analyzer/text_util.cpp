@@ -1,5 +1,7 @@
 #include "analyzer/text_util.h"
 
+#include "analyzer/printable.h"
+
 #include <algorithm>
 #include <cctype>
 #include <fmt/format.h>
@@ -87,17 +89,8 @@ std::vector<std::vector<std::string>> tsv_rows(std::string_view tsv) {
 
 std::string printable(std::string_view text, std::size_t max_length) {
   std::string out;
-  for (unsigned char c : text) {
-    if (out.size() >= max_length) {
-      out += "...";
-      break;
-    }
-    if (c < 0x20 || c == 0x7f) {
-      out += fmt::format("\\x{:02x}", c);
-    } else {
-      out.push_back(static_cast<char>(c));
-    }
-  }
+  append_printable(out, text.substr(0, max_length));
+  if (text.size() > max_length) out += "...";
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <sstream>
 
 #include "analyzer/accounting_readers.h"
 #include "analyzer/analyze.h"
@@ -116,8 +117,10 @@ int run_sshare(const AccountingOptions& o) {
     write_json(std::cout, report::sshare_json(fs, shares));
   } else {
     std::string tres = in->conf ? in->conf->config.accounting.tres : "";
-    report::print_sshare_psv(std::cout, report::sshare_table(fs, shares, in->version, !o.short_format,
-                                                             report::tracked_tres(tres)));
+    std::ostringstream text;
+    report::print_sshare_psv(text, report::sshare_table(fs, shares, in->version, !o.short_format,
+                                                        report::tracked_tres(tres)));
+    print_text(text.str());
   }
   return status;
 }
@@ -137,7 +140,8 @@ int run_tree(const AccountingOptions& o) {
   engine::FairShare fs(in->tree, engine::FairShareSettings::from(in->priority));
   auto shares = fs.compute(in->usage);
   const AssocTree& tree = in->tree;
-  std::cout << fmt::format("{:<32} {:>8}  {:<22} {:>7}  {:<22} {}\n", "association", "shares", "target share", "",
+  std::ostringstream text;
+  text << fmt::format("{:<32} {:>8}  {:<22} {:>7}  {:<22} {}\n", "association", "shares", "target share", "",
                            "delivered usage", "fair share");
   for (std::uint32_t id : tree.hierarchical_order()) {
     if (id == tree.root) continue;
@@ -149,10 +153,11 @@ int run_tree(const AccountingOptions& o) {
     std::string share_text = a.use_parent() ? "parent" : std::to_string(a.shares_raw);
     std::string factor = a.is_user() || fs.settings().algorithm != engine::FairShareAlgorithm::kFairTree
                              ? fmt::format("{:.3f}", shares[id].fs_factor) : "";
-    std::cout << fmt::format("{:<32} {:>8}  {} {:>6.1f}%  {} {:>6.1f}%  {}\n", name, share_text,
+    text << fmt::format("{:<32} {:>8}  {} {:>6.1f}%  {} {:>6.1f}%  {}\n", name, share_text,
                              bar(target, 20, o.ascii, "█"), 100 * target, bar(used, 20, o.ascii, "▓"), 100 * used,
                              factor);
   }
+  print_text(text.str());
   return status;
 }
 

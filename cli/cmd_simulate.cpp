@@ -3,6 +3,7 @@
 
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -54,7 +55,9 @@ int run_simulate(const SiteOptions& so, const EngineOptions& e) {
     j["node_peaks"] = report::node_peaks_json(result, *in->site.config);
     write_json(std::cout, j);
   } else {
-    report::print_metrics_text(std::cout, m, result.counters);
+    std::ostringstream text;
+    report::print_metrics_text(text, m, result.counters);
+    print_text(text.str());
   }
   return errors ? kExitFindings : kExitOk;
 }
@@ -106,7 +109,11 @@ int run_sprio(const SiteOptions& so, const EngineOptions& e) {
   }
   const bool errors = report_site_diagnostics(*in);
   if (e.format == "json") write_json(std::cout, report::sprio_json(snap, in->conf->config.priority));
-  else report::print_sprio_long(std::cout, snap, in->conf->config.priority);
+  else {
+    std::ostringstream text;
+    report::print_sprio_long(text, snap, in->conf->config.priority);
+    print_text(text.str());
+  }
   return errors ? kExitFindings : kExitOk;
 }
 

@@ -2,6 +2,7 @@
 #include "cli/cmd_squeue.h"
 
 #include <iostream>
+#include <sstream>
 
 #include "cli/common.h"
 #include "cli/engine_options.h"
@@ -26,7 +27,11 @@ int run_squeue(const SiteOptions& so, const EngineOptions& e) {
   const bool errors = report_site_diagnostics(*in);
   const std::vector<report::QueueRow> rows = report::queue_at(r, in->site, *at);
   if (e.format == "json") write_json(std::cout, report::squeue_json(rows, *at));
-  else report::print_squeue(std::cout, rows);
+  else {
+    std::ostringstream text;
+    report::print_squeue(text, rows);
+    print_text(text.str());
+  }
   return errors ? kExitFindings : kExitOk;
 }
 
@@ -47,7 +52,11 @@ int run_explain(const SiteOptions& so, const EngineOptions& e, std::uint32_t job
     return kExitUsage;
   }
   if (e.format == "json") write_json(std::cout, report::explanation_json(x));
-  else report::print_explanation(std::cout, x);
+  else {
+    std::ostringstream text;
+    report::print_explanation(text, x);
+    print_text(text.str());
+  }
   return errors ? kExitFindings : kExitOk;
 }
 

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "analyzer/text_util.h"
 #include "report/lint_report.h"
 #include "rules/framework/evidence.h"
 
@@ -68,7 +69,7 @@ void print_finding(std::ostream& out, const Finding& f, const LintTextOptions& o
   out << location_text(f.loc) << ": " << on << rules::level_name(f.severity) << off << ": " << f.message << " [" << f.code
       << " " << rules::check_name(f.check) << "]" << (f.baselined ? " (baselined)" : "") << "\n";
   if (!o.evidence) return;  // --no-evidence: one line per finding, for grep and quick looks
-  if (!f.snippet.empty()) out << "    " << f.snippet << "\n";
+  if (!f.snippet.empty()) out << "    " << printable(f.snippet, 300) << "\n";
   for (const auto& r : f.related) {
     out << "  see " << location_text(r) << (r.note.empty() ? "" : " (" + r.note + ")") << "\n";
   }

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sys/stat.h>
 
+#include "tests/cli_util.h"
 #include "tests/test_util.h"
 
 namespace sa {
@@ -18,9 +19,7 @@ constexpr const char* kSecret = "SECRET_FROM_OUTSIDE=do-not-print";
 class IncludeConfinement : public ::testing::Test {
  protected:
   void SetUp() override {
-    base_ = fs::temp_directory_path() / fs::path("sa_confine_" + std::to_string(::getpid()) + "_" +
-                                                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(base_);
+    base_ = test::fresh_test_dir("sa_confine");
     fs::create_directories(base_ / "site");
     fs::create_directories(base_ / "outside");
     std::ofstream(base_ / "outside" / "x.conf") << kSecret << "\n";
