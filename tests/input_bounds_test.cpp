@@ -8,6 +8,7 @@
 
 #include "analyzer/assoc_model.h"
 #include "analyzer/assoc_reader.h"
+#include "engine/workload/synthetic.h"
 #include "engine/workload/trace_fields.h"
 #include "engine/workload/workload.h"
 #include "tests/cli_util.h"
@@ -77,6 +78,13 @@ TEST(InputBounds, TraceFieldsRejectOverflowingValues) {
   EXPECT_FALSE(engine::parse_trace_memory("1e300G"));
   EXPECT_FALSE(engine::parse_trace_memory("nan"));
   EXPECT_EQ(engine::parse_trace_int("1795280679"), 1795280679);
+}
+
+TEST(InputBounds, ProfileDurationsAreRangeChecked) {
+  SourceManager sources;
+  DiagnosticSink sink;
+  engine::read_profile(sources.add("profile.txt", "duration = 1e300\nruntime_max = 9223372036854775807\n"), sources, sink);
+  EXPECT_EQ(test::where(sink), (std::vector<std::string>{"WORK005 1:12", "WORK005 2:15"}));
 }
 
 TEST(InputBounds, JobCountCapIsADiagnostic) {

@@ -63,7 +63,9 @@ std::optional<std::int64_t> parse_trace_duration(std::string_view text) {
   int n = 0;
   for (const std::string& p : split(text, ':')) {
     if (n == 3 || !all_digits(p)) return std::nullopt;
-    parts[n++] = *parse_trace_int(p);
+    auto part = parse_trace_int(p);
+    if (!part) return std::nullopt;  // too many digits
+    parts[n++] = *part;
   }
   if (n == 0) return std::nullopt;
   // Every part at most kMaxTraceSeconds: the sums below stay far from overflow.
