@@ -1,6 +1,7 @@
 #include "analyzer/analyze.h"
 
 #include <exception>
+#include <new>
 #include <filesystem>
 #include <fmt/format.h>
 
@@ -24,7 +25,7 @@ void resolve_all(const LoadedConf& loaded, Analysis& a, const AnalyzeOptions& op
   validate_scalar_types(raw, options.version, a.diagnostics);
   validate_record_types(raw, options.version, a.diagnostics);
   resolve_cluster(raw, a.config, a.diagnostics);
-  resolve_nodes(raw, a.config, a.diagnostics);
+  resolve_nodes(raw, a.config, a.diagnostics, options.limits.nodes);
   resolve_down_nodes(raw, a.config, a.diagnostics);
   resolve_nodesets(raw, a.config, a.diagnostics);
   resolve_partitions(raw, a.config, a.diagnostics);
@@ -50,6 +51,9 @@ template <typename Fn>
 void guarded(Analysis& a, Fn&& fn) {
   try {
     fn();
+  } catch (const std::bad_alloc&) {
+    a.diagnostics.error("CONF049", {a.root, 1, 1}, "this config is too large for the memory available",
+                        "lower the limits with --limit (docs/limits.md) or give the tool more memory");
   } catch (const std::exception& e) {
     a.diagnostics.error("CONF000", {a.root, 1, 1},
                         fmt::format("internal error while analysing this file: {}", e.what()),
@@ -62,7 +66,7 @@ void guarded(Analysis& a, Fn&& fn) {
 // Everything after the root file is in memory: includes, checks, resolution.
 void analyze_root(Analysis& a, const AnalyzeOptions& options) {
   guarded(a, [&] {
-    LoadedConf loaded = load_conf_text(a.root, a.sources, a.diagnostics, {options.version, options.max_include_depth});
+    LoadedConf loaded = load_conf_text(a.root, a.sources, a.diagnostics, {options.version, options.includes, options.limits});
     resolve_all(loaded, a, options);
     soften_after_missing_includes(loaded, a);
   });
@@ -79,6 +83,7 @@ ConfKind guess_conf_kind(const std::string& path) {
 
 std::unique_ptr<Analysis> analyze_file(const std::string& path, const AnalyzeOptions& options) {
   auto a = std::make_unique<Analysis>();
+  a->sources.set_limits(options.limits);
   auto root = a->sources.load(path);
   if (!root) {
     a->failure = root.error();
@@ -91,6 +96,7 @@ std::unique_ptr<Analysis> analyze_file(const std::string& path, const AnalyzeOpt
 
 std::unique_ptr<Analysis> analyze_text(const std::string& path, std::string text, const AnalyzeOptions& options) {
   auto a = std::make_unique<Analysis>();
+  a->sources.set_limits(options.limits);
   a->root = a->sources.add(path, std::move(text));
   analyze_root(*a, options);
   return a;

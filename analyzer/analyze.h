@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "analyzer/conf_loader.h"
 #include "analyzer/diagnostics.h"
 #include "analyzer/model.h"
 #include "analyzer/source_manager.h"
@@ -15,8 +16,9 @@ enum class ConfKind { kSlurm, kTopology, kGres };
 
 struct AnalyzeOptions {
   SlurmVersion version = kDefaultSlurmVersion;
-  int max_include_depth = 16;
   ConfKind kind = ConfKind::kSlurm;
+  IncludePolicy includes{};
+  InputLimits limits{};
 };
 
 /// Guesses the kind from a file name: "*gres*.conf" and "*topology*.conf" are not slurm.conf.

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <fmt/format.h>
+#include <set>
 #include <map>
 
 #include "analyzer/assoc_dump_lines.h"
@@ -71,7 +72,7 @@ std::vector<std::string> option_names() {
 
 class DumpReader {
  public:
-  DumpReader(DiagnosticSink& sink) : sink_(sink) {
+  DumpReader(DiagnosticSink& sink, int max_depth) : sink_(sink), max_depth_(max_depth) {
     Association root;
     root.account = "root";
     tree_.assocs.push_back(root);
@@ -117,6 +118,10 @@ class DumpReader {
   void parent(const DumpLine& line) {
     const DumpField& name = line.fields[0];
     auto it = accounts_.find(to_lower(name.value));
+    if (too_deep_.count(to_lower(name.value))) {
+      parent_ = kTooDeep;  // its lines were reported with the account itself
+      return;
+    }
     if (it == accounts_.end()) {
       sink_.error("ACCT002", name.loc,
                   fmt::format("Parent '{}' is not defined by an earlier Account line; the lines that follow have "
@@ -129,6 +134,11 @@ class DumpReader {
   }
 
   bool check_parent(const DumpLine& line) {
+    if (parent_ == kTooDeep) {
+      // An account under a dropped one is dropped too, and so are the lines under it.
+      if (!iequals(line.title, "user")) too_deep_.insert(to_lower(line.fields[0].value));
+      return false;
+    }
     if (parent_ != kNoAssoc) return true;
     sink_.error("ACCT002", line.loc, fmt::format("'{}' has no valid Parent, so it belongs to no account",
                                                  printable(line.fields[0].value)));
@@ -149,6 +159,7 @@ class DumpReader {
                               printable(acct), tree_.assocs[it->second].loc.line));
       return;
     }
+    if (beyond_depth(name, acct)) return;
     Association a;
     a.account = acct;
     a.parent = parent_;
@@ -176,6 +187,20 @@ class DumpReader {
       return;
     }
     users_[key] = add(std::move(a));
+  }
+
+  // The tree walks (inheritance, fair share, sshare's order) are linear in depth per
+  // association; a 50,000-deep chain from a hostile dump would make them quadratic.
+  bool beyond_depth(const DumpField& name, const std::string& acct) {
+    if (tree_.depth(parent_) + 1 <= max_depth_) return false;
+    too_deep_.insert(acct);
+    if (too_deep_.size() == 1) {
+      sink_.error("ACCT015", name.loc,
+                  fmt::format("account '{}' would be more than {} levels deep; it and every account and user "
+                              "under it are not read", printable(acct), max_depth_),
+                  "raise the limit with --limit tree-depth=N");
+    }
+    return true;
   }
 
   std::uint32_t add(Association a) {
@@ -290,7 +315,11 @@ class DumpReader {
 
   void finish();
 
+  static constexpr std::uint32_t kTooDeep = kNoAssoc - 1;
+
   DiagnosticSink& sink_;
+  int max_depth_;
+  std::set<std::string> too_deep_;
   AssocTree tree_;
   std::uint32_t parent_ = 0;  // root until a Parent line says otherwise
   std::map<std::string, std::uint32_t> accounts_;
@@ -358,8 +387,9 @@ bool is_command_script(const std::string& content, FileId file, DiagnosticSink& 
 }  // namespace
 
 AssocTree read_assoc_dump_text(FileId file, const SourceManager& sources, DiagnosticSink& sink) {
-  if (is_command_script(sources.file(file).content, file, sink)) return DumpReader(sink).run({});
-  return DumpReader(sink).run(read_dump_lines(sources, file, sink));
+  const int max_depth = sources.limits().tree_depth;
+  if (is_command_script(sources.file(file).content, file, sink)) return DumpReader(sink, max_depth).run({});
+  return DumpReader(sink, max_depth).run(read_dump_lines(sources, file, sink));
 }
 
 Result<AssocTree> read_assoc_dump(const std::string& path, SourceManager& sources, DiagnosticSink& sink) {

@@ -49,7 +49,7 @@ void inherit(std::optional<T>& child, const std::optional<T>& parent) {
 
 // Max* limits and the default QOS apply to every association below the one that sets them;
 // Grp* limits stay where they are set, because they cap the sum over that subtree.
-void inherit_down(AssocTree& tree, std::uint32_t id) {
+void inherit_from_parent(AssocTree& tree, std::uint32_t id) {
   Association& a = tree.assocs[id];
   a.effective = a.limits;
   if (a.parent != kNoAssoc) {
@@ -68,7 +68,11 @@ void inherit_down(AssocTree& tree, std::uint32_t id) {
     // A cluster is created with the `normal` QOS on its root association.
     a.qos = a.qos_written.empty() ? std::vector<std::string>{"normal"} : apply_qos({}, a.qos_written);
   }
-  for (std::uint32_t child : a.children) inherit_down(tree, child);
+}
+
+// Parents before children, without recursion: the tree comes from an input file.
+void inherit_down(AssocTree& tree) {
+  for (std::uint32_t id : tree.hierarchical_order()) inherit_from_parent(tree, id);
 }
 
 void check_users(const AssocTree& tree, DiagnosticSink& sink) {
@@ -95,7 +99,7 @@ void check_users(const AssocTree& tree, DiagnosticSink& sink) {
 
 void finish_assoc_tree(AssocTree& tree, DiagnosticSink& sink) {
   sort_children(tree);
-  inherit_down(tree, tree.root);
+  inherit_down(tree);
   check_users(tree, sink);
 }
 

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 
+#include "analyzer/include_files.h"
 #include "analyzer/text_util.h"
 
 namespace sa {
@@ -11,21 +12,24 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Recursion is bounded by limits.include_depth (checked before every nested expand).
 class IncludeExpander {
  public:
-  IncludeExpander(SourceManager& sources, DiagnosticSink& sink, const LoadOptions& options,
-                  FileId root)
+  IncludeExpander(SourceManager& sources, DiagnosticSink& sink, const LoadOptions& options, FileId root)
       : sources_(sources), sink_(sink), options_(options),
-        root_dir_(fs::path(sources.path(root)).parent_path()) {}
+        root_dir_(fs::path(sources.path(root)).parent_path()),
+        files_(options.includes, sources.path(root), sources) {}
 
   int unreadable = 0;
 
   void expand(FileId file, int depth, std::vector<ConfLine>& out) {
-    stack_.push_back(canonical(sources_.path(file)));
+    stack_.push_back(files_.mapped(sources_.path(file)).string());
     for (ConfLine& line : read_conf(sources_, file, sink_)) {
+      if (stopped_) break;
       if (!line.is_include) {
         remember_cluster_name(line);
         out.push_back(std::move(line));
+        if (static_cast<std::int64_t>(out.size()) > options_.limits.conf_lines) stop_at_line_cap(out);
         continue;
       }
       include(line, file, depth, out);
@@ -34,10 +38,13 @@ class IncludeExpander {
   }
 
  private:
-  static std::string canonical(const std::string& path) {
-    std::error_code ec;
-    fs::path p = fs::weakly_canonical(path, ec);
-    return ec ? path : p.string();
+  void stop_at_line_cap(std::vector<ConfLine>& out) {
+    stopped_ = true;
+    sink_.error("CONF049", out.back().loc,
+                fmt::format("the config has more than {} lines with its Includes; the rest is not read",
+                            options_.limits.conf_lines),
+                "raise the limit with --limit conf-lines=N");
+    out.pop_back();
   }
 
   void remember_cluster_name(const ConfLine& line) {
@@ -67,6 +74,60 @@ class IncludeExpander {
     return path;
   }
 
+  // The file an Include names, as Slurm resolves it (before --include-map and confinement).
+  fs::path target_of(const std::string& name, FileId parent) const {
+    fs::path target(name);
+    if (target.is_relative()) {
+      // Slurm 23.02 changed the base of relative includes from the including file's directory
+      // to slurm.conf's directory.
+      fs::path base = options_.version.at_least(23, 2) ? root_dir_ : fs::path(sources_.path(parent)).parent_path();
+      target = base / target;
+    }
+    return target;
+  }
+
+  // Whether this Include may be opened at all: no cycle, not too deep, not too many.
+  bool within_limits(const std::string& name, const std::string& key, SourceLoc at, int depth) {
+    for (const std::string& open : stack_) {
+      if (open == key) {
+        sink_.error("CONF011", at, fmt::format("Include '{}' includes itself (directly or through "
+                                               "other files); Slurm would recurse until it crashes",
+                                               printable(name)));
+        return false;
+      }
+    }
+    if (depth + 1 > options_.limits.include_depth) {
+      sink_.error("CONF011", at, fmt::format("Include nesting deeper than {} levels at '{}'",
+                                             options_.limits.include_depth, printable(name)),
+                  "raise the limit with --limit include-depth=N");
+      return false;
+    }
+    if (++opened_ > options_.limits.include_files) {
+      stopped_ = true;
+      sink_.error("CONF049", at, fmt::format("more than {} Include files; '{}' and the rest are not read",
+                                             options_.limits.include_files, printable(name)),
+                  "raise the limit with --limit include-files=N");
+      return false;
+    }
+    return true;
+  }
+
+  void report_unopened(const std::string& name, const fs::path& target, const IncludeOpen& opened, SourceLoc at) {
+    ++unreadable;
+    if (opened.kind == ErrorKind::kRefused) {
+      sink_.error("CONF048", at,
+                  fmt::format("Include '{}' refused: {}; nothing of it is read", printable(name), opened.error),
+                  fmt::format("include roots: {}; add one with --include-root DIR, map a production path with "
+                              "--include-map FROM=DIR, or (on your own controller) --allow-outside-includes",
+                              files_.roots_text()));
+    } else if (opened.kind == ErrorKind::kTooLarge) {
+      sink_.error("CONF049", at, fmt::format("Include '{}' not read: {}", printable(name), opened.error));
+    } else {
+      sink_.error("CONF011", at, fmt::format("cannot read included file '{}' ({}); Slurm refuses "
+                                             "to start", printable(name), printable(target.string())));
+    }
+  }
+
   void include(const ConfLine& line, FileId parent, int depth, std::vector<ConfLine>& out) {
     SourceLoc at = line.include_path_loc.valid() ? line.include_path_loc : line.loc;
     if (line.include_path.empty()) {
@@ -82,44 +143,22 @@ class IncludeExpander {
                   "list each file on its own Include line");
       return;
     }
-    fs::path target(name);
-    if (target.is_relative()) {
-      // Slurm 23.02 changed the base of relative includes from the including file's directory
-      // to slurm.conf's directory.
-      fs::path base = options_.version.at_least(23, 2) ? root_dir_
-                                                      : fs::path(sources_.path(parent)).parent_path();
-      target = base / target;
-    }
-    std::string key = canonical(target.string());
-    for (const std::string& open : stack_) {
-      if (open == key) {
-        sink_.error("CONF011", at, fmt::format("Include '{}' includes itself (directly or through "
-                                               "other files); Slurm would recurse until it crashes",
-                                               printable(name)));
-        return;
-      }
-    }
-    if (depth + 1 > options_.max_include_depth) {
-      sink_.error("CONF011", at, fmt::format("Include nesting deeper than {} levels at '{}'",
-                                             options_.max_include_depth, printable(name)));
-      return;
-    }
-    auto loaded = sources_.load(target.string());
-    if (!loaded) {
-      ++unreadable;
-      sink_.error("CONF011", at, fmt::format("cannot read included file '{}' ({}); Slurm refuses "
-                                             "to start", printable(name), printable(target.string())));
-      return;
-    }
-    expand(*loaded, depth + 1, out);
+    const fs::path target = target_of(name, parent);
+    if (!within_limits(name, files_.mapped(target).string(), at, depth)) return;
+    IncludeOpen opened = files_.open(target);
+    if (opened.file == kNoFile) return report_unopened(name, target, opened, at);
+    expand(opened.file, depth + 1, out);
   }
 
   SourceManager& sources_;
   DiagnosticSink& sink_;
   const LoadOptions& options_;
   fs::path root_dir_;
+  IncludeFiles files_;
   std::vector<std::string> stack_;
   std::string cluster_name_;
+  int opened_ = 0;
+  bool stopped_ = false;  // a cap was reached: read nothing more
 };
 
 }  // namespace
@@ -136,8 +175,9 @@ LoadedConf load_conf_text(FileId root, SourceManager& sources, DiagnosticSink& s
 
 Result<LoadedConf> load_conf(const std::string& path, SourceManager& sources, DiagnosticSink& sink,
                              const LoadOptions& options) {
+  sources.set_limits(options.limits);
   auto root = sources.load(path);
-  if (!root) return Error{root.error()};
+  if (!root) return root.failure();
   return load_conf_text(*root, sources, sink, options);
 }
 

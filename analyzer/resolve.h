@@ -10,7 +10,8 @@ namespace sa {
 
 void validate_scalar_types(const RawConfig& raw, const SlurmVersion& version, DiagnosticSink& sink);
 void validate_record_types(const RawConfig& raw, const SlurmVersion& version, DiagnosticSink& sink);
-void resolve_nodes(const RawConfig& raw, Config& config, DiagnosticSink& sink);
+/// At most `max_nodes` nodes in all (limits.nodes); the rest is one CONF049.
+void resolve_nodes(const RawConfig& raw, Config& config, DiagnosticSink& sink, std::int64_t max_nodes = 100'000);
 void resolve_nodesets(const RawConfig& raw, Config& config, DiagnosticSink& sink);
 void resolve_partitions(const RawConfig& raw, Config& config, DiagnosticSink& sink);
 void resolve_down_nodes(const RawConfig& raw, Config& config, DiagnosticSink& sink);

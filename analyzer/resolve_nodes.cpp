@@ -223,9 +223,34 @@ Node build_node(const RecordReader& r, const Layout& layout, DiagnosticSink& sin
   return n;
 }
 
+// One CONF014 per NodeName line however many of its names repeat: `n[0-999][0-999]` twice
+// would otherwise print a million errors.
+void add_nodes(std::vector<std::string>& names, const RawRecord& rec, const Node& prototype, Config& config,
+               std::unordered_map<std::string, SourceLoc>& first_seen, DiagnosticSink& sink) {
+  std::size_t repeated = 0;
+  std::string first_repeat;
+  int first_line = 0;
+  for (std::string& name : names) {
+    auto [it, fresh] = first_seen.emplace(name, rec.head.value_loc);
+    if (!fresh) {
+      if (repeated++ == 0) first_repeat = name, first_line = it->second.line;
+      continue;
+    }
+    Node node = prototype;
+    node.name = std::move(name);
+    config.node_index[node.name] = static_cast<std::uint32_t>(config.nodes.size());
+    config.nodes.push_back(std::move(node));
+  }
+  if (repeated == 0) return;
+  sink.error("CONF014", rec.head.value_loc,
+             fmt::format("node '{}' is defined again (first at line {}){}; Slurm refuses to start",
+                         printable(first_repeat), first_line,
+                         repeated > 1 ? fmt::format(", and {} more names of this line", repeated - 1) : ""));
+}
+
 }  // namespace
 
-void resolve_nodes(const RawConfig& raw, Config& config, DiagnosticSink& sink) {
+void resolve_nodes(const RawConfig& raw, Config& config, DiagnosticSink& sink, std::int64_t max_nodes) {
   HostlistOptions options{config.version, 1'000'000};
   std::unordered_map<std::string, SourceLoc> first_seen;  // lookups only
   for (const RawRecord* rec : raw.of_kind("NodeName")) {
@@ -240,22 +265,16 @@ void resolve_nodes(const RawConfig& raw, Config& config, DiagnosticSink& sink) {
       sink.error("CONF012", rec->head.value_loc, "empty NodeName");
       continue;
     }
+    if (static_cast<std::int64_t>(config.nodes.size() + names->size()) > max_nodes) {
+      sink.error("CONF049", rec->head.value_loc,
+                 fmt::format("this line would bring the config past {} nodes; its nodes are not read", max_nodes),
+                 "raise the limit with --limit nodes=N");
+      continue;
+    }
     check_address_counts(r, names->size(), sink, options);
     const std::string label = printable(rec->head.value, 40);
     Node prototype = build_node(r, resolve_layout(r, label, sink), sink);
-    for (std::string& name : *names) {
-      auto [it, fresh] = first_seen.emplace(name, rec->head.value_loc);
-      if (!fresh) {
-        sink.error("CONF014", rec->head.value_loc,
-                   fmt::format("node '{}' is defined again (first at line {}); Slurm refuses to start",
-                               printable(name), it->second.line));
-        continue;
-      }
-      Node node = prototype;
-      node.name = std::move(name);
-      config.node_index[node.name] = static_cast<std::uint32_t>(config.nodes.size());
-      config.nodes.push_back(std::move(node));
-    }
+    add_nodes(*names, *rec, prototype, config, first_seen, sink);
   }
 }
 

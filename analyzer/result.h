@@ -7,8 +7,13 @@
 
 namespace sa {
 
+/// Why an input was not read: it failed (missing, unreadable), was refused on purpose (not a
+/// regular file, outside the include roots) or is beyond a limit.
+enum class ErrorKind { kFailed, kRefused, kTooLarge };
+
 struct Error {
   std::string message;
+  ErrorKind kind = ErrorKind::kFailed;
 };
 
 template <typename T>
@@ -27,6 +32,7 @@ class Result {
   const T* operator->() const { return &value(); }
   T value_or(T fallback) const { return ok() ? value() : std::move(fallback); }
   const std::string& error() const { return std::get<Error>(data_).message; }
+  const Error& failure() const { return std::get<Error>(data_); }
 
  private:
   std::variant<T, Error> data_;

@@ -1,21 +1,24 @@
 #include "analyzer/source_manager.h"
 
-#include <fstream>
-#include <sstream>
-#include <system_error>
-#include <filesystem>
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "analyzer/safe_file.h"
+#include "analyzer/text_util.h"
 
 namespace sa {
 
-Result<FileId> SourceManager::load(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) return Error{"'" + path + "' is a directory"};
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{"cannot open '" + path + "'"};
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) return Error{"cannot read '" + path + "'"};
-  return add(path, buffer.str());
+Result<FileId> SourceManager::load(const std::string& path, const std::string& display) {
+  const std::int64_t left = limits_.total_bytes - loaded_bytes_;
+  if (left <= 0) {
+    return Error{fmt::format("not reading '{}': the inputs already hold {} bytes, the limit (raise it with "
+                             "--limit total-bytes=N)", printable(path, 200), limits_.total_bytes), ErrorKind::kTooLarge};
+  }
+  auto content = read_regular_file(path, std::min(limits_.file_bytes, left));
+  if (!content) return content.failure();
+  loaded_bytes_ += static_cast<std::int64_t>(content->size());
+  return add(display.empty() ? path : display, std::move(*content));
 }
 
 FileId SourceManager::add(std::string path, std::string content) {

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analyzer/input_limits.h"
 #include "analyzer/result.h"
 
 namespace sa {
@@ -30,8 +31,13 @@ struct SourceFile {
 
 class SourceManager {
  public:
-  /// Reads a file from disk. Fails with a message on a missing or unreadable file.
-  Result<FileId> load(const std::string& path);
+  /// Reads a regular file from disk (analyzer/safe_file.h), within the file and total byte
+  /// caps. Fails with a message that names the path, never the content.
+  /// `display` (default: `path`) is the name diagnostics show.
+  Result<FileId> load(const std::string& path, const std::string& display = {});
+  /// Caps for later loads; the total counts every byte this manager has read so far.
+  void set_limits(const InputLimits& limits) { limits_ = limits; }
+  const InputLimits& limits() const { return limits_; }
   /// Registers in-memory text (tests, fuzzing, stdin).
   FileId add(std::string path, std::string content);
 
@@ -43,6 +49,8 @@ class SourceManager {
 
  private:
   std::vector<std::unique_ptr<SourceFile>> files_;
+  InputLimits limits_;
+  std::int64_t loaded_bytes_ = 0;
 };
 
 }  // namespace sa

@@ -1,5 +1,7 @@
 #include "analyzer/text_util.h"
 
+#include "analyzer/printable.h"
+
 #include <algorithm>
 #include <cctype>
 #include <fmt/format.h>
@@ -87,39 +89,45 @@ std::vector<std::vector<std::string>> tsv_rows(std::string_view tsv) {
 
 std::string printable(std::string_view text, std::size_t max_length) {
   std::string out;
-  for (unsigned char c : text) {
-    if (out.size() >= max_length) {
-      out += "...";
-      break;
-    }
-    if (c < 0x20 || c == 0x7f) {
-      out += fmt::format("\\x{:02x}", c);
-    } else {
-      out.push_back(static_cast<char>(c));
-    }
-  }
+  append_printable(out, text.substr(0, max_length));
+  if (text.size() > max_length) out += "...";
   return out;
 }
 
-std::size_t edit_distance(std::string_view a_in, std::string_view b_in) {
-  std::string a = to_lower(a_in), b = to_lower(b_in);
+namespace {
+
+// Optimal-string-alignment distance, or `bound + 1` as soon as every cell of a row exceeds
+// `bound`: closest_match runs this against hundreds of keys for each unknown key, and a
+// fuzzer's random keys are far from all of them.
+std::size_t bounded_edit_distance(std::string_view a_in, std::string_view b_in, std::size_t bound) {
+  const std::string a = to_lower(a_in), b = to_lower(b_in);
   const std::size_t m = b.size();
   // Three rolling rows: optimal string alignment needs the row before the previous one.
   std::vector<std::size_t> before(m + 1), previous(m + 1), current(m + 1);
   for (std::size_t j = 0; j <= m; ++j) previous[j] = j;
   for (std::size_t i = 1; i <= a.size(); ++i) {
     current[0] = i;
+    std::size_t row_min = current[0];
     for (std::size_t j = 1; j <= m; ++j) {
       std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
       current[j] = std::min({previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost});
       if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
         current[j] = std::min(current[j], before[j - 2] + 1);  // transposition
       }
+      row_min = std::min(row_min, current[j]);
     }
+    // A transposition reaches back two rows, so both must exceed the bound to stop.
+    if (row_min > bound && *std::min_element(previous.begin(), previous.end()) > bound) return bound + 1;
     std::swap(before, previous);
     std::swap(previous, current);
   }
   return previous[m];
+}
+
+}  // namespace
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  return bounded_edit_distance(a, b, std::max(a.size(), b.size()));
 }
 
 std::string closest_match(std::string_view word, const std::vector<std::string>& candidates) {
@@ -131,7 +139,7 @@ std::string closest_match(std::string_view word, const std::vector<std::string>&
   for (const std::string& c : candidates) {
     std::size_t gap = c.size() > word.size() ? c.size() - word.size() : word.size() - c.size();
     if (gap > allowed) continue;  // the distance is at least the length difference
-    std::size_t distance = edit_distance(word, c);
+    std::size_t distance = bounded_edit_distance(word, c, best_distance - 1);
     if (distance < best_distance) {
       best_distance = distance;
       best = c;

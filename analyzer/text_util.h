@@ -19,7 +19,8 @@ std::vector<std::string> split(std::string_view text, char sep);
 std::vector<std::string> split_whitespace(std::string_view text);
 /// The rows of a tab-separated table after its header line; blank lines are skipped.
 std::vector<std::vector<std::string>> tsv_rows(std::string_view tsv);
-/// Non-printable bytes shown as \xNN so a message never carries control characters.
+/// Control bytes (C0, DEL, C1) and invalid UTF-8 shown as \xNN so a message never carries
+/// them (analyzer/printable.h); cut after `max_length` bytes.
 std::string printable(std::string_view text, std::size_t max_length = 80);
 /// Optimal-string-alignment distance on lower-cased text (typo distance).
 std::size_t edit_distance(std::string_view a, std::string_view b);

@@ -7,12 +7,14 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <sstream>
 
 #include "analyzer/accounting_readers.h"
 #include "analyzer/analyze.h"
 #include "analyzer/assoc_links.h"
 #include "analyzer/assoc_reader.h"
 #include "cli/common.h"
+#include "cli/input_options.h"
 #include "engine/fair_share.h"
 #include "report/diagnostic_printer.h"
 #include "report/sshare_table.h"
@@ -27,6 +29,7 @@ struct AccountingOptions {
   bool short_format = false;
   bool ascii = false;
   VersionOption version;
+  InputOptions input;
 };
 
 // Everything the two commands read, with the diagnostics of every input.
@@ -44,8 +47,11 @@ struct AccountingInputs {
 std::optional<AccountingInputs> load(const AccountingOptions& o) {
   AccountingInputs in;
   if (!o.version.resolve(in.version)) return std::nullopt;
+  AnalyzeOptions options{in.version, ConfKind::kSlurm, {}, {}};
+  if (!o.input.resolve(options.includes, options.limits)) return std::nullopt;
+  in.sources.set_limits(options.limits);
   if (!o.conf.empty()) {
-    in.conf = analyze_file(o.conf, {in.version, 16, ConfKind::kSlurm});
+    in.conf = analyze_file(o.conf, options);
     if (!in.conf->ok()) {
       std::cerr << "slurm-advisor: " << in.conf->failure << "\n";
       return std::nullopt;
@@ -98,6 +104,7 @@ void add_common(CLI::App& cmd, AccountingOptions& o) {
   cmd.add_option("--usage", o.usage, "Recorded usage: `sshare -a -l -P` or `sshare -a -P` output");
   cmd.add_option("--qos", o.qos, "QOS table: `sacctmgr show qos -P` output (default: Slurm's single `normal`)");
   add_version_option(cmd, o.version);
+  add_input_options(cmd, o.input);
 }
 
 int run_sshare(const AccountingOptions& o) {
@@ -110,8 +117,10 @@ int run_sshare(const AccountingOptions& o) {
     write_json(std::cout, report::sshare_json(fs, shares));
   } else {
     std::string tres = in->conf ? in->conf->config.accounting.tres : "";
-    report::print_sshare_psv(std::cout, report::sshare_table(fs, shares, in->version, !o.short_format,
-                                                             report::tracked_tres(tres)));
+    std::ostringstream text;
+    report::print_sshare_psv(text, report::sshare_table(fs, shares, in->version, !o.short_format,
+                                                        report::tracked_tres(tres)));
+    print_text(text.str());
   }
   return status;
 }
@@ -131,7 +140,8 @@ int run_tree(const AccountingOptions& o) {
   engine::FairShare fs(in->tree, engine::FairShareSettings::from(in->priority));
   auto shares = fs.compute(in->usage);
   const AssocTree& tree = in->tree;
-  std::cout << fmt::format("{:<32} {:>8}  {:<22} {:>7}  {:<22} {}\n", "association", "shares", "target share", "",
+  std::ostringstream text;
+  text << fmt::format("{:<32} {:>8}  {:<22} {:>7}  {:<22} {}\n", "association", "shares", "target share", "",
                            "delivered usage", "fair share");
   for (std::uint32_t id : tree.hierarchical_order()) {
     if (id == tree.root) continue;
@@ -143,10 +153,11 @@ int run_tree(const AccountingOptions& o) {
     std::string share_text = a.use_parent() ? "parent" : std::to_string(a.shares_raw);
     std::string factor = a.is_user() || fs.settings().algorithm != engine::FairShareAlgorithm::kFairTree
                              ? fmt::format("{:.3f}", shares[id].fs_factor) : "";
-    std::cout << fmt::format("{:<32} {:>8}  {} {:>6.1f}%  {} {:>6.1f}%  {}\n", name, share_text,
+    text << fmt::format("{:<32} {:>8}  {} {:>6.1f}%  {} {:>6.1f}%  {}\n", name, share_text,
                              bar(target, 20, o.ascii, "█"), 100 * target, bar(used, 20, o.ascii, "▓"), 100 * used,
                              factor);
   }
+  print_text(text.str());
   return status;
 }
 

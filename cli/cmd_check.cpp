@@ -7,6 +7,7 @@
 #include "analyzer/analyze.h"
 #include "analyzer/diagnostic_codes.h"
 #include "cli/common.h"
+#include "cli/input_options.h"
 #include "report/diagnostic_printer.h"
 #include "report/model_json.h"
 
@@ -20,6 +21,7 @@ struct CheckOptions {
   std::string format = "text";
   std::string color = "auto";
   VersionOption version;
+  InputOptions input;
   bool quiet = false;
 };
 
@@ -30,11 +32,12 @@ ConfKind kind_of(const std::string& kind, const std::string& path) {
   return guess_conf_kind(path);
 }
 
-std::unique_ptr<Analysis> run_analysis(const std::string& path, const VersionOption& version_option,
-                                       const std::string& kind = "slurm") {
-  SlurmVersion version;
-  if (!version_option.resolve(version)) return nullptr;
-  auto analysis = analyze_file(path, {version, 16, kind_of(kind, path)});
+std::unique_ptr<Analysis> run_analysis(const CheckOptions& o, const std::string& kind = "slurm") {
+  AnalyzeOptions options;
+  if (!o.version.resolve(options.version)) return nullptr;
+  if (!o.input.resolve(options.includes, options.limits)) return nullptr;
+  options.kind = kind_of(kind, o.path);
+  auto analysis = analyze_file(o.path, options);
   if (!analysis->ok()) {
     std::cerr << "slurm-advisor: " << analysis->failure << "\n";
     return nullptr;
@@ -43,7 +46,7 @@ std::unique_ptr<Analysis> run_analysis(const std::string& path, const VersionOpt
 }
 
 int run_check(const CheckOptions& o) {
-  auto analysis = run_analysis(o.path, o.version, o.kind);
+  auto analysis = run_analysis(o, o.kind);
   if (!analysis) return kExitUsage;
   auto diagnostics = analysis->diagnostics.sorted();
   if (o.format == "json") {
@@ -74,6 +77,7 @@ void register_check(CLI::App& app, std::function<int()>& runner) {
                   "*topology*.conf, else slurm)")
       ->check(CLI::IsMember({"auto", "slurm", "gres", "topology"}));
   add_version_option(*cmd, options->version);
+  add_input_options(*cmd, options->input);
   cmd->footer("Exit status: 0 no errors, 1 errors Slurm would refuse, 2 the tool could not run.");
   cmd->callback([options, &runner] { runner = [options] { return run_check(*options); }; });
 }
@@ -83,15 +87,17 @@ void register_model(CLI::App& app, std::function<int()>& runner) {
   CLI::App* cmd = app.add_subcommand("model", "Print the resolved model of a slurm.conf as JSON");
   cmd->add_option("slurm.conf", options->path, "Path to slurm.conf")->required();
   add_version_option(*cmd, options->version);
+  add_input_options(*cmd, options->input);
   cmd->footer("Times are integer seconds, memory is MB, null means UNLIMITED. Diagnostics go to stderr.\n"
               "Exit status: 0 no errors, 1 errors Slurm would refuse, 2 the tool could not run.");
   cmd->callback([options, &runner] {
     runner = [options] {
-      auto analysis = run_analysis(options->path, options->version);
+      auto analysis = run_analysis(*options);
       if (!analysis) return static_cast<int>(kExitUsage);
       auto diagnostics = analysis->diagnostics.sorted();
       report::print_diagnostics_text(std::cerr, diagnostics, analysis->sources, {false, false});
-      write_json(std::cout, report::model_json(analysis->config));
+      const auto max_names = static_cast<std::size_t>(analysis->sources.limits().model_node_names);
+      write_json(std::cout, report::model_json(analysis->config, max_names));
       return static_cast<int>(analysis->diagnostics.has_errors() ? kExitFindings : kExitOk);
     };
   });

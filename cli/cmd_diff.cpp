@@ -56,7 +56,7 @@ int run_diff(const DiffOptions& o) {
   } else {
     report::print_diff_text(text, diff, o.site.paths.conf, o.new_conf);
   }
-  if (!write_text(o.output, text.str())) return kExitUsage;
+  if (!write_text(o.output, text.str(), o.format == "text")) return kExitUsage;
   for (const rules::Finding* f : diff.worse()) {
     if (static_cast<int>(f->severity) <= static_cast<int>(threshold)) return kExitFindings;
   }

@@ -55,6 +55,8 @@ int run_lint_command(const LintCliOptions& o) {
   const rules::LintReport report = rules::run_lint(*in, lo);
   const rules::Level threshold = *rules::parse_level(o.fail_on);
   std::ostringstream text;
+  const bool terminal = o.format == "text";
+  const bool color = terminal && o.output.empty() && use_color(o.color);
   if (o.format == "json") {
     write_json(text, report::lint_json(report));
   } else if (o.format == "sarif") {
@@ -62,10 +64,9 @@ int run_lint_command(const LintCliOptions& o) {
   } else if (o.format == "html") {
     text << report::lint_html(report, threshold);
   } else {
-    const bool color = o.output.empty() && use_color(o.color);
     report::print_lint_text(text, report, {color, !o.no_evidence});
   }
-  if (!write_text(o.output, text.str())) return kExitUsage;
+  if (!write_text(o.output, text.str(), terminal, color)) return kExitUsage;
   return report.count_at_or_above(threshold) > 0 ? kExitFindings : kExitOk;
 }
 

@@ -3,6 +3,7 @@
 
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -60,9 +61,11 @@ int run_simulate(const SiteOptions& so, const EngineOptions& e) {
     if (!in->workload.description.empty()) j["workload"]["description"] = in->workload.description;
     write_json(std::cout, j);
   } else {
-    if (!in->workload.description.empty()) std::cout << "load: " << in->workload.description << "\n";
-    report::print_coverage_text(std::cout, engine::load_coverage(result, *in->site.config));
-    report::print_metrics_text(std::cout, m, result.counters);
+    std::ostringstream text;
+    if (!in->workload.description.empty()) text << "load: " << in->workload.description << "\n";
+    report::print_coverage_text(text, engine::load_coverage(result, *in->site.config));
+    report::print_metrics_text(text, m, result.counters);
+    print_text(text.str());
   }
   return errors ? kExitFindings : kExitOk;
 }
@@ -122,7 +125,9 @@ int run_sprio(const SiteOptions& so, const EngineOptions& e) {
     if (!coverage.is_null() && j.is_object()) j["load"] = coverage;
     write_json(std::cout, j);
   } else {
-    report::print_sprio_long(std::cout, snap, in->conf->config.priority);
+    std::ostringstream text;
+    report::print_sprio_long(text, snap, in->conf->config.priority);
+    print_text(text.str());
   }
   return errors ? kExitFindings : kExitOk;
 }

@@ -2,6 +2,7 @@
 #include "cli/cmd_squeue.h"
 
 #include <iostream>
+#include <sstream>
 
 #include "cli/common.h"
 #include "cli/engine_options.h"
@@ -33,7 +34,9 @@ int run_squeue(const SiteOptions& so, const EngineOptions& e) {
     write_json(std::cout, j);
   } else {
     print_coverage_stderr(r, in->site);  // stdout stays what squeue prints
-    report::print_squeue(std::cout, rows);
+    std::ostringstream text;
+    report::print_squeue(text, rows);
+    print_text(text.str());
   }
   return errors ? kExitFindings : kExitOk;
 }
@@ -59,8 +62,10 @@ int run_explain(const SiteOptions& so, const EngineOptions& e, std::uint32_t job
     if (j.is_object()) j["load"] = report::coverage_json(x.coverage, in->workload.idle_partitions);
     write_json(std::cout, j);
   } else {
-    report::print_explanation(std::cout, x);
-    report::print_coverage_text(std::cout, x.coverage);
+    std::ostringstream text;
+    report::print_explanation(text, x);
+    report::print_coverage_text(text, x.coverage);
+    print_text(text.str());
   }
   return errors ? kExitFindings : kExitOk;
 }

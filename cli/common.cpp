@@ -5,6 +5,8 @@
 #include <iostream>
 #include <unistd.h>
 
+#include "analyzer/printable.h"
+
 namespace sa::cli {
 
 bool VersionOption::resolve(SlurmVersion& out) const {
@@ -41,7 +43,10 @@ bool use_color(const std::string& mode) {
   return isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr;
 }
 
-bool write_text(const std::string& path, const std::string& text) {
+void print_text(const std::string& text) { std::cout << terminal_text(text); }
+
+bool write_text(const std::string& path, const std::string& raw, bool terminal, bool color) {
+  const std::string text = terminal ? terminal_text(raw, {color}) : raw;
   if (path.empty() || path == "-") {
     std::cout << text;
     return true;

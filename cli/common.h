@@ -28,7 +28,11 @@ void write_json(std::ostream& out, const nlohmann::json& j);
 /// Writes a rendered report to `path` (stdout when empty or "-"). Reports are rendered to a
 /// string first, so a failed write never leaves half a report behind; false (and a message)
 /// when the file cannot be written.
-bool write_text(const std::string& path, const std::string& text);
+/// `terminal` (text formats): the report is made printable and CI-command-safe
+/// (analyzer/printable.h), keeping our own colour sequences when `color`.
+bool write_text(const std::string& path, const std::string& text, bool terminal = false, bool color = false);
+/// A text report to stdout, made printable and CI-command-safe.
+void print_text(const std::string& text);
 
 /// True when colour should be used on stdout.
 bool use_color(const std::string& mode);

@@ -1,6 +1,7 @@
 // slurm-advisor: an offline configuration advisor and policy linter for Slurm.
 #include <exception>
 #include <functional>
+#include <new>
 #include <iostream>
 
 #include <CLI/CLI.hpp>
@@ -45,6 +46,10 @@ int main(int argc, char** argv) {
   }
   try {
     return runner ? runner() : kExitUsage;
+  } catch (const std::bad_alloc&) {
+    // An input the limits let through can still need more memory than the machine has.
+    std::cerr << "slurm-advisor: the input is too large for the memory available; lower the limits "
+                 "(--limit, see docs/limits.md) or give the tool more memory\n";
   } catch (const std::exception& e) {
     std::cerr << "slurm-advisor: internal error: " << e.what() << "\n";
   } catch (...) {

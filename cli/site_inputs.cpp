@@ -3,6 +3,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "analyzer/printable.h"
 #include "cli/common.h"
 #include "engine/workload/trace_fields.h"
 #include "engine/coverage.h"
@@ -37,12 +38,14 @@ void add_site_options(CLI::App& cmd, SiteOptions& o, bool workload_required) {
                  "TRACE=SITE: run a trace's partition or queue in a site partition (repeatable; "
                  "unknown names go to the default partition)");
   cmd.add_option("--slurm-version", o.version, "Slurm version the config is read as (default 24.05)");
+  add_input_options(cmd, o.input);
 }
 
 std::unique_ptr<SiteInputs> load_site(const SiteOptions& o, bool need_workload) {
   VersionOption vo{o.version};
   engine::SitePaths paths = o.paths;
   if (!vo.resolve(paths.version)) return nullptr;
+  if (!o.input.resolve(paths.includes, paths.limits)) return nullptr;
   for (const std::string& m : o.partition_map) {
     auto eq = m.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == m.size()) {
@@ -81,7 +84,9 @@ bool save_load(const SiteOptions& o, const engine::Workload& load) {
 }
 
 void print_coverage_stderr(const engine::SimResult& result, const engine::Site& site) {
-  report::print_coverage_text(std::cerr, engine::load_coverage(result, *site.config));
+  std::ostringstream text;  // partition names and refusal details come from the inputs
+  report::print_coverage_text(text, engine::load_coverage(result, *site.config));
+  std::cerr << terminal_text(text.str());
 }
 
 bool report_site_diagnostics(const SiteInputs& in) {

@@ -9,6 +9,7 @@
 
 #include "analyzer/analyze.h"
 #include "analyzer/assoc_model.h"
+#include "cli/input_options.h"
 #include "engine/simulator.h"
 #include "engine/site_loader.h"
 #include "engine/workload/workload.h"
@@ -28,6 +29,7 @@ struct SiteOptions {
   double scale_to_site = 0;  // --scale-to-site: offered load for a recorded trace from elsewhere
   std::string save_load;     // --save-load: write the simulated jobs as a sacct -P dump
   engine::DefaultLoadOptions default_load() const;
+  InputOptions input;
 };
 
 using SiteInputs = engine::LoadedSite;

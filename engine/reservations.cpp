@@ -9,6 +9,8 @@ namespace sa::engine {
 namespace {
 
 constexpr std::int64_t kDay = 86400;
+// Windows per reservation: years of an HOURLY reservation, and a bound on a hostile start time.
+constexpr std::int64_t kMaxOccurrences = 100000;
 
 // 1970-01-01 was a Thursday: weekday 0 = Monday.
 int weekday(std::int64_t t) { return static_cast<int>(((t / kDay) % 7 + 3) % 7); }
@@ -57,7 +59,10 @@ ReservationBook::ReservationBook(const std::vector<Reservation>& list, const Con
     else if (resv.has_flag("DAILY") || resv.has_flag("WEEKDAY") || resv.has_flag("WEEKEND")) step = kDay;
     else if (resv.has_flag("WEEKLY")) step = 7 * kDay;
     const std::int64_t length = resv.end - resv.start;
-    for (std::int64_t s = resv.start; s < horizon || s == resv.start; s += step) {
+    // Capped: a recurring reservation starting decades before the load would otherwise add
+    // one window per hour of the gap.
+    std::int64_t occurrences = 0;
+    for (std::int64_t s = resv.start; (s < horizon || s == resv.start) && occurrences++ < kMaxOccurrences; s += step) {
       const int wd = weekday(s);
       const bool skip = (resv.has_flag("WEEKDAY") && wd >= 5) || (resv.has_flag("WEEKEND") && wd < 5);
       if (!skip) windows_.push_back(ResvWindow{r, s, s + length, nodes, resv.has_flag("MAINT")});

@@ -76,7 +76,8 @@ void use_default_load(LoadedSite& in, const DefaultLoadOptions& options) {
 
 Result<std::unique_ptr<LoadedSite>> load_site(const SitePaths& p) {
   auto in = std::make_unique<LoadedSite>();
-  in->conf = analyze_file(p.conf, {p.version, 16, ConfKind::kSlurm});
+  in->sources.set_limits(p.limits);
+  in->conf = analyze_file(p.conf, {p.version, ConfKind::kSlurm, p.includes, p.limits});
   if (!in->conf->ok()) return Error{in->conf->failure};
   in->site.config = &in->conf->config;
   in->partition_map = p.partition_map;

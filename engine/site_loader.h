@@ -25,6 +25,8 @@ struct SitePaths {
   std::map<std::string, std::string> partition_map;  // trace name -> site partition
   double scale_to_site = 0;  // > 0: a recorded load scaled to this site at that offered load
   SlurmVersion version = kDefaultSlurmVersion;
+  IncludePolicy includes{};
+  InputLimits limits{};
 };
 
 /// Everything read, with every input's diagnostics: the slurm.conf family's in

@@ -1,19 +1,22 @@
-// libFuzzer target: any bytes as a slurm.conf must give diagnostics, never a crash, hang,
-// leak or sanitizer report. Crashers found are kept in fuzz/crashers/ and replayed by
-// tests/fuzz_regression_test.cpp.
-#include <cstddef>
-#include <cstdint>
-#include <string>
+// libFuzzer target: a slurm.conf and its Include files from an in-memory tree. The input is
+// split on "\n%%\n": the first part is /site/slurm.conf, the others /site/f1.conf, f2.conf,
+// ... (and /outside/x.conf, which confinement must refuse). No file on disk is ever read.
+#include <map>
 
 #include "analyzer/analyze.h"
+#include "fuzz/fuzz_util.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  if (size > 64 * 1024) return 0;
-  std::string text(reinterpret_cast<const char*>(data), size);
-  // Includes resolve against this (non-existent) directory, so no real file is read.
-  auto analysis = sa::analyze_text("/nonexistent-fuzz-dir/slurm.conf", std::move(text));
-  for (const sa::Diagnostic& d : analysis->diagnostics.all()) {
-    if (d.code == "CONF000") __builtin_trap();  // an internal error is a bug
+  if (size > sa::fuzz::kMaxInput) return 0;
+  std::vector<std::string> parts = sa::fuzz::split_files(data, size);
+  std::map<std::string, std::string> tree{{"/outside/x.conf", "SECRET=1\n"}};
+  for (std::size_t i = 1; i < parts.size(); ++i) tree["/site/f" + std::to_string(i) + ".conf"] = parts[i];
+  sa::AnalyzeOptions options;
+  options.includes.memory_tree = &tree;
+  auto analysis = sa::analyze_text("/site/slurm.conf", std::move(parts[0]), options);
+  sa::fuzz::no_internal_error(analysis->diagnostics);
+  for (sa::FileId f = 0; f < static_cast<sa::FileId>(analysis->sources.file_count()); ++f) {
+    if (analysis->sources.path(f) == "/outside/x.conf") __builtin_trap();  // confinement broken
   }
   return 0;
 }

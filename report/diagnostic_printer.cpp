@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <sstream>
+
+#include "analyzer/printable.h"
 #include "analyzer/text_util.h"
 
 namespace sa::report {
@@ -19,50 +22,44 @@ const char* color_of(Severity s) {
 
 std::string location(const Diagnostic& d, const SourceManager& sources) {
   if (!d.loc.valid()) return "slurm-advisor";
-  return fmt::format("{}:{}:{}", sources.path(d.loc.file), d.loc.line, d.loc.column);
+  return fmt::format("{}:{}:{}", printable(sources.path(d.loc.file), 400), d.loc.line, d.loc.column);
 }
+
+constexpr std::size_t kMaxSnippet = 300;  // bytes of a quoted line; minified configs have huge lines
 
 // The source line with tabs kept (so the caret lines up) and control bytes made visible.
 void print_source(std::ostream& out, const Diagnostic& d, const SourceManager& sources, bool color) {
   std::string_view line = sources.line_text(d.loc.file, d.loc.line);
   if (line.empty() && d.loc.line > 0) return;
-  std::string shown, caret;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    char c = line[i];
-    bool before = static_cast<int>(i) < d.loc.column - 1;
-    if (c == '\t') {
-      shown.push_back('\t');
-      if (before) caret.push_back('\t');
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      shown += "?";
-      if (before) caret.push_back(' ');
-    } else {
-      shown.push_back(c);
-      if (before) caret.push_back(' ');
-    }
-    if (shown.size() > 300) {
-      shown += "...";
-      break;
-    }
-  }
+  const std::size_t before = std::min<std::size_t>(static_cast<std::size_t>(std::max(d.loc.column - 1, 0)), line.size());
+  std::string prefix, shown;
+  append_printable(prefix, line.substr(0, before), true);
+  append_printable(shown, line.substr(0, kMaxSnippet), true);
+  if (line.size() > kMaxSnippet) shown += "...";
+  std::string caret;
+  for (char c : prefix) caret.push_back(c == '\t' ? '\t' : ' ');
+  if (caret.size() > shown.size()) caret.assign(shown.size(), ' ');
   out << "  " << shown << "\n  " << caret << (color ? "\033[1;32m^\033[0m" : "^") << "\n";
 }
 
 }  // namespace
 
-void print_diagnostics_text(std::ostream& out, const std::vector<Diagnostic>& diagnostics,
+void print_diagnostics_text(std::ostream& terminal, const std::vector<Diagnostic>& diagnostics,
                             const SourceManager& sources, const TextOptions& options) {
+  // Rendered first, then made safe as a whole: no input byte reaches the terminal raw.
+  std::ostringstream out;
   for (const Diagnostic& d : diagnostics) {
     const char* sev = severity_name(d.severity);
     if (options.color) {
       out << fmt::format("\033[1m{}:\033[0m {}{}:\033[0m \033[1m{}\033[0m [{}]\n", location(d, sources),
-                         color_of(d.severity), sev, d.message, d.code);
+                         color_of(d.severity), sev, printable(d.message, d.message.size()), d.code);
     } else {
       out << fmt::format("{}: {}: {} [{}]\n", location(d, sources), sev, d.message, d.code);
     }
     if (options.show_source && d.loc.valid()) print_source(out, d, sources, options.color);
     if (!d.hint.empty()) out << "  hint: " << d.hint << "\n";
   }
+  terminal << terminal_text(out.str(), {options.color});
 }
 
 nlohmann::json diagnostics_json(const std::vector<Diagnostic>& diagnostics, const SourceManager& sources) {

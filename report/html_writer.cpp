@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "report/sha256.h"
+
 namespace sa::report {
 
 std::string esc(std::string_view text) {
@@ -137,6 +139,11 @@ document.documentElement.setAttribute("data-render-ms",String(Math.round(perform
 })();
 )";
 
+const std::string& script_hash() {
+  static const std::string hash = csp_script_hash(kScript);
+  return hash;
+}
+
 }  // namespace
 
 std::string page_begin(const PageHead& head) {
@@ -144,10 +151,11 @@ std::string page_begin(const PageHead& head) {
       "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
       // No network: nothing this page shows may be fetched, even if a name tried to.
+      // Scripts: only our own, named by its hash, so an injected <script> or handler never runs.
       "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-      "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
+      "style-src 'unsafe-inline'; script-src {}; img-src data:\">\n"
       "<title>{}</title>\n<style>{}</style>\n</head>\n<body>\n<header><h1>{}</h1><p>{}</p></header>\n<main>\n",
-      esc(head.title), kStyle, esc(head.title), esc(head.subtitle));
+      script_hash(), esc(head.title), kStyle, esc(head.title), esc(head.subtitle));
 }
 
 std::string page_end() { return fmt::format("</main>\n<script>{}</script>\n</body>\n</html>\n", kScript); }

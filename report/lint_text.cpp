@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "analyzer/text_util.h"
 #include "report/coverage_report.h"
 #include "report/lint_report.h"
 #include "rules/framework/evidence.h"
@@ -69,7 +70,7 @@ void print_finding(std::ostream& out, const Finding& f, const LintTextOptions& o
   out << location_text(f.loc) << ": " << on << rules::level_name(f.severity) << off << ": " << f.message << " [" << f.code
       << " " << rules::check_name(f.check) << "]" << (f.baselined ? " (baselined)" : "") << "\n";
   if (!o.evidence) return;  // --no-evidence: one line per finding, for grep and quick looks
-  if (!f.snippet.empty()) out << "    " << f.snippet << "\n";
+  if (!f.snippet.empty()) out << "    " << printable(f.snippet, 300) << "\n";
   // A group of many places (one cause on many lines) shows its first few.
   constexpr std::size_t kShown = 5;
   for (std::size_t i = 0; i < f.related.size() && i < kShown; ++i) {

@@ -29,9 +29,16 @@ json node_json(const Node& n) {
           {"Gres", gres}, {"State", node_state_string(n.state)}, {"Reason", n.reason}};
 }
 
-json partition_json(const Partition& p, const Config& config) {
-  json nodes = json::array();
-  for (std::uint32_t i : p.nodes) nodes.push_back(config.nodes[i].name);
+// The names of `ids`, at most `max_names` of them: `model` on `n[000-999][000-999]` must
+// not print a million names per partition.
+json name_list(const std::vector<std::uint32_t>& ids, const Config& config, std::size_t max_names) {
+  json names = json::array();
+  for (std::size_t k = 0; k < ids.size() && k < max_names; ++k) names.push_back(config.nodes[ids[k]].name);
+  return names;
+}
+
+json partition_json(const Partition& p, const Config& config, std::size_t max_names) {
+  json nodes = name_list(p.nodes, config, max_names);
   json j = {{"PartitionName", p.name}, {"Nodes", nodes}, {"NodesExpression", p.nodes_expr},
             {"Default", p.is_default}, {"Hidden", p.hidden}, {"State", partition_state_string(p.state)},
             {"MaxTime", time_or_null(p.max_time)},
@@ -48,6 +55,7 @@ json partition_json(const Partition& p, const Config& config) {
             {"RootOnly", p.root_only}, {"ReqResv", p.req_resv},
             {"OverTimeLimit", p.over_time_limit ? json(*p.over_time_limit) : json(nullptr)}};
   j["Written"] = p.raw;
+  if (p.nodes.size() > max_names) j["NodesOmitted"] = p.nodes.size() - max_names;
   return j;
 }
 
@@ -140,18 +148,20 @@ std::string partition_state_string(PartitionState state) {
   return kNames[static_cast<int>(state)];
 }
 
-json model_json(const Config& config) {
+json model_json(const Config& config, std::size_t max_names) {
   json nodes = json::array(), partitions = json::array(), nodesets = json::array();
-  for (const Node& n : config.nodes) nodes.push_back(node_json(n));
-  for (const Partition& p : config.partitions) partitions.push_back(partition_json(p, config));
+  for (std::size_t i = 0; i < config.nodes.size() && i < max_names; ++i) nodes.push_back(node_json(config.nodes[i]));
+  for (const Partition& p : config.partitions) {
+    partitions.push_back(partition_json(p, config, max_names));
+  }
   for (const NodeSet& s : config.nodesets) {
-    json members = json::array();
-    for (std::uint32_t i : s.nodes) members.push_back(config.nodes[i].name);
+    json members = name_list(s.nodes, config, max_names);
     nodesets.push_back({{"NodeSet", s.name}, {"Feature", s.feature}, {"Nodes", members}});
+    if (s.nodes.size() > max_names) nodesets.back()["NodesOmitted"] = s.nodes.size() - max_names;
   }
   json settings = json::object();
   for (const auto& [lower, s] : config.settings) settings[s.key] = s.value;
-  return {{"SlurmVersion", config.version.to_string()},
+  json model = {{"SlurmVersion", config.version.to_string()},
           {"ClusterName", config.cluster_name},
           {"SlurmctldHost", config.slurmctld_hosts},
           {"GresTypes", config.gres_types},
@@ -171,6 +181,8 @@ json model_json(const Config& config) {
           {"EnforcePartLimits", config.enforce_part_limits},
           {"OverTimeLimit", config.over_time_limit},
           {"Settings", settings}};
+  if (config.nodes.size() > max_names) model["NodesOmitted"] = config.nodes.size() - max_names;
+  return model;
 }
 
 }  // namespace sa::report

@@ -7,7 +7,8 @@
 
 namespace sa::report {
 
-nlohmann::json model_json(const Config& config);
+/// Node name lists longer than `max_names` are cut there, with the count left out beside them.
+nlohmann::json model_json(const Config& config, std::size_t max_names = 10'000);
 
 std::string oversubscribe_string(const OverSubscribe& os);
 std::string preempt_mode_string(const PreemptMode& mode);

@@ -1,6 +1,7 @@
 #pragma once
 // Running the slurm-advisor binary from tests: exit status and captured output.
 #include <array>
+#include <gtest/gtest.h>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -26,6 +27,16 @@ inline CommandResult run(const std::string& args, bool merge_stderr = false) {
   int raw = pclose(pipe);
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   return r;
+}
+
+/// A fresh, empty directory named after the running test (removed first if it exists).
+inline std::filesystem::path fresh_test_dir(const std::string& prefix) {
+  auto dir = std::filesystem::temp_directory_path() /
+             (prefix + "_" + std::to_string(::getpid()) + "_" +
+              ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
 }
 
 inline std::string write_temp(const std::string& name, const std::string& text) {

@@ -76,7 +76,7 @@ TEST(Corpus, EveryFileMatchesItsReviewedExpectation) {
     auto found = expectations.find(file);
     std::string version = found != expectations.end() ? found->second.version : "24.05";
     fs::path path = kShared / "corpora" / file;
-    auto a = analyze_file(path.string(), {*SlurmVersion::parse(version), 16, guess_conf_kind(path.string())});
+    auto a = analyze_file(path.string(), {*SlurmVersion::parse(version), guess_conf_kind(path.string())});
     ASSERT_TRUE(a->ok()) << file << ": " << a->failure;
     for (const Diagnostic& d : a->diagnostics.all()) EXPECT_NE(d.code, "CONF000") << file << ": " << d.message;
     std::string got = code_summary(*a);

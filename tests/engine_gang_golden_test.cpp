@@ -118,7 +118,7 @@ struct Capture {
     std::string text;
     for (const std::string& line : lines_of(dir / "slurm.conf")) text += line + "\n";
     text += pin_partitions();
-    conf = analyze_text((dir / "slurm.conf").string(), text, {*SlurmVersion::parse("22.05"), 16});
+    conf = analyze_text((dir / "slurm.conf").string(), text, {*SlurmVersion::parse("22.05")});
     site.config = &conf->config;
     const fs::path accounts = dir / "extra" / "ACCOUNTS_CFG.txt";
     if (fs::exists(accounts)) {

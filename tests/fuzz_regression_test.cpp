@@ -9,7 +9,11 @@
 #include "analyzer/accounting_readers.h"
 #include "analyzer/analyze.h"
 #include "analyzer/assoc_reader.h"
+#include "analyzer/node_events_reader.h"
+#include "analyzer/reservation_reader.h"
 #include "engine/fair_share.h"
+#include "engine/workload/synthetic.h"
+#include "engine/workload/workload.h"
 
 namespace sa {
 namespace {
@@ -33,6 +37,12 @@ TEST(FuzzRegression, CrashersNowAnalyseCleanly) {
     UsageSnapshot usage = read_sshare_usage_text(id, sources, sink);
     std::vector<double> raw = usage_by_association(tree, usage, sink);
     engine::FairShare(tree, {}).compute(std::vector<long double>(raw.begin(), raw.end()));
+    // And through every other reader a fuzz target covers.
+    engine::read_swf(id, sources, sink, {});
+    engine::read_sacct(id, sources, sink, {});
+    engine::read_profile(id, sources, sink);
+    read_reservations_text(id, sources, sink);
+    read_node_events_text(id, sources, sink);
     ++replayed;
   }
   RecordProperty("replayed", replayed);

@@ -35,7 +35,7 @@ struct GoldenCapture {
   std::int64_t tick = 0;  // one scheduler tick: the start tolerance of a replay
 
   explicit GoldenCapture(std::filesystem::path d) : dir(std::move(d)) {
-    conf = analyze_file((dir / "slurm.conf").string(), {*SlurmVersion::parse("22.05"), 16});
+    conf = analyze_file((dir / "slurm.conf").string(), {*SlurmVersion::parse("22.05")});
     const std::filesystem::path own = dir / "extra" / "ACCOUNTS_CFG.txt";
     tree = *read_assoc_dump((std::filesystem::exists(own) ? own : dir / "assoc.cfg").string(), sources, sink);
     site.config = &conf->config;

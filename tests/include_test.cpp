@@ -22,7 +22,7 @@ class IncludeTest : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
   void write(const std::string& name, const std::string& text) { std::ofstream(dir_ / name) << text; }
   std::unique_ptr<Analysis> run(const char* version = "24.05") {
-    return analyze_file((dir_ / "slurm.conf").string(), {*SlurmVersion::parse(version), 16});
+    return analyze_file((dir_ / "slurm.conf").string(), {*SlurmVersion::parse(version)});
   }
   fs::path dir_;
 };
@@ -114,7 +114,7 @@ namespace sa {
 namespace {
 
 TEST(IncludeSoftening, WhatAMissingIncludeMayDefineIsAWarning) {
-  auto a = test::analyze("ClusterName=c\nSlurmctldHost=h\nInclude /nonexistent/nodes.conf\nPartitionName=p Nodes=n1\n");
+  auto a = test::analyze("ClusterName=c\nSlurmctldHost=h\nInclude nonexistent-nodes.conf\nPartitionName=p Nodes=n1\n");
   EXPECT_EQ(test::count(*a, "CONF011"), 1);
   const Diagnostic* d = test::first(*a, "CONF017");
   ASSERT_TRUE(d);

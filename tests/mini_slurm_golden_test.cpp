@@ -42,7 +42,7 @@ class MiniSlurmGolden : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(MiniSlurmGolden, SshareMatchesRealSlurm) {
   const fs::path dir = fs::path(SA_SOURCE_DIR) / "tests" / "golden" / "mini_slurm" / GetParam();
-  auto conf = analyze_file((dir / "slurm.conf").string(), {*SlurmVersion::parse("22.05"), 16, ConfKind::kSlurm});
+  auto conf = analyze_file((dir / "slurm.conf").string(), {*SlurmVersion::parse("22.05"), ConfKind::kSlurm});
   ASSERT_TRUE(conf->ok());
   EXPECT_FALSE(conf->diagnostics.has_errors());
   SourceManager sources;

@@ -14,7 +14,7 @@ namespace sa::test {
 inline const char* kPreamble = "ClusterName=test\nSlurmctldHost=ctl\nMaxNodeCount=100\n";
 
 inline std::unique_ptr<Analysis> analyze(const std::string& text, const char* version = "24.05") {
-  return analyze_text("slurm.conf", text, {*SlurmVersion::parse(version), 16});
+  return analyze_text("slurm.conf", text, {*SlurmVersion::parse(version)});
 }
 
 inline std::unique_ptr<Analysis> analyze_body(const std::string& body, const char* version = "24.05") {

@@ -190,7 +190,7 @@ Workload read_sacct(FileId file, const SourceManager& sources, DiagnosticSink& s
     if (auto p = parse_trace_int(get(c.priority))) j.recorded_priority = *p;
     w.jobs.push_back(std::move(j));
   }
-  normalise_jobs(w, sink, file);
+  normalise_jobs(w, sink, file, sources.limits());
   return w;
 }
 
@@ -205,10 +205,43 @@ bool looks_like_swf(const std::string& text) {
   return false;
 }
 
-void normalise_jobs(Workload& w, DiagnosticSink& sink, FileId file) {
+namespace {
+
+// The engine's work grows with the simulated span and the job count, so a trace that claims
+// a job 10^15 seconds after the first would keep it busy for ever.
+void drop_beyond_limits(Workload& w, DiagnosticSink& sink, FileId file, const InputLimits& limits) {
+  if (w.jobs.empty()) return;
+  const std::int64_t first = w.jobs.front().submit;
+  const std::int64_t last = first > kMaxTraceInt ? first : first + std::min(limits.sim_span, kMaxTraceInt);
+  std::size_t late = 0;
+  std::erase_if(w.jobs, [&](const JobRequest& j) {
+    if (j.submit <= last && j.run_time <= limits.sim_span) return false;
+    if (late++ == 0) {
+      sink.warning("WORK006", {file, j.line, 1},
+                   fmt::format("job {} submits or runs beyond {} seconds after the first submit; it and any "
+                               "other such job are not simulated", j.id, limits.sim_span),
+                   "raise the limit with --limit sim-span=SECONDS");
+    }
+    return true;
+  });
+  if (static_cast<std::int64_t>(w.jobs.size()) > limits.sim_jobs) {
+    const JobRequest& cut = w.jobs[static_cast<std::size_t>(limits.sim_jobs)];
+    sink.warning("WORK006", {file, cut.line, 1},
+                 fmt::format("more than {} jobs; job {} and the {} after it are not simulated", limits.sim_jobs,
+                             cut.id, w.jobs.size() - static_cast<std::size_t>(limits.sim_jobs) - 1),
+                 "raise the limit with --limit sim-jobs=N");
+    w.jobs.resize(static_cast<std::size_t>(limits.sim_jobs));
+  }
+  w.skipped_lines += late;
+}
+
+}  // namespace
+
+void normalise_jobs(Workload& w, DiagnosticSink& sink, FileId file, const InputLimits& limits) {
   std::stable_sort(w.jobs.begin(), w.jobs.end(), [](const JobRequest& a, const JobRequest& b) {
     return a.submit != b.submit ? a.submit < b.submit : a.id < b.id;
   });
+  drop_beyond_limits(w, sink, file, limits);
   std::map<std::uint32_t, int> seen;
   std::uint32_t next_free = 1;
   for (const JobRequest& j : w.jobs) next_free = std::max(next_free, j.id + 1);

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "analyzer/text_util.h"
+#include "engine/workload/trace_fields.h"
 #include "engine/workload/workload.h"
 
 namespace sa::engine {
@@ -47,7 +48,8 @@ bool parse_fields(std::string_view line, SwfLine& out, int& count) {
     }
     char* end = nullptr;
     double v = std::strtod(token.c_str(), &end);
-    if (end == token.c_str() + token.size() && std::isfinite(v)) {
+    // Beyond kMaxTraceInt no field means anything, and the casts below would be undefined.
+    if (end == token.c_str() + token.size() && std::isfinite(v) && std::fabs(v) <= static_cast<double>(kMaxTraceInt)) {
       out.f[k] = v;
     } else if (semicolons && (k == kUserId || k == kGroupId || k == kQueue || k == kPartition)) {
       out.f[k] = -1;
@@ -74,7 +76,8 @@ Workload read_swf(FileId file, const SourceManager& sources, DiagnosticSink& sin
     if (line.front() == ';') {
       std::string_view h = trim(line.substr(1));
       if (istarts_with(h, "UnixStartTime:")) {
-        w.epoch_offset = std::strtoll(std::string(trim(h.substr(14))).c_str(), nullptr, 10);
+        auto offset = parse_trace_int(h.substr(14));
+        w.epoch_offset = offset && *offset >= 0 && *offset <= kMaxTraceSeconds ? *offset : 0;
       }
       continue;
     }
@@ -85,7 +88,12 @@ Workload read_swf(FileId file, const SourceManager& sources, DiagnosticSink& sin
       sink.error("WORK001", {file, line_no, 1}, message);
       ++w.skipped_lines;
     };
-    if (!parse_fields(line, parsed, n) || n < kStatus) {
+    if (!parse_fields(line, parsed, n)) {
+      bad(fmt::format("not an SWF job line: field {} is not a number within +-{}", n, kMaxTraceInt));
+      if (options.stop_on_error) break;
+      continue;
+    }
+    if (n < kStatus) {
       bad(fmt::format("not an SWF job line: expected 18 numeric fields, read {}", n));
       if (options.stop_on_error) break;
       continue;
@@ -93,6 +101,11 @@ Workload read_swf(FileId file, const SourceManager& sources, DiagnosticSink& sin
     for (int k = n; k < kFieldCount; ++k) {
       f[k] = -1;
       parsed.names[k].clear();
+    }
+    if (f[kSubmit] > kMaxTraceSeconds || f[kRunTime] > kMaxTraceSeconds || f[kReqTime] > kMaxTraceSeconds) {
+      bad(fmt::format("a submit, run or requested time beyond {} seconds", kMaxTraceSeconds));
+      if (options.stop_on_error) break;
+      continue;
     }
     const double procs = f[kReqProcs] > 0 ? f[kReqProcs] : f[kAllocProcs];
     if (f[kSubmit] < 0 || procs <= 0 || f[kRunTime] < 0) {
@@ -111,7 +124,7 @@ Workload read_swf(FileId file, const SourceManager& sources, DiagnosticSink& sin
     j.cpus = static_cast<std::uint32_t>(std::min(procs, 4.0e9));
     if (f[kReqTime] > 0) j.time_limit = static_cast<std::int64_t>(std::llround(f[kReqTime]));
     if (f[kReqMem] > 0) {  // KB per processor
-      j.mem_mb = static_cast<std::uint64_t>(std::ceil(f[kReqMem] / 1024.0));
+      j.mem_mb = static_cast<std::uint64_t>(std::ceil(std::min(f[kReqMem] / 1024.0, kMaxTraceMemoryMb)));
       j.mem_per_cpu = true;
       j.mem_set = true;
     }
@@ -126,7 +139,7 @@ Workload read_swf(FileId file, const SourceManager& sources, DiagnosticSink& sin
     j.line = line_no;
     w.jobs.push_back(std::move(j));
   }
-  normalise_jobs(w, sink, file);
+  normalise_jobs(w, sink, file, sources.limits());
   return w;
 }
 

@@ -61,7 +61,10 @@ struct ProfileReader {
   }
   std::optional<std::int64_t> duration(std::string_view text) {
     // A bare number is seconds here (sacct's "MM" reading of a bare number would surprise).
-    if (auto n = parse_double(trim(text)); n && *n >= 0 && std::isfinite(*n)) return static_cast<std::int64_t>(*n);
+    // Range-checked before the conversion, which is undefined past int64.
+    if (auto n = parse_double(trim(text)); n && *n >= 0 && *n <= static_cast<double>(kMaxTraceSeconds)) {
+      return static_cast<std::int64_t>(*n);
+    }
     if (auto d = parse_trace_duration(text)) return *d;
     error(fmt::format("'{}' is not a duration ([D-]HH:MM:SS or seconds)", trim(text)));
     return std::nullopt;
@@ -386,6 +389,8 @@ Workload generate(const Profile& p, const Config& config, const AssocTree* tree)
   while (true) {
     t += -std::log(1.0 - rng.uniform()) / peak;
     if (t >= end || (p.max_jobs > 0 && id > static_cast<std::uint64_t>(p.max_jobs))) break;
+    // A profile asking for a year at a million jobs an hour stops at the sim-jobs default.
+    if (id > static_cast<std::uint64_t>(InputLimits{}.sim_jobs)) break;
     const double hour = std::fmod(t / 3600.0, 24.0);
     const double rate = base * (1.0 + p.daily_cycle * std::cos(2.0 * std::numbers::pi * (hour - 14.0) / 24.0));
     if (rng.uniform() * peak > rate) continue;

@@ -33,8 +33,10 @@ std::optional<std::int64_t> parse_trace_int(std::string_view s) {
   }
   if (i == s.size()) return std::nullopt;
   for (; i < s.size(); ++i) {
-    if (s[i] < '0' || s[i] > '9' || v > 1'000'000'000'000'000LL) return std::nullopt;
+    if (s[i] < '0' || s[i] > '9') return std::nullopt;
     v = v * 10 + (s[i] - '0');
+    // Checked after each digit, so the next multiplication cannot overflow.
+    if (v > kMaxTraceInt) return std::nullopt;
   }
   return neg ? -v : v;
 }
@@ -61,9 +63,16 @@ std::optional<std::int64_t> parse_trace_duration(std::string_view text) {
   int n = 0;
   for (const std::string& p : split(text, ':')) {
     if (n == 3 || !all_digits(p)) return std::nullopt;
-    parts[n++] = *parse_trace_int(p);
+    auto part = parse_trace_int(p);
+    if (!part) return std::nullopt;  // too many digits
+    parts[n++] = *part;
   }
   if (n == 0) return std::nullopt;
+  // Every part at most kMaxTraceSeconds: the sums below stay far from overflow.
+  if (days > kMaxTraceSeconds / 86400) return std::nullopt;
+  for (int k = 0; k < n; ++k) {
+    if (parts[k] > kMaxTraceSeconds) return std::nullopt;
+  }
   std::int64_t secs = 0;
   if (n == 3) secs = parts[0] * 3600 + parts[1] * 60 + parts[2];
   else if (n == 2) secs = days > 0 ? parts[0] * 3600 + parts[1] * 60 : parts[0] * 60 + parts[1];
@@ -93,7 +102,10 @@ std::optional<TraceMemory> parse_trace_memory(std::string_view text) {
   }
   double v = 0;
   auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || p != text.data() + text.size() || v < 0) return std::nullopt;
+  // The range check comes before the conversion: a double beyond uint64 converts undefined.
+  if (ec != std::errc() || p != text.data() + text.size() || !(v >= 0) || !(v * scale <= kMaxTraceMemoryMb)) {
+    return std::nullopt;
+  }
   m.mb = static_cast<std::uint64_t>(v * scale + 0.5);
   return m;
 }

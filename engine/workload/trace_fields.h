@@ -6,8 +6,14 @@
 
 namespace sa::engine {
 
+// Range checks before any conversion: traces come from users, and a double or integer past
+// these would overflow (undefined behaviour) in the readers or make a simulation endless.
+constexpr std::int64_t kMaxTraceInt = 1'000'000'000'000'000;  // 10^15: ids, epoch seconds
+constexpr std::int64_t kMaxTraceSeconds = 10'000'000'000;     // about 317 years
+constexpr double kMaxTraceMemoryMb = 1e12;                    // an exabyte
+
 /// A decimal integer with an optional sign (no base prefixes, unlike slurm.conf numbers);
-/// nullopt when empty, not a number, or beyond 10^18.
+/// nullopt when empty, not a number, or beyond kMaxTraceInt.
 std::optional<std::int64_t> parse_trace_int(std::string_view text);
 /// A sacct timestamp: epoch seconds (SLURM_TIME_FORMAT=%s) or ISO 8601 without zone
 /// (read as UTC; sacct prints local time, so only differences are meaningful). "Unknown",

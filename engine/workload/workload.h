@@ -46,7 +46,9 @@ Workload read_sacct(FileId file, const SourceManager& sources, DiagnosticSink& s
 /// True when the text looks like SWF rather than a pipe-separated sacct dump.
 bool looks_like_swf(const std::string& text);
 
-/// Sorts by (submit, id) and renumbers duplicate ids so every job id is unique.
-void normalise_jobs(Workload& workload, DiagnosticSink& sink, FileId file);
+/// Sorts by (submit, id) and renumbers duplicate ids so every job id is unique. Jobs beyond
+/// the limits (submitted or running past sim-span after the first submit, or past the
+/// sim-jobs count) are dropped with one WORK006 warning each kind.
+void normalise_jobs(Workload& workload, DiagnosticSink& sink, FileId file, const InputLimits& limits = {});
 
 }  // namespace sa::engine

@@ -1,0 +1,34 @@
+#pragma once
+// Shared by the libFuzzer targets: inputs are capped (the readers' own caps are tested
+// elsewhere; here the point is speed), read diagnostics must never include CONF000 (an
+// internal error is a bug), and a multi-file input is split on "\n%%\n".
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analyzer/diagnostics.h"
+
+namespace sa::fuzz {
+
+constexpr std::size_t kMaxInput = 16 * 1024;
+
+inline std::vector<std::string> split_files(const std::uint8_t* data, std::size_t size) {
+  std::string_view text(reinterpret_cast<const char*>(data), size);
+  std::vector<std::string> parts;
+  for (std::size_t at = 0;;) {
+    const std::size_t sep = text.find("\n%%\n", at);
+    parts.emplace_back(text.substr(at, sep == std::string_view::npos ? std::string_view::npos : sep - at));
+    if (sep == std::string_view::npos) return parts;
+    at = sep + 4;
+  }
+}
+
+inline void no_internal_error(const DiagnosticSink& sink) {
+  for (const Diagnostic& d : sink.all()) {
+    if (d.code == "CONF000") __builtin_trap();
+  }
+}
+
+}  // namespace sa::fuzz

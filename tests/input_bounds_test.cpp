@@ -1,0 +1,125 @@
+// Bounded work on hostile input (issue 19): deep association chains, numbers at the edge of
+// every integer and float type, node counts far beyond any cluster. Each test asserts the
+// diagnostic; time and memory are bounded by the caps (and, for the CLI runs, by the CPU-time
+// and address-space rlimits in run_bounded), never measured with a clock.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "analyzer/assoc_model.h"
+#include "analyzer/assoc_reader.h"
+#include "engine/workload/synthetic.h"
+#include "engine/workload/trace_fields.h"
+#include "engine/workload/workload.h"
+#include "tests/cli_util.h"
+#include "tests/test_util.h"
+
+namespace sa {
+namespace {
+
+// The CLI under `ulimit -t 60 -v 4 GB`: a runaway is killed and the exit status says so.
+test::CommandResult run_bounded(const std::string& args) {
+  return test::run("--version >/dev/null; ulimit -t 60; ulimit -v 4194304; " + std::string(SA_BINARY) + " " + args, true);
+}
+
+std::string deep_chain(int depth) {
+  std::string dump = "Cluster - 'c'\nParent - 'root'\nAccount - 'a0'\n";
+  for (int i = 1; i < depth; ++i) {
+    dump += "Parent - 'a" + std::to_string(i - 1) + "'\nAccount - 'a" + std::to_string(i) + "'\n";
+  }
+  return dump + "Parent - 'a" + std::to_string(depth - 1) + "'\nUser - 'u':DefaultAccount='a0'\n";
+}
+
+TEST(InputBounds, DeepAccountChainIsCutWithOneDiagnostic) {
+  SourceManager sources;
+  DiagnosticSink sink;
+  AssocTree tree = read_assoc_dump_text(sources.add("deep.cfg", deep_chain(50'000)), sources, sink);
+  int deep = 0, undefined = 0;
+  for (const Diagnostic& d : sink.all()) {
+    deep += d.code == "ACCT015";
+    undefined += d.code == "ACCT002";
+  }
+  EXPECT_EQ(deep, 1);
+  EXPECT_EQ(undefined, 0);  // the lines under the cut account are not reported one by one
+  EXPECT_EQ(tree.assocs.size(), 1001u);  // root and a0 .. a999
+}
+
+TEST(InputBounds, DeepAccountChainThroughTheCli) {
+  const std::string dump = test::write_temp("deep.cfg", deep_chain(50'000));
+  for (const char* cmd : {"tree", "sshare"}) {
+    auto r = run_bounded(std::string(cmd) + " --assoc " + dump);
+    EXPECT_EQ(r.status, 1) << cmd;  // the ACCT015 error; a crash or a kill has no exit status 1
+    EXPECT_NE(r.out.find("ACCT015"), std::string::npos) << cmd;
+  }
+}
+
+TEST(InputBounds, SwfNumbersBeyondEveryRangeAreLineErrors) {
+  SourceManager sources;
+  DiagnosticSink sink;
+  const std::string swf =
+      "1 0 0 100 4 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1\n"
+      "2 9223372036854775807 0 100 4 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1\n"
+      "3 1e300 0 100 4 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1\n"
+      "4 10 0 1e15 4 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1\n"
+      "5 5000000000 0 100 4 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1\n"
+      "6 10 0 100 4 -1 -1 4 200 1e300 1 1e300 1 -1 1 -1 -1 -1\n";
+  engine::Workload w = engine::read_swf(sources.add("huge.swf", swf), sources, sink, {});
+  ASSERT_EQ(w.jobs.size(), 1u);
+  EXPECT_EQ(w.jobs[0].id, 1u);
+  EXPECT_EQ(test::where(sink), (std::vector<std::string>{"WORK001 2:1", "WORK001 3:1", "WORK001 4:1",
+                                                          "WORK006 5:1", "WORK001 6:1"}));
+}
+
+TEST(InputBounds, TraceFieldsRejectOverflowingValues) {
+  EXPECT_FALSE(engine::parse_trace_int("9223372036854775807"));
+  EXPECT_FALSE(engine::parse_trace_int("99999999999999999999999"));
+  EXPECT_FALSE(engine::parse_trace_duration("999999999999-00:00:00"));
+  EXPECT_FALSE(engine::parse_trace_duration("99999999999999:00:00"));
+  EXPECT_FALSE(engine::parse_trace_memory("1e300G"));
+  EXPECT_FALSE(engine::parse_trace_memory("nan"));
+  EXPECT_EQ(engine::parse_trace_int("1795280679"), 1795280679);
+}
+
+TEST(InputBounds, ProfileDurationsAreRangeChecked) {
+  SourceManager sources;
+  DiagnosticSink sink;
+  engine::read_profile(sources.add("profile.txt", "duration = 1e300\nruntime_max = 9223372036854775807\n"), sources, sink);
+  EXPECT_EQ(test::where(sink), (std::vector<std::string>{"WORK005 1:12", "WORK005 2:15"}));
+}
+
+TEST(InputBounds, JobCountCapIsADiagnostic) {
+  SourceManager sources;
+  InputLimits limits;
+  limits.sim_jobs = 2;
+  sources.set_limits(limits);
+  DiagnosticSink sink;
+  std::string swf;
+  for (int i = 1; i <= 5; ++i) swf += std::to_string(i) + " " + std::to_string(i) + " 0 100 4 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1\n";
+  engine::Workload w = engine::read_swf(sources.add("many.swf", swf), sources, sink, {});
+  EXPECT_EQ(w.jobs.size(), 2u);
+  EXPECT_EQ(test::where(sink), std::vector<std::string>{"WORK006 3:1"});
+}
+
+TEST(InputBounds, NodeCountCapAndModelOutput) {
+  const std::string big = "NodeName=n[000-999][000-999] CPUs=4 RealMemory=1000\n";
+  auto a = test::analyze(std::string(test::kPreamble) + big + big + "PartitionName=p Nodes=ALL\n");
+  EXPECT_EQ(test::count(*a, "CONF049"), 2);
+  EXPECT_EQ(test::count(*a, "CONF014"), 0);
+  const std::string conf = test::write_temp("model_big.conf", "ClusterName=c\nSlurmctldHost=h\n"
+                                            "NodeName=n[000-199][000-199] CPUs=4 RealMemory=1000\n"
+                                            "PartitionName=p Nodes=ALL Default=YES\n");
+  auto r = run_bounded("model " + conf + " --limit model-node-names=100 2>/dev/null");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.out.find("\"NodesOmitted\": 39900"), std::string::npos);
+  EXPECT_LT(r.out.size(), 200'000u);
+}
+
+TEST(InputBounds, RepeatedNodeNamesAreOneDiagnosticPerLine) {
+  const std::string line = "NodeName=n[1-5000] CPUs=4 RealMemory=1000\n";
+  auto a = test::analyze(std::string(test::kPreamble) + line + line);
+  ASSERT_EQ(test::count(*a, "CONF014"), 1);
+  EXPECT_NE(test::first(*a, "CONF014")->message.find("and 4999 more"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sa
