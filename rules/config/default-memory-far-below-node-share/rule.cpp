@@ -71,11 +71,10 @@ void check_default(const LintContext& ctx, FindingSink& sink, const Default& d, 
   const std::string key = d.per_cpu ? "DefMemPerCPU" : "DefMemPerNode";
   const std::string where = d.own ? fmt::format("partition '{}' {}={}", example.name, key, d.mb)
                                   : fmt::format("{}={}", key, d.mb);
+  const std::uint64_t fraction = typical / std::max<std::uint64_t>(1, d.mb);
   const std::string what =
-      d.per_cpu ? fmt::format("{} MB per CPU, 1/{} of the {} MB per CPU", d.mb, typical / std::max<std::uint64_t>(1, d.mb),
-                              per_cpu)
-                : fmt::format("{} MB per node whatever their CPUs, 1/{} of the {} MB", d.mb,
-                              typical / std::max<std::uint64_t>(1, d.mb), typical);
+      d.per_cpu ? fmt::format("{} MB per CPU, 1/{} of the {} MB per CPU", d.mb, fraction, per_cpu)
+                : fmt::format("{} MB per node whatever their CPUs, 1/{} of the {} MB", d.mb, fraction, typical);
   Finding& f = sink.report(
       d.own ? ctx.conf_loc(example.loc) : ctx.setting_loc(key),
       fmt::format("{} gives jobs without --mem {} of a typical node of {} ({}: {} CPUs, {} MB usable): "

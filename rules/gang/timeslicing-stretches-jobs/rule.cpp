@@ -29,11 +29,7 @@ struct Stretch {
   double mean = 1, p95 = 1;
 };
 
-double stretch_of(const engine::SimJob& j) {
-  const double wall = static_cast<double>(j.end - j.start);
-  const double ran = wall - static_cast<double>(j.tot_sus_time);
-  return ran > 0 ? wall / ran : 1.0;
-}
+using engine::stretch_of;
 
 Stretch partition_stretch(const Simulation& sim, std::size_t part) {
   Stretch s;
@@ -44,12 +40,9 @@ Stretch partition_stretch(const Simulation& sim, std::size_t part) {
     s.most.push_back(&j);
   }
   if (s.values.empty()) return s;
-  double sum = 0;
-  for (double v : s.values) sum += v;
-  s.mean = sum / static_cast<double>(s.values.size());
-  std::vector<double> sorted = s.values;
-  std::sort(sorted.begin(), sorted.end());
-  s.p95 = sorted[std::min(sorted.size() - 1, sorted.size() * 95 / 100)];
+  const engine::WaitStats st = wait_stats(s.values);  // the same mean and p95 as for waits
+  s.mean = st.mean;
+  s.p95 = st.p95;
   std::stable_sort(s.most.begin(), s.most.end(), [](auto* a, auto* b) { return stretch_of(*a) > stretch_of(*b); });
   if (s.most.size() > 5) s.most.resize(5);
   return s;
