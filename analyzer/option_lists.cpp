@@ -46,13 +46,16 @@ void lint_list(const ValueRef& ref, ListRule rule, const SlurmVersion& version, 
     std::string why = known ? fmt::format(" in Slurm {} (it exists in {} to {})", version.to_string(),
                                           known->since.to_string(), known->until.to_string())
                             : "";
-    std::string suggestion = guess.empty() ? "" : fmt::format("; did you mean '{}'?", guess);
+    // A word of another key (SlurmctldParameters=bf_continue) gets that key, not a look-alike.
+    const std::string hint = known ? "" : words.elsewhere_hint(name, ref.key, version);
+    std::string suggestion = guess.empty() || !hint.empty() ? "" : fmt::format("; did you mean '{}'?", guess);
     if (rule == ListRule::kExactFatal) {
       sink.error("CONF019", ref.loc, fmt::format("invalid {} word '{}'{}: slurmctld refuses to start{}", ref.key,
-                                                 printable(name), why, suggestion));
+                                                 printable(name), why, suggestion), hint);
     } else {
       sink.warning("CONF019", ref.loc, fmt::format("unknown {} word '{}'{}: Slurm matches these words by substring "
-                                                   "and silently ignores it{}", ref.key, printable(name), why, suggestion));
+                                                   "and silently ignores it{}", ref.key, printable(name), why, suggestion),
+                   hint);
     }
   }
 }

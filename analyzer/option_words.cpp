@@ -1,5 +1,7 @@
 #include "analyzer/option_words.h"
 
+#include <fmt/format.h>
+
 #include "analyzer/embedded_data.h"
 #include "analyzer/text_util.h"
 
@@ -53,6 +55,37 @@ std::vector<const OptionWord*> OptionWords::family_any(std::string_view family) 
   if (it == by_family_.end()) return out;
   for (std::size_t i : it->second) out.push_back(&rows_[i]);
   return out;
+}
+
+const OptionWord* OptionWords::find_elsewhere(std::string_view word, std::string_view except) const {
+  // The keys whose words end up in each other's lists, most often first; then the rest.
+  static const char* kFirst[] = {"SchedulerParameters", "SlurmctldParameters", "PreemptParameters",
+                                 "PriorityFlags", "SelectTypeParameters", "CommunicationParameters"};
+  for (const char* family : kFirst) {
+    if (iequals(family, except)) continue;
+    if (const OptionWord* w = find(family, word)) return w;
+  }
+  for (const auto& [family, rows] : by_family_) {
+    if (family.rfind("plugin:", 0) == 0 || iequals(family, except)) continue;
+    for (std::size_t i : rows) {
+      if (iequals(rows_[i].word, word)) return &rows_[i];
+    }
+  }
+  return nullptr;
+}
+
+std::string OptionWords::elsewhere_hint(std::string_view word, std::string_view except,
+                                        const SlurmVersion& version) const {
+  const OptionWord* w = find_elsewhere(word, except);
+  if (!w) return {};
+  const bool has_value = w->kind == "value";
+  std::string when;
+  if (!w->covers(version)) {
+    when = version < w->since ? fmt::format(" (from Slurm {})", w->since.to_string())
+                              : fmt::format(" (until Slurm {})", w->until.to_string());
+  }
+  return fmt::format("'{}' is a {} option{}: write it there ({}={}{})", w->word, w->family, when, w->family, w->word,
+                     has_value ? "=..." : "");
 }
 
 }  // namespace sa

@@ -29,6 +29,12 @@ class OptionWords {
   std::vector<const OptionWord*> family(std::string_view family, const SlurmVersion& version) const;
   /// Words of `family` in any version.
   std::vector<const OptionWord*> family_any(std::string_view family) const;
+  /// The entry for `word` in another option-list family than `except` (plugin names not
+  /// searched), preferring the keys people confuse with SchedulerParameters; or nullptr.
+  const OptionWord* find_elsewhere(std::string_view word, std::string_view except) const;
+  /// The hint for a word written under the wrong key: "'rl_enable' is a SlurmctldParameters
+  /// option: write it there (SlurmctldParameters=rl_enable)"; empty when no key knows it.
+  std::string elsewhere_hint(std::string_view word, std::string_view except, const SlurmVersion& version) const;
   std::size_t size() const { return rows_.size(); }
 
  private:

@@ -33,14 +33,16 @@ void lint_substring_words(const ValueRef& ref, const std::string& family, const 
   for (const std::string& word : words_of(ref.value)) {
     const OptionWord* known = words.find(family, word);
     if (known && known->covers(version)) continue;
-    std::string guess = closest_match(word, valid);
+    const std::string hint = known ? "" : words.elsewhere_hint(word, family, version);
+    std::string guess = hint.empty() ? closest_match(word, valid) : "";
     std::string why = known ? fmt::format(" in Slurm {} (it exists in {}-{})", version.to_string(),
                                           known->since.to_string(), known->until.to_string())
                             : "";
     sink.warning(code, ref.loc,
                  fmt::format("unknown {} word '{}'{}: Slurm matches these words by substring and "
                              "silently ignores the rest{}", family, printable(word), why,
-                             guess.empty() ? "" : fmt::format("; did you mean '{}'?", guess)));
+                             guess.empty() ? "" : fmt::format("; did you mean '{}'?", guess)),
+                 hint);
   }
 }
 
@@ -312,8 +314,9 @@ void resolve_select(const RawConfig& raw, Config& config, DiagnosticSink& sink) 
     if (known && known->covers(config.version)) {
       sel.flags.push_back(known->word);
     } else if (params) {
-      sink.error("CONF022", params->loc, fmt::format("unknown SelectTypeParameters word '{}'; slurmctld refuses "
-                                                     "to start", printable(word)));
+      sink.error("CONF022", params->loc,
+                 fmt::format("unknown SelectTypeParameters word '{}'; slurmctld refuses to start", printable(word)),
+                 known ? "" : words.elsewhere_hint(word, "SelectTypeParameters", config.version));
     }
   }
   if (params && bases > 1) {

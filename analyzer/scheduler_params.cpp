@@ -112,17 +112,16 @@ class SchedulerParamsReader {
     sink_.warning("CONF018", ref_.loc, message, hint);
   }
 
-  // The key that accepts `name` today, for options that moved out of SchedulerParameters.
-  std::string home_of(const std::string& name) const {
-    const OptionWords& words = OptionWords::builtin();
-    for (const char* family : {"DependencyParameters", "SlurmctldParameters", "PreemptParameters"}) {
-      const OptionWord* w = words.find(family, name);
-      if (w && w->covers(config_.version)) return family;
-    }
+  // Where `name` belongs when it is another key's option (rl_enable, enable_configless and
+  // idle_on_node_suspend are SlurmctldParameters; ACCRUE_ALWAYS a PriorityFlags word, ...).
+  std::string home_hint(const std::string& name) const {
+    // DependencyParameters has no word list of its own: its two words left SchedulerParameters in 21.08.
     static const std::map<std::string, std::string> kMoved = {
         {"kill_invalid_depend", "DependencyParameters"}, {"max_depend_depth", "DependencyParameters"}};
-    auto it = kMoved.find(name);
-    return it == kMoved.end() ? std::string{} : it->second;
+    if (auto it = kMoved.find(name); it != kMoved.end()) {
+      return fmt::format("it moved to {}: write it there ({}={})", it->second, it->second, name);
+    }
+    return OptionWords::builtin().elsewhere_hint(name, "SchedulerParameters", config_.version);
   }
 
   void lint_items() {
@@ -140,12 +139,12 @@ class SchedulerParamsReader {
                          "occurrence", printable(name)), "keep one");
       }
       const OptionWord* known = words.find("SchedulerParameters", name);
-      std::string elsewhere = home_of(name);
+      std::string elsewhere = home_hint(name);
       if (!known) {
         std::string guess = closest_match(name, names);
         warn(fmt::format("unknown SchedulerParameters option '{}': Slurm silently ignores it{}", printable(name),
                          guess.empty() || !elsewhere.empty() ? "" : fmt::format("; did you mean '{}'?", guess)),
-             elsewhere.empty() ? "" : fmt::format("'{}' is a {} option", name, elsewhere));
+             elsewhere);
         continue;
       }
       if (!known->covers(config_.version)) {
@@ -153,7 +152,7 @@ class SchedulerParamsReader {
         warn(fmt::format("SchedulerParameters option '{}' {} Slurm {}; it is ignored", known->word,
                          newer ? "is not known before" : "was removed after",
                          newer ? known->since.to_string() : known->until.to_string()),
-             elsewhere.empty() ? "" : fmt::format("it moved to {}", elsewhere));
+             elsewhere);
         continue;
       }
       bool has_value = item.find('=') != std::string::npos;

@@ -55,9 +55,7 @@ GangMetrics gang_metrics(const SimResult& r, const Site& site) {
   for (const SimJob& j : r.jobs) {
     if (j.suspends > 0) ++g.suspended_jobs;
     if (j.state != JobState::kDone || j.start == kNoTime || j.end_state == EndState::kPreempted) continue;
-    const double wall = static_cast<double>(j.end - j.start);
-    const double ran = wall - static_cast<double>(j.tot_sus_time);
-    const double stretch = ran > 0 ? wall / ran : 1.0;
+    const double stretch = stretch_of(j);
     stretches.push_back(stretch);
     sum += stretch;
     if (stretch > g.stretch_max) {
@@ -97,6 +95,12 @@ GangMetrics gang_metrics(const SimResult& r, const Site& site) {
 }
 
 }  // namespace
+
+double stretch_of(const SimJob& j) {
+  const double wall = static_cast<double>(j.end - j.start);
+  const double ran = wall - static_cast<double>(j.tot_sus_time);
+  return ran > 0 ? wall / ran : 1.0;
+}
 
 std::string size_class(std::uint32_t cpus) {
   if (cpus <= 1) return "1";

@@ -62,6 +62,8 @@ struct Metrics {
   GangMetrics gang;
 };
 
+/// A finished job's wall time over its running time (1 = never suspended).
+double stretch_of(const SimJob& job);
 /// The size class of a job by CPU count: "1", "2-16", "17-128", "129-1024", "1025+".
 std::string size_class(std::uint32_t cpus);
 Metrics compute_metrics(const SimResult& result, const Site& site);

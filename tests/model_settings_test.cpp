@@ -209,5 +209,24 @@ TEST(Analyze, SchedulerTimeSliceReset) {
   EXPECT_EQ(test::count(*a, "CONF028"), 1);
 }
 
+// Words of another key name that key in the hint instead of a look-alike (issue 18).
+TEST(SchedulerParameters, WordsOfAnotherKeyNameThatKey) {
+  auto a = analyze_body("SchedulerParameters=rl_enable,enable_configless,ACCRUE_ALWAYS,kill_invalid_depend\n");
+  std::vector<std::string> hints;
+  for (const Diagnostic& d : a->diagnostics.all()) {
+    if (d.code == "CONF018") hints.push_back(d.hint);
+  }
+  ASSERT_EQ(hints.size(), 4U);
+  EXPECT_EQ(hints[0], "'rl_enable' is a SlurmctldParameters option: write it there (SlurmctldParameters=rl_enable)");
+  EXPECT_EQ(hints[1],
+            "'enable_configless' is a SlurmctldParameters option: write it there (SlurmctldParameters=enable_configless)");
+  EXPECT_EQ(hints[2], "'ACCRUE_ALWAYS' is a PriorityFlags option: write it there (PriorityFlags=ACCRUE_ALWAYS)");
+  EXPECT_EQ(hints[3], "it moved to DependencyParameters: write it there (DependencyParameters=kill_invalid_depend)");
+  auto b = analyze_body("SlurmctldParameters=bf_continue\n");
+  const Diagnostic* d = test::first(*b, "CONF019");
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->hint, "'bf_continue' is a SchedulerParameters option: write it there (SchedulerParameters=bf_continue)");
+}
+
 }  // namespace
 }  // namespace sa

@@ -2,7 +2,8 @@
 // must produce the rule's findings exactly on the lines marked `# expect: CODE`, each
 // quiet/*.conf none at all. Side files beside a fixture, named after it, bring the rest of
 // a site: NAME.assoc.cfg (sacctmgr dump), NAME.qos.psv, NAME.usage.psv, NAME.profile.txt,
-// NAME.version (the Slurm release the config is read as, e.g. 22.05; default 24.05).
+// NAME.sacct.psv (a recorded load, `sacct -P`), NAME.version (the Slurm release the config
+// is read as, e.g. 22.05; default 24.05).
 // Expectation forms:
 //   `... # expect: CODE[,CODE]`          a finding on this line
 //   `# expect-next: CODE`                a finding on the next line (files whose syntax
@@ -112,6 +113,7 @@ TEST_P(RuleFixture, FindingsMatchExpectations) {
   paths.qos = side(".qos.psv");
   paths.usage = side(".usage.psv");
   paths.synthetic = side(".profile.txt");
+  paths.workload = side(".sacct.psv");
   if (const std::string v = side(".version"); !v.empty()) {
     std::string text = read(v);
     text.erase(text.find_last_not_of(" \n\r\t") + 1);

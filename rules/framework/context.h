@@ -30,6 +30,9 @@ struct Scenario {
   std::size_t jobs = 0;
   std::int64_t start = 0, end = 0;
   std::string variant;      // empty for the site as configured, else the change simulated
+  // The default load drawn from the config (or its saved copy): job sizes and run times are
+  // ours, not the site's, so a rule must not read the site's typical run times from it.
+  bool derived = false;
 };
 
 struct Simulation {

@@ -104,6 +104,18 @@ std::string slurm_duration(std::int64_t s) {
   return fmt::format("{:02}:{:02}", m, sec);
 }
 
+std::string minutes_key_text(const Config& config, const std::string& key, std::int64_t seconds) {
+  const Setting* written = config.setting(key);
+  if (!written) return fmt::format("{} (default {})", key, slurm_duration(seconds));
+  const std::string& v = written->value;
+  if (!v.empty() && v.find_first_not_of("0123456789") == std::string::npos) {
+    return fmt::format("{}={} is {} minute{} (a bare number is minutes)", key, v, v, v == "1" ? "" : "s");
+  }
+  // "2:00:00", "7-0": already a duration as Slurm writes one.
+  if (v.find_first_of(":-") != std::string::npos) return fmt::format("{}={}", key, v);
+  return fmt::format("{}={} ({})", key, v, slurm_duration(seconds));
+}
+
 nlohmann::json simulated_evidence(const Simulation& sim) {
   return {{"scenario", scenario_json(sim.scenario)}, {"metrics", nlohmann::json::object()},
           {"examples", nlohmann::json::array()}};

@@ -35,6 +35,11 @@ const std::string& partition_of(const Simulation& sim, const engine::SimJob& job
 /// "2-00:00:00", "45:00", as Slurm prints times.
 std::string slurm_duration(std::int64_t seconds);
 
+/// A minute-valued time key (PriorityMaxAge, PriorityCalcPeriod, DefaultTime, ...) as the
+/// message shows it: "PriorityMaxAge=7 is 7 minutes (a bare number is minutes)",
+/// "PriorityMaxAge=00:10:00" (written as a duration), or "PriorityMaxAge (default 7-00:00:00)".
+std::string minutes_key_text(const Config& config, const std::string& key, std::int64_t seconds);
+
 /// The finding's evidence with its scenario filled in.
 nlohmann::json simulated_evidence(const Simulation& sim);
 

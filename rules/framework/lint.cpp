@@ -205,6 +205,7 @@ LintReport run_lint(const engine::LoadedSite& site, const LintOptions& o) {
   else if (load->format == engine::WorkloadFormat::kSynthetic) scenario.load = "synthetic profile " + load->source;
   else scenario.load = "workload " + load->source;
   scenario.seed = load->seed;
+  scenario.derived = !load->description.empty() && load->seed != 0;  // recorded traces have seed 0
   // A generated load (or its saved copy) stops where it was meant to; a recorded or
   // profiled load runs to its end.
   if (load->until != engine::kNoTime) scenario.end = load->until;

@@ -189,6 +189,28 @@ TieStats adjacent_ties(const Simulation& sim, std::size_t min_queue) {
   return t;
 }
 
+AgeOverrules age_overrules(const Simulation& sim, double engine::PriorityFactors::*factor, double weight) {
+  AgeOverrules out;
+  const double age_weight = effective_weights(*sim.site.config).age;
+  const auto jobs = jobs_by_id(sim);
+  for (const engine::PendingSnapshot& snap : sim.result.snapshots) {
+    for (const auto& q : queues_of(sim, snap, jobs)) {
+      for (std::size_t i = 1; i < q.size(); ++i) {
+        const QueueRow &a = q[i - 1], &b = q[i];
+        if (a.row->user == b.row->user) continue;
+        ++out.cross_user;
+        const double preferred = weight * (b.row->factors.*factor - a.row->factors.*factor);
+        if (preferred < 1.0) continue;
+        ++out.factor_prefers;
+        if (age_weight * (a.row->factors.age - b.row->factors.age) < preferred) continue;
+        ++out.age_decided;
+        if (out.examples.size() < 2 && fresh(out.examples, a)) out.examples.emplace_back(a, b);
+      }
+    }
+  }
+  return out;
+}
+
 nlohmann::json tie_metrics(const TieStats& t) {
   auto share = [](double v) { return std::round(v * 1000.0) / 1000.0; };
   return {{"queues_examined", t.queues},

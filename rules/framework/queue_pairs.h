@@ -102,6 +102,17 @@ struct CrossPairStats {
 };
 CrossPairStats cross_partition_pairs(const Simulation& sim, std::uint32_t first, std::uint32_t second);
 
+/// Adjacent pairs of different users in each partition's queue where one factor (weighted
+/// by `weight`) preferred the job behind by at least one point: how often age put the job
+/// ahead there anyway (its weighted age lead at least the factor's difference).
+struct AgeOverrules {
+  std::size_t cross_user = 0;      // adjacent pairs of different users
+  std::size_t factor_prefers = 0;  // of them, the factor preferred the job behind
+  std::size_t age_decided = 0;     // of those, age kept the other ahead
+  std::vector<std::pair<QueueRow, QueueRow>> examples;  // up to two of the last kind
+};
+AgeOverrules age_overrules(const Simulation& sim, double engine::PriorityFactors::*factor, double weight);
+
 /// Waits of the jobs whose (first) partition is `part`, pending jobs counted to the end.
 struct PartitionWaits {
   engine::WaitStats waits;

@@ -18,17 +18,13 @@ void check(const LintContext& ctx, FindingSink& sink) {
   const PrioritySettings& p = ctx.config().priority;
   if (!p.multifactor() || p.weight_age == 0 || p.max_age <= 0) return;
   if (p.max_age > p.calc_period) return;
-  const Setting* written = ctx.config().setting("PriorityMaxAge");
   Finding& f = sink.report(
       ctx.setting_loc("PriorityMaxAge"),
-      fmt::format("PriorityMaxAge={} ({}) is no longer than PriorityCalcPeriod ({}): the age factor reaches its "
-                  "maximum within two priority passes, so PriorityWeightAge={} only sets jobs submitted in the last "
-                  "few minutes apart from all others{}",
-                  written ? written->value : std::string("default"), slurm_duration(p.max_age),
-                  slurm_duration(p.calc_period), p.weight_age,
-                  written && written->value.find_first_not_of("0123456789") == std::string::npos
-                      ? " (a bare number is read as minutes)"
-                      : ""));
+      fmt::format("{}, no longer than PriorityCalcPeriod ({}): the age factor reaches its maximum within two "
+                  "priority passes, so PriorityWeightAge={} only sets jobs submitted in the last few minutes apart "
+                  "from all others",
+                  minutes_key_text(ctx.config(), "PriorityMaxAge", p.max_age), slurm_duration(p.calc_period),
+                  p.weight_age));
   Location r = ctx.setting_loc("PriorityCalcPeriod");
   r.note = "PriorityCalcPeriod";
   f.related.push_back(r);

@@ -1,0 +1,129 @@
+// BF008: a partition's DefaultTime that gives backfill nothing to plan with. A job without
+// --time gets DefaultTime as its limit (job_mgr.c _set_time_limit, after any QOS or
+// association MaxWall), and backfill plans every job by its limit, not its run time
+// (backfill.c _attempt_backfill): a job planned as days long fits no gap, so it starts only
+// when nodes fall free on their own, and while it runs the pending jobs' reservations are
+// set as if it held its nodes to the end of its limit. Fires when DefaultTime is written
+// and equals (or passes) a MaxTime longer than a day: the default then says nothing a
+// missing DefaultTime would not. With a recorded load (not the default load, whose run
+// times are drawn from MaxTime), also when DefaultTime is over a day and ten times the p95
+// run time of the partition's jobs without --time (ten of them at least); the evidence
+// re-simulates DefaultTime at that p95.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "rules/framework/context.h"
+#include "rules/framework/evidence.h"
+#include "rules/framework/rule.h"
+#include "rules/framework/sink.h"
+
+namespace sa::rules {
+
+namespace {
+
+constexpr std::int64_t kDay = 86400;
+constexpr double kRunTimes = 10;   // DefaultTime >= 10 x the p95 run time of the jobs it applies to
+constexpr std::size_t kJobs = 10;  // fewer jobs without --time say nothing about their run times
+
+struct PartJobs {
+  engine::WaitStats waits, with_time, without_time;  // waits, all and by whether the job gave --time
+  double p95_run_without = 0;                        // run time of the jobs without --time, p95
+  std::size_t timed_out = 0;                         // killed at their limit
+  std::vector<const engine::SimJob*> examples;       // jobs without --time, longest wait first
+};
+
+PartJobs part_jobs(const Simulation& sim, std::size_t part) {
+  PartJobs out;
+  std::vector<double> all, with, without, runs;
+  for (const engine::SimJob& j : sim.result.jobs) {
+    if (j.state == engine::JobState::kRejected || j.recs.empty() || j.run_or_first_rec().part != part) continue;
+    const bool given = j.req.time_limit != engine::kNoTime && j.req.time_limit > 0;
+    const auto wait = static_cast<double>(wait_of(sim, j));
+    all.push_back(wait);
+    (given ? with : without).push_back(wait);
+    if (!given) runs.push_back(static_cast<double>(j.req.run_time));
+    if (!given) out.examples.push_back(&j);
+    out.timed_out += j.end_state == engine::EndState::kTimeout && j.end != engine::kNoTime;
+  }
+  out.waits = wait_stats(std::move(all));
+  out.with_time = wait_stats(std::move(with));
+  out.without_time = wait_stats(std::move(without));
+  out.p95_run_without = wait_stats(std::move(runs)).p95;
+  std::stable_sort(out.examples.begin(), out.examples.end(),
+                   [&](auto* a, auto* b) { return wait_of(sim, *a) > wait_of(sim, *b); });
+  if (out.examples.size() > 5) out.examples.resize(5);
+  return out;
+}
+
+nlohmann::json run_metrics(const PartJobs& pj) {
+  return {{"wait_seconds", wait_json(pj.waits)},
+          {"wait_seconds_with_time", wait_json(pj.with_time)},
+          {"wait_seconds_without_time", wait_json(pj.without_time)},
+          {"jobs_timed_out", pj.timed_out}};
+}
+
+// The fix on a site's own load: DefaultTime at the p95 run time of the jobs without --time
+// (rounded up to the hour), re-simulated, so the waits before and after can be compared.
+void add_evidence(const LintContext& ctx, const Simulation& sim, const PartJobs& pj, std::size_t part, Finding& f) {
+  f.evidence = simulated_evidence(sim);
+  f.evidence["metrics"] = run_metrics(pj);
+  f.evidence["metrics"]["p95_run_without_time_seconds"] = std::llround(pj.p95_run_without);
+  for (const engine::SimJob* j : pj.examples) f.evidence["examples"].push_back(job_json(sim, *j));
+  if (!f.fix || pj.p95_run_without <= 0) return;
+  const std::int64_t value = (std::llround(pj.p95_run_without) + 3599) / 3600 * 3600;
+  const std::string name = ctx.config().partitions[part].name;
+  const Simulation& after =
+      ctx.resimulate(fmt::format("DefaultTime={} on {}", slurm_duration(value), name), [part, value](Config& c) {
+        c.partitions[part].default_time = value;
+        c.partitions[part].default_time_set = true;
+      });
+  f.fix->resimulated = run_metrics(part_jobs(after, part));
+  f.fix->resimulated["scenario"] = scenario_json(after.scenario);
+}
+
+void check_partition(const LintContext& ctx, FindingSink& sink, std::size_t i) {
+  const Partition& p = ctx.config().partitions[i];
+  if (!p.default_time_set || p.default_time < 0 || p.state != PartitionState::kUp || p.nodes.empty()) return;
+  const bool equals_max = p.max_time > kDay && p.default_time >= p.max_time;
+  const Simulation* sim = ctx.simulation();
+  // Typical run times only come from the site's own load (a trace): the default load draws
+  // them from MaxTime.
+  const PartJobs pj = sim && !sim->scenario.derived ? part_jobs(*sim, i) : PartJobs{};
+  const bool far_above = pj.without_time.jobs >= kJobs && pj.p95_run_without > 0 && p.default_time > kDay &&
+                         static_cast<double>(p.default_time) >= kRunTimes * pj.p95_run_without;
+  if (!equals_max && !far_above) return;
+  const std::string dt = slurm_duration(p.default_time);
+  const std::string message =
+      far_above
+          ? fmt::format("partition '{}' sets DefaultTime={}, {:.0f} times what its jobs without --time run in the "
+                        "simulated load (p95 {}): backfill plans each of them as {} long, so they fit no gap and the "
+                        "reservations of the jobs behind them assume they hold their nodes that long",
+                        p.name, dt, static_cast<double>(p.default_time) / pj.p95_run_without,
+                        slurm_duration(std::llround(pj.p95_run_without)), dt)
+          : fmt::format("partition '{}' sets DefaultTime={} equal to its MaxTime ({}): backfill plans every job "
+                        "without --time as {} long, so such jobs fit no gap and the reservations of the jobs behind "
+                        "them assume they hold their nodes to the end",
+                        p.name, dt, slurm_duration(p.max_time), dt);
+  Finding& f = sink.report(ctx.conf_loc(p.loc), message);
+  const std::int64_t value =
+      far_above ? (std::llround(pj.p95_run_without) + 3599) / 3600 * 3600 : std::int64_t{3600};
+  f.fix = Fix{fmt::format("set DefaultTime on partition '{}' to about what a job without --time runs (e.g. {}), so "
+                          "such jobs are planned short and those that need longer ask with --time",
+                          p.name, slurm_duration(value)),
+              "DefaultTime", slurm_duration(value), {}};
+  if (far_above) add_evidence(ctx, *sim, pj, i, f);
+}
+
+void check(const LintContext& ctx, FindingSink& sink) {
+  if (ctx.config().scheduler.type != "sched/backfill") return;
+  for (std::size_t i = 0; i < ctx.config().partitions.size(); ++i) check_partition(ctx, sink, i);
+}
+
+}  // namespace
+
+}  // namespace sa::rules
+
+SA_RULE({"BF008", "default-time-far-above-run-times", Level::kWarning, Check::kBackfillLimits, SimUse::kEvidence,
+         "DefaultTime equal to a long MaxTime, or far above run times: backfill plans jobs without --time as that long",
+         check})

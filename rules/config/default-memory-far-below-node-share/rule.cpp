@@ -1,0 +1,120 @@
+// CONF105: with memory a consumable resource, a default memory (DefMemPerCPU, or
+// DefMemPerNode) below an eighth of what a typical node of the partition holds per CPU (or
+// per node). A job without --mem is allocated the default and task/cgroup confines it to
+// that, so ordinary jobs are OOM-killed, and users learn to ask for far more than they need
+// (often --mem=0, the whole node). The opposite case, a default above a node's memory per
+// CPU, is CONF102. The typical node is the median memory per CPU over the partition's nodes
+// (RealMemory less MemSpecLimit; nodes left at RealMemory=1 are CONF045's).
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "rules/framework/backfill_stats.h"
+#include "rules/framework/context.h"
+#include "rules/framework/rule.h"
+#include "rules/framework/sink.h"
+
+namespace sa::rules {
+
+namespace {
+
+constexpr std::uint64_t kShare = 8;  // below 1/8 of a typical node's memory per CPU
+
+// Which setting supplies a partition's default, as slurmctld picks it: the partition's
+// DefMemPerCPU, then its DefMemPerNode, then the cluster's (see default_node_mem).
+struct Default {
+  bool own = false;      // the partition's own setting
+  bool per_cpu = false;  // DefMemPerCPU (else DefMemPerNode)
+  std::uint64_t mb = 0;  // 0: none
+};
+
+Default default_of(const Config& c, const Partition& p) {
+  if (p.def_mem_per_cpu) return {true, true, p.def_mem_per_cpu};
+  if (p.def_mem_per_node) return {true, false, p.def_mem_per_node};
+  if (c.select.def_mem_per_cpu) return {false, true, c.select.def_mem_per_cpu};
+  return {false, false, c.select.def_mem_per_node};
+}
+
+// The partition's node with the median memory per CPU (per node, for DefMemPerNode).
+const Node* typical_node(const Config& c, const std::vector<std::uint32_t>& nodes, bool per_cpu) {
+  std::vector<const Node*> known;
+  for (std::uint32_t i : nodes) {
+    if (c.nodes[i].real_memory_mb > 1 && usable_mem(c.nodes[i]) > 0) known.push_back(&c.nodes[i]);
+  }
+  if (known.empty()) return nullptr;
+  auto measure = [per_cpu](const Node* n) {
+    return per_cpu ? usable_mem(*n) / std::max<std::uint32_t>(1, n->cpus) : usable_mem(*n);
+  };
+  std::stable_sort(known.begin(), known.end(), [&](auto* a, auto* b) { return measure(a) < measure(b); });
+  return known[known.size() / 2];
+}
+
+std::uint64_t smallest_per_cpu(const Config& c, const std::vector<std::uint32_t>& nodes) {
+  std::uint64_t out = 0;
+  for (std::uint32_t i : nodes) {
+    const Node& n = c.nodes[i];
+    if (n.real_memory_mb <= 1) continue;
+    const std::uint64_t v = usable_mem(n) / std::max<std::uint32_t>(1, n.cpus);
+    if (v > 0 && (out == 0 || v < out)) out = v;
+  }
+  return out;
+}
+
+void check_default(const LintContext& ctx, FindingSink& sink, const Default& d, const std::vector<std::uint32_t>& nodes,
+                   const Partition& example) {
+  const Config& c = ctx.config();
+  const Node* n = typical_node(c, nodes, d.per_cpu);
+  if (!n) return;
+  const std::uint64_t per_cpu = usable_mem(*n) / std::max<std::uint32_t>(1, n->cpus);
+  const std::uint64_t typical = d.per_cpu ? per_cpu : usable_mem(*n);
+  if (d.mb * kShare >= typical) return;
+  const std::string key = d.per_cpu ? "DefMemPerCPU" : "DefMemPerNode";
+  const std::string where = d.own ? fmt::format("partition '{}' {}={}", example.name, key, d.mb)
+                                  : fmt::format("{}={}", key, d.mb);
+  const std::uint64_t fraction = typical / std::max<std::uint64_t>(1, d.mb);
+  const std::string what =
+      d.per_cpu ? fmt::format("{} MB per CPU, 1/{} of the {} MB per CPU", d.mb, fraction, per_cpu)
+                : fmt::format("{} MB per node whatever their CPUs, 1/{} of the {} MB", d.mb, fraction, typical);
+  Finding& f = sink.report(
+      d.own ? ctx.conf_loc(example.loc) : ctx.setting_loc(key),
+      fmt::format("{} gives jobs without --mem {} of a typical node of {} ({}: {} CPUs, {} MB usable): "
+                  "the job is confined to that, so ordinary jobs are killed for memory, and users learn to ask for "
+                  "far more than they need",
+                  where, what, d.own ? fmt::format("partition '{}'", example.name) : std::string("the cluster"),
+                  n->name, n->cpus, usable_mem(*n)));
+  f.related.push_back({ctx.conf_loc(n->loc).file, ctx.conf_loc(n->loc).line, 0, n->name});
+  const std::uint64_t fit = smallest_per_cpu(c, nodes);
+  f.fix = Fix{fmt::format("set DefMemPerCPU near a node's memory per CPU, e.g. {} MB (the smallest node's share{}), so "
+                          "a job without --mem gets its CPUs' part of the node; users who need more ask with --mem",
+                          fit, d.own ? fmt::format(", on partition '{}'", example.name) : ""),
+              "DefMemPerCPU", std::to_string(fit), {}};
+}
+
+void check(const LintContext& ctx, FindingSink& sink) {
+  const Config& c = ctx.config();
+  // A default bounds a job only where memory is allocated (CR_*_Memory, CR_Memory).
+  if (!c.select.memory) return;
+  std::vector<std::uint32_t> inherited;
+  const Partition* first_inheriting = nullptr;
+  for (const Partition& p : c.partitions) {
+    const Default d = default_of(c, p);
+    if (!d.mb || p.nodes.empty() || p.state != PartitionState::kUp) continue;
+    if (d.own) {
+      check_default(ctx, sink, d, p.nodes, p);
+      continue;
+    }
+    inherited.insert(inherited.end(), p.nodes.begin(), p.nodes.end());
+    if (!first_inheriting || p.is_default) first_inheriting = &p;
+  }
+  if (!first_inheriting) return;
+  std::sort(inherited.begin(), inherited.end());
+  inherited.erase(std::unique(inherited.begin(), inherited.end()), inherited.end());
+  check_default(ctx, sink, default_of(c, *first_inheriting), inherited, *first_inheriting);
+}
+
+}  // namespace
+
+}  // namespace sa::rules
+
+SA_RULE({"CONF105", "default-memory-far-below-node-share", Level::kWarning, Check::kConfig, SimUse::kStatic,
+         "DefMemPerCPU/DefMemPerNode below 1/8 of a typical node's memory per CPU: jobs without --mem starve", check})
