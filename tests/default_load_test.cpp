@@ -3,6 +3,8 @@
 // per partition in the load coverage.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "engine/coverage.h"
@@ -173,6 +175,44 @@ TEST(ScaleToSite, MapsSizesAndArrivalsOntoTheSite) {
   const double span = static_cast<double>(w.jobs.back().submit - w.jobs.front().submit);
   EXPECT_NEAR(work / (128.0 * span), 0.9, 0.01);
   EXPECT_EQ(w.jobs.front().cpus, 64u);  // 2 CPUs of 4 -> half the site
+}
+
+}  // namespace
+
+#include <zlib.h>
+
+#include "engine/workload/gzip.h"
+
+namespace {
+
+std::string gzip_file(const std::string& name, const std::string& text) {
+  const std::string path = (std::filesystem::temp_directory_path() / name).string();
+  gzFile z = gzopen(path.c_str(), "wb");
+  gzwrite(z, text.data(), static_cast<unsigned>(text.size()));
+  gzclose(z);
+  return path;
+}
+
+TEST(GzipTrace, ArchiveTracesAreReadAsTheyAre) {
+  const std::string swf = "; MaxProcs: 8\n1 0 10 100 4 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1\n"
+                          "2 5 0 50 2 -1 -1 2 100 -1 1 2 1 -1 1 -1 -1 -1\n";
+  sa::SourceManager sources;
+  sa::DiagnosticSink sink;
+  auto w = engine::read_workload(gzip_file("sa_trace.swf.gz", swf), sources, sink);
+  ASSERT_TRUE(w.ok()) << w.error();
+  EXPECT_EQ(w->jobs.size(), 2u);
+}
+
+TEST(GzipTrace, ABombStopsAtTheSizeCap) {
+  const std::string zeros(std::size_t{8} << 20, '0');  // 8 MB that compress to a few KB
+  std::ifstream in(gzip_file("sa_bomb.gz", zeros), std::ios::binary);
+  const std::string packed((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_LT(packed.size(), 100000u);
+  EXPECT_TRUE(engine::gunzip(packed, std::size_t{16} << 20).ok());
+  auto capped = engine::gunzip(packed, std::size_t{1} << 20);
+  ASSERT_FALSE(capped.ok());
+  EXPECT_NE(capped.error().find("--limit file-bytes"), std::string::npos) << capped.error();
+  EXPECT_FALSE(engine::gunzip(packed.substr(0, packed.size() / 2), std::size_t{16} << 20).ok());  // truncated
 }
 
 }  // namespace

@@ -29,7 +29,7 @@ Result<std::string> gunzip(const std::string& bytes, std::size_t max_bytes) {
     out.append(buffer, sizeof buffer - z.avail_out);
     if (out.size() > max_bytes) {
       inflateEnd(&z);
-      return Error{fmt::format("decompresses to more than {} MB; decompress it yourself if that is intended",
+      return Error{fmt::format("decompresses to more than {} MB (raise it with --limit file-bytes=N)",
                                max_bytes >> 20)};
     }
     if (rc == Z_OK && z.avail_in == 0 && z.avail_out != 0) break;  // truncated input

@@ -259,8 +259,9 @@ Result<Workload> read_workload(const std::string& path, SourceManager& sources, 
   Result<FileId> file = sources.load(path);
   if (!file) return Error{file.error()};
   if (is_gzip(sources.file(*file).content)) {
-    // At most 4 GiB of text: the largest archive traces are a few hundred MB unpacked.
-    auto text = gunzip(sources.file(*file).content, std::size_t{4} << 30);
+    // Unpacked, a trace is one input file like any other: the same size cap (--limit
+    // file-bytes, 256 MB by default, which holds the largest archive traces).
+    auto text = gunzip(sources.file(*file).content, static_cast<std::size_t>(sources.limits().file_bytes));
     if (!text) return Error{path + ": " + text.error()};
     file = sources.add(path, std::move(*text));
   }
