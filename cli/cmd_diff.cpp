@@ -4,6 +4,7 @@
 #include "cli/cmd_diff.h"
 
 #include <iostream>
+#include <optional>
 #include <memory>
 #include <sstream>
 
@@ -24,6 +25,7 @@ struct DiffOptions {
   bool no_simulate = false;
   bool quiet = false;
   std::string progress = "auto";
+  std::optional<double> fail_on_regression;  // percent
 };
 
 int run_diff(const DiffOptions& o) {
@@ -46,7 +48,12 @@ int run_diff(const DiffOptions& o) {
   if (lo.simulate && !save_load(o.site, before->workload)) return kExitUsage;
   const rules::LintReport old_report = rules::run_lint(*before, lo);
   const rules::LintReport new_report = rules::run_lint(*after, lo);
-  const rules::LintDiff diff = rules::diff_lints(old_report, new_report, before->conf->config, after->conf->config);
+  rules::LintDiff diff = rules::diff_lints(old_report, new_report, before->conf->config, after->conf->config);
+  // Outcomes, not only findings: without the flag a doubled p95 wait is still reported (and
+  // keeps the HTML banner from green); with it, anything worse than PCT fails the diff.
+  diff.regressions_fail = o.fail_on_regression.has_value();
+  diff.regression_pct = o.fail_on_regression.value_or(100.0);
+  diff.regressions = rules::outcome_regressions(diff, diff.regression_pct);
   const rules::Level threshold = *rules::parse_level(o.fail_on);
   std::ostringstream text;
   if (o.format == "json") {
@@ -57,6 +64,7 @@ int run_diff(const DiffOptions& o) {
     report::print_diff_text(text, diff, o.site.paths.conf, o.new_conf);
   }
   if (!write_text(o.output, text.str(), o.format == "text")) return kExitUsage;
+  if (diff.regressions_fail && !diff.regressions.empty()) return kExitFindings;
   for (const rules::Finding* f : diff.worse()) {
     if (static_cast<int>(f->severity) <= static_cast<int>(threshold)) return kExitFindings;
   }
@@ -76,6 +84,10 @@ void register_diff(CLI::App& app, std::function<int()>& runner) {
       ->check(CLI::IsMember({"error", "warning", "info"}));
   cmd->add_flag("--no-simulate", o->no_simulate, "Compare findings and settings only");
   add_save_load_option(*cmd, o->site);
+  cmd->add_option("--fail-on-regression", o->fail_on_regression,
+                  "Exit 1 when an outcome is worse by more than PCT percent on the same load: a partition's or size "
+                  "class's p95 wait, jobs never started, an account's share further from its target")
+      ->check(CLI::Range(0.0, 10000.0));
   cmd->add_option("--progress", o->progress, "Progress bar on stderr: auto (on a terminal, runs over a second), always or never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   cmd->add_flag("--quiet,-q", o->quiet, "No progress bar");

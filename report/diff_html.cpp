@@ -29,6 +29,15 @@ std::string verdict(const rules::LintDiff& d, rules::Level fail_on) {
                        "{}: this change makes the policy worse.</div>\n",
                        blocking, blocking == 1 ? "" : "s", rules::level_name(fail_on));
   }
+  // Outcomes count as much as findings: the banner is never green over a doubled p95 wait.
+  if (!d.regressions.empty()) {
+    std::string items;
+    for (const auto& r : d.regressions) items += "<li>" + esc(r.text) + "</li>";
+    return fmt::format("<div class=\"verdict {}\" id=\"verdict\">On the same load the new config makes {} outcome{} "
+                       "worse by more than {:g}%:<ul>{}</ul></div>\n",
+                       d.regressions_fail ? "fail" : "warn", d.regressions.size(), d.regressions.size() == 1 ? "" : "s",
+                       d.regression_pct, items);
+  }
   if (!worse.empty()) {
     return fmt::format("<div class=\"verdict warn\" id=\"verdict\">The new config adds {} finding{} below {}.</div>\n",
                        worse.size(), worse.size() == 1 ? "" : "s", rules::level_name(fail_on));

@@ -27,6 +27,11 @@ void print_finding_line(std::ostream& out, char sign, const rules::Finding& f) {
 
 void print_metrics(std::ostream& out, const rules::LintDiff& d) {
   out << fmt::format("utilisation: {:.3f} -> {:.3f}\n", *d.utilization_before, *d.utilization_after);
+  if (!d.regressions.empty()) {
+    out << fmt::format("outcomes worse by more than {:g}% on the same load{}:\n", d.regression_pct,
+                       d.regressions_fail ? " (--fail-on-regression)" : "");
+    for (const auto& r : d.regressions) out << "  ! " << r.text << "\n";
+  }
   if (d.coverage_before) {
     out << "old config ";
     print_coverage_text(out, *d.coverage_before);
@@ -103,6 +108,12 @@ nlohmann::json diff_json(const rules::LintDiff& d, const std::string& old_path, 
     j["moved_jobs"] = moved;
     j["scenario"] = rules::scenario_json(*d.scenario);
     if (d.coverage_before) j["load"] = {{"old", coverage_json(*d.coverage_before)}, {"new", coverage_json(*d.coverage_after)}};
+    nlohmann::json regs = nlohmann::json::array();
+    for (const auto& r : d.regressions) {
+      regs.push_back({{"what", r.what}, {"group", r.group}, {"name", r.name}, {"before", r.before}, {"after", r.after},
+                      {"text", r.text}});
+    }
+    j["regressions"] = {{"threshold_percent", d.regression_pct}, {"fails", d.regressions_fail}, {"items", regs}};
   }
   return j;
 }

@@ -89,3 +89,34 @@ TEST(DiffCli, HtmlWithoutSimulationKeepsSettingsAndFindingsOnly) {
 }
 
 }  // namespace
+
+namespace {
+
+const std::string kSiteDir = std::string(SA_SOURCE_DIR) + "/corpora/tiered-university/";
+const std::string kSiteInputs = " --assoc " + kSiteDir + "sacctmgr_dump.cfg --qos " + kSiteDir + "qos.psv --usage " +
+                                kSiteDir + "sshare_usage.psv --quiet";
+
+TEST(DiffCli, OutcomesWorseThanTheThresholdFailWithFailOnRegression) {
+  const std::string args = "diff " + kSiteDir + "slurm.conf " + kSiteDir + "proposed/raise-bf-window.conf" + kSiteInputs;
+  // The wider window removes BF001 and adds no finding, but standard96:test's p95 wait grows by
+  // about half: a 10% gate fails it, the default (report at 100%, never fail) does not.
+  auto gated = run(args + " --format json --fail-on-regression 10");
+  EXPECT_EQ(gated.status, 1);
+  const auto j = nlohmann::json::parse(gated.out);
+  EXPECT_TRUE(j["regressions"]["fails"].get<bool>());
+  EXPECT_EQ(j["regressions"]["threshold_percent"], 10.0);
+  bool test_partition = false;
+  for (const auto& r : j["regressions"]["items"]) {
+    EXPECT_GT(r["after"].get<double>(), r["before"].get<double>() * 1.1);
+    test_partition = test_partition || (r["what"] == "p95 wait" && r["name"] == "standard96:test");
+  }
+  EXPECT_TRUE(test_partition) << j["regressions"].dump();
+  auto plain = run(args + " --format json");
+  EXPECT_EQ(plain.status, 0);
+  EXPECT_FALSE(nlohmann::json::parse(plain.out)["regressions"]["fails"].get<bool>());
+  auto html = run(args + " --format html --fail-on-regression 10");
+  EXPECT_NE(html.out.find("verdict fail"), std::string::npos);
+  EXPECT_NE(html.out.find("outcomes"), std::string::npos);
+}
+
+}  // namespace

@@ -1,8 +1,11 @@
 #include "rules/framework/diff.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
+
+#include <fmt/format.h>
 
 #include "rules/framework/evidence.h"
 
@@ -118,7 +121,7 @@ void diff_group(const char* group, const std::map<std::string, engine::WaitStats
                 const std::map<std::string, engine::WaitStats>& b, LintDiff& out) {
   for (const auto& [name, before] : a) {
     auto it = b.find(name);
-    if (it != b.end()) out.metrics.push_back({group, name, before, it->second, std::nullopt, std::nullopt});
+    if (it != b.end()) out.metrics.push_back({group, name, before, it->second, std::nullopt, std::nullopt, std::nullopt});
   }
 }
 
@@ -135,7 +138,10 @@ void diff_runs(const Simulation& a, const Simulation& b, LintDiff& out) {
   for (MetricChange& m : out.metrics) {
     if (m.group != "account") continue;
     for (const auto& s : a.metrics.account_shares) {
-      if (s.account == m.name) m.share_before = s.actual;
+      if (s.account == m.name) {
+        m.share_before = s.actual;
+        m.share_target = s.target;
+      }
     }
     for (const auto& s : b.metrics.account_shares) {
       if (s.account == m.name) m.share_after = s.actual;
@@ -160,6 +166,40 @@ void diff_runs(const Simulation& a, const Simulation& b, LintDiff& out) {
 }
 
 }  // namespace
+
+std::vector<Regression> outcome_regressions(const LintDiff& d, double pct) {
+  std::vector<Regression> out;
+  const double factor = 1.0 + pct / 100.0;
+  constexpr double kMinWaitIncrease = 600;  // seconds
+  for (const MetricChange& m : d.metrics) {
+    if (m.group == "partition" || m.group == "size") {
+      const double a = m.before.p95, b = m.after.p95;
+      if (b > a * factor && b - a >= kMinWaitIncrease) {
+        out.push_back({"p95 wait", m.group, m.name, a, b,
+                       fmt::format("{} {}: p95 wait {} -> {} (+{:.1f}%)", m.group, m.name,
+                                   slurm_duration(static_cast<std::int64_t>(a)), slurm_duration(static_cast<std::int64_t>(b)),
+                                   a > 0 ? 100.0 * (b - a) / a : 100.0)});
+      }
+    }
+    if (m.group == "account" && m.share_before && m.share_after && m.share_target && *m.share_target > 0) {
+      const double a = std::abs(*m.share_before - *m.share_target), b = std::abs(*m.share_after - *m.share_target);
+      if (b - a > pct / 100.0 * *m.share_target) {
+        out.push_back({"share off target", "account", m.name, *m.share_before, *m.share_after,
+                       fmt::format("account {}: delivered share {:.1f}% -> {:.1f}% against a target of {:.1f}%", m.name,
+                                   100 * *m.share_before, 100 * *m.share_after, 100 * *m.share_target)});
+      }
+    }
+  }
+  if (d.coverage_before && d.coverage_after) {
+    const auto a = static_cast<double>(d.coverage_before->total.pending_at_end);
+    const auto b = static_cast<double>(d.coverage_after->total.pending_at_end);
+    if (b > a * factor && b - a >= 1) {
+      out.push_back({"jobs never started", "run", "all", a, b,
+                     fmt::format("jobs still pending at the end of the run: {:.0f} -> {:.0f}", a, b)});
+    }
+  }
+  return out;
+}
 
 std::vector<const Finding*> LintDiff::worse() const {
   std::vector<const Finding*> out;

@@ -23,6 +23,16 @@ struct MetricChange {
   std::string name;
   engine::WaitStats before, after;
   std::optional<double> share_before, share_after;  // accounts: delivered share of usage
+  std::optional<double> share_target;                // accounts: target share (classic product)
+};
+
+/// An outcome the new config makes worse on the same load, beyond a threshold.
+struct Regression {
+  std::string what;   // "p95 wait", "jobs never started", "share off target"
+  std::string group;  // "partition", "size", "account", "run"
+  std::string name;
+  double before = 0, after = 0;
+  std::string text;   // one line for reports
 };
 
 struct MovedJob {
@@ -50,7 +60,18 @@ struct LintDiff {
   std::vector<MovedJob> moved;          // at most 10, largest |start change| first
   std::optional<Scenario> scenario;
   std::optional<engine::LoadCoverage> coverage_before, coverage_after;  // how much of the load ran
+  /// Outcomes worse beyond the threshold (outcome_regressions), and whether they fail the
+  /// diff (--fail-on-regression was given).
+  std::vector<Regression> regressions;
+  double regression_pct = 100;
+  bool regressions_fail = false;
 };
+
+/// The outcomes worse by more than `pct` percent: the p95 wait of a partition or size class
+/// (by at least ten minutes, so seconds of noise are not a regression), jobs left never
+/// started (any increase of more than pct% and at least one job), and an account's delivered
+/// share further from its target (by more than pct% of the target).
+std::vector<Regression> outcome_regressions(const LintDiff& diff, double pct);
 
 /// Compares two lint runs of the same load; findings match on code and flagged line text.
 LintDiff diff_lints(const LintReport& before, const LintReport& after, const Config& old_config,
