@@ -167,8 +167,11 @@ std::string parent_key(const std::string& path) {
   return at == std::string::npos ? "" : path.substr(0, at);
 }
 
-std::string fix_html(const rules::Fix& fix, const json& evidence) {
-  std::string out = "<div class=\"fix\"><b>Fix:</b> " + esc(fix.description);
+std::string fix_html(const rules::Fix& fix, const json& evidence, const char* label = "Fix:") {
+  std::string out = std::string("<div class=\"fix\"><b>") + label + "</b> " + esc(fix.description);
+  if (evidence.value("fix_effect", "") == "mixed") {
+    out += "<div class=\"muted\">Re-simulated, it improves some of these outcomes and worsens others: weigh them.</div>";
+  }
   if (!fix.key.empty()) {
     out += fmt::format("<div>Set <code>{}</code>{}</div>", esc(fix.key),
                        fix.value.empty() ? "" : " to <code>" + esc(fix.value) + "</code>");
@@ -256,12 +259,19 @@ std::string finding_html(const rules::Finding& f, std::size_t index) {
   if (f.evidence.is_object() && !f.evidence.empty()) {
     std::string body;
     for (const auto& [k, v] : f.evidence.items()) {
-      if (k == "scenario") continue;  // the page's summary names the run once
+      // The page's summary names the run once; the fix's re-simulation has its own block.
+      if (k == "scenario" || k == "fix_effect" || k == "fix_not_suggested" || k == "fix_resimulated") continue;
       body += json_html(k, v);
     }
     if (!body.empty()) out += "<section class=\"evidence\"><h4>Evidence</h4>" + body + "</section>\n";
   }
-  if (f.fix) out += fix_html(*f.fix, f.evidence);
+  if (f.fix) {
+    out += fix_html(*f.fix, f.evidence);
+  } else if (f.evidence.contains("fix_resimulated")) {
+    // A fix the re-simulation showed to change nothing, or to make things worse: shown as such.
+    const rules::Fix rejected{f.evidence.value("fix_not_suggested", ""), {}, {}, f.evidence["fix_resimulated"]};
+    out += fix_html(rejected, f.evidence, "Not suggested:");
+  }
   return out + "</article>\n";
 }
 

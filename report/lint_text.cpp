@@ -86,23 +86,30 @@ void print_finding(std::ostream& out, const Finding& f, const LintTextOptions& o
   }
   if (e.contains("metrics")) print_metrics(out, e["metrics"], "    ");
   for (const auto& [k, v] : e.items()) {
-    if (k == "scenario" || k == "metrics" || k == "examples") continue;
+    if (k == "scenario" || k == "metrics" || k == "examples" || k == "fix_effect" || k == "fix_not_suggested" ||
+        k == "fix_resimulated") {
+      continue;
+    }
     out << "  " << k << ": " << (v.is_array() ? std::to_string(v.size()) + " item(s)" : flat(k, v)) << "\n";
   }
   if (e.contains("examples") && !e["examples"].empty()) {
     out << "  example jobs:\n";
     for (const auto& j : e["examples"]) out << "    " << job_line(j) << "\n";
   }
+  auto resimulated = [&](const nlohmann::json& r, const std::string& fallback) {
+    const std::string label = r.contains("scenario") && r["scenario"].contains("variant")
+                                  ? r["scenario"]["variant"].get<std::string>()
+                                  : fallback;
+    out << "  re-simulated with " << label << ":\n";
+    print_metrics(out, r, "    ");
+  };
   if (f.fix) {
     out << "  fix: " << f.fix->description << "\n";
-    if (!f.fix->resimulated.is_null()) {
-      const auto& r = f.fix->resimulated;
-      const std::string label = r.contains("scenario") && r["scenario"].contains("variant")
-                                    ? r["scenario"]["variant"].get<std::string>()
-                                    : f.fix->key + "=" + f.fix->value;
-      out << "  re-simulated with " << label << ":\n";
-      print_metrics(out, f.fix->resimulated, "    ");
-    }
+    if (e.value("fix_effect", "") == "mixed") out << "  (re-simulated, it improves some of these outcomes and worsens others)\n";
+    if (!f.fix->resimulated.is_null()) resimulated(f.fix->resimulated, f.fix->key + "=" + f.fix->value);
+  } else if (e.contains("fix_resimulated")) {
+    out << "  not suggested: " << e.value("fix_not_suggested", "") << "\n";
+    resimulated(e["fix_resimulated"], "the fix");
   }
 }
 

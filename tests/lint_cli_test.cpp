@@ -68,9 +68,13 @@ TEST(LintCli, JsonFindingsCarryCheckFamilyEvidenceAndFix) {
   EXPECT_EQ(f["evidence"]["scenario"]["seed"], 1);
   EXPECT_GT(f["evidence"]["metrics"]["long_job_waits"]["jobs"].get<int>(), 0);
   EXPECT_LE(f["evidence"]["examples"].size(), 5u);
-  EXPECT_EQ(f["fix"]["value"], "bf_window=7200");
-  EXPECT_TRUE(f["fix"]["resimulated"].contains("long_job_waits"));
-  EXPECT_LE(f["fix"]["resimulated"]["backfill_plans_beyond_window"].get<int>(),
+  // The fix was re-simulated: on this load raising bf_window lets the long jobs wait longer,
+  // so it is reported as not suggested, with its numbers, instead of recommended.
+  EXPECT_FALSE(f.contains("fix"));
+  EXPECT_EQ(f["evidence"]["fix_effect"], "worse");
+  EXPECT_NE(f["evidence"]["fix_not_suggested"].get<std::string>().find("bf_window to 7200"), std::string::npos);
+  EXPECT_TRUE(f["evidence"]["fix_resimulated"].contains("long_job_waits"));
+  EXPECT_LE(f["evidence"]["fix_resimulated"]["backfill_plans_beyond_window"].get<int>(),
             f["evidence"]["metrics"]["backfill_plans_beyond_window"].get<int>());
   EXPECT_EQ(j["summary"]["warnings"], 1);
   EXPECT_TRUE(j["summary"]["simulated"].get<bool>());
@@ -265,6 +269,41 @@ TEST(LoadCli, ARecordedLoadTheSiteRefusesGetsLoad001WithSlurmsMessage) {
   bool load001 = false;
   for (const auto& f : j["findings"]) load001 = load001 || f["code"] == "LOAD001";
   EXPECT_TRUE(load001);
+}
+
+}  // namespace
+
+#include "rules/framework/fix_effect.h"
+
+namespace {
+
+sa::rules::Finding with_fix(nlohmann::json now, nlohmann::json after) {
+  sa::rules::Finding f;
+  f.evidence["metrics"] = std::move(now);
+  f.fix = sa::rules::Fix{"set X", "X", "1", std::move(after)};
+  return f;
+}
+
+TEST(FixEffect, OutcomesDecideAndMechanismCountersDoNot) {
+  using sa::rules::FixEffect;
+  // Waits and pending jobs lower is better, utilisation higher; plan counters are no outcome.
+  EXPECT_EQ(fix_effect(with_fix({{"long_job_waits", {{"mean", 100}}}, {"backfill_plans_beyond_window", 50}},
+                                {{"long_job_waits", {{"mean", 50}}}, {"backfill_plans_beyond_window", 0}})),
+            FixEffect::kBetter);
+  EXPECT_EQ(fix_effect(with_fix({{"mean_wait", 100}, {"backfill_plans_beyond_window", 50}},
+                                {{"mean_wait", 100.5}, {"backfill_plans_beyond_window", 0}})),
+            FixEffect::kNone);
+  EXPECT_EQ(fix_effect(with_fix({{"utilization", 0.8}}, {{"utilization", 0.7}})), FixEffect::kWorse);
+  EXPECT_EQ(fix_effect(with_fix({{"utilization", 0.8}, {"pending_at_end", 5}}, {{"utilization", 0.7}, {"pending_at_end", 0}})),
+            FixEffect::kMixed);
+  EXPECT_EQ(fix_effect(with_fix({{"tests", 5}}, {{"tests", 1}})), FixEffect::kUnknown);
+  auto none = with_fix({{"mean_wait", 100}}, {{"mean_wait", 100}});
+  judge_fix(none);
+  EXPECT_FALSE(none.fix.has_value());
+  EXPECT_EQ(none.evidence["fix_effect"], "none");
+  auto better = with_fix({{"mean_wait", 100}}, {{"mean_wait", 10}});
+  judge_fix(better);
+  EXPECT_TRUE(better.fix.has_value());
 }
 
 }  // namespace

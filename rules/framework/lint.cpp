@@ -12,6 +12,7 @@
 
 #include "rules/framework/consolidate.h"
 #include "rules/framework/evidence.h"
+#include "rules/framework/fix_effect.h"
 #include "rules/framework/rule.h"
 #include "rules/framework/sink.h"
 #include "rules/framework/suppression.h"
@@ -227,6 +228,7 @@ LintReport run_lint(const engine::LoadedSite& site, const LintOptions& o) {
     const LintContext static_context(site, nullptr, scenario, false);
     withhold_thin_evidence(*report.coverage, context, static_context, sink.findings(), report.skipped);
   }
+  for (Finding& f : sink.findings()) judge_fix(f);  // a fix that changes nothing is not suggested
   // Suppressions apply per place, before the places of one cause are gathered.
   std::deque<Finding> unsuppressed;
   for (Finding& f : sink.findings()) {
