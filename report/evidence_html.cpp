@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "report/evidence_glossary.h"
 #include "report/html_writer.h"
 #include "report/lint_report.h"
 #include "report/svg_chart.h"
@@ -199,9 +200,19 @@ std::string fix_html(const rules::Fix& fix, const json& evidence, const char* la
 
 }  // namespace
 
+namespace {
+
+// The key's plain-language meaning as a tooltip (the page's glossary lists them all).
+std::string titled(const std::string& key) {
+  const std::string meaning = evidence_meaning(key);
+  return meaning.empty() ? std::string() : " title=\"" + esc(meaning) + "\"";
+}
+
+}  // namespace
+
 std::string json_html(const std::string& key, const json& v, const std::string& parent) {
   if (!v.is_structured()) {
-    return fmt::format("<div><b>{}:</b> {}</div>\n", esc(key), scalar_text(parent, key, v));
+    return fmt::format("<div><b{}>{}:</b> {}</div>\n", titled(key), esc(key), scalar_text(parent, key, v));
   }
   if (v.empty()) return {};
   if (key == "examples" && v.is_array()) {
@@ -213,23 +224,23 @@ std::string json_html(const std::string& key, const json& v, const std::string& 
     if (std::all_of(v.begin(), v.end(), [](const json& x) { return !x.is_structured(); })) {
       std::string items;
       for (const json& x : v) items += (items.empty() ? "" : ", ") + scalar_text(key, "", x);
-      return fmt::format("<div><b>{}:</b> {}</div>\n", esc(key), items);
+      return fmt::format("<div><b{}>{}:</b> {}</div>\n", titled(key), esc(key), items);
     }
     if (std::all_of(v.begin(), v.end(), [](const json& x) { return x.is_object() && all_scalars(x); })) {
       Rows rows;
       for (std::size_t i = 0; i < v.size(); ++i) rows.push_back({std::to_string(i + 1), v[i]});
-      return "<h4>" + esc(key) + "</h4>" + object_table(rows, key);
+      return "<h4" + titled(key) + ">" + esc(key) + "</h4>" + object_table(rows, key);
     }
-    std::string out = "<h4>" + esc(key) + "</h4>";
+    std::string out = "<h4" + titled(key) + ">" + esc(key) + "</h4>";
     for (std::size_t i = 0; i < v.size(); ++i) out += json_html(std::to_string(i + 1), v[i], key);
     return out;
   }
   if (std::all_of(v.begin(), v.end(), [](const json& x) { return x.is_object() && all_scalars(x); })) {
     Rows rows;
     for (const auto& [k, x] : v.items()) rows.push_back({k, x});
-    return "<h4>" + esc(key) + "</h4>" + object_table(rows, key);
+    return "<h4" + titled(key) + ">" + esc(key) + "</h4>" + object_table(rows, key);
   }
-  std::string out = key.empty() ? "" : "<h4>" + esc(key) + "</h4>";
+  std::string out = key.empty() ? "" : "<h4" + titled(key) + ">" + esc(key) + "</h4>";
   out += "<div class=\"kv\">";
   for (const auto& [k, x] : v.items()) out += json_html(k, x, key);
   return out + "</div>\n";

@@ -3,10 +3,12 @@
 // every finding with its evidence and fix, and the charts of the simulated run.
 #include <array>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
 #include "report/coverage_report.h"
+#include "report/evidence_glossary.h"
 #include "report/evidence_html.h"
 #include "report/html_writer.h"
 #include "report/lint_report.h"
@@ -116,6 +118,22 @@ std::string index_html(const rules::LintReport& r) {
 
 }  // namespace
 
+// Every evidence key the page shows, in plain language (each is also a tooltip where it appears).
+std::string glossary_html(const rules::LintReport& r) {
+  std::set<std::string> keys;
+  for (const Finding& f : r.findings) {
+    collect_evidence_keys(f.evidence, keys);
+    if (f.fix) collect_evidence_keys(f.fix->resimulated, keys);
+  }
+  std::string items;
+  for (const std::string& k : keys) {
+    const std::string meaning = evidence_meaning(k);
+    if (!meaning.empty()) items += "<dt>" + esc(k) + "</dt><dd>" + esc(meaning) + "</dd>";
+  }
+  if (items.empty()) return {};
+  return "<section id=\"glossary\"><h2>What the evidence says</h2><dl class=\"glossary\">" + items + "</dl></section>\n";
+}
+
 std::string lint_html(const rules::LintReport& r, Level fail_on) {
   std::string out = page_begin({"slurm-advisor policy review: " + r.conf_path,
                                 "Slurm " + r.slurm_version + " · " + std::to_string(r.findings.size()) + " finding" +
@@ -132,6 +150,7 @@ std::string lint_html(const rules::LintReport& r, Level fail_on) {
   if (r.simulation) {
     out += "<section id=\"charts\"><h2>The simulated run</h2>\n" + simulation_charts(*r.simulation) + "</section>\n";
   }
+  out += glossary_html(r);
   return out + page_end();
 }
 

@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "engine/site_loader.h"
+#include "report/evidence_glossary.h"
 #include "rules/framework/lint.h"
 #include "rules/framework/rule.h"
 #include "rules/framework/withhold.h"
@@ -73,6 +74,11 @@ void expect_evidence_or_load001(const sa::rules::LintReport& r) {
     EXPECT_TRUE(has_code(r, "LOAD001")) << "coverage " << r.coverage->coverage() << " without LOAD001";
   }
   for (const auto& f : r.findings) {
+    // Readable evidence: every key the HTML shows has its one line in the glossary.
+    std::set<std::string> keys;
+    sa::report::collect_evidence_keys(f.evidence, keys);
+    if (f.fix) sa::report::collect_evidence_keys(f.fix->resimulated, keys);
+    for (const std::string& k : keys) EXPECT_FALSE(sa::report::evidence_meaning(k).empty()) << f.code << ": key " << k;
     const sa::rules::Rule* rule = sa::rules::find_rule(f.code);
     if (!rule || rule->simulation != sa::rules::SimUse::kRequired) continue;
     EXPECT_FALSE(f.evidence.empty()) << f.code << " has no evidence: " << f.message;

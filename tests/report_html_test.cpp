@@ -6,12 +6,14 @@
 
 #include <cmath>
 #include <regex>
+#include <set>
 #include <vector>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "report/evidence_glossary.h"
 #include "report/evidence_html.h"
 #include "report/html_writer.h"
 #include "report/svg_chart.h"
@@ -196,6 +198,32 @@ TEST(LintHtml, OutputFileAndUnwritablePath) {
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_NE(text.find("</html>"), std::string::npos);
   EXPECT_EQ(run("lint " + kSite + "slurm.conf --no-simulate --format html --output /nonexistent/dir/r.html").status, 2);
+}
+
+}  // namespace
+}  // namespace sa::report
+
+namespace sa::report {
+namespace {
+
+TEST(LintHtml, EveryEvidenceKeyIsExplainedInTheGlossary) {
+  const auto json = sa::test::run("lint " + kSiteArgs + " --format json");
+  const auto j = nlohmann::json::parse(json.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded());
+  std::set<std::string> keys;
+  for (const auto& f : j["findings"]) {
+    sa::report::collect_evidence_keys(f["evidence"], keys);
+    if (f.contains("fix") && f["fix"].contains("resimulated")) sa::report::collect_evidence_keys(f["fix"]["resimulated"], keys);
+  }
+  ASSERT_FALSE(keys.empty());
+  const auto html = sa::test::run("lint " + kSiteArgs + " --format html");
+  EXPECT_NE(html.out.find("id=\"glossary\""), std::string::npos);
+  for (const std::string& k : keys) {
+    const std::string meaning = sa::report::evidence_meaning(k);
+    EXPECT_FALSE(meaning.empty()) << "no glossary line for evidence key " << k;
+  }
+  // The reviewer's example: a pair count is explained, not bare.
+  EXPECT_NE(html.out.find("<dt>pending_pairs</dt>"), std::string::npos);
 }
 
 }  // namespace
