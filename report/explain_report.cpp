@@ -1,5 +1,7 @@
 #include "report/explain_report.h"
 
+#include <ctime>
+
 #include <fmt/format.h>
 
 namespace sa::report {
@@ -20,6 +22,20 @@ std::string limit_text(std::int64_t secs) {
   return fmt::format("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60);
 }
 
+// A moment of the run as a person reads it: a UTC date for a recorded load (epoch times),
+// else the day and time into a generated load, which starts at 0.
+std::string when_text(std::int64_t t) {
+  constexpr std::int64_t kYear2001 = 978307200;
+  if (t >= kYear2001) {
+    const std::time_t tt = static_cast<std::time_t>(t);
+    std::tm tm{};
+    gmtime_r(&tt, &tm);
+    return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02} UTC", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                       tm.tm_hour, tm.tm_min, tm.tm_sec);
+  }
+  return fmt::format("day {} {:02}:{:02}:{:02} of the load", t / 86400 + 1, t / 3600 % 24, t / 60 % 60, t % 60);
+}
+
 }  // namespace
 
 std::string offset_text(std::int64_t s) {
@@ -36,7 +52,7 @@ void print_explanation(std::ostream& out, const engine::Explanation& e) {
   out << fmt::format("Job {}: user {}, account {}, QOS {}, partition {}; {} CPUs on {} node(s), time limit {}\n",
                      j.req.id, j.req.user, e.account, e.qos, e.partition, rec ? rec->demand.cpus : j.req.cpus,
                      rec ? rec->demand.min_nodes : j.req.nodes, rec ? limit_text(rec->time_limit) : "-");
-  out << fmt::format("Submitted at {}", j.req.submit);
+  out << fmt::format("Submitted {}", when_text(j.req.submit));
   if (j.begin > j.req.submit) out << fmt::format(", eligible {} later", offset_text(j.begin - j.req.submit));
   if (j.state == engine::JobState::kRejected) {
     out << ". Refused at submission: " << j.reject_reason << "\n";

@@ -74,9 +74,10 @@ void fingerprint(const engine::LoadedSite& site, std::vector<Finding>& findings)
       text = it->second.first->line_text(it->second.second, f.loc.line);
     }
     f.snippet = text;
-    // The places gathered into one finding say what stands there: their own line.
+    // The places gathered into one finding say what stands there: their own line;
+    // and related places that say nothing of themselves are named by their line too.
     for (Location& r : f.related) {
-      if (r.note != kSameFinding) continue;
+      if (r.note != kSameFinding && !r.note.empty()) continue;
       auto at = files.find(r.file);
       if (at == files.end() || r.line <= 0) continue;
       std::string line(at->second.first->line_text(at->second.second, r.line));
