@@ -199,7 +199,10 @@ void check(const LintContext& ctx, FindingSink& sink) {
   f.evidence = simulated_evidence(*sim);
   f.evidence["partitions_beyond_window"] = static_part["partitions_beyond_window"];
   f.evidence["metrics"] = run_metrics(*sim, before);
-  for (const engine::SimJob* j : before.worst) f.evidence["examples"].push_back(job_json(*sim, *j));
+  // Only jobs that waited are evidence of the window (a job that started at once is not).
+  for (const engine::SimJob* j : before.worst) {
+    if (wait_of(*sim, *j) >= 60) f.evidence["examples"].push_back(job_json(*sim, *j));
+  }
   const Simulation& after = ctx.resimulate(label, raise);
   f.fix->resimulated = run_metrics(after, long_jobs(after, window, shorts));
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
