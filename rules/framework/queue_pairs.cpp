@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "analyzer/text_util.h"
 #include "rules/framework/evidence.h"
 
 namespace sa::rules {
@@ -141,10 +142,21 @@ bool schedules_jobs(const Partition& p) {
   return !p.nodes.empty() && p.state != PartitionState::kDown && p.state != PartitionState::kInactive;
 }
 
-bool meant_to_lose(const Config& c, const Partition& a, const Partition& b) {
+bool meant_to_lose(const Config& c, const Partition& a, const Partition& b, const QosTable* qos) {
   if (c.preempt.type == "preempt/partition_prio") {
     const PreemptMode mode = b.preempt_mode ? *b.preempt_mode : c.preempt.mode;
     if (mode.base != PreemptMode::Base::kOff || mode.gang) return true;
+  }
+  if (qos && c.preempt.type == "preempt/qos") {
+    auto preemptable = [&](const std::string& name) {
+      return std::any_of(qos->records.begin(), qos->records.end(), [&](const QosRecord& q) {
+        return std::any_of(q.preempt.begin(), q.preempt.end(), [&](const std::string& p) { return iequals(p, name); });
+      });
+    };
+    if (!b.qos.empty() && preemptable(b.qos)) return true;
+    const bool listed = !b.allow_qos.empty() &&
+                        std::none_of(b.allow_qos.begin(), b.allow_qos.end(), [](const std::string& n) { return iequals(n, "ALL"); });
+    if (listed && std::all_of(b.allow_qos.begin(), b.allow_qos.end(), preemptable)) return true;
   }
   const bool owner = !a.allow_accounts.empty() &&
                      std::none_of(a.allow_accounts.begin(), a.allow_accounts.end(), [](const std::string& n) { return n == "ALL"; });

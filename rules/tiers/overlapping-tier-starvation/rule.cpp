@@ -43,7 +43,7 @@ struct Candidate {
   std::vector<std::uint32_t> hi;
 };
 
-std::vector<Candidate> candidates(const Simulation& sim, std::map<std::uint32_t, PartitionWaits>& waits) {
+std::vector<Candidate> candidates(const Simulation& sim, const QosTable* qos, std::map<std::uint32_t, PartitionWaits>& waits) {
   const Config& c = *sim.site.config;
   auto waits_of = [&](std::uint32_t p) -> const PartitionWaits& {
     auto it = waits.find(p);
@@ -56,7 +56,7 @@ std::vector<Candidate> candidates(const Simulation& sim, std::map<std::uint32_t,
     for (std::uint32_t hi = 0; hi < c.partitions.size(); ++hi) {
       const Partition &l = c.partitions[lo], &h = c.partitions[hi];
       if (h.priority_tier <= l.priority_tier || !schedules_jobs(h) || !share_nodes(l, h)) continue;
-      if (meant_to_lose(c, h, l)) continue;  // a preemptible or shared partition below an owner's
+      if (meant_to_lose(c, h, l, qos)) continue;  // a preemptible or shared partition below an owner's
       const PartitionWaits &wl = waits_of(lo), &wh = waits_of(hi);
       if (wl.waits.jobs < kMinJobs || wh.waits.jobs < kMinHigherJobs) continue;
       if (wl.waits.mean < kWaitRatio * std::max(kMinMean, wh.waits.mean) || !starved(wl)) continue;
@@ -128,7 +128,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
   const Simulation* sim = ctx.simulation();
   if (!sim) return;
   std::map<std::uint32_t, PartitionWaits> waits;
-  const std::vector<Candidate> found = candidates(*sim, waits);
+  const std::vector<Candidate> found = candidates(*sim, ctx.has_qos_table() ? &ctx.qos() : nullptr, waits);
   if (found.empty()) return;
   const Simulation& equal = ctx.resimulate(kEqualTiers, [](Config& c) {
     for (Partition& p : c.partitions) p.priority_tier = 1;

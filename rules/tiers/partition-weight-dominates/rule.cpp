@@ -27,13 +27,13 @@ struct Dominated {
   double gap = 0;        // partition-term points above it (same tier)
 };
 
-std::vector<Dominated> dominated_by(const Config& c, std::uint32_t p, double weight, double range) {
+std::vector<Dominated> dominated_by(const Config& c, const QosTable* qos, std::uint32_t p, double weight, double range) {
   std::vector<Dominated> out;
   const Partition& a = c.partitions[p];
   for (std::uint32_t q = 0; q < c.partitions.size(); ++q) {
     const Partition& b = c.partitions[q];
     if (q == p || !schedules_jobs(b)) continue;
-    if (a.priority_tier > b.priority_tier && meant_to_lose(c, a, b)) continue;
+    if (a.priority_tier > b.priority_tier && meant_to_lose(c, a, b, qos)) continue;
     const bool nodes = share_nodes(a, b);
     if (!nodes && !share_users(a, b)) continue;
     const double gap = weight * (partition_factor(c, a) - partition_factor(c, b));
@@ -223,7 +223,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
   const Simulation* sim = ctx.simulation();
   for (std::uint32_t p = 0; p < c.partitions.size(); ++p) {
     if (!schedules_jobs(c.partitions[p])) continue;
-    std::vector<Dominated> d = dominated_by(c, p, w.partition, range);
+    std::vector<Dominated> d = dominated_by(c, ctx.has_qos_table() ? &ctx.qos() : nullptr, p, w.partition, range);
     if (sim) {
       d = starved_by_tier(*sim, p, d);
     } else {
