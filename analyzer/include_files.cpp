@@ -46,7 +46,14 @@ bool add_include_map(const std::string& spec, IncludePolicy& policy) {
 IncludeFiles::IncludeFiles(const IncludePolicy& policy, const std::string& root_path, SourceManager& sources)
     : policy_(policy), sources_(sources) {
   const bool memory = policy.memory_tree != nullptr;
-  auto add_root = [&](const fs::path& dir) { roots_.push_back(memory ? lexical(dir) : resolved(dir)); };
+  // Each root as written and as its symlinks resolve: the lexical check of an Include sees the
+  // path as written (a config reached through a symlinked directory), the second check the
+  // path the symlinks lead to. A resolved path never runs through a symlink, so the written
+  // form admits nothing the resolved one would refuse.
+  auto add_root = [&](const fs::path& dir) {
+    roots_.push_back(lexical(dir));
+    if (!memory && resolved(dir) != roots_.back()) roots_.push_back(resolved(dir));
+  };
   if (policy.roots.empty()) {
     fs::path dir = fs::path(root_path).parent_path();
     add_root(dir.empty() ? fs::path(".") : dir);

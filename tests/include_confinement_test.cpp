@@ -65,6 +65,22 @@ TEST_F(IncludeConfinement, SymlinkLeavingTheRootIsRefused) {
   expect_refused(*run(), "dirlink/x.conf", "through a symlink");
 }
 
+// A config reached through a symlinked directory (/etc/slurm -> /opt/slurm/etc, a CI checkout
+// beside a symlinked shared/) keeps its own directory as the root: its Includes are read, and
+// the outside stays outside.
+TEST_F(IncludeConfinement, AConfigDirectoryReachedThroughASymlinkKeepsItsRoot) {
+  std::ofstream(base_ / "site" / "nodes.conf") << "NodeName=n[1-2] CPUs=4\n";
+  fs::create_directory_symlink(base_ / "site", base_ / "etc_link");
+  conf("nodes.conf");
+  const auto via_link = analyze_file((base_ / "etc_link" / "slurm.conf").string(), {});
+  EXPECT_FALSE(test::first(*via_link, "CONF048")) << test::first(*via_link, "CONF048")->message;
+  EXPECT_EQ(via_link->config.nodes.size(), 2u);
+  conf("../outside/x.conf");
+  const auto outside = analyze_file((base_ / "etc_link" / "slurm.conf").string(), {});
+  ASSERT_TRUE(test::first(*outside, "CONF048"));
+  EXPECT_EQ(outside->sources.file_count(), 1u);
+}
+
 TEST_F(IncludeConfinement, OnlyRegularFilesAreOpened) {
   ASSERT_EQ(::mkfifo((base_ / "site" / "fifo").c_str(), 0600), 0);
   fs::create_directory(base_ / "site" / "dir");
