@@ -93,6 +93,8 @@ struct QosTable {
   const QosRecord* find(const std::string& name) const;
   /// Slurm's table when no QOS file is given: a single `normal` QOS with its defaults.
   static QosTable slurm_default();
+  /// True when the table was read from a file (Slurm's default one has no source location).
+  bool from_input() const { return !records.empty() && records.front().loc.valid(); }
 };
 
 /// Recorded usage: RawUsage per user association, from sshare output.

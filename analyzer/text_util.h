@@ -15,6 +15,8 @@ std::size_t ifind(std::string_view haystack, std::string_view needle, std::size_
 std::string_view trim(std::string_view text);
 /// Splits on `sep`, keeping empty fields.
 std::vector<std::string> split(std::string_view text, char sep);
+/// The items with `sep` between them (split's inverse).
+std::string join(const std::vector<std::string>& items, std::string_view sep);
 /// The words of `text` between runs of spaces and tabs (no empty words).
 std::vector<std::string> split_whitespace(std::string_view text);
 /// The rows of a tab-separated table after its header line; blank lines are skipped.

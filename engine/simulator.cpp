@@ -339,15 +339,20 @@ std::string Simulator::refusal(const JobRequest& request) {
   SimJob job;
   job.req = request;
   bind_job(job);
-  if (job.state != JobState::kRejected && limits_.active()) {
-    for (const SimRecord& rec : job.recs) {
-      if (const LimitBlock b = limits_.validate_submit(limit_key(job, rec), rec.tres, rec.time_limit)) {
-        refuse(job, kAccountingPolicy, fmt::format("{}: {}", b.reason, describe_block(b)));
-        break;
-      }
+  if (job.state != JobState::kRejected && limits_.active()) refuse_over_submit_limits(job);
+  return job.state == JobState::kRejected ? job.reject_reason : std::string();
+}
+
+bool Simulator::refuse_over_submit_limits(SimJob& job) {
+  // acct_policy_validate runs against every partition the job names; one failure refuses
+  // the submission ("Job violates accounting/QOS policy").
+  for (const SimRecord& rec : job.recs) {
+    if (const LimitBlock b = limits_.validate_submit(limit_key(job, rec), rec.tres, rec.time_limit)) {
+      refuse(job, kAccountingPolicy, fmt::format("{}: {}", b.reason, describe_block(b)));
+      return true;
     }
   }
-  return job.state == JobState::kRejected ? job.reject_reason : std::string();
+  return false;
 }
 
 void Simulator::bind_job(SimJob& job) {
@@ -558,14 +563,7 @@ void Simulator::on_submit(std::uint32_t j) {
   while (submit_cursor_ < jobs_.size() && jobs_[submit_cursor_].req.submit <= now_) ++submit_cursor_;
   if (job.state == JobState::kRejected) return;
   if (limits_.active()) {
-    // acct_policy_validate runs against every partition the job names; one failure refuses
-    // the submission ("Job violates accounting/QOS policy").
-    for (const SimRecord& rec : job.recs) {
-      const LimitBlock b = limits_.validate_submit(limit_key(job, rec), rec.tres, rec.time_limit);
-      if (!b) continue;
-      refuse(job, kAccountingPolicy, fmt::format("{}: {}", b.reason, describe_block(b)));
-      return;
-    }
+    if (refuse_over_submit_limits(job)) return;
     limits_.add_submit(limit_key(job, job.recs.front()));
   }
   job.state = JobState::kPending;

@@ -279,6 +279,8 @@ class Simulator {
   void bind(const Workload& workload);
   void bind_job(SimJob& job);
   void refuse(SimJob& job, const char* error, const std::string& detail);
+  /// Refuses `job` if a submit limit (or a per-job limit under DenyOnLimit) blocks it.
+  bool refuse_over_submit_limits(SimJob& job);
   void push(std::int64_t time, EventType type, std::uint32_t job = 0);
   void on_submit(std::uint32_t j);
   void on_eligible(std::uint32_t j);

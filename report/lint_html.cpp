@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "analyzer/text_util.h"
 #include "report/coverage_report.h"
 #include "report/evidence_glossary.h"
 #include "report/evidence_html.h"
@@ -91,9 +92,7 @@ std::string summary_html(const rules::LintReport& r, Level fail_on) {
   if (!r.skipped.empty()) {
     out += fmt::format("<p class=\"muted\">{} rules not run:</p><ul class=\"muted\" id=\"skipped\">", r.skipped.size());
     for (const auto& [reason, codes] : skipped_by_reason(r.skipped)) {
-      std::string list;
-      for (const std::string& c : codes) list += (list.empty() ? "" : ", ") + c;
-      out += "<li>" + esc(list) + (reason.empty() ? "" : " — " + esc(reason)) + "</li>";
+      out += "<li>" + esc(join(codes, ", ")) + (reason.empty() ? "" : " — " + esc(reason)) + "</li>";
     }
     out += "</ul>\n";
   }

@@ -138,9 +138,7 @@ void print_lint_text(std::ostream& out, const rules::LintReport& r, const LintTe
   if (r.coverage) print_coverage_text(out, *r.coverage);
   // One line per reason, so "needs --assoc" is said once for every rule it keeps from running.
   for (const auto& [reason, codes] : skipped_by_reason(r.skipped)) {
-    out << "not run: ";
-    for (std::size_t i = 0; i < codes.size(); ++i) out << (i ? ", " : "") << codes[i];
-    out << (reason.empty() ? "" : " (" + reason + ")") << "\n";
+    out << "not run: " << join(codes, ", ") << (reason.empty() ? "" : " (" + reason + ")") << "\n";
   }
 }
 

@@ -40,12 +40,6 @@ struct PartLoad {
   std::int64_t max_run = 0;  // longest run time: half the arrival span
 };
 
-std::string join(const std::vector<std::string>& items, const char* sep) {
-  std::string out;
-  for (const std::string& item : items) out += (out.empty() ? "" : sep) + item;
-  return out;
-}
-
 bool is_all(const std::vector<std::string>& names) {
   return std::any_of(names.begin(), names.end(), [](const std::string& n) { return iequals(n, "ALL"); });
 }
@@ -53,8 +47,6 @@ bool is_all(const std::vector<std::string>& names) {
 bool named(const std::vector<std::string>& names, const std::string& name) {
   return std::any_of(names.begin(), names.end(), [&](const std::string& n) { return iequals(n, name); });
 }
-
-bool has_qos_table(const QosTable& qos) { return !qos.records.empty() && qos.records.front().loc.valid(); }
 
 std::uint32_t median_cpus(const Config& c, const Partition& p, std::uint32_t* gpus) {
   std::vector<std::uint32_t> cpus;
@@ -134,7 +126,7 @@ std::vector<std::string> admitted_qos(const Site& site, const Partition& p, cons
     if (q.empty() || iequals(q, "ALL")) continue;
     if (!p.allow_qos.empty() && !is_all(p.allow_qos) && !named(p.allow_qos, q)) continue;
     if (named(p.deny_qos, q)) continue;
-    if (has_qos_table(site.qos) && !site.qos.find(q)) continue;
+    if (site.qos.from_input() && !site.qos.find(q)) continue;
     if (std::find(out.begin(), out.end(), q) == out.end()) out.push_back(q);
   }
   return out;
@@ -201,7 +193,7 @@ std::vector<Submitter> invented_submitters(const Site& site, const Partition& p)
   }
   std::vector<std::string> candidates = {"normal"};
   if (!p.allow_qos.empty() && !is_all(p.allow_qos)) candidates = p.allow_qos;
-  else if (has_qos_table(site.qos)) {
+  else if (site.qos.from_input()) {
     for (const QosRecord& q : site.qos.records) candidates.push_back(q.name);
   }
   const std::vector<std::string> qos = admitted_qos(site, p, candidates);
@@ -354,7 +346,7 @@ Plan plan_partitions(const Site& site, std::int64_t duration) {
     else if (max_per_node && def_per_node > max_per_node) pl.mem_per_node = max_per_node;
     for (const Submitter& s : pl.users) {
       for (const auto& q : s.qos) {
-        if (!has_qos_table(site.qos) && !site.qos.find(q.first)) plan.assumed_qos.insert(q.first);
+        if (!site.qos.from_input() && !site.qos.find(q.first)) plan.assumed_qos.insert(q.first);
       }
     }
     plan.loads.push_back(std::move(pl));
@@ -403,7 +395,7 @@ void keep_admitted_shapes(const Site& site, Plan& plan, Simulator& probe) {
 }  // namespace
 
 void add_assumed_qos(Site& site, const Workload& workload) {
-  if (has_qos_table(site.qos)) return;
+  if (site.qos.from_input()) return;
   for (const std::string& name : workload.assumed_qos) {
     if (site.qos.find(name)) continue;
     QosRecord q;

@@ -25,7 +25,7 @@ Location file_loc(const SourceManager& sources, const SourceLoc& loc) {
 LintContext::LintContext(const engine::LoadedSite& site, const engine::Workload* load, Scenario scenario,
                          bool wants_simulation)
     : site_(site), load_(load), scenario_(std::move(scenario)), wants_simulation_(wants_simulation) {
-  has_qos_table_ = !site.site.qos.records.empty() && site.site.qos.records.front().loc.valid();
+  has_qos_table_ = site.site.qos.from_input();
   for (const SourceManager* sm : std::initializer_list<const SourceManager*>{&site.conf->sources, &site.sources}) {
     for (std::size_t i = 0; i < sm->file_count(); ++i) {
       const auto id = static_cast<FileId>(i);

@@ -22,10 +22,15 @@ std::multiset<std::string> place_notes(const Finding& f) {
 
 // Findings of the two configs match on code and the flagged line's text: the files have
 // different names, and a changed line is a finding removed and one added.
-std::string match_key(const Finding& f) {
+// The code and the flagged line's text without its indentation.
+std::string flagged(const Finding& f) {
   std::string text = f.snippet;
   text.erase(0, text.find_first_not_of(" \t"));
-  std::string key = f.code + "|" + text + "|" + (f.loc.line > 0 ? "" : f.message);
+  return f.code + "|" + text;
+}
+
+std::string match_key(const Finding& f) {
+  std::string key = flagged(f) + "|" + (f.loc.line > 0 ? "" : f.message);
   for (const std::string& n : place_notes(f)) key += "|" + n;  // a group that changed places changed
   return key;
 }
@@ -54,11 +59,6 @@ void diff_findings(const LintReport& before, const LintReport& after, LintDiff& 
   // A finding left on each side with the same code and flagged line, or the only one of its
   // code on each side, is the same cause over other places (a rule that gathers its places):
   // changed, not removed and added.
-  auto flagged = [](const Finding& f) {
-    std::string text = f.snippet;
-    text.erase(0, text.find_first_not_of(" \t"));
-    return f.code + "|" + text;
-  };
   auto pair_up = [&](auto same) {
     for (auto a = out.added.begin(); a != out.added.end();) {
       auto r = std::find_if(out.removed.begin(), out.removed.end(), [&](const Finding& x) { return same(x, *a); });

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "analyzer/text_util.h"
+
 namespace sa::rules {
 
 namespace {
@@ -33,9 +35,7 @@ engine::WaitStats wait_stats(std::vector<double> w) {
 }
 
 std::string join_names(const std::vector<std::string>& names) {
-  std::string out;
-  for (const std::string& s : names) out += (out.empty() ? "" : ",") + s;
-  return out;
+  return join(names, ",");
 }
 
 nlohmann::json headline_metrics(const engine::Metrics& m) {

@@ -6,6 +6,7 @@
 #include <exception>
 #include <thread>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -42,8 +43,10 @@ void surface_diagnostics(const DiagnosticSink& diagnostics, const SourceManager&
 
 // Every file read for the site, from both source managers (the slurm.conf family's and the
 // other inputs'), by path.
-std::map<std::string, std::pair<const SourceManager*, FileId>> input_files(const engine::LoadedSite& site) {
-  std::map<std::string, std::pair<const SourceManager*, FileId>> files;
+using InputFiles = std::map<std::string, std::pair<const SourceManager*, FileId>>;
+
+InputFiles input_files(const engine::LoadedSite& site) {
+  InputFiles files;
   for (const SourceManager* sm : std::initializer_list<const SourceManager*>{&site.conf->sources, &site.sources}) {
     for (std::size_t i = 0; i < sm->file_count(); ++i) {
       const auto id = static_cast<FileId>(i);
@@ -64,41 +67,41 @@ std::string fnv1a(const std::string& text) {
 
 // Stable across edits elsewhere in the file: the code, the file's name and the flagged
 // line's text (not its number), and which occurrence of that triple this is.
+// A line's text without its indentation, for snippets, notes and fingerprints.
+std::optional<std::string> line_at(const InputFiles& files, const Location& loc) {
+  auto at = files.find(loc.file);
+  if (at == files.end() || loc.line <= 0) return std::nullopt;
+  std::string line(at->second.first->line_text(at->second.second, loc.line));
+  line.erase(0, line.find_first_not_of(" \t"));
+  return line;
+}
+
+// Cut for a note, never inside a UTF-8 character.
+std::string note_text(std::string line) {
+  if (line.size() <= 72) return line;
+  std::size_t cut = 69;
+  while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;
+  return line.substr(0, cut) + "...";
+}
+
 void fingerprint(const engine::LoadedSite& site, std::vector<Finding>& findings) {
-  const auto files = input_files(site);
+  const InputFiles files = input_files(site);
   std::map<std::string, int> seen;
   for (Finding& f : findings) {
     const std::string base = f.loc.file.substr(f.loc.file.find_last_of('/') + 1);
-    std::string text;
     if (auto it = files.find(f.loc.file); it != files.end() && f.loc.line > 0) {
-      text = it->second.first->line_text(it->second.second, f.loc.line);
+      f.snippet = it->second.first->line_text(it->second.second, f.loc.line);
     }
-    f.snippet = text;
-    // The places gathered into one finding say what stands there: their own line;
-    // and related places that say nothing of themselves are named by their line too.
-    for (Location& r : f.related) {
-      if (r.note != kSameFinding && !r.note.empty()) continue;
-      auto at = files.find(r.file);
-      if (at == files.end() || r.line <= 0) continue;
-      std::string line(at->second.first->line_text(at->second.second, r.line));
-      line.erase(0, line.find_first_not_of(" \t"));
-      if (line.size() > 72) {
-        std::size_t cut = 69;
-        while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
-        line = line.substr(0, cut) + "...";
-      }
-      r.note = line;
-    }
-    text.erase(0, text.find_first_not_of(" \t"));
+    std::string text = line_at(files, f.loc).value_or("");
     // A finding that gathers places is a different finding when its places change: the
-    // related lines' texts (not numbers) join the key.
+    // related lines' texts (not numbers) join the key. The places gathered into one finding,
+    // and related places that say nothing of themselves, are named by their own line.
     std::vector<std::string> places;
-    for (const Location& r : f.related) {
-      auto at = files.find(r.file);
-      if (at == files.end() || r.line <= 0) continue;
-      std::string line(at->second.first->line_text(at->second.second, r.line));
-      line.erase(0, line.find_first_not_of(" \t"));
-      places.push_back(line);
+    for (Location& r : f.related) {
+      const std::optional<std::string> line = line_at(files, r);
+      if (!line) continue;
+      places.push_back(*line);
+      if (r.note == kSameFinding || r.note.empty()) r.note = note_text(*line);
     }
     std::sort(places.begin(), places.end());
     for (const std::string& p : places) text += "|" + p;

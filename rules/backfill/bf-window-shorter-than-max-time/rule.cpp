@@ -125,12 +125,6 @@ nlohmann::json run_metrics(const Simulation& sim, const LongJobs& lj) {
           {"backfill_plans_beyond_window", sim.result.counters.bf_no_resv_beyond_window}};
 }
 
-std::string join_list(const std::vector<std::string>& items) {
-  std::string out;
-  for (const std::string& s : items) out += (out.empty() ? "" : ", ") + s;
-  return out;
-}
-
 std::string limit_text(std::int64_t cap) { return cap < 0 ? "UNLIMITED" : slurm_duration(cap); }
 
 void check(const LintContext& ctx, FindingSink& sink) {
@@ -160,7 +154,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
                   "that would start beyond the window no reservation, so smaller jobs can keep starting ahead of them",
                   slurm_duration(window), window / 60,
                   shorts.size() == 1 ? fmt::format("partition {} (up to {})", first.name, limit_text(shorts.front().cap))
-                                     : fmt::format("{} partitions: {}", shorts.size(), join_list(names))));
+                                     : fmt::format("{} partitions: {}", shorts.size(), join(names, ", "))));
   Location w = ctx.sched_param_loc("bf_window");
   w.note = "bf_window";
   f.related.push_back(w);

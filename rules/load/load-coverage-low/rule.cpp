@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "analyzer/text_util.h"
 #include "engine/coverage.h"
 #include "rules/framework/context.h"
 #include "rules/framework/evidence.h"
@@ -19,12 +20,6 @@
 namespace sa::rules {
 
 namespace {
-
-std::string join(const std::vector<std::string>& items, const char* sep) {
-  std::string out;
-  for (const std::string& item : items) out += (out.empty() ? "" : sep) + item;
-  return out;
-}
 
 std::string reasons_text(const engine::PartitionCoverage& p) {
   std::vector<std::pair<std::size_t, std::string>> by_count;
