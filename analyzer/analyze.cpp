@@ -25,10 +25,11 @@ void resolve_all(const LoadedConf& loaded, Analysis& a, const AnalyzeOptions& op
   validate_scalar_types(raw, options.version, a.diagnostics);
   validate_record_types(raw, options.version, a.diagnostics);
   resolve_cluster(raw, a.config, a.diagnostics);
-  resolve_nodes(raw, a.config, a.diagnostics, options.limits.nodes);
-  resolve_down_nodes(raw, a.config, a.diagnostics);
-  resolve_nodesets(raw, a.config, a.diagnostics);
-  resolve_partitions(raw, a.config, a.diagnostics);
+  std::int64_t names_left = options.limits.hostlist_names;
+  resolve_nodes(raw, a.config, a.diagnostics, options.limits.nodes, &names_left);
+  resolve_down_nodes(raw, a.config, a.diagnostics, &names_left);
+  resolve_nodesets(raw, a.config, a.diagnostics, &names_left);
+  resolve_partitions(raw, a.config, a.diagnostics, &names_left);
   resolve_priority(raw, a.config, a.diagnostics);
   resolve_scheduler(raw, a.config, a.diagnostics);
   resolve_select(raw, a.config, a.diagnostics);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstdint>
 #include <fmt/format.h>
 #include <map>
 #include <set>
@@ -112,17 +113,17 @@ void expand_segments(const std::vector<Segment>& segs, std::vector<std::string>&
   const std::size_t groups = segs.size() - 1;  // the final segment is literal only
   std::vector<std::vector<std::string>> values;
   for (std::size_t g = 0; g < groups; ++g) values.push_back(group_values(segs[g]));
+  // Advance order: last group first, then the prefix groups from the first to the last.
+  std::vector<std::size_t> order;
+  if (groups > 0) order.push_back(groups - 1);
+  for (std::size_t g = 0; g + 1 < groups; ++g) order.push_back(g);
   std::vector<std::size_t> index(groups, 0);
+  std::string name;
   while (true) {
-    std::string name;
-    for (std::size_t g = 0; g < groups; ++g) name += segs[g].text + values[g][index[g]];
-    name += segs.back().text;
-    out.push_back(std::move(name));
-    // Advance: last group first, then prefix groups from the first to the last.
-    if (groups == 0) return;
-    std::vector<std::size_t> order;
-    order.push_back(groups - 1);
-    for (std::size_t g = 0; g + 1 < groups; ++g) order.push_back(g);
+    name.clear();
+    for (std::size_t g = 0; g < groups; ++g) name.append(segs[g].text).append(values[g][index[g]]);
+    name.append(segs.back().text);
+    out.push_back(name);
     bool carried = true;
     for (std::size_t g : order) {
       if (++index[g] < values[g].size()) {
@@ -169,90 +170,115 @@ Result<std::vector<std::string>> expand_hostlist(std::string_view expr, const Ho
     if (count > options.max_names || names.size() + count > options.max_names) {
       return Error{fmt::format("'{}' expands to more than {} names", item, options.max_names)};
     }
+    if (options.budget && static_cast<std::int64_t>(names.size() + count) > *options.budget) {
+      return Error{fmt::format("'{}' would take the config's hostlists past their limit of names in all", item),
+                   ErrorKind::kTooLarge};
+    }
     expand_segments(*segments, names);
   }
+  if (options.budget) *options.budget -= static_cast<std::int64_t>(names.size());
   return names;
 }
 
 namespace {
 
 struct SplitName {
-  std::string prefix;
+  std::string_view prefix;
   std::string_view digits;  // trailing number, empty when there is none
 };
 
-SplitName split_name(const std::string& name) {
+SplitName split_name(std::string_view name) {
   std::size_t digits = 0;
   while (digits < name.size() && std::isdigit(static_cast<unsigned char>(name[name.size() - 1 - digits]))) ++digits;
   if (digits > 9) digits = 0;  // too long to be a range index
-  return {name.substr(0, name.size() - digits), std::string_view(name).substr(name.size() - digits)};
+  return {name.substr(0, name.size() - digits), name.substr(name.size() - digits)};
 }
 
 }  // namespace
 
-std::string compress_hostlist(const std::vector<std::string>& names) {
-  // Zero-padded widths seen per prefix: an unpadded number of the same width joins them, so
-  // hsw099 and hsw100 compress to hsw[099-100] as Slurm prints them.
-  std::map<std::string, std::set<std::size_t>> padded;
-  for (const std::string& name : names) {
-    SplitName s = split_name(name);
-    if (s.digits.size() > 1 && s.digits[0] == '0') padded[s.prefix].insert(s.digits.size());
+void HostlistBuilder::add(std::string_view name) {
+  const SplitName s = split_name(name);
+  const std::size_t seen = next_seen_++;
+  if (s.digits.empty()) {
+    plain_.push_back({std::string(name), seen});
+    return;
   }
+  unsigned long value = 0;
+  std::from_chars(s.digits.data(), s.digits.data() + s.digits.size(), value);
+  const bool zero_padded = s.digits.size() > 1 && s.digits[0] == '0';
+  // Names mostly come in runs of one prefix and width (an expanded range): the previous
+  // name's bucket is tried before the map.
+  Bucket* bucket = last_;
+  if (!bucket || bucket->digits != s.digits.size() || bucket->prefix != s.prefix) {
+    auto [it, added] = index_.try_emplace({std::string(s.prefix), s.digits.size()}, buckets_.size());
+    if (added) buckets_.push_back(std::make_unique<Bucket>(Bucket{std::string(s.prefix), s.digits.size(), seen, false, {}}));
+    bucket = buckets_[it->second].get();
+    last_ = bucket;
+  }
+  bucket->zero_padded = bucket->zero_padded || zero_padded;
+  bucket->numbers.push_back(value);
+}
+
+std::string HostlistBuilder::str() const {
+  // A prefix's numbers of one digit count form their own padded group when any of them was
+  // written with a leading zero (hsw099 and hsw100 give hsw[099-100], as Slurm prints them);
+  // its other numbers form one unpadded group, first seen where its first member was.
   struct Group {
-    std::string prefix;
+    std::string_view prefix;
     int width;
+    std::size_t seen;
     std::vector<unsigned long> numbers;
   };
   std::vector<Group> groups;
-  std::vector<std::string> plain;
-  std::vector<std::pair<bool, std::size_t>> order;  // (is_group, index), first-seen order
-  std::map<std::pair<std::string, int>, std::size_t> index;
-  for (const std::string& name : names) {
-    SplitName s = split_name(name);
-    if (s.digits.empty()) {
-      order.push_back({false, plain.size()});
-      plain.push_back(name);
+  std::map<std::string_view, std::size_t> unpadded;  // prefix -> its unpadded group
+  for (const auto& b : buckets_) {
+    if (b->zero_padded) {
+      groups.push_back({b->prefix, static_cast<int>(b->digits), b->seen, b->numbers});
       continue;
     }
-    auto widths = padded.find(s.prefix);
-    bool padded_width = widths != padded.end() && widths->second.count(s.digits.size());
-    int width = padded_width ? static_cast<int>(s.digits.size()) : 0;
-    auto key = std::make_pair(s.prefix, width);
-    auto it = index.find(key);
-    if (it == index.end()) {
-      it = index.emplace(key, groups.size()).first;
-      order.push_back({true, groups.size()});
-      groups.push_back({s.prefix, width, {}});
-    }
-    unsigned long value = 0;
-    std::from_chars(s.digits.data(), s.digits.data() + s.digits.size(), value);
-    groups[it->second].numbers.push_back(value);
+    auto [it, added] = unpadded.try_emplace(b->prefix, groups.size());
+    if (added) groups.push_back({b->prefix, 0, b->seen, {}});
+    Group& g = groups[it->second];
+    g.seen = std::min(g.seen, b->seen);
+    g.numbers.insert(g.numbers.end(), b->numbers.begin(), b->numbers.end());
   }
-  std::vector<std::string> parts;
-  for (auto [is_group, i] : order) {
-    if (!is_group) {
-      parts.push_back(plain[i]);
+  std::vector<std::pair<std::size_t, std::size_t>> order;  // (first seen, group or plain index)
+  for (std::size_t g = 0; g < groups.size(); ++g) order.push_back({groups[g].seen, g});
+  for (std::size_t p = 0; p < plain_.size(); ++p) order.push_back({plain_[p].second, groups.size() + p});
+  std::sort(order.begin(), order.end());
+  std::string out;
+  for (auto [seen, i] : order) {
+    if (!out.empty()) out += ',';
+    if (i >= groups.size()) {
+      out += plain_[i - groups.size()].first;
       continue;
     }
     Group& g = groups[i];
     std::sort(g.numbers.begin(), g.numbers.end());
     g.numbers.erase(std::unique(g.numbers.begin(), g.numbers.end()), g.numbers.end());
+    out.append(g.prefix);
     if (g.numbers.size() == 1) {
-      parts.push_back(g.prefix + format_number(g.numbers[0], g.width));
+      out += format_number(g.numbers[0], g.width);
       continue;
     }
-    std::vector<std::string> ranges;
+    out += '[';
     for (std::size_t a = 0; a < g.numbers.size();) {
       std::size_t b = a;
       while (b + 1 < g.numbers.size() && g.numbers[b + 1] == g.numbers[b] + 1) ++b;
-      std::string r = format_number(g.numbers[a], g.width);
-      if (b > a) r += "-" + format_number(g.numbers[b], g.width);
-      ranges.push_back(r);
+      if (a > 0) out += ',';
+      out += format_number(g.numbers[a], g.width);
+      if (b > a) out.append("-").append(format_number(g.numbers[b], g.width));
       a = b + 1;
     }
-    parts.push_back(fmt::format("{}[{}]", g.prefix, fmt::join(ranges, ",")));
+    out += ']';
   }
-  return fmt::format("{}", fmt::join(parts, ","));
+  return out;
+}
+
+std::string compress_hostlist(const std::vector<std::string>& names) {
+  HostlistBuilder builder;
+  for (const std::string& name : names) builder.add(name);
+  return builder.str();
 }
 
 }  // namespace sa

@@ -4,6 +4,9 @@
 // suffix after ']' from 23.02.5, duplicates kept (the caller decides), and a hard bound on
 // the number of names so a typo like n[1-99999999] is a diagnostic, not an OOM.
 #include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +19,10 @@ namespace sa {
 struct HostlistOptions {
   SlurmVersion version = kDefaultSlurmVersion;
   std::size_t max_names = 1'000'000;  // total names across the whole expression
+  /// Names every hostlist of one config may still expand to, counted down by each expansion
+  /// (--limit hostlist-names): a few KB of DownNodes or Nodes= lists, each under max_names,
+  /// could otherwise name billions of hosts. Running out is an error of kind kTooLarge.
+  std::int64_t* budget = nullptr;
 };
 
 /// Expands `expr` (items separated by commas or blanks; commas inside brackets do not
@@ -28,5 +35,28 @@ std::vector<std::string> split_hostlist_items(std::string_view expr);
 
 /// The shortest bracket form Slurm would print for a list of names, e.g. "n[01-04],gpu1".
 std::string compress_hostlist(const std::vector<std::string>& names);
+
+/// compress_hostlist one name at a time: a numbered name costs its number, not a string, so
+/// millions of names (a hostile Nodes= list) can be summarised without holding them all.
+class HostlistBuilder {
+ public:
+  void add(std::string_view name);
+  std::size_t size() const { return next_seen_; }
+  std::string str() const;
+
+ private:
+  struct Bucket {  // one prefix and digit count
+    std::string prefix;
+    std::size_t digits;
+    std::size_t seen;  // when its first name came
+    bool zero_padded;
+    std::vector<unsigned long> numbers;
+  };
+  std::vector<std::unique_ptr<Bucket>> buckets_;
+  std::map<std::pair<std::string, std::size_t>, std::size_t> index_;
+  std::vector<std::pair<std::string, std::size_t>> plain_;  // names without a number, when seen
+  Bucket* last_ = nullptr;
+  std::size_t next_seen_ = 0;
+};
 
 }  // namespace sa

@@ -100,7 +100,11 @@ IncludeOpen IncludeFiles::open(const fs::path& target) {
   }
   // Shown as written (or as mapped), read from where the symlinks lead.
   const bool was_mapped = p != lexical(target);
-  auto loaded = sources_.load(real.string(), was_mapped ? p.string() : target.string());
+  // Checked again on the open descriptor: a directory swapped for a symlink after the check
+  // above would otherwise lead the read outside.
+  AdmitPath admit;
+  if (!policy_.allow_outside) admit = [this](const std::string& at) { return confined(lexical(at)); };
+  auto loaded = sources_.load(real.string(), was_mapped ? p.string() : target.string(), admit);
   if (!loaded) return {kNoFile, loaded.error(), loaded.failure().kind};
   return {*loaded, {}, ErrorKind::kFailed};
 }

@@ -14,6 +14,7 @@ struct InputLimits {
   std::int64_t conf_lines = 1'000'000;                  // slurm.conf lines after Includes
   int tree_depth = 1000;                                // association tree depth
   std::int64_t nodes = 100'000;                         // nodes a config may define
+  std::int64_t hostlist_names = 10'000'000;             // names all hostlists of one config expand to
   std::int64_t sim_jobs = 2'000'000;                    // jobs in one simulated load
   std::int64_t sim_span = std::int64_t{366} * 86400;    // simulated seconds from first submit
   std::int64_t model_node_names = 10'000;               // node names listed per entry in `model`

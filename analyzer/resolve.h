@@ -11,10 +11,19 @@ namespace sa {
 void validate_scalar_types(const RawConfig& raw, const SlurmVersion& version, DiagnosticSink& sink);
 void validate_record_types(const RawConfig& raw, const SlurmVersion& version, DiagnosticSink& sink);
 /// At most `max_nodes` nodes in all (limits.nodes); the rest is one CONF049.
-void resolve_nodes(const RawConfig& raw, Config& config, DiagnosticSink& sink, std::int64_t max_nodes = 100'000);
-void resolve_nodesets(const RawConfig& raw, Config& config, DiagnosticSink& sink);
-void resolve_partitions(const RawConfig& raw, Config& config, DiagnosticSink& sink);
-void resolve_down_nodes(const RawConfig& raw, Config& config, DiagnosticSink& sink);
+// `names_left` (optional) is the countdown of hostlist names the config may still expand to
+// (InputLimits::hostlist_names), shared by every resolver that expands hostlists.
+void resolve_nodes(const RawConfig& raw, Config& config, DiagnosticSink& sink, std::int64_t max_nodes = 100'000,
+                   std::int64_t* names_left = nullptr);
+void resolve_nodesets(const RawConfig& raw, Config& config, DiagnosticSink& sink, std::int64_t* names_left = nullptr);
+void resolve_partitions(const RawConfig& raw, Config& config, DiagnosticSink& sink,
+                        std::int64_t* names_left = nullptr);
+void resolve_down_nodes(const RawConfig& raw, Config& config, DiagnosticSink& sink,
+                        std::int64_t* names_left = nullptr);
+/// The diagnostic for a hostlist that did not expand: CONF049 when the names budget ran out
+/// (with the --limit that raises it), else `code` with "invalid <what> hostlist: ...".
+void report_hostlist_error(DiagnosticSink& sink, const SourceLoc& loc, const std::string& code,
+                           const std::string& what, const Error& error);
 void resolve_cluster(const RawConfig& raw, Config& config, DiagnosticSink& sink);
 void resolve_priority(const RawConfig& raw, Config& config, DiagnosticSink& sink);
 void resolve_scheduler(const RawConfig& raw, Config& config, DiagnosticSink& sink);

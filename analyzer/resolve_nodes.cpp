@@ -250,15 +250,26 @@ void add_nodes(std::vector<std::string>& names, const RawRecord& rec, const Node
 
 }  // namespace
 
-void resolve_nodes(const RawConfig& raw, Config& config, DiagnosticSink& sink, std::int64_t max_nodes) {
-  HostlistOptions options{config.version, 1'000'000};
+void report_hostlist_error(DiagnosticSink& sink, const SourceLoc& loc, const std::string& code,
+                           const std::string& what, const Error& error) {
+  if (error.kind == ErrorKind::kTooLarge) {
+    sink.error("CONF049", loc, error.message, "raise the limit with --limit hostlist-names=N");
+    return;
+  }
+  sink.error(code, loc, fmt::format("invalid {} hostlist: {}", what, error.message));
+}
+
+void resolve_nodes(const RawConfig& raw, Config& config, DiagnosticSink& sink, std::int64_t max_nodes,
+                   std::int64_t* names_left) {
+  HostlistOptions options{config.version, 1'000'000, names_left};
   std::unordered_map<std::string, SourceLoc> first_seen;  // lookups only
   for (const RawRecord* rec : raw.of_kind("NodeName")) {
     RecordReader r(*rec, sink);
     auto names = expand_hostlist(rec->head.value, options);
     if (!names) {
-      sink.error(names.error().find("expands to more than") != std::string::npos ? "CONF013" : "CONF012",
-                 rec->head.value_loc, fmt::format("invalid NodeName hostlist: {}", names.error()));
+      report_hostlist_error(sink, rec->head.value_loc,
+                            names.error().find("expands to more than") != std::string::npos ? "CONF013" : "CONF012",
+                            "NodeName", names.failure());
       continue;
     }
     if (names->empty()) {

@@ -47,8 +47,8 @@ Result<OverSubscribe> parse_oversubscribe(const std::string& text) {
 
 class PartitionResolver {
  public:
-  PartitionResolver(const RawConfig& raw, Config& config, DiagnosticSink& sink)
-      : raw_(raw), config_(config), sink_(sink) {}
+  PartitionResolver(const RawConfig& raw, Config& config, DiagnosticSink& sink, std::int64_t* names_left)
+      : raw_(raw), config_(config), sink_(sink), names_left_(names_left) {}
 
   void run() {
     std::map<std::string, SourceLoc> seen;
@@ -140,8 +140,8 @@ class PartitionResolver {
         p.nodes.push_back(index);
       }
     };
-    HostlistOptions options{config_.version, 1'000'000};
-    std::vector<std::string> unknown;
+    HostlistOptions options{config_.version, 1'000'000, names_left_};
+    HostlistBuilder unknown;  // numbers, not names: a hostile list may name millions
     for (const std::string& item : split_hostlist_items(nodes->value)) {
       if (iequals(item, "ALL")) {
         for (std::uint32_t i = 0; i < config_.nodes.size(); ++i) add(i);
@@ -153,23 +153,23 @@ class PartitionResolver {
       }
       auto names = expand_hostlist(item, options);
       if (!names) {
-        sink_.error("CONF012", nodes->loc, fmt::format("invalid Nodes hostlist for partition '{}': {}",
-                                                       printable(p.name), names.error()));
+        report_hostlist_error(sink_, nodes->loc, "CONF012", fmt::format("Nodes for partition '{}'", printable(p.name)),
+                              names.failure());
         continue;
       }
       for (const std::string& name : *names) {
         auto it = config_.node_index.find(name);
         if (it == config_.node_index.end()) {
-          unknown.push_back(name);
+          unknown.add(name);
         } else {
           add(it->second);
         }
       }
     }
-    if (!unknown.empty()) {
+    if (unknown.size() > 0) {
       sink_.error("CONF017", nodes->loc,
                   fmt::format("partition '{}' lists {} node(s) no NodeName line defines: {}; slurmctld refuses "
-                              "to start", printable(p.name), unknown.size(), printable(compress_hostlist(unknown), 120)));
+                              "to start", printable(p.name), unknown.size(), printable(unknown.str(), 120)));
     }
   }
 
@@ -326,12 +326,24 @@ class PartitionResolver {
   const RawConfig& raw_;
   Config& config_;
   DiagnosticSink& sink_;
+  std::int64_t* names_left_;
 };
+
+// One diagnostic per line for the names it lists that no NodeName line defines: a range of
+// 65,536 unknown names is one mistake, not 65,536.
+void report_undefined(DiagnosticSink& sink, const SourceLoc& loc, const std::string& what,
+                      const HostlistBuilder& unknown) {
+  if (unknown.size() == 0) return;
+  sink.error("CONF017", loc, unknown.size() == 1
+                                 ? fmt::format("{} undefined node '{}'", what, printable(unknown.str()))
+                                 : fmt::format("{} {} undefined nodes: {}", what, unknown.size(),
+                                               printable(unknown.str(), 120)));
+}
 
 }  // namespace
 
-void resolve_nodesets(const RawConfig& raw, Config& config, DiagnosticSink& sink) {
-  HostlistOptions options{config.version, 1'000'000};
+void resolve_nodesets(const RawConfig& raw, Config& config, DiagnosticSink& sink, std::int64_t* names_left) {
+  HostlistOptions options{config.version, 1'000'000, names_left};
   for (const RawRecord* rec : raw.of_kind("NodeSet")) {
     RecordReader r(*rec, sink);
     NodeSet set;
@@ -354,17 +366,18 @@ void resolve_nodesets(const RawConfig& raw, Config& config, DiagnosticSink& sink
           if (added.insert(i).second) set.nodes.push_back(i);
         }
       } else if (auto names = expand_hostlist(nodes->value, options)) {
+        HostlistBuilder unknown;
         for (const std::string& name : *names) {
           auto it = config.node_index.find(name);
           if (it == config.node_index.end()) {
-            sink.error("CONF017", nodes->loc, fmt::format("NodeSet '{}' lists undefined node '{}'",
-                                                          printable(set.name), printable(name)));
+            unknown.add(name);
           } else if (added.insert(it->second).second) {
             set.nodes.push_back(it->second);
           }
         }
+        report_undefined(sink, nodes->loc, fmt::format("NodeSet '{}' lists", printable(set.name)), unknown);
       } else {
-        sink.error("CONF012", nodes->loc, fmt::format("invalid NodeSet hostlist: {}", names.error()));
+        report_hostlist_error(sink, nodes->loc, "CONF012", "NodeSet", names.failure());
       }
     }
     bool duplicate = false;
@@ -378,12 +391,12 @@ void resolve_nodesets(const RawConfig& raw, Config& config, DiagnosticSink& sink
   }
 }
 
-void resolve_partitions(const RawConfig& raw, Config& config, DiagnosticSink& sink) {
-  PartitionResolver(raw, config, sink).run();
+void resolve_partitions(const RawConfig& raw, Config& config, DiagnosticSink& sink, std::int64_t* names_left) {
+  PartitionResolver(raw, config, sink, names_left).run();
 }
 
-void resolve_down_nodes(const RawConfig& raw, Config& config, DiagnosticSink& sink) {
-  HostlistOptions options{config.version, 1'000'000};
+void resolve_down_nodes(const RawConfig& raw, Config& config, DiagnosticSink& sink, std::int64_t* names_left) {
+  HostlistOptions options{config.version, 1'000'000, names_left};
   for (const RawRecord* rec : raw.of_kind("DownNodes")) {
     RecordReader r(*rec, sink);
     NodeState state = NodeState::kDown;
@@ -397,19 +410,21 @@ void resolve_down_nodes(const RawConfig& raw, Config& config, DiagnosticSink& si
     }
     auto names = expand_hostlist(rec->head.value, options);
     if (!names) {
-      sink.error("CONF012", rec->head.value_loc, fmt::format("invalid DownNodes hostlist: {}", names.error()));
+      report_hostlist_error(sink, rec->head.value_loc, "CONF012", "DownNodes", names.failure());
       continue;
     }
+    HostlistBuilder unknown;
     for (const std::string& name : *names) {
       auto it = config.node_index.find(name);
       if (it == config.node_index.end()) {
-        sink.error("CONF017", rec->head.value_loc, fmt::format("DownNodes names undefined node '{}'", printable(name)));
+        unknown.add(name);
         continue;
       }
       Node& node = config.nodes[it->second];
       node.state = state;
       node.reason = r.string("Reason").value_or("Set in slurm.conf");
     }
+    report_undefined(sink, rec->head.value_loc, "DownNodes names", unknown);
   }
 }
 

@@ -57,13 +57,30 @@ std::string refusal(int fd, const std::string& shown, std::int64_t max_bytes, co
   return {};
 }
 
+// The path the kernel holds for an open descriptor, or empty where /proc is not mounted.
+std::string descriptor_path(int fd) {
+  const std::string link = fmt::format("/proc/self/fd/{}", fd);
+  std::string out(4096, '\0');
+  const ssize_t n = ::readlink(link.c_str(), out.data(), out.size());
+  if (n <= 0 || static_cast<std::size_t>(n) >= out.size()) return {};
+  out.resize(static_cast<std::size_t>(n));
+  return out;
+}
+
 }  // namespace
 
-Result<std::string> read_regular_file(const std::string& path, std::int64_t max_bytes) {
+Result<std::string> read_regular_file(const std::string& path, std::int64_t max_bytes, const AdmitPath& admit) {
   const std::string shown = printable(path, 200);
   // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
   Fd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
   if (fd.get() < 0) return Error{fmt::format("cannot open '{}' ({})", shown, std::strerror(errno))};
+  if (admit) {
+    // Without /proc the caller's own check before the open is all there is.
+    const std::string real = descriptor_path(fd.get());
+    if (!real.empty() && !admit(real)) {
+      return Error{fmt::format("'{}' was refused: it resolved elsewhere when opened", shown), ErrorKind::kRefused};
+    }
+  }
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) return Error{fmt::format("cannot read '{}'", shown)};
   if (std::string why = refusal(fd.get(), shown, max_bytes, st); !why.empty()) {

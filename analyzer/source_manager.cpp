@@ -9,13 +9,13 @@
 
 namespace sa {
 
-Result<FileId> SourceManager::load(const std::string& path, const std::string& display) {
+Result<FileId> SourceManager::load(const std::string& path, const std::string& display, const AdmitPath& admit) {
   const std::int64_t left = limits_.total_bytes - loaded_bytes_;
   if (left <= 0) {
     return Error{fmt::format("not reading '{}': the inputs already hold {} bytes, the limit (raise it with "
                              "--limit total-bytes=N)", printable(path, 200), limits_.total_bytes), ErrorKind::kTooLarge};
   }
-  auto content = read_regular_file(path, std::min(limits_.file_bytes, left));
+  auto content = read_regular_file(path, std::min(limits_.file_bytes, left), admit);
   if (!content) return content.failure();
   loaded_bytes_ += static_cast<std::int64_t>(content->size());
   return add(display.empty() ? path : display, std::move(*content));

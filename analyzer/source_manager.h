@@ -9,6 +9,7 @@
 
 #include "analyzer/input_limits.h"
 #include "analyzer/result.h"
+#include "analyzer/safe_file.h"
 
 namespace sa {
 
@@ -34,7 +35,8 @@ class SourceManager {
   /// Reads a regular file from disk (analyzer/safe_file.h), within the file and total byte
   /// caps. Fails with a message that names the path, never the content.
   /// `display` (default: `path`) is the name diagnostics show.
-  Result<FileId> load(const std::string& path, const std::string& display = {});
+  /// `admit` checks the opened file's real path (analyzer/safe_file.h).
+  Result<FileId> load(const std::string& path, const std::string& display = {}, const AdmitPath& admit = {});
   /// Caps for later loads; the total counts every byte this manager has read so far.
   void set_limits(const InputLimits& limits) { limits_ = limits; }
   const InputLimits& limits() const { return limits_; }

@@ -3,6 +3,7 @@
 #include "analyzer/printable.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <fmt/format.h>
 
@@ -105,28 +106,37 @@ std::string printable(std::string_view text, std::size_t max_length) {
 
 namespace {
 
-// Optimal-string-alignment distance, or `bound + 1` as soon as every cell of a row exceeds
-// `bound`: closest_match runs this against hundreds of keys for each unknown key, and a
-// fuzzer's random keys are far from all of them.
-std::size_t bounded_edit_distance(std::string_view a_in, std::string_view b_in, std::size_t bound) {
-  const std::string a = to_lower(a_in), b = to_lower(b_in);
+char lower_ascii(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+// Optimal-string-alignment distance, case-insensitive, or `bound + 1` as soon as two rows in
+// a row exceed `bound`: closest_match runs this against hundreds of keys for each unknown
+// key, and a fuzzer's random keys are far from all of them. The rows are reused across calls
+// (one allocation per thread, not three per candidate).
+std::size_t bounded_edit_distance(std::string_view a, std::string_view b, std::size_t bound) {
   const std::size_t m = b.size();
-  // Three rolling rows: optimal string alignment needs the row before the previous one.
-  std::vector<std::size_t> before(m + 1), previous(m + 1), current(m + 1);
+  thread_local std::vector<std::size_t> rows;
+  rows.assign(3 * (m + 1), 0);
+  std::size_t* before = rows.data();
+  std::size_t* previous = before + (m + 1);
+  std::size_t* current = previous + (m + 1);
   for (std::size_t j = 0; j <= m; ++j) previous[j] = j;
+  std::size_t previous_min = 0;
   for (std::size_t i = 1; i <= a.size(); ++i) {
+    const char ai = lower_ascii(a[i - 1]);
     current[0] = i;
     std::size_t row_min = current[0];
     for (std::size_t j = 1; j <= m; ++j) {
-      std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      const char bj = lower_ascii(b[j - 1]);
+      const std::size_t cost = ai == bj ? 0 : 1;
       current[j] = std::min({previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
+      if (i > 1 && j > 1 && ai == lower_ascii(b[j - 2]) && lower_ascii(a[i - 2]) == bj) {
         current[j] = std::min(current[j], before[j - 2] + 1);  // transposition
       }
       row_min = std::min(row_min, current[j]);
     }
     // A transposition reaches back two rows, so both must exceed the bound to stop.
-    if (row_min > bound && *std::min_element(previous.begin(), previous.end()) > bound) return bound + 1;
+    if (row_min > bound && previous_min > bound) return bound + 1;
+    previous_min = row_min;
     std::swap(before, previous);
     std::swap(previous, current);
   }
@@ -143,11 +153,23 @@ std::string closest_match(std::string_view word, const std::vector<std::string>&
   if (word.size() > 64) return {};
   // Allow roughly one typo per four characters, at least one and at most four.
   const std::size_t allowed = std::clamp<std::size_t>(word.size() / 4, 1, 4);
+  // Letters of the word not matched in a candidate (and the reverse) each need an edit, so
+  // their larger count bounds the distance from below. The check is linear, the distance
+  // quadratic; most of the hundreds of keys fail the check.
+  std::array<int, 256> counts{};
+  for (char c : word) ++counts[static_cast<unsigned char>(lower_ascii(c))];
   std::string best;
   std::size_t best_distance = allowed + 1;
   for (const std::string& c : candidates) {
     std::size_t gap = c.size() > word.size() ? c.size() - word.size() : word.size() - c.size();
-    if (gap > allowed) continue;  // the distance is at least the length difference
+    if (gap >= best_distance) continue;  // the distance is at least the length difference
+    std::size_t only_in_candidate = 0;
+    for (char ch : c) {
+      if (--counts[static_cast<unsigned char>(lower_ascii(ch))] < 0) ++only_in_candidate;
+    }
+    const std::size_t only_in_word = word.size() + only_in_candidate - c.size();
+    for (char ch : c) ++counts[static_cast<unsigned char>(lower_ascii(ch))];
+    if (std::max(only_in_candidate, only_in_word) >= best_distance) continue;
     std::size_t distance = bounded_edit_distance(word, c, best_distance - 1);
     if (distance < best_distance) {
       best_distance = distance;

@@ -34,7 +34,9 @@ void add_version_option(CLI::App& cmd, VersionOption& option) {
 }
 
 void write_json(std::ostream& out, const nlohmann::json& j) {
-  out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  // ASCII only: C0 controls are escaped either way, but U+0080..U+009F (CSI, OSC) are valid
+  // UTF-8 and would reach a terminal that cats the file; \uXXXX parses back to the same text.
+  out << j.dump(2, ' ', true, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 bool use_color(const std::string& mode) {

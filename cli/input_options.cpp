@@ -22,6 +22,7 @@ constexpr LimitField kLimitFields[] = {
     {"conf-lines", &InputLimits::conf_lines},
     {"tree-depth", nullptr, &InputLimits::tree_depth},
     {"nodes", &InputLimits::nodes},
+    {"hostlist-names", &InputLimits::hostlist_names},
     {"sim-jobs", &InputLimits::sim_jobs},
     {"sim-span", &InputLimits::sim_span},
     {"model-node-names", &InputLimits::model_node_names},

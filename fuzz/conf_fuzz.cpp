@@ -12,6 +12,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::map<std::string, std::string> tree{{"/outside/x.conf", "SECRET=1\n"}};
   for (std::size_t i = 1; i < parts.size(); ++i) tree["/site/f" + std::to_string(i) + ".conf"] = parts[i];
   sa::AnalyzeOptions options;
+  options.limits = sa::fuzz::fuzz_limits();
   options.includes.memory_tree = &tree;
   auto analysis = sa::analyze_text("/site/slurm.conf", std::move(parts[0]), options);
   sa::fuzz::no_internal_error(analysis->diagnostics);

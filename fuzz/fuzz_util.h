@@ -9,10 +9,23 @@
 #include <vector>
 
 #include "analyzer/diagnostics.h"
+#include "analyzer/input_limits.h"
 
 namespace sa::fuzz {
 
 constexpr std::size_t kMaxInput = 16 * 1024;
+
+// Caps far below the defaults: a 4 KB input may still name 65,536 nodes per range, and each
+// exec that expands them is one less exec spent on the logic; the caps' own diagnostics are
+// reached far more often this way, which is coverage too.
+inline InputLimits fuzz_limits() {
+  InputLimits limits;
+  limits.nodes = 2048;
+  limits.conf_lines = 20000;
+  limits.include_files = 64;
+  limits.model_node_names = 256;
+  return limits;
+}
 
 inline std::vector<std::string> split_files(const std::uint8_t* data, std::size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -13,6 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   sa::engine::LoadedSite site;
   std::map<std::string, std::string> none;
   sa::AnalyzeOptions options;
+  options.limits = sa::fuzz::fuzz_limits();
   options.includes.memory_tree = &none;
   site.conf = sa::analyze_text("/site/slurm.conf", parts[0], options);
   site.site.config = &site.conf->config;

@@ -14,8 +14,8 @@ packages=(
   # pulls in a font (DejaVu), which is all the screenshots need.
   zlib1g-dev chromium
 )
-# Optional extras: clang for the libFuzzer targets.
-if [[ "${SLURM_ADVISOR_EXTRAS:-}" == *fuzz* ]]; then packages+=(clang libclang-rt-14-dev); fi
+# Optional extras: clang for the libFuzzer targets, and time(1) for their CPU-second rates.
+if [[ "${SLURM_ADVISOR_EXTRAS:-}" == *fuzz* ]]; then packages+=(clang libclang-rt-14-dev time); fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sys/stat.h>
 
+#include "analyzer/safe_file.h"
 #include "tests/cli_util.h"
 #include "tests/test_util.h"
 
@@ -163,6 +164,23 @@ TEST(IncludeMemoryTree, ConfinedLikeTheDisk) {
   EXPECT_EQ(test::count(*a, "CONF048"), 1);
   ASSERT_EQ(a->config.nodes.size(), 1u);
   EXPECT_EQ(a->config.nodes[0].name, "a");
+}
+
+// The race between the confinement check and the open: whatever a path was when it was
+// checked, the read goes by the descriptor's own path, so a swapped-in symlink is refused.
+TEST_F(IncludeConfinement, DescriptorIsCheckedAfterTheOpen) {
+  fs::create_directory_symlink(base_ / "outside", base_ / "site" / "swapped");
+  const std::string outside = fs::canonical(base_ / "outside").string();
+  AdmitPath admit = [&](const std::string& real) { return real.rfind(outside, 0) != 0; };
+  auto refused = read_regular_file((base_ / "site" / "swapped" / "x.conf").string(), 1 << 20, admit);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.failure().kind, ErrorKind::kRefused);
+  EXPECT_NE(refused.error().find("resolved elsewhere when opened"), std::string::npos) << refused.error();
+  EXPECT_EQ(refused.error().find("SECRET"), std::string::npos);
+  std::ofstream(base_ / "site" / "own.conf") << "NodeName=a\n";
+  auto read = read_regular_file((base_ / "site" / "own.conf").string(), 1 << 20, admit);
+  ASSERT_TRUE(read) << read.error();
+  EXPECT_EQ(*read, "NodeName=a\n");
 }
 
 }  // namespace

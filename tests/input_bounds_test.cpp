@@ -121,5 +121,31 @@ TEST(InputBounds, RepeatedNodeNamesAreOneDiagnosticPerLine) {
   EXPECT_NE(test::first(*a, "CONF014")->message.find("and 4999 more"), std::string::npos);
 }
 
+// Hostlists that name unknown hosts: each line is one diagnostic however many names it lists,
+// and the names every hostlist of a config expands to are counted against one budget, so a few
+// KB of DownNodes or partition lists cannot name billions of hosts.
+TEST(InputBounds, UnknownHostlistNamesAreOneDiagnosticPerLineAndBudgeted) {
+  auto a = test::analyze(std::string(test::kPreamble) + "NodeName=n1 CPUs=1\nDownNodes=x[1-60000]\n"
+                         "NodeSet=s Nodes=y[1-3],y7\nPartitionName=p Nodes=n1,z[1-2]\n");
+  ASSERT_EQ(test::count(*a, "CONF017"), 3);
+  bool down = false, set = false;
+  for (const Diagnostic& d : a->diagnostics.all()) {
+    down = down || d.message.find("DownNodes names 60000 undefined nodes: x[1-60000]") != std::string::npos;
+    set = set || d.message.find("NodeSet 's' lists 4 undefined nodes: y[1-3,7]") != std::string::npos;
+  }
+  EXPECT_TRUE(down);
+  EXPECT_TRUE(set);
+
+  std::string hostile = std::string(test::kPreamble) + "NodeName=n1 CPUs=1\n";
+  for (int i = 0; i < 40; ++i) hostile += "DownNodes=a" + std::to_string(i) + "[1-65536],b[1-65536],c[1-65536]\n";
+  AnalyzeOptions options{*SlurmVersion::parse("24.05")};
+  options.limits.hostlist_names = 1'000'000;
+  auto b = analyze_text("slurm.conf", hostile, options);
+  EXPECT_EQ(test::count(*b, "CONF017"), 5);  // 5 lines of 196,608 names fit in 1,000,000
+  ASSERT_EQ(test::count(*b, "CONF049"), 35);
+  EXPECT_NE(test::first(*b, "CONF049")->message.find("past their limit of names"), std::string::npos);
+  EXPECT_NE(test::first(*b, "CONF049")->hint.find("--limit hostlist-names=N"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace sa

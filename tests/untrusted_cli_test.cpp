@@ -110,6 +110,16 @@ TEST_F(UntrustedCli, EscapesAndCiCommandsReachNoTerminal) {
     EXPECT_EQ(r.out.find("\n  ::"), std::string::npos) << cmd;
     EXPECT_NE(r.out.find("\\x1b]0;owned\\x07"), std::string::npos) << cmd << r.out;
   }
+  // JSON and SARIF files may be shown with cat: no raw C1 control there either, and a name
+  // parses back unchanged (model prints the node's name as it is).
+  for (const std::string& cmd : {"lint " + path + " --no-simulate --format json",
+                                 "lint " + path + " --no-simulate --format sarif", "model " + path}) {
+    auto r = run(cmd);
+    EXPECT_EQ(r.out.find("\xc2\x9b"), std::string::npos) << cmd;
+    EXPECT_EQ(r.out.find('\033'), std::string::npos) << cmd;
+    if (cmd.rfind("model", 0) != 0) continue;
+    EXPECT_NE(r.out.find("\"NodeName\": \"\\u009b31mq\""), std::string::npos) << r.out;
+  }
 }
 
 TEST_F(UntrustedCli, IncludeMapReadsProductionPathsFromTheCheckout) {
