@@ -9,7 +9,7 @@ const char* severity_name(Severity severity) {
   switch (severity) {
     case Severity::kError: return "error";
     case Severity::kWarning: return "warning";
-    case Severity::kNote: return "note";
+    case Severity::kInfo: return "note";
   }
   return "error";
 }
@@ -33,7 +33,7 @@ void DiagnosticSink::warning(const std::string& code, SourceLoc loc, std::string
 
 void DiagnosticSink::note(const std::string& code, SourceLoc loc, std::string message,
                           std::string hint) {
-  report({code, Severity::kNote, std::move(message), loc, std::move(hint)});
+  report({code, Severity::kInfo, std::move(message), loc, std::move(hint)});
 }
 
 void DiagnosticSink::downgrade_errors(const std::set<std::string>& codes, const std::string& reason) {

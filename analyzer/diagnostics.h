@@ -11,7 +11,10 @@
 
 namespace sa {
 
-enum class Severity { kError, kWarning, kNote };
+/// One scale for input diagnostics and rule findings. The compiler-style diagnostic lines
+/// call the lowest level "note" (as gcc and clang do); findings, JSON and the severity file
+/// call it "info" (rules/framework/finding.h: level_name).
+enum class Severity { kError, kWarning, kInfo };
 
 const char* severity_name(Severity severity);
 

@@ -54,7 +54,7 @@ int run_diff(const DiffOptions& o) {
   diff.regressions_fail = o.fail_on_regression.has_value();
   diff.regression_pct = o.fail_on_regression.value_or(100.0);
   diff.regressions = rules::outcome_regressions(diff, diff.regression_pct);
-  const rules::Level threshold = *rules::parse_level(o.fail_on);
+  const Severity threshold = *rules::parse_level(o.fail_on);
   std::ostringstream text;
   if (o.format == "json") {
     write_json(text, report::diff_json(diff, o.site.paths.conf, o.new_conf));

@@ -53,7 +53,7 @@ int run_lint_command(const LintCliOptions& o) {
   if (!in) return kExitUsage;
   if (!o.no_simulate && !save_load(o.site, in->workload)) return kExitUsage;
   const rules::LintReport report = rules::run_lint(*in, lo);
-  const rules::Level threshold = *rules::parse_level(o.fail_on);
+  const Severity threshold = *rules::parse_level(o.fail_on);
   std::ostringstream text;
   const bool terminal = o.format == "text";
   const bool color = terminal && o.output.empty() && use_color(o.color);

@@ -15,7 +15,7 @@ const char* color_of(Severity s) {
   switch (s) {
     case Severity::kError: return "\033[1;31m";
     case Severity::kWarning: return "\033[1;35m";
-    case Severity::kNote: return "\033[1;36m";
+    case Severity::kInfo: return "\033[1;36m";
   }
   return "";
 }

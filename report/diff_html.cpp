@@ -20,7 +20,7 @@ namespace sa::report {
 
 namespace {
 
-std::string verdict(const rules::LintDiff& d, rules::Level fail_on) {
+std::string verdict(const rules::LintDiff& d, Severity fail_on) {
   std::size_t blocking = 0;
   const std::vector<const rules::Finding*> worse = d.worse();  // added, or a finding that gained places
   for (const rules::Finding* f : worse) blocking += static_cast<int>(f->severity) <= static_cast<int>(fail_on);
@@ -212,7 +212,7 @@ std::string comparison_charts(const rules::Simulation& a, const rules::Simulatio
 }  // namespace
 
 std::string diff_html(const rules::LintDiff& d, const rules::LintReport& before, const rules::LintReport& after,
-                      const DiffPaths& paths, rules::Level fail_on) {
+                      const DiffPaths& paths, Severity fail_on) {
   std::string out = page_begin({"slurm-advisor diff: " + paths.old_conf + " → " + paths.new_conf,
                                 d.scenario ? "Both simulated on: " + d.scenario->load : "Not simulated (--no-simulate)"});
   out += "<nav class=\"toc\"><a href=\"#summary\">Summary</a><a href=\"#settings\">Settings</a><a "

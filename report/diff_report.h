@@ -16,7 +16,7 @@ struct DiffPaths {
 };
 /// The self-contained HTML page; `fail_on` sets the verdict as the exit status does.
 std::string diff_html(const rules::LintDiff& diff, const rules::LintReport& before, const rules::LintReport& after,
-                      const DiffPaths& paths, rules::Level fail_on);
+                      const DiffPaths& paths, Severity fail_on);
 nlohmann::json diff_json(const rules::LintDiff& diff, const std::string& old_path, const std::string& new_path);
 
 }  // namespace sa::report

@@ -22,13 +22,12 @@ namespace sa::report {
 namespace {
 
 using rules::Finding;
-using rules::Level;
 
 // The verdict says what the exit status says: findings at or above --fail-on fail, the
 // baseline's findings never count, and anything else at warning or above asks for a review.
-std::string verdict_html(const rules::LintReport& r, Level fail_on) {
+std::string verdict_html(const rules::LintReport& r, Severity fail_on) {
   const std::size_t blocking = r.count_at_or_above(fail_on);
-  const std::size_t review = r.count_at_or_above(Level::kWarning);
+  const std::size_t review = r.count_at_or_above(Severity::kWarning);
   const std::string baseline =
       r.baselined ? fmt::format(" ({} finding{} in the baseline not counted.)", r.baselined, r.baselined == 1 ? "" : "s")
                   : "";
@@ -50,14 +49,14 @@ std::string verdict_html(const rules::LintReport& r, Level fail_on) {
   return "<div class=\"verdict pass\" id=\"verdict\">No errors or warnings." + baseline + "</div>\n";
 }
 
-std::string summary_html(const rules::LintReport& r, Level fail_on) {
+std::string summary_html(const rules::LintReport& r, Severity fail_on) {
   std::string out = "<section id=\"summary\"><h2>Summary</h2>\n" + verdict_html(r, fail_on) + "<div class=\"cards\">";
   auto card = [&](const char* label, std::size_t n) {
     out += fmt::format("<div class=\"card\"><b>{}</b>{}</div>", n, label);
   };
-  card("errors", r.count(Level::kError));
-  card("warnings", r.count(Level::kWarning));
-  card("info", r.count(Level::kInfo));
+  card("errors", r.count(Severity::kError));
+  card("warnings", r.count(Severity::kWarning));
+  card("info", r.count(Severity::kInfo));
   card("rules run", r.rules_run);
   if (r.suppressed) card("suppressed", r.suppressed);
   if (r.baselined) card("in the baseline", r.baselined);
@@ -133,7 +132,7 @@ std::string glossary_html(const rules::LintReport& r) {
   return "<section id=\"glossary\"><h2>What the evidence says</h2><dl class=\"glossary\">" + items + "</dl></section>\n";
 }
 
-std::string lint_html(const rules::LintReport& r, Level fail_on) {
+std::string lint_html(const rules::LintReport& r, Severity fail_on) {
   std::string out = page_begin({"slurm-advisor policy review: " + r.conf_path,
                                 "Slurm " + r.slurm_version + " · " + std::to_string(r.findings.size()) + " finding" +
                                     (r.findings.size() == 1 ? "" : "s") + " · " + std::to_string(r.rules_run) +

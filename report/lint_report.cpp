@@ -14,7 +14,6 @@ namespace sa::report {
 namespace {
 
 using rules::Finding;
-using rules::Level;
 
 nlohmann::json location_json(const rules::Location& l) {
   nlohmann::json j = {{"file", l.file}, {"line", l.line}, {"column", l.column}};
@@ -66,9 +65,9 @@ std::vector<std::pair<std::string, std::vector<std::string>>> skipped_by_reason(
 nlohmann::json lint_summary(const rules::LintReport& r) {
   nlohmann::json by_check = nlohmann::json::object();
   for (const Finding& f : r.findings) by_check[rules::check_name(f.check)] = by_check.value(rules::check_name(f.check), 0) + 1;
-  nlohmann::json j = {{"errors", r.count(Level::kError)},
-                      {"warnings", r.count(Level::kWarning)},
-                      {"info", r.count(Level::kInfo)},
+  nlohmann::json j = {{"errors", r.count(Severity::kError)},
+                      {"warnings", r.count(Severity::kWarning)},
+                      {"info", r.count(Severity::kInfo)},
                       {"by_check", by_check},
                       {"suppressed", r.suppressed},
                       {"switched_off", r.switched_off},

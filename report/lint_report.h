@@ -28,7 +28,7 @@ std::string location_text(const rules::Location& location);
 nlohmann::json finding_json(const rules::Finding& finding);
 /// The self-contained HTML policy-review report (summary, findings, charts of the run); its
 /// verdict follows `fail_on` as the exit status does.
-std::string lint_html(const rules::LintReport& report, rules::Level fail_on);
+std::string lint_html(const rules::LintReport& report, Severity fail_on);
 /// The rules not run, grouped by why ("needs --assoc: ..." -> FAIR001, FAIR002, ...), in the
 /// order each reason first appears; entries are "CODE (reason)".
 std::vector<std::pair<std::string, std::vector<std::string>>> skipped_by_reason(const std::vector<std::string>& skipped);

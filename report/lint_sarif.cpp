@@ -10,11 +10,11 @@ namespace sa::report {
 
 namespace {
 
-const char* sarif_level(rules::Level l) {
+const char* sarif_level(Severity l) {
   switch (l) {
-    case rules::Level::kError: return "error";
-    case rules::Level::kWarning: return "warning";
-    case rules::Level::kInfo: return "note";
+    case Severity::kError: return "error";
+    case Severity::kWarning: return "warning";
+    case Severity::kInfo: return "note";
   }
   return "note";
 }

@@ -14,13 +14,12 @@ namespace sa::report {
 namespace {
 
 using rules::Finding;
-using rules::Level;
 
-const char* color_of(Level l) {
+const char* color_of(Severity l) {
   switch (l) {
-    case Level::kError: return "\033[1;31m";
-    case Level::kWarning: return "\033[1;35m";
-    case Level::kInfo: return "\033[1;36m";
+    case Severity::kError: return "\033[1;31m";
+    case Severity::kWarning: return "\033[1;35m";
+    case Severity::kInfo: return "\033[1;36m";
   }
   return "";
 }
@@ -126,8 +125,8 @@ void print_lint_text(std::ostream& out, const rules::LintReport& r, const LintTe
     print_finding(out, f, o);
     if (o.evidence) out << "\n";
   }
-  out << fmt::format("{}: {} error(s), {} warning(s), {} info", r.conf_path, r.count(Level::kError),
-                     r.count(Level::kWarning), r.count(Level::kInfo));
+  out << fmt::format("{}: {} error(s), {} warning(s), {} info", r.conf_path, r.count(Severity::kError),
+                     r.count(Severity::kWarning), r.count(Severity::kInfo));
   if (r.suppressed) out << fmt::format(", {} suppressed", r.suppressed);
   if (r.baselined) out << fmt::format(", {} in the baseline", r.baselined);
   out << fmt::format(" ({} rules, Slurm {})\n", r.rules_run, r.slurm_version);

@@ -2,19 +2,19 @@
 
 namespace sa::rules {
 
-const char* level_name(Level level) {
+const char* level_name(Severity level) {
   switch (level) {
-    case Level::kError: return "error";
-    case Level::kWarning: return "warning";
-    case Level::kInfo: return "info";
+    case Severity::kError: return "error";
+    case Severity::kWarning: return "warning";
+    case Severity::kInfo: return "info";
   }
   return "info";
 }
 
-std::optional<Level> parse_level(const std::string& text) {
-  if (text == "error") return Level::kError;
-  if (text == "warning") return Level::kWarning;
-  if (text == "info" || text == "note") return Level::kInfo;
+std::optional<Severity> parse_level(const std::string& text) {
+  if (text == "error") return Severity::kError;
+  if (text == "warning") return Severity::kWarning;
+  if (text == "info" || text == "note") return Severity::kInfo;
   return std::nullopt;
 }
 

@@ -7,13 +7,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analyzer/diagnostics.h"
 #include "analyzer/source_manager.h"
 
 namespace sa::rules {
 
-enum class Level { kError, kWarning, kInfo };
-const char* level_name(Level level);  // "error", "warning", "info"
-std::optional<Level> parse_level(const std::string& text);
+// Findings use the analyzer's Severity (analyzer/diagnostics.h): one scale for diagnostics and
+// findings, so a diagnostic becomes a finding without a mapping.
+const char* level_name(Severity level);  // "error", "warning", "info"
+std::optional<Severity> parse_level(const std::string& text);
 
 enum class Check {
   kWeightResolution,
@@ -45,7 +47,7 @@ struct Fix {
 struct Finding {
   std::string code;
   Check check = Check::kConfig;
-  Level severity = Level::kWarning;
+  Severity severity = Severity::kWarning;
   std::string message;
   Location loc;
   std::vector<Location> related;

@@ -23,20 +23,11 @@ namespace sa::rules {
 
 namespace {
 
-Level level_of(Severity s) {
-  switch (s) {
-    case Severity::kError: return Level::kError;
-    case Severity::kWarning: return Level::kWarning;
-    case Severity::kNote: return Level::kInfo;
-  }
-  return Level::kInfo;
-}
-
 void surface_diagnostics(const DiagnosticSink& diagnostics, const SourceManager& sources, FindingSink& sink) {
   for (const Diagnostic& d : diagnostics.sorted()) {
     Location loc;
     if (d.loc.valid()) loc = {sources.path(d.loc.file), d.loc.line, d.loc.column, {}};
-    Finding& f = sink.report_as(d.code, diagnostic_check(d.code), level_of(d.severity), loc, d.message);
+    Finding& f = sink.report_as(d.code, diagnostic_check(d.code), d.severity, loc, d.message);
     if (!d.hint.empty()) f.fix = Fix{d.hint, {}, {}, {}};
   }
 }
@@ -127,7 +118,7 @@ void run_rule(const Rule& rule, const LintContext& context, FindingSink& sink) {
   } catch (const std::exception& e) {
     // A rule bug must not hide the other findings or crash the run.
     sink.report(context.conf_file(), fmt::format("internal error in rule {}: {}", rule.code, e.what())).severity =
-        Level::kError;
+        Severity::kError;
   }
 }
 
@@ -180,13 +171,13 @@ Check diagnostic_check(const std::string& code) {
   return Check::kConfig;
 }
 
-std::size_t LintReport::count_at_or_above(Level level) const {
+std::size_t LintReport::count_at_or_above(Severity level) const {
   return static_cast<std::size_t>(std::count_if(findings.begin(), findings.end(), [&](const Finding& f) {
     return !f.baselined && static_cast<int>(f.severity) <= static_cast<int>(level);
   }));
 }
 
-std::size_t LintReport::count(Level level) const {
+std::size_t LintReport::count(Severity level) const {
   return static_cast<std::size_t>(
       std::count_if(findings.begin(), findings.end(), [&](const Finding& f) { return f.severity == level; }));
 }

@@ -48,8 +48,8 @@ struct LintReport {
   std::vector<std::string> idle_partitions;      // partitions the default load gave no jobs, with why
   std::string conf_path, slurm_version;
   /// Findings at or above `level` that are not in the baseline.
-  std::size_t count_at_or_above(Level level) const;
-  std::size_t count(Level level) const;
+  std::size_t count_at_or_above(Severity level) const;
+  std::size_t count(Severity level) const;
 };
 
 LintReport run_lint(const engine::LoadedSite& site, const LintOptions& options);

@@ -28,7 +28,7 @@ bool is_check_name(const std::string& name) {
 
 }  // namespace
 
-std::optional<Level> SeverityOverrides::apply(const Finding& f) const {
+std::optional<Severity> SeverityOverrides::apply(const Finding& f) const {
   if (auto it = by_code.find(f.code); it != by_code.end()) return it->second;
   if (auto it = by_check.find(check_name(f.check)); it != by_check.end()) return it->second;
   return f.severity;
@@ -48,7 +48,7 @@ Result<SeverityOverrides> parse_severity_file(const std::string& path, const std
     if (eq == std::string::npos) return fail(1, fmt::format("expected 'CODE = LEVEL', got '{}'", line));
     const std::string name = trim(line.substr(0, eq));
     const std::string value = trim(line.substr(eq + 1));
-    std::optional<Level> level = parse_level(value);
+    std::optional<Severity> level = parse_level(value);
     if (!level && value != "off") {
       return fail(static_cast<int>(raw.find(value)) + 1,
                   fmt::format("unknown level '{}'; use error, warning, info or off", value));

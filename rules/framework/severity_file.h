@@ -15,9 +15,9 @@
 namespace sa::rules {
 
 struct SeverityOverrides {
-  std::map<std::string, std::optional<Level>> by_code, by_check;  // nullopt: off
+  std::map<std::string, std::optional<Severity>> by_code, by_check;  // nullopt: off
   /// The severity to report, or nullopt when the finding is switched off.
-  std::optional<Level> apply(const Finding& f) const;
+  std::optional<Severity> apply(const Finding& f) const;
 };
 
 /// Parses the text; a bad line is an error naming path:line:col.

@@ -6,7 +6,7 @@ Finding& FindingSink::report(Location loc, std::string message) {
   return report_as(rule_->code, rule_->check, rule_->severity, std::move(loc), std::move(message));
 }
 
-Finding& FindingSink::report_as(const std::string& code, Check check, Level severity, Location loc,
+Finding& FindingSink::report_as(const std::string& code, Check check, Severity severity, Location loc,
                                 std::string message) {
   Finding& f = findings_.emplace_back();
   f.code = code;

@@ -15,7 +15,7 @@ class FindingSink {
   /// A finding of the running rule at `loc`; fill in evidence, related locations and fix.
   Finding& report(Location loc, std::string message);
   /// A finding of another code (input diagnostics surfaced as findings).
-  Finding& report_as(const std::string& code, Check check, Level severity, Location loc, std::string message);
+  Finding& report_as(const std::string& code, Check check, Severity severity, Location loc, std::string message);
 
   std::deque<Finding>& findings() { return findings_; }
 

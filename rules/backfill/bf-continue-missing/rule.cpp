@@ -60,5 +60,5 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 }  // namespace sa::rules
 
-SA_RULE({"BF006", "bf-continue-missing", Level::kWarning, Check::kBackfillLimits, SimUse::kRequired,
+SA_RULE({"BF006", "bf-continue-missing", Severity::kWarning, Check::kBackfillLimits, SimUse::kRequired,
          "without bf_continue backfill cycles end at lock yields and never reach the queue's tail", check})

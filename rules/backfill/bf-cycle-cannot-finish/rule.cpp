@@ -103,5 +103,5 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 }  // namespace sa::rules
 
-SA_RULE({"BF005", "bf-cycle-cannot-finish", Level::kWarning, Check::kBackfillLimits, SimUse::kRequired,
+SA_RULE({"BF005", "bf-cycle-cannot-finish", Severity::kWarning, Check::kBackfillLimits, SimUse::kRequired,
          "backfill cycles run out of bf_max_time before reaching the queue's end", check})

@@ -82,5 +82,5 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 }  // namespace sa::rules
 
-SA_RULE({"BF002", "bf-max-job-test-below-queue-depth", Level::kWarning, Check::kBackfillLimits, SimUse::kRequired,
+SA_RULE({"BF002", "bf-max-job-test-below-queue-depth", Severity::kWarning, Check::kBackfillLimits, SimUse::kRequired,
          "the queue backfill meets is deeper than bf_max_job_test, so its tail is never tested", check})

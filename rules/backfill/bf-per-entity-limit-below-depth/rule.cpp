@@ -138,7 +138,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 }  // namespace sa::rules
 
-SA_RULE({"BF003", "bf-per-entity-limit-below-depth", Level::kWarning, Check::kBackfillLimits, SimUse::kRequired,
+SA_RULE({"BF003", "bf-per-entity-limit-below-depth", Severity::kWarning, Check::kBackfillLimits, SimUse::kRequired,
          "a per-user, per-partition or per-association backfill limit is below that entity's pending depth, so "
          "its later jobs are never tested",
          check})

@@ -138,6 +138,6 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 }  // namespace sa::rules
 
-SA_RULE({"BF004", "bf-resolution-coarse", Level::kWarning, Check::kBackfillLimits, SimUse::kEvidence,
+SA_RULE({"BF004", "bf-resolution-coarse", Severity::kWarning, Check::kBackfillLimits, SimUse::kEvidence,
          "bf_resolution is coarse against the partitions' or jobs' time limits, so reservations are mostly rounding",
          check})

@@ -206,5 +206,5 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 }  // namespace sa::rules
 
-SA_RULE({"BF001", "bf-window-shorter-than-max-time", Level::kWarning, Check::kBackfillLimits, SimUse::kEvidence,
+SA_RULE({"BF001", "bf-window-shorter-than-max-time", Severity::kWarning, Check::kBackfillLimits, SimUse::kEvidence,
          "jobs may ask for longer than bf_window, so the longest of them get no backfill reservation", check})

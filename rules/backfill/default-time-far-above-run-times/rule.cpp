@@ -124,6 +124,6 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 }  // namespace sa::rules
 
-SA_RULE({"BF008", "default-time-far-above-run-times", Level::kWarning, Check::kBackfillLimits, SimUse::kEvidence,
+SA_RULE({"BF008", "default-time-far-above-run-times", Severity::kWarning, Check::kBackfillLimits, SimUse::kEvidence,
          "DefaultTime equal to a long MaxTime, or far above run times: backfill plans jobs without --time as that long",
          check})

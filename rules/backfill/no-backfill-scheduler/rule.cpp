@@ -76,5 +76,5 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 }  // namespace sa::rules
 
-SA_RULE({"BF007", "no-backfill-scheduler", Level::kInfo, Check::kBackfillLimits, SimUse::kEvidence,
+SA_RULE({"BF007", "no-backfill-scheduler", Severity::kInfo, Check::kBackfillLimits, SimUse::kEvidence,
          "SchedulerType=sched/builtin runs no backfill, so a blocked job holds back every job behind it", check})

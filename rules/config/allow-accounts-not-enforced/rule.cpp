@@ -53,6 +53,6 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 }  // namespace sa::rules
 
-SA_RULE({"CONF100", "allow-accounts-not-enforced", Level::kWarning, Check::kConfig, SimUse::kStatic,
+SA_RULE({"CONF100", "allow-accounts-not-enforced", Severity::kWarning, Check::kConfig, SimUse::kStatic,
          "AllowAccounts/DenyAccounts on a partition while associations are not enforced: the lists are ignored",
          check})

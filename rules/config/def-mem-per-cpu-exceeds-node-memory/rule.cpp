@@ -98,5 +98,5 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 }  // namespace sa::rules
 
-SA_RULE({"CONF102", "def-mem-per-cpu-exceeds-node-memory", Level::kWarning, Check::kConfig, SimUse::kStatic,
+SA_RULE({"CONF102", "def-mem-per-cpu-exceeds-node-memory", Severity::kWarning, Check::kConfig, SimUse::kStatic,
          "DefMemPerCPU above a node's memory per CPU: default jobs cannot use all its CPUs", check})

@@ -116,5 +116,5 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 }  // namespace sa::rules
 
-SA_RULE({"CONF105", "default-memory-far-below-node-share", Level::kWarning, Check::kConfig, SimUse::kStatic,
+SA_RULE({"CONF105", "default-memory-far-below-node-share", Severity::kWarning, Check::kConfig, SimUse::kStatic,
          "DefMemPerCPU/DefMemPerNode below 1/8 of a typical node's memory per CPU: jobs without --mem starve", check})

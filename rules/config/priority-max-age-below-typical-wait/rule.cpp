@@ -93,5 +93,5 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 }  // namespace sa::rules
 
-SA_RULE({"CONF104", "priority-max-age-below-typical-wait", Level::kWarning, Check::kConfig, SimUse::kEvidence,
+SA_RULE({"CONF104", "priority-max-age-below-typical-wait", Severity::kWarning, Check::kConfig, SimUse::kEvidence,
          "PriorityMaxAge under an hour, or a quarter of the simulated wait: age stops rewarding waiting", check})

@@ -36,5 +36,5 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 }  // namespace sa::rules
 
-SA_RULE({"CONF103", "priority-max-age-within-calc-period", Level::kWarning, Check::kConfig, SimUse::kStatic,
+SA_RULE({"CONF103", "priority-max-age-within-calc-period", Severity::kWarning, Check::kConfig, SimUse::kStatic,
          "PriorityMaxAge no longer than PriorityCalcPeriod: the age factor saturates at once", check})

@@ -56,5 +56,5 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 }  // namespace sa::rules
 
-SA_RULE({"CONF101", "priority-weights-ignored", Level::kWarning, Check::kConfig, SimUse::kStatic,
+SA_RULE({"CONF101", "priority-weights-ignored", Severity::kWarning, Check::kConfig, SimUse::kStatic,
          "PriorityWeight* values under priority/basic, which ignores them", check})

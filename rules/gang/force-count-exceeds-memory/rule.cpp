@@ -99,7 +99,7 @@ void report(const LintContext& ctx, FindingSink& sink, const Partition& p, std::
                       usable_mem(*w.node));
   }
   Finding& f = sink.report(ctx.conf_loc(p.loc), msg);
-  if (tracked) f.severity = Level::kInfo;
+  if (tracked) f.severity = Severity::kInfo;
   const std::uint64_t per_cpu = usable_mem(*w.node) / (std::max<std::uint64_t>(1, w.node->cpus) * n);
   f.fix = Fix{tracked ? fmt::format("to let {} jobs share, set DefMemPerCPU={} or less on '{}' (and keep MaxMemPerCPU "
                                     "near it); otherwise lower the count to {}:{}",
@@ -133,7 +133,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 }  // namespace sa::rules
 
-SA_RULE({"GANG003", "force-count-exceeds-memory", Level::kWarning, Check::kGangOversubscription, SimUse::kEvidence,
+SA_RULE({"GANG003", "force-count-exceeds-memory", Severity::kWarning, Check::kGangOversubscription, SimUse::kEvidence,
          "OverSubscribe=FORCE:n (or YES:n) promises n jobs per CPU that the nodes' memory cannot hold at the default "
          "job memory",
          check})

@@ -226,7 +226,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 }  // namespace sa::rules
 
-SA_RULE({"GANG002", "gang-across-overlapping-partitions", Level::kWarning, Check::kGangOversubscription,
+SA_RULE({"GANG002", "gang-across-overlapping-partitions", Severity::kWarning, Check::kGangOversubscription,
          SimUse::kEvidence,
          "gang scheduling with overlapping partitions: jobs of the two are never timesliced against each other",
          check})

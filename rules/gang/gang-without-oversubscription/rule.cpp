@@ -59,7 +59,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 }  // namespace sa::rules
 
-SA_RULE({"GANG005", "gang-without-oversubscription", Level::kWarning, Check::kGangOversubscription,
+SA_RULE({"GANG005", "gang-without-oversubscription", Severity::kWarning, Check::kGangOversubscription,
          SimUse::kEvidence,
          "PreemptMode=GANG but no partition oversubscribes and nothing is suspended, so nothing is ever timesliced",
          check})

@@ -163,7 +163,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 }  // namespace sa::rules
 
-SA_RULE({"GANG001", "oversubscribe-without-memory-tracking", Level::kWarning, Check::kGangOversubscription,
+SA_RULE({"GANG001", "oversubscribe-without-memory-tracking", Severity::kWarning, Check::kGangOversubscription,
          SimUse::kEvidence,
          "jobs share CPUs or are suspended while memory is neither consumable nor defaulted, so RAM is shared "
          "unchecked",

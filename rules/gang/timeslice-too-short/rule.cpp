@@ -98,5 +98,5 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 }  // namespace sa::rules
 
-SA_RULE({"GANG004", "timeslice-too-short", Level::kWarning, Check::kGangOversubscription, SimUse::kEvidence,
+SA_RULE({"GANG004", "timeslice-too-short", Severity::kWarning, Check::kGangOversubscription, SimUse::kEvidence,
          "SchedulerTimeSlice is below 30 s on a timeslicing cluster, so suspend/resume overhead eats CPU time", check})

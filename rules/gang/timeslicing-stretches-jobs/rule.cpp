@@ -115,5 +115,5 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 }  // namespace sa::rules
 
-SA_RULE({"GANG006", "timeslicing-stretches-jobs", Level::kWarning, Check::kGangOversubscription, SimUse::kRequired,
+SA_RULE({"GANG006", "timeslicing-stretches-jobs", Severity::kWarning, Check::kGangOversubscription, SimUse::kRequired,
          "in the simulation, timesliced jobs spend half as long suspended as running or more", check})

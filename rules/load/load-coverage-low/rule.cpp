@@ -120,5 +120,5 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 }  // namespace sa::rules
 
-SA_RULE({"LOAD001", "load-coverage-low", Level::kWarning, Check::kLoad, SimUse::kEvidence,
+SA_RULE({"LOAD001", "load-coverage-low", Severity::kWarning, Check::kLoad, SimUse::kEvidence,
          "Fewer than 80% of the simulated jobs started, so the simulated evidence would rest on nothing", check})

@@ -63,7 +63,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
     const std::uint64_t total = level_total(*tree, levels[fs.fs_parent(id)]);
     const double of_level = total > 0 ? static_cast<double>(a.shares_raw) / static_cast<double>(total) : 0;
     Finding& f = sink.report(ctx.acct_loc(a.loc), message(ctx.config(), a, of_level, targets[id], !a.children.empty()));
-    if (!shares::classic_fair_share(ctx.config())) f.severity = Level::kInfo;
+    if (!shares::classic_fair_share(ctx.config())) f.severity = Severity::kInfo;
     f.fix = Fix{fmt::format("add the users who should charge '{}', or remove it (sacctmgr delete account {}), or "
                             "set its Fairshare to 0 while it is unused",
                             a.account, a.account),
@@ -75,5 +75,5 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 }  // namespace sa::rules
 
-SA_RULE({"FAIR002", "account-without-users", Level::kWarning, Check::kShareImbalance, SimUse::kStatic,
+SA_RULE({"FAIR002", "account-without-users", Severity::kWarning, Check::kShareImbalance, SimUse::kStatic,
          "an account with a nonzero share and no user below it: its share is reserved for nobody", check})

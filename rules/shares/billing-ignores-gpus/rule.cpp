@@ -183,5 +183,5 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 }  // namespace sa::rules
 
-SA_RULE({"FAIR007", "billing-ignores-gpus", Level::kWarning, Check::kShareImbalance, SimUse::kEvidence,
+SA_RULE({"FAIR007", "billing-ignores-gpus", Severity::kWarning, Check::kShareImbalance, SimUse::kEvidence,
          "a partition with GPU nodes whose billing counts CPUs only, so GPU work is charged as its cores", check})

@@ -279,6 +279,6 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 }  // namespace sa::rules
 
-SA_RULE({"FAIR006", "delivered-usage-differs-from-target", Level::kWarning, Check::kShareImbalance,
+SA_RULE({"FAIR006", "delivered-usage-differs-from-target", Severity::kWarning, Check::kShareImbalance,
          SimUse::kRequired,
          "in the simulated run an account got under half or over twice its target share despite demand", check})

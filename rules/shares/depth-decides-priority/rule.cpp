@@ -163,5 +163,5 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 }  // namespace sa::rules
 
-SA_RULE({"FAIR004", "depth-decides-priority", Level::kWarning, Check::kShareImbalance, SimUse::kEvidence,
+SA_RULE({"FAIR004", "depth-decides-priority", Severity::kWarning, Check::kShareImbalance, SimUse::kEvidence,
          "classic fair share on a tree where depth and fan-out, not usage, set users' fair-share factors", check})

@@ -90,5 +90,5 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 }  // namespace sa::rules
 
-SA_RULE({"FAIR001", "sibling-shares-orders-apart", Level::kInfo, Check::kShareImbalance, SimUse::kStatic,
+SA_RULE({"FAIR001", "sibling-shares-orders-apart", Severity::kInfo, Check::kShareImbalance, SimUse::kStatic,
          "sibling associations whose Fairshare values differ a hundredfold or more", check})

@@ -166,5 +166,5 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 }  // namespace sa::rules
 
-SA_RULE({"FAIR005", "target-share-unreachable", Level::kWarning, Check::kShareImbalance, SimUse::kStatic,
+SA_RULE({"FAIR005", "target-share-unreachable", Severity::kWarning, Check::kShareImbalance, SimUse::kStatic,
          "an account whose partitions or limits hold fewer CPUs than its target share of the machine", check})

@@ -75,5 +75,5 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 }  // namespace sa::rules
 
-SA_RULE({"FAIR003", "zero-fairshare-association", Level::kInfo, Check::kShareImbalance, SimUse::kStatic,
+SA_RULE({"FAIR003", "zero-fairshare-association", Severity::kInfo, Check::kShareImbalance, SimUse::kStatic,
          "an association with Fairshare=0 gets the lowest fair-share standing whatever its usage", check})

@@ -147,5 +147,5 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 }  // namespace sa::rules
 
-SA_RULE({"TIER003", "overlapping-tier-starvation", Level::kWarning, Check::kTierDominance, SimUse::kRequired,
+SA_RULE({"TIER003", "overlapping-tier-starvation", Severity::kWarning, Check::kTierDominance, SimUse::kRequired,
          "a lower-tier partition sharing nodes with a higher tier starves in the simulation", check})

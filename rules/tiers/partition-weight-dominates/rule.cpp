@@ -237,6 +237,6 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 }  // namespace sa::rules
 
-SA_RULE({"TIER001", "partition-weight-dominates", Level::kWarning, Check::kTierDominance, SimUse::kEvidence,
+SA_RULE({"TIER001", "partition-weight-dominates", Severity::kWarning, Check::kTierDominance, SimUse::kEvidence,
          "a partition's tier or weighted job factor puts its jobs ahead of another's whatever their fair share",
          check})

@@ -75,7 +75,7 @@ void report(const LintContext& ctx, FindingSink& sink, const Partition& priv, co
                            fmt::format("restricted partition '{}' ({}) is at PriorityTier={}, above partitions open to "
                                        "everyone on the same nodes: {}; {}",
                                        priv.name, restriction(priv), priv.priority_tier, list, effect));
-  if (!preempts) f.severity = Level::kInfo;
+  if (!preempts) f.severity = Severity::kInfo;
   for (const Partition* p : open) {
     Location l = ctx.conf_loc(p->loc);
     l.note = preempts ? "its jobs can be preempted" : "scheduled after it";
@@ -111,6 +111,6 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 }  // namespace sa::rules
 
-SA_RULE({"TIER004", "private-partition-preempts-shared", Level::kWarning, Check::kTierDominance, SimUse::kStatic,
+SA_RULE({"TIER004", "private-partition-preempts-shared", Severity::kWarning, Check::kTierDominance, SimUse::kStatic,
          "a restricted partition at a higher PriorityTier than a partition open to everyone on the same nodes",
          check})

@@ -82,5 +82,5 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 }  // namespace sa::rules
 
-SA_RULE({"TIER002", "tier-constant-job-factor", Level::kInfo, Check::kTierDominance, SimUse::kStatic,
+SA_RULE({"TIER002", "tier-constant-job-factor", Severity::kInfo, Check::kTierDominance, SimUse::kStatic,
          "PriorityWeightPartition is a constant offset inside each PriorityTier and never changes an order", check})

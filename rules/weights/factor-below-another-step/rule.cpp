@@ -161,5 +161,5 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 }  // namespace sa::rules
 
-SA_RULE({"PRIO002", "factor-below-another-step", Level::kInfo, Check::kWeightResolution, SimUse::kStatic,
+SA_RULE({"PRIO002", "factor-below-another-step", Severity::kInfo, Check::kWeightResolution, SimUse::kStatic,
          "a priority factor whose typical contribution is smaller than one Fair Tree rank step", check})

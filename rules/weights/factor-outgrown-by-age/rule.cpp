@@ -80,6 +80,6 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 }  // namespace sa::rules
 
-SA_RULE({"PRIO006", "factor-outgrown-by-age", Level::kInfo, Check::kWeightResolution, SimUse::kEvidence,
+SA_RULE({"PRIO006", "factor-outgrown-by-age", Severity::kInfo, Check::kWeightResolution, SimUse::kEvidence,
          "age adds a factor's whole weight within an hour of waiting, so age decides and the factor breaks ties",
          check})

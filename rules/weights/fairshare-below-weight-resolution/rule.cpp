@@ -101,7 +101,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 }  // namespace sa::rules
 
-SA_RULE({"PRIO001", "fairshare-below-weight-resolution", Level::kWarning, Check::kWeightResolution,
+SA_RULE({"PRIO001", "fairshare-below-weight-resolution", Severity::kWarning, Check::kWeightResolution,
          SimUse::kEvidence,
          "PriorityWeightFairshare is too small for whole-point priorities to separate real fair-share differences",
          check})

@@ -52,5 +52,5 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 }  // namespace sa::rules
 
-SA_RULE({"PRIO004", "nice-outweighs-factor", Level::kInfo, Check::kWeightResolution, SimUse::kStatic,
+SA_RULE({"PRIO004", "nice-outweighs-factor", Severity::kInfo, Check::kWeightResolution, SimUse::kStatic,
          "a weighted priority factor whose whole range is smaller than one `sbatch --nice` adjustment", check})

@@ -73,6 +73,6 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 }  // namespace sa::rules
 
-SA_RULE({"PRIO005", "priority-ties-settled-by-submit-time", Level::kWarning, Check::kWeightResolution,
+SA_RULE({"PRIO005", "priority-ties-settled-by-submit-time", Severity::kWarning, Check::kWeightResolution,
          SimUse::kRequired,
          "multifactor weights are set, yet most queue decisions between users fall to submit time", check})

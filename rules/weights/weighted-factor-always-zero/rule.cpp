@@ -74,5 +74,5 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 }  // namespace sa::rules
 
-SA_RULE({"PRIO003", "weighted-factor-always-zero", Level::kWarning, Check::kWeightResolution, SimUse::kStatic,
+SA_RULE({"PRIO003", "weighted-factor-always-zero", Severity::kWarning, Check::kWeightResolution, SimUse::kStatic,
          "a non-zero priority weight whose factor is 0 for every job at this site", check})
