@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "analyzer/printable.h"
 #include "cli/common.h"
 #include "cli/project_config.h"
 
@@ -74,7 +75,8 @@ ProjectConfig load_config(const ConfigFlags& flags, const fs::path& start) {
 }
 
 void print_diagnostics(const ProjectConfig& config) {
-  for (const ConfigDiagnostic& d : config.diagnostics) std::cerr << d.to_string() << "\n";
+  // Messages quote the file's own bytes (a value CLI11 could not convert).
+  for (const ConfigDiagnostic& d : config.diagnostics) std::cerr << terminal_text(d.to_string() + "\n");
 }
 
 std::string quoted(const std::string& s, ConfigValueKind kind) {

@@ -185,6 +185,12 @@ TEST(ProjectConfigCli, ABadFileStopsEveryCommandWithItsPlace) {
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.out.find(".slurm-advisor.toml:2:1: error: 'fail-on': "), std::string::npos) << r.out;
   EXPECT_EQ(run("check " + conf, true).status, 0) << "check takes no --fail-on: the key does not apply";
+  // A value quoted back in a message cannot drive the terminal.
+  write(dir / ".slurm-advisor.toml", "[load]\nseed = \"\\u001b[2J\"\n");
+  const auto escaped = run("lint " + conf + " --no-simulate", true);
+  EXPECT_EQ(escaped.status, 2);
+  EXPECT_EQ(escaped.out.find('\x1b'), std::string::npos) << escaped.out;
+  EXPECT_NE(escaped.out.find(".slurm-advisor.toml:2:1: error: 'load.seed': "), std::string::npos) << escaped.out;
   write(dir / ".slurm-advisor.toml", "[load\n");
   EXPECT_EQ(run("check " + conf).status, 2);
   EXPECT_EQ(run("check " + conf + " --no-config").status, 0);
