@@ -2,10 +2,9 @@
 // The command line as data, read from the CLI11 definition itself: the commands, their
 // positionals and options, and what each option's value is. The man pages and the shell
 // completions are written from this, so they cannot drift from what the binary accepts.
+#include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 namespace sa::cli {
 
@@ -13,7 +12,7 @@ namespace sa::cli {
 enum class ValueShape { kNone, kChoices, kNumber, kRuleCode, kFile };
 
 struct OptionShape {
-  std::vector<std::string> names;  // "-o", "--output"; a positional's single name
+  std::vector<std::string> names;        // "-o", "--output"; a positional's single name
   std::string description, placeholder;  // placeholder: FILE, N, {text|json}, CODE
   std::vector<std::string> choices;
   ValueShape value = ValueShape::kNone;

@@ -27,7 +27,8 @@ struct LintCliOptions {
 // One --severity-override or --disable value read as a line of a severity file, so the
 // command line (and .slurm-advisor.toml through it) accepts exactly what the file does.
 Result<rules::SeverityOverrides> severity_line(const std::string& value, bool off) {
-  return rules::parse_severity_file(off ? "--disable" : "--severity-override", off ? value + " = off" : value);
+  const std::string line = off ? value + " = off" : value;
+  return rules::parse_severity_file(off ? "--disable" : "--severity-override", line);
 }
 
 CLI::Validator severity_line_check(bool off) {
@@ -54,8 +55,10 @@ bool lint_options(const LintCliOptions& o, rules::LintOptions& lo) {
     }
     lo.overrides = std::move(*overrides);
   }
-  for (bool off : {false, true}) {
-    for (const std::string& value : off ? o.disable : o.severity_overrides) merge(lo.overrides, *severity_line(value, off));
+  for (bool off : {false, true}) {  // the command line's lines win over the --severity file's
+    for (const std::string& value : off ? o.disable : o.severity_overrides) {
+      if (auto parsed = severity_line(value, off)) merge(lo.overrides, *parsed);  // checked when parsed
+    }
   }
   if (!o.baseline.empty()) {
     auto baseline = rules::read_baseline(o.baseline);
@@ -107,7 +110,8 @@ void register_lint(CLI::App& app, std::function<int()>& runner) {
   cmd->add_option("--severity", o->severity,
                   "Severity overrides: lines `CODE = error|warning|info|off` or `check-family = LEVEL`");
   cmd->add_option("--severity-override", o->severity_overrides,
-                  "CODE=LEVEL or check-family=LEVEL, LEVEL error|warning|info|off (repeatable; wins over --severity)")
+                  "CODE=LEVEL or check-family=LEVEL, LEVEL error|warning|info|off (repeatable; wins "
+                  "over --severity)")
       ->check(severity_line_check(false));
   cmd->add_option("--disable", o->disable, "Switch a rule off: its findings are dropped (repeatable)")
       ->check(severity_line_check(true));

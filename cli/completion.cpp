@@ -34,27 +34,32 @@ std::string bash_value_arms(const CommandShape& c, const std::string& codes) {
     } else if (o.value == ValueShape::kFile) {
       out += fmt::format("        {}) _slurm_advisor_files; return ;;\n", pattern);
     } else {
-      out += fmt::format("        {}) _slurm_advisor_words \"{}\"; return ;;\n", pattern, value_words(o, codes));
+      out += fmt::format("        {}) _slurm_advisor_words \"{}\"; return ;;\n", pattern,
+                         value_words(o, codes));
     }
   }
   return out;
 }
 
 std::string bash_command_arm(const CommandShape& c, const std::string& codes) {
-  const bool code_positional = !c.positionals.empty() && c.positionals.front().value == ValueShape::kRuleCode;
+  const bool code_positional =
+      !c.positionals.empty() && c.positionals.front().value == ValueShape::kRuleCode;
   return fmt::format(
       "    {})\n      case \"$prev\" in\n{}      esac\n"
       "      if [[ \"$cur\" == -* ]]; then _slurm_advisor_words \"{}\"; else {}; fi ;;\n",
       c.name, bash_value_arms(c, codes), joined(all_names(c.options)),
-      code_positional ? "_slurm_advisor_words \"" + codes + "\"" : std::string("_slurm_advisor_files"));
+      code_positional ? "_slurm_advisor_words \"" + codes + "\""
+                      : std::string("_slurm_advisor_files"));
 }
 
 // zsh: text inside an _arguments spec's [description] cannot hold ] : ' or backslashes.
 std::string zsh_text(const std::string& text) {
   std::string out;
   for (char c : text.substr(0, text.find_first_of(";(\n"))) {
-    if (c == '[' || c == ']') out += c == '[' ? '(' : ')';
-    else if (c != ':' && c != '\'' && c != '\\' && c != '`' && c != '$') out += c;
+    if (c == '[' || c == ']')
+      out += c == '[' ? '(' : ')';
+    else if (c != ':' && c != '\'' && c != '\\' && c != '`' && c != '$')
+      out += c;
   }
   while (!out.empty() && out.back() == ' ') out.pop_back();
   return out;
@@ -64,7 +69,8 @@ std::string zsh_option_spec(const OptionShape& o, const std::string& codes) {
   std::string action;
   if (o.value == ValueShape::kFile) action = ":file:_files";
   if (o.value == ValueShape::kNumber) action = ":number: ";
-  if (o.value == ValueShape::kChoices || o.value == ValueShape::kRuleCode) action = ":value:(" + value_words(o, codes) + ")";
+  if (o.value == ValueShape::kChoices || o.value == ValueShape::kRuleCode)
+    action = ":value:(" + value_words(o, codes) + ")";
   const std::string text = "[" + zsh_text(o.description) + "]" + action;
   const std::string repeat = o.repeatable ? "*" : "";
   if (o.names.size() == 1) return "'" + repeat + o.names.front() + text + "'";
@@ -78,20 +84,23 @@ std::string zsh_command_arm(const CommandShape& c, const std::string& codes) {
   int n = 0;
   for (const OptionShape& p : c.positionals) {
     const std::string action = p.value == ValueShape::kRuleCode ? "(" + codes + ")" : "_files";
-    specs += fmt::format(" \\\n        '{}{}{}:{}'", ++n, p.required ? ":" : "::", zsh_text(p.names.front()), action);
+    specs += fmt::format(" \\\n        '{}{}{}:{}'", ++n,
+                         p.required ? ":" : "::", zsh_text(p.names.front()), action);
   }
   return fmt::format("    {})\n      _arguments -s{} ;;\n", c.name, specs);
 }
 
 }  // namespace
 
-std::string bash_completion(const std::vector<CommandShape>& commands, const std::vector<OptionShape>& root) {
+std::string bash_completion(const std::vector<CommandShape>& commands,
+                            const std::vector<OptionShape>& root) {
   const std::string codes = joined(rule_codes());
   std::vector<std::string> names;
   for (const CommandShape& c : commands) names.push_back(c.name);
   std::string arms;
   for (const CommandShape& c : commands) arms += bash_command_arm(c, codes);
-  return fmt::format(R"(# bash completion for slurm-advisor, written by `slurm-advisor completion bash` from its
+  return fmt::format(
+      R"(# bash completion for slurm-advisor, written by `slurm-advisor completion bash` from its
 # command-line definition: do not edit.
 _slurm_advisor_words() {{ COMPREPLY=($(compgen -W "$1" -- "$cur")); }}
 _slurm_advisor_files() {{ compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); }}
@@ -106,10 +115,11 @@ _slurm_advisor() {{
 }}
 complete -F _slurm_advisor slurm-advisor
 )",
-                     joined(names), joined(all_names(root)), arms);
+      joined(names), joined(all_names(root)), arms);
 }
 
-std::string zsh_completion(const std::vector<CommandShape>& commands, const std::vector<OptionShape>& root) {
+std::string zsh_completion(const std::vector<CommandShape>& commands,
+                           const std::vector<OptionShape>& root) {
   const std::string codes = joined(rule_codes());
   std::string described, arms, root_specs;
   for (const CommandShape& c : commands) {

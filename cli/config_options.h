@@ -2,16 +2,15 @@
 // Wires `.slurm-advisor.toml` into the command line in one place: every command gets --config
 // FILE and --no-config, and after parsing, each key of the file sets the option it stands for
 // unless the command line gave that option. `slurm-advisor config --show` prints the result.
+#include <CLI/CLI.hpp>
 #include <functional>
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
 namespace sa::cli {
 
 struct ConfigFlags {
-  std::string file;  // --config: this file instead of the one found
+  std::string file;   // --config: this file instead of the one found
   bool none = false;  // --no-config
   // Required options a key of the file can give (sshare's --assoc): CLI11 would refuse the
   // command line before the file is read, so they are checked after it instead.

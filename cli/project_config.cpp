@@ -1,11 +1,11 @@
 #include "cli/project_config.h"
 
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
 #include <algorithm>
 #include <system_error>
 #include <tuple>
-
-#include <fmt/format.h>
-#include <toml++/toml.h>
 
 #include "analyzer/safe_file.h"
 #include "analyzer/text_util.h"
@@ -77,8 +77,8 @@ class ConfigParser {
     for (std::size_t i = 0; suggestion.empty() && i < leaves.size(); ++i) {
       if (leaves[i] == leaf || closest_match(leaf, {leaves[i]}) == leaves[i]) suggestion = keys[i];
     }
-    std::string message = fmt::format("unknown {} '{}' in {}", is_table ? "table" : "key", printable(full),
-                                      kProjectConfigName);
+    std::string message = fmt::format("unknown {} '{}' in {}", is_table ? "table" : "key",
+                                      printable(full), kProjectConfigName);
     if (!suggestion.empty()) return message + fmt::format("; did you mean '{}'?", suggestion);
     return message + "; `slurm-advisor config --show` lists the keys";
   }
@@ -91,12 +91,20 @@ class ConfigParser {
     ConfigSetting s{&key, {}, at.line, at.column};
     bool ok = true;
     switch (key.kind) {
-      case Kind::kScalar: ok = scalar(key, node, s.values); break;
-      case Kind::kPath: ok = path(key, node, s.values); break;
+      case Kind::kScalar:
+        ok = scalar(key, node, s.values);
+        break;
+      case Kind::kPath:
+        ok = path(key, node, s.values);
+        break;
       case Kind::kPathList:
-      case Kind::kWordList: ok = list(key, node, s.values); break;
+      case Kind::kWordList:
+        ok = list(key, node, s.values);
+        break;
       case Kind::kPairTable:
-      case Kind::kPathTable: ok = pairs(key, node, s.values); break;
+      case Kind::kPathTable:
+        ok = pairs(key, node, s.values);
+        break;
     }
     if (ok) out_.settings.push_back(std::move(s));
   }
@@ -151,9 +159,9 @@ class ConfigParser {
       if (!text) return type_error(key, value, "a table of strings");
       if (key.kind == Kind::kPathTable) {
         if (!name.starts_with("/")) {
-          fail(place_of(k.source()),
-               fmt::format("'{}' maps absolute paths as Include lines name them; '{}' does not start with '/'",
-                           key.key, printable(name)));
+          fail(place_of(k.source()), fmt::format("'{}' maps absolute paths as Include lines name "
+                                                 "them; '{}' does not start with '/'",
+                                                 key.key, printable(name)));
           return false;
         }
         auto resolved = resolve(key.key, *text, value);
@@ -167,7 +175,8 @@ class ConfigParser {
 
   // Paths in the file resolve against its directory and must stay inside it: a pull request
   // can change the file, and must not point the tool at /etc/shadow through it.
-  std::optional<std::string> resolve(const char* key, const std::string& value, const toml::node& node) {
+  std::optional<std::string> resolve(const char* key, const std::string& value,
+                                     const toml::node& node) {
     const fs::path relative(value);
     std::string why;
     if (value.empty()) {
@@ -180,10 +189,10 @@ class ConfigParser {
       why = "leads outside the file's directory through a symbolic link";
     }
     if (!why.empty()) {
-      fail(place_of(node.source()),
-           fmt::format("path '{}' of '{}' {}; paths in {} are relative to its directory and stay inside it (give "
-                       "a file elsewhere on the command line)",
-                       printable(value), key, why, kProjectConfigName));
+      fail(place_of(node.source()), fmt::format("path '{}' of '{}' {}; paths in {} are relative to "
+                                                "its directory and stay inside it (give "
+                                                "a file elsewhere on the command line)",
+                                                printable(value), key, why, kProjectConfigName));
       return std::nullopt;
     }
     std::string resolved = (dir_ / relative).lexically_normal().string();
@@ -194,7 +203,8 @@ class ConfigParser {
   bool leaves_through_symlink(const fs::path& relative) const {
     std::error_code ec;
     const fs::path base = fs::weakly_canonical(dir_.empty() ? "." : dir_, ec);
-    const fs::path target = fs::weakly_canonical((dir_.empty() ? fs::path(".") : dir_) / relative, ec);
+    const fs::path target =
+        fs::weakly_canonical((dir_.empty() ? fs::path(".") : dir_) / relative, ec);
     if (ec) return false;  // a path that cannot be resolved fails later, as a missing file
     const fs::path inside = target.lexically_relative(base);
     return inside.empty() || *inside.begin() == "..";
@@ -212,9 +222,12 @@ const std::vector<ConfigKey>& config_keys() {
       {"fail-on", "--fail-on", Kind::kScalar, "lint and diff exit 1 at or above this severity"},
       {"baseline", "--baseline", Kind::kPath, "lint: findings recorded here do not fail the run"},
       {"disable", "--disable", Kind::kWordList, "lint: rule codes switched off"},
-      {"severity", "--severity-override", Kind::kPairTable, "lint: CODE or check family = error|warning|info|off"},
-      {"include.roots", "--include-root", Kind::kPathList, "directories Include files may come from"},
-      {"include.map", "--include-map", Kind::kPathTable, "\"/FROM\" = \"DIR\": read an Include of /FROM/x from DIR/x"},
+      {"severity", "--severity-override", Kind::kPairTable,
+       "lint: CODE or check family = error|warning|info|off"},
+      {"include.roots", "--include-root", Kind::kPathList,
+       "directories Include files may come from"},
+      {"include.map", "--include-map", Kind::kPathTable,
+       "\"/FROM\" = \"DIR\": read an Include of /FROM/x from DIR/x"},
       {"accounting.assoc", "--assoc", Kind::kPath, "the `sacctmgr dump` file"},
       {"accounting.qos", "--qos", Kind::kPath, "the `sacctmgr show qos -P` output"},
       {"accounting.usage", "--usage", Kind::kPath, "the `sshare -a -l -P` output"},
@@ -245,7 +258,8 @@ std::optional<fs::path> find_project_config(const fs::path& start) {
   for (fs::path dir = absolute;; dir = dir.parent_path(), shown /= "..") {
     if (fs::exists(dir / kProjectConfigName, ec)) {
       // Named as the user named the start: "../.slurm-advisor.toml" for a relative one.
-      return start.is_absolute() ? dir / kProjectConfigName : (shown / kProjectConfigName).lexically_normal();
+      return start.is_absolute() ? dir / kProjectConfigName
+                                 : (shown / kProjectConfigName).lexically_normal();
     }
     if (dir.parent_path() == dir) return std::nullopt;
   }
@@ -259,17 +273,19 @@ ProjectConfig parse_project_config(const fs::path& file, const std::string& text
     ConfigParser(config).walk(root, "");
     const ConfigSetting* workload = config.find("load.workload");
     if (workload && config.find("load.synthetic")) {
-      config.diagnostics.push_back({file.string(), workload->line, workload->column,
-                                    "'load.workload' and 'load.synthetic' exclude each other; keep one"});
+      config.diagnostics.push_back(
+          {file.string(), workload->line, workload->column,
+           "'load.workload' and 'load.synthetic' exclude each other; keep one"});
     }
   } catch (const toml::parse_error& e) {
     const Place at = place_of(e.source());
     config.diagnostics.push_back({file.string(), at.line, at.column, std::string(e.description())});
   }
   // toml++ keeps a table's keys sorted by name; the user reads the file top to bottom.
-  std::stable_sort(config.diagnostics.begin(), config.diagnostics.end(), [](const auto& a, const auto& b) {
-    return std::tie(a.line, a.column) < std::tie(b.line, b.column);
-  });
+  std::stable_sort(config.diagnostics.begin(), config.diagnostics.end(),
+                   [](const auto& a, const auto& b) {
+                     return std::tie(a.line, a.column) < std::tie(b.line, b.column);
+                   });
   return config;
 }
 
