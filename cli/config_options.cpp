@@ -86,7 +86,7 @@ void print_diagnostics(const ProjectConfig& config) {
 
 std::string quoted(const std::string& s, ConfigValueKind kind) {
   const bool number = kind == ConfigValueKind::kScalar && !s.empty() &&
-                      s.find_first_not_of("0123456789.-") == std::string::npos;
+                      s.find_first_not_of("0123456789") == std::string::npos;
   return number ? s
                 : nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }

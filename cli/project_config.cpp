@@ -109,7 +109,7 @@ class ConfigParser {
     if (ok) out_.settings.push_back(std::move(s));
   }
 
-  bool type_error(const ConfigKey& key, const toml::node& node, const char* expected) {
+  bool type_error(const ConfigKey& key, const toml::node& node, const std::string& expected) {
     fail(place_of(node.source()), fmt::format("'{}' must be {}", key.key, expected));
     return false;
   }
@@ -119,10 +119,13 @@ class ConfigParser {
       out.push_back(*s);
     } else if (auto i = node.value_exact<std::int64_t>()) {
       out.push_back(std::to_string(*i));
-    } else if (auto d = node.value_exact<double>()) {
-      out.push_back(fmt::format("{}", *d));
+    } else if (node.is_floating_point()) {
+      // A float would lose how it was written: slurm-version = 23.10 reads back as 23.1.
+      return type_error(
+          key, node,
+          fmt::format("a string or an integer, not a float; quote it ({} = \"...\")", key.key));
     } else {
-      return type_error(key, node, "a string or a number");
+      return type_error(key, node, "a string or an integer");
     }
     return true;
   }

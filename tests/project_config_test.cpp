@@ -115,7 +115,10 @@ const BadFile kBadFiles[] = {
     {"disable = \"FAIR006\"\n", "c.toml:1:11: error: 'disable' must be an array of strings"},
     {"[accounting]\nassoc = 3\n",
      "c.toml:2:9: error: 'accounting.assoc' must be a path (a string)"},
-    {"fail-on = [\"x\"]\n", "c.toml:1:11: error: 'fail-on' must be a string or a number"},
+    {"fail-on = [\"x\"]\n", "c.toml:1:11: error: 'fail-on' must be a string or an integer"},
+    {"slurm-version = 23.10\n",
+     "c.toml:1:17: error: 'slurm-version' must be a string or an integer, not a float; quote it "
+     "(slurm-version = \"...\")"},
     {"[include]\nmap = { \"etc\" = \".\" }\n",
      "c.toml:2:9: error: 'include.map' maps absolute paths as Include lines name them; 'etc' does "
      "not start with '/'"},
