@@ -1,8 +1,9 @@
 #include "cli/man_page.h"
 
-#include <fmt/format.h>
-
+#include <cctype>
 #include <sstream>
+
+#include <fmt/format.h>
 
 #include "cli/project_config.h"
 #include "cli/version_info.h"

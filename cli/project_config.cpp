@@ -1,11 +1,11 @@
 #include "cli/project_config.h"
 
-#include <fmt/format.h>
-#include <toml++/toml.h>
-
 #include <algorithm>
 #include <system_error>
 #include <tuple>
+
+#include <fmt/format.h>
+#include <toml++/toml.h>
 
 #include "analyzer/safe_file.h"
 #include "analyzer/text_util.h"

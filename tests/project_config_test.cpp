@@ -1,14 +1,13 @@
 // .slurm-advisor.toml: discovery from a config's directory upward, every key's reading, the
 // errors a bad file gives (file:line:col, did-you-mean), and its precedence below the command
 // line, through the binary as a user runs it.
-#include "cli/project_config.h"
-
-#include <gtest/gtest.h>
-
 #include <filesystem>
 #include <fstream>
 #include <string>
 
+#include <gtest/gtest.h>
+
+#include "cli/project_config.h"
 #include "cli_util.h"
 
 namespace {
