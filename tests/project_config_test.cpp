@@ -157,6 +157,24 @@ TEST(ProjectConfigRead, PathsStayInsideTheFilesDirectory) {
             std::string::npos);
 }
 
+// Bad input is data: every truncation of a full file, and every byte of it replaced by each of
+// a few troublesome ones, parses to settings or diagnostics, never an exception.
+TEST(ProjectConfigRead, MangledFilesNeverThrow) {
+  const std::string full =
+      "fail-on = \"warning\"\ndisable = [\"FAIR006\"]\n[severity]\nBF001 = \"error\"\n"
+      "[include]\nmap = { \"/etc/slurm\" = \".\" }\n[load]\nseed = 7\n";
+  int diagnosed = 0;
+  for (std::size_t n = 0; n <= full.size(); ++n) {
+    EXPECT_NO_THROW(diagnosed += !parse_project_config("c.toml", full.substr(0, n)).ok());
+    for (char c : {'\0', '"', '[', '=', '\n', '\xff', '\\'}) {
+      std::string mangled = full;
+      if (n < mangled.size()) mangled[n] = c;
+      EXPECT_NO_THROW(diagnosed += !parse_project_config("c.toml", mangled).ok());
+    }
+  }
+  EXPECT_GT(diagnosed, 100);  // the mangling did reach the parser's errors
+}
+
 // A copy of the example site with a config file beside it.
 fs::path site_with_config(const std::string& toml) {
   const fs::path dir = fresh_test_dir("sa_config_site");
