@@ -3,11 +3,15 @@
 #               (findings with simulated evidence: text, SARIF and the HTML policy-review page),
 #               diff a proposed change against it (HTML) and simulate a week of its load
 #   make test   the same set-up, then every test through ctest
+# and to ship it:
+#   make install [PREFIX=/usr/local] [DESTDIR=...]   binary, man pages, completions, docs
+#   make package                                      the Debian 12 .deb, in $(BUILD)/package
 BUILD ?= build
 JOBS ?= $(shell nproc)
 DEMO_SITE ?= corpora/tiered-university
+PREFIX ?= /usr/local
 
-.PHONY: all deps configure build demo test bench fuzz clean
+.PHONY: all deps configure build demo test install package bench fuzz clean
 
 all: build
 
@@ -46,6 +50,12 @@ demo: build
 
 test: build
 	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+install: build
+	@DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
+
+package: build
+	@cmake --build $(BUILD) --target package
 
 bench: build
 	@scripts/run_bench.sh $(BUILD)

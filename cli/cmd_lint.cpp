@@ -21,7 +21,27 @@ struct LintCliOptions {
   std::string format = "text", output, fail_on = "error", baseline, severity, color = "auto", source_root = ".";
   bool no_simulate = false, no_evidence = false, quiet = false;
   std::string progress = "auto";
+  std::vector<std::string> severity_overrides, disable;  // lines of a severity file, one each
 };
+
+// One --severity-override or --disable value read as a line of a severity file, so the
+// command line (and .slurm-advisor.toml through it) accepts exactly what the file does.
+Result<rules::SeverityOverrides> severity_line(const std::string& value, bool off) {
+  const std::string line = off ? value + " = off" : value;
+  return rules::parse_severity_file(off ? "--disable" : "--severity-override", line);
+}
+
+CLI::Validator severity_line_check(bool off) {
+  return CLI::Validator([off](std::string& value) {
+    auto parsed = severity_line(value, off);
+    return parsed ? std::string() : parsed.error().substr(parsed.error().find(": ") + 2);
+  }, off ? "CODE" : "CODE=LEVEL");
+}
+
+void merge(rules::SeverityOverrides& into, const rules::SeverityOverrides& from) {
+  for (const auto& [k, v] : from.by_code) into.by_code.insert_or_assign(k, v);
+  for (const auto& [k, v] : from.by_check) into.by_check.insert_or_assign(k, v);
+}
 
 bool lint_options(const LintCliOptions& o, rules::LintOptions& lo) {
   lo.simulate = !o.no_simulate;
@@ -34,6 +54,11 @@ bool lint_options(const LintCliOptions& o, rules::LintOptions& lo) {
       return false;
     }
     lo.overrides = std::move(*overrides);
+  }
+  for (bool off : {false, true}) {  // the command line's lines win over the --severity file's
+    for (const std::string& value : off ? o.disable : o.severity_overrides) {
+      if (auto parsed = severity_line(value, off)) merge(lo.overrides, *parsed);  // checked when parsed
+    }
   }
   if (!o.baseline.empty()) {
     auto baseline = rules::read_baseline(o.baseline);
@@ -84,6 +109,12 @@ void register_lint(CLI::App& app, std::function<int()>& runner) {
                   "A previous `lint --format json` output: its findings are reported but do not fail the run");
   cmd->add_option("--severity", o->severity,
                   "Severity overrides: lines `CODE = error|warning|info|off` or `check-family = LEVEL`");
+  cmd->add_option("--severity-override", o->severity_overrides,
+                  "CODE=LEVEL or check-family=LEVEL, LEVEL error|warning|info|off (repeatable; wins "
+                  "over --severity)")
+      ->check(severity_line_check(false));
+  cmd->add_option("--disable", o->disable, "Switch a rule off: its findings are dropped (repeatable)")
+      ->check(severity_line_check(true));
   cmd->add_flag("--no-simulate", o->no_simulate, "Static checks only: no simulation, no simulated evidence");
   cmd->add_flag("--no-evidence", o->no_evidence, "Text format: one line per finding, without evidence");
   add_save_load_option(*cmd, o->site);
@@ -102,7 +133,7 @@ void register_rules(CLI::App& app, std::function<int()>& runner) {
   auto code = std::make_shared<std::string>();
   auto format = std::make_shared<std::string>("text");
   CLI::App* cmd = app.add_subcommand("rules", "List the lint rules, or show one rule's documentation");
-  cmd->add_option("code", *code, "A rule code, e.g. BF001");
+  cmd->add_option("code", *code, "A rule code, e.g. BF001")->type_name("CODE");
   cmd->add_option("--format", *format, "Output format")->check(CLI::IsMember({"text", "json"}));
   cmd->callback([code, format, &runner] {
     runner = [code, format] {

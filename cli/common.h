@@ -16,7 +16,7 @@ namespace sa::cli {
 enum ExitCode { kExitOk = 0, kExitFindings = 1, kExitUsage = 2 };
 
 struct VersionOption {
-  std::string text;
+  std::string text = kDefaultSlurmVersion.to_string();  // as a default, so config --show has it
   /// The parsed version (kDefaultSlurmVersion when not given); false with a message on stderr.
   bool resolve(SlurmVersion& out) const;
 };

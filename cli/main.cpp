@@ -6,19 +6,22 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/about.h"
 #include "cli/cmd_accounting.h"
 #include "cli/cmd_check.h"
 #include "cli/cmd_diff.h"
 #include "cli/cmd_lint.h"
 #include "cli/cmd_simulate.h"
 #include "cli/cmd_squeue.h"
+#include "cli/cmd_generate.h"
 #include "cli/common.h"
+#include "cli/config_options.h"
 
 int main(int argc, char** argv) {
   using namespace sa::cli;
   CLI::App app{"slurm-advisor: check Slurm configurations and policies before you deploy them"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "slurm-advisor 0.1.0");
+  app.set_version_flag("--version", version_text());
   std::function<int()> runner;
   register_check(app, runner);
   register_model(app, runner);
@@ -32,6 +35,10 @@ int main(int argc, char** argv) {
   register_lint(app, runner);
   register_rules(app, runner);
   register_diff(app, runner);
+  ConfigFlags config;  // .slurm-advisor.toml, for every command
+  register_config(app, runner, config);
+  add_config_options(app, config);
+  register_generators(app, runner);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -44,6 +51,7 @@ int main(int argc, char** argv) {
     app.exit(e);
     return kExitUsage;
   }
+  if (!apply_project_config(app, config)) return kExitUsage;
   try {
     return runner ? runner() : kExitUsage;
   } catch (const std::bad_alloc&) {

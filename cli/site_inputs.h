@@ -21,7 +21,7 @@ namespace sa::cli {
 struct SiteOptions {
   engine::SitePaths paths;
   std::vector<std::string> partition_map;  // trace=site
-  std::string version;
+  std::string version = kDefaultSlurmVersion.to_string();
   // The default load (no --workload or --synthetic): the same seed and span lint uses, so a
   // job a lint finding cites is the same job in simulate, sprio, squeue and explain.
   std::uint64_t seed = 1;

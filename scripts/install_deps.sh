@@ -6,9 +6,12 @@ set -euo pipefail
 packages=(
   cmake g++ make pkg-config
   antlr4 libantlr4-runtime-dev default-jre-headless
-  libboost-graph-dev libfmt-dev nlohmann-json3-dev libcli11-dev
+  libboost-graph-dev libfmt-dev nlohmann-json3-dev libcli11-dev libtomlplusplus-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   ccache
+  # Packaging and its tests: dpkg-shlibdeps (dpkg-dev, which needs file) declares the .deb's
+  # dependencies, groff checks the man pages, zsh checks the zsh completion's syntax.
+  dpkg-dev file groff-base zsh
   # The HTML report tests (tests/browser): zlib decodes the PNG screenshots, and headless
   # Chromium renders the report. Without recommends it still runs headless: fontconfig
   # pulls in a font (DejaVu), which is all the screenshots need.

@@ -1,7 +1,7 @@
 // The CI examples stay true to the CLI: every `slurm-advisor SUBCOMMAND ...` that
 // examples/ci/*.yml and docs/ci.md show uses a subcommand, options and --format values the
-// binary's --help lists; the YAML keeps the shape its CI system needs; the packages the
-// examples install are ones scripts/install_deps.sh installs; and scripts/pre-commit-lint.sh
+// binary's --help lists; the YAML keeps the shape its CI system needs; the examples install
+// the released .deb rather than build; and scripts/pre-commit-lint.sh
 // passes lint's exit status through. An admin copies these files as they are, so a renamed
 // option must fail here rather than in a site's pipeline.
 #include <cstdlib>
@@ -228,39 +228,35 @@ TEST(CiExamples, YamlFilesHaveNoTabsAndEvenIndentation) {
   }
 }
 
-// The packages after `--no-install-recommends`, over the lines that hold nothing but package
-// names (a `\` continuation or a folded YAML scalar).
-std::vector<std::string> installed_packages(const std::string& yaml) {
-  static const std::regex package(R"(^[a-z0-9][a-z0-9.+-]*$)");
-  std::vector<std::string> out;
-  const auto at = yaml.find("--no-install-recommends");
-  if (at == std::string::npos) return out;
-  std::istringstream lines(yaml.substr(at + std::string("--no-install-recommends").size()));
-  for (std::string line; std::getline(lines, line);) {
-    std::istringstream words(line);
-    std::vector<std::string> names;
-    bool only_packages = true;
-    for (std::string w; words >> w;) {
-      if (w == "\\") continue;
-      only_packages = only_packages && std::regex_match(w, package);
-      names.push_back(w);
-    }
-    if (!only_packages || names.empty()) break;
-    out.insert(out.end(), names.begin(), names.end());
+// The words after each `apt-get install ... --no-install-recommends`.
+std::vector<std::vector<std::string>> apt_installs(const std::string& yaml) {
+  std::vector<std::vector<std::string>> out;
+  for (const auto& [number, line] : logical_lines(yaml)) {
+    const auto at = line.find("--no-install-recommends");
+    if (line.find("apt-get install") == std::string::npos || at == std::string::npos) continue;
+    std::istringstream words(line.substr(at + std::string("--no-install-recommends").size()));
+    out.emplace_back();
+    for (std::string w; words >> w;) out.back().push_back(w);
   }
   return out;
 }
 
-// The examples install the build subset of scripts/install_deps.sh, which stays the list of
-// record: a package there renamed or dropped must not leave the examples behind.
-TEST(CiExamples, InstalledPackagesAreOnesInstallDepsInstalls) {
-  const std::string deps = read_file("scripts/install_deps.sh");
+// The examples install the released .deb, never build from source: apt-get installs it so the
+// libraries it declares come along (dpkg -i would leave them out), and the job itself needs
+// only git, certificates and curl to fetch it.
+TEST(CiExamples, ExamplesInstallTheReleasedPackage) {
+  const std::set<std::string> job_needs = {"git", "ca-certificates", "curl"};
   for (const std::string& rel : kExamples) {
-    const std::vector<std::string> packages = installed_packages(read_file(rel));
-    EXPECT_GE(packages.size(), 10u) << rel << ": the package list was not found";
-    for (const std::string& p : packages) {
-      if (p == "git" || p == "ca-certificates") continue;  // the CI job's own needs
-      EXPECT_NE(deps.find(" " + p), std::string::npos) << rel << ": " << p << " is not in scripts/install_deps.sh";
+    const std::string y = read_file(rel);
+    const auto installs = apt_installs(y);
+    ASSERT_EQ(installs.size(), 2u) << rel << ": expected the job's tools, then the .deb";
+    for (const std::string& p : installs[0]) EXPECT_TRUE(job_needs.count(p)) << rel << ": installs " << p;
+    EXPECT_EQ(installs[1], std::vector<std::string>{"/tmp/slurm-advisor.deb"}) << rel;
+    EXPECT_NE(y.find("curl -fsSL -o /tmp/slurm-advisor.deb \"$SLURM_ADVISOR_DEB_URL\""), std::string::npos) << rel;
+    static const std::regex url(R"(SLURM_ADVISOR_DEB_URL: https://\S+/slurm-advisor_[0-9][^_/]*-1_amd64\.deb)");
+    EXPECT_TRUE(std::regex_search(y, url)) << rel << ": the URL does not name a package as `make package` names it";
+    for (const char* build : {"cmake ", "dpkg -i", "git clone"}) {
+      EXPECT_EQ(y.find(build), std::string::npos) << rel << ": " << build << "(the examples install, not build)";
     }
   }
 }
