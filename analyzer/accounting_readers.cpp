@@ -78,8 +78,10 @@ QosRecord read_qos_row(const QosRowReader& r) {
   q.priority = static_cast<std::uint32_t>(r.count("Priority").value_or(0));
   if (auto uf = r.text("UsageFactor")) {
     auto v = parse_double(*uf);
-    if (v) q.usage_factor = *v;
-    else r.report("UsageFactor", *uf, "not a number");
+    if (v)
+      q.usage_factor = *v;
+    else
+      r.report("UsageFactor", *uf, "not a number");
   }
   if (auto ut = r.text("UsageThres")) {
     if (auto v = parse_double(*ut)) q.usage_threshold = *v;
@@ -142,8 +144,9 @@ UsageSnapshot read_sshare_usage_text(FileId file, const SourceManager& sources, 
   auto account = table.column("Account"), user = table.column("User"), raw = table.column("RawUsage");
   auto partition = table.column("Partition");
   if (!account || !user || !raw) {
-    sink.error("ACCT011", {file, 1, 1}, "the usage file needs the Account, User and RawUsage columns of "
-                                        "`sshare -a -l -P` or `sshare -a -P`");
+    sink.error("ACCT011", {file, 1, 1},
+               "the usage file needs the Account, User and RawUsage columns of "
+               "`sshare -a -l -P` or `sshare -a -P`");
     return usage;
   }
   for (const PsvTable::Row& row : table.rows) {

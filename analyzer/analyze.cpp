@@ -1,9 +1,9 @@
 #include "analyzer/analyze.h"
 
-#include <exception>
-#include <new>
-#include <filesystem>
 #include <fmt/format.h>
+#include <exception>
+#include <filesystem>
+#include <new>
 
 #include "analyzer/conf_loader.h"
 #include "analyzer/raw_config.h"
@@ -67,7 +67,8 @@ void guarded(Analysis& a, Fn&& fn) {
 // Everything after the root file is in memory: includes, checks, resolution.
 void analyze_root(Analysis& a, const AnalyzeOptions& options) {
   guarded(a, [&] {
-    LoadedConf loaded = load_conf_text(a.root, a.sources, a.diagnostics, {options.version, options.includes, options.limits});
+    LoadedConf loaded =
+        load_conf_text(a.root, a.sources, a.diagnostics, {options.version, options.includes, options.limits});
     resolve_all(loaded, a, options);
     soften_after_missing_includes(loaded, a);
   });

@@ -36,7 +36,6 @@ struct Analysis {
 /// Reads, includes, checks and resolves a slurm.conf.
 std::unique_ptr<Analysis> analyze_file(const std::string& path, const AnalyzeOptions& options = {});
 /// The same for in-memory text (tests, fuzzing); `path` is used for display and includes.
-std::unique_ptr<Analysis> analyze_text(const std::string& path, std::string text,
-                                       const AnalyzeOptions& options = {});
+std::unique_ptr<Analysis> analyze_text(const std::string& path, std::string text, const AnalyzeOptions& options = {});
 
 }  // namespace sa

@@ -34,7 +34,8 @@ void check_accounting_links(const Config& config, const AssocTree& tree, const Q
     if (!p.qos.empty() && !qos.find(p.qos)) {
       conf_sink.error("ACCT014", p.loc,
                       fmt::format("partition '{}' uses QOS '{}', which the QOS table does not have; "
-                                  "slurmctld refuses to start", printable(p.name), printable(p.qos)));
+                                  "slurmctld refuses to start",
+                                  printable(p.name), printable(p.qos)));
     }
     for (const auto* list : {&p.allow_qos, &p.deny_qos}) {
       for (const std::string& name : *list) {

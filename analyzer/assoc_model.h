@@ -22,24 +22,23 @@ using TresMap = std::map<std::string, std::int64_t>;
 
 /// Limits set directly on an association (the dump shows only those); unset = nullopt.
 struct AssocLimits {
-  std::optional<TresMap> grp_tres, grp_tres_mins, grp_tres_run_mins, max_tres_per_job,
-      max_tres_per_node, max_tres_mins_per_job, max_tres_run_mins;
-  std::optional<std::int64_t> grp_jobs, grp_jobs_accrue, grp_submit_jobs, max_jobs, max_jobs_accrue,
-      max_submit_jobs;
+  std::optional<TresMap> grp_tres, grp_tres_mins, grp_tres_run_mins, max_tres_per_job, max_tres_per_node,
+      max_tres_mins_per_job, max_tres_run_mins;
+  std::optional<std::int64_t> grp_jobs, grp_jobs_accrue, grp_submit_jobs, max_jobs, max_jobs_accrue, max_submit_jobs;
   std::optional<std::int64_t> grp_wall, max_wall_per_job;  // seconds
 };
 
 struct Association {
-  std::uint32_t id = 0;       // index in AssocTree::assocs
-  std::string account;        // for a user association: the account it belongs to
-  std::string user;           // empty for an account association
-  std::string partition;      // empty when not partition-specific
-  std::uint32_t parent = kNoAssoc;     // the direct parent (an account association)
+  std::uint32_t id = 0;                 // index in AssocTree::assocs
+  std::string account;                  // for a user association: the account it belongs to
+  std::string user;                     // empty for an account association
+  std::string partition;                // empty when not partition-specific
+  std::uint32_t parent = kNoAssoc;      // the direct parent (an account association)
   std::vector<std::uint32_t> children;  // hierarchical order
   std::uint32_t shares_raw = 1;         // kSharesUseParent for Fairshare=parent
   std::optional<std::uint32_t> priority;
-  AssocLimits limits;                   // as written
-  AssocLimits effective;                // inherited down the tree
+  AssocLimits limits;                    // as written
+  AssocLimits effective;                 // inherited down the tree
   std::vector<std::string> qos_written;  // as written, with +/- deltas
   std::vector<std::string> qos;          // effective QOS list
   std::string default_qos;               // effective
@@ -60,8 +59,7 @@ struct AssocTree {
   /// The account association named `account`, or kNoAssoc.
   std::uint32_t find_account(const std::string& account) const;
   /// The user association (user, account, partition), or kNoAssoc.
-  std::uint32_t find_user(const std::string& user, const std::string& account,
-                          const std::string& partition = "") const;
+  std::uint32_t find_user(const std::string& user, const std::string& account, const std::string& partition = "") const;
   /// Every association in sshare's order: depth-first, users before accounts, by name.
   std::vector<std::uint32_t> hierarchical_order() const;
   /// Depth below root (root 0, its children 1, ...).
@@ -79,10 +77,10 @@ struct QosRecord {
   std::vector<std::string> flags;  // as printed: DenyOnLimit, NoDecay, ...
   std::int64_t grace_time = 0;     // seconds
   std::optional<std::int64_t> preempt_exempt_time;
-  std::optional<TresMap> grp_tres, grp_tres_mins, grp_tres_run_mins, max_tres_per_job,
-      max_tres_per_node, max_tres_mins_per_job, max_tres_per_user, max_tres_per_account, min_tres;
-  std::optional<std::int64_t> grp_jobs, grp_submit_jobs, max_jobs_per_user, max_submit_per_user,
-      max_jobs_per_account, max_submit_per_account;
+  std::optional<TresMap> grp_tres, grp_tres_mins, grp_tres_run_mins, max_tres_per_job, max_tres_per_node,
+      max_tres_mins_per_job, max_tres_per_user, max_tres_per_account, min_tres;
+  std::optional<std::int64_t> grp_jobs, grp_submit_jobs, max_jobs_per_user, max_submit_per_user, max_jobs_per_account,
+      max_submit_per_account;
   std::optional<std::int64_t> grp_wall, max_wall;  // seconds
   SourceLoc loc;
   bool has_flag(const std::string& flag) const;

@@ -4,10 +4,10 @@
 // implicit), Fairshare=parent may be written as the word or as 2147483647.
 #include "analyzer/assoc_reader.h"
 
-#include <cmath>
 #include <fmt/format.h>
-#include <set>
+#include <cmath>
 #include <map>
+#include <set>
 
 #include "analyzer/assoc_dump_lines.h"
 #include "analyzer/text_util.h"
@@ -18,10 +18,31 @@ namespace sa {
 namespace {
 
 enum class Option {
-  kUnknown, kIgnored, kFairshare, kDefaultAccount, kDefaultQos, kQos, kPriority, kDescription,
-  kOrganization, kPartition, kGrpTres, kGrpTresMins, kGrpTresRunMins, kGrpJobs, kGrpJobsAccrue,
-  kGrpSubmitJobs, kGrpWall, kMaxTresMinsPerJob, kMaxTresRunMins, kMaxTresPerJob, kMaxTresPerNode,
-  kMaxJobs, kMaxJobsAccrue, kMaxSubmitJobs, kMaxWallDurationPerJob
+  kUnknown,
+  kIgnored,
+  kFairshare,
+  kDefaultAccount,
+  kDefaultQos,
+  kQos,
+  kPriority,
+  kDescription,
+  kOrganization,
+  kPartition,
+  kGrpTres,
+  kGrpTresMins,
+  kGrpTresRunMins,
+  kGrpJobs,
+  kGrpJobsAccrue,
+  kGrpSubmitJobs,
+  kGrpWall,
+  kMaxTresMinsPerJob,
+  kMaxTresRunMins,
+  kMaxTresPerJob,
+  kMaxTresPerNode,
+  kMaxJobs,
+  kMaxJobsAccrue,
+  kMaxSubmitJobs,
+  kMaxWallDurationPerJob
 };
 
 struct OptionName {
@@ -31,21 +52,41 @@ struct OptionName {
 
 // The options the dump writer emits (and sacctmgr load reads), plus the aliases it accepts.
 const OptionName kOptions[] = {
-    {"Fairshare", Option::kFairshare}, {"Shares", Option::kFairshare},
-    {"DefaultAccount", Option::kDefaultAccount}, {"DefaultQOS", Option::kDefaultQos},
-    {"QOS", Option::kQos}, {"QosLevel", Option::kQos}, {"Priority", Option::kPriority},
-    {"Description", Option::kDescription}, {"Organization", Option::kOrganization},
-    {"Partition", Option::kPartition}, {"GrpTRES", Option::kGrpTres}, {"GrpTRESMins", Option::kGrpTresMins},
-    {"GrpTRESRunMins", Option::kGrpTresRunMins}, {"GrpJobs", Option::kGrpJobs},
-    {"GrpJobsAccrue", Option::kGrpJobsAccrue}, {"GrpSubmitJobs", Option::kGrpSubmitJobs},
-    {"GrpWall", Option::kGrpWall}, {"MaxTRESMinsPerJob", Option::kMaxTresMinsPerJob},
-    {"MaxTRESRunMins", Option::kMaxTresRunMins}, {"MaxTRESPerJob", Option::kMaxTresPerJob},
-    {"MaxTRESPerNode", Option::kMaxTresPerNode}, {"MaxJobs", Option::kMaxJobs},
-    {"MaxJobsAccrue", Option::kMaxJobsAccrue}, {"MaxSubmitJobs", Option::kMaxSubmitJobs},
-    {"MaxWallDurationPerJob", Option::kMaxWallDurationPerJob}, {"MaxWall", Option::kMaxWallDurationPerJob},
-    {"Classification", Option::kIgnored}, {"DefaultWCKey", Option::kIgnored}, {"AdminLevel", Option::kIgnored},
-    {"Coordinator", Option::kIgnored}, {"WCKeys", Option::kIgnored}, {"Comment", Option::kIgnored},
-    {"GrpCPUs", Option::kIgnored}, {"MaxCPUs", Option::kIgnored}, {"GrpCPUMins", Option::kIgnored},
+    {"Fairshare", Option::kFairshare},
+    {"Shares", Option::kFairshare},
+    {"DefaultAccount", Option::kDefaultAccount},
+    {"DefaultQOS", Option::kDefaultQos},
+    {"QOS", Option::kQos},
+    {"QosLevel", Option::kQos},
+    {"Priority", Option::kPriority},
+    {"Description", Option::kDescription},
+    {"Organization", Option::kOrganization},
+    {"Partition", Option::kPartition},
+    {"GrpTRES", Option::kGrpTres},
+    {"GrpTRESMins", Option::kGrpTresMins},
+    {"GrpTRESRunMins", Option::kGrpTresRunMins},
+    {"GrpJobs", Option::kGrpJobs},
+    {"GrpJobsAccrue", Option::kGrpJobsAccrue},
+    {"GrpSubmitJobs", Option::kGrpSubmitJobs},
+    {"GrpWall", Option::kGrpWall},
+    {"MaxTRESMinsPerJob", Option::kMaxTresMinsPerJob},
+    {"MaxTRESRunMins", Option::kMaxTresRunMins},
+    {"MaxTRESPerJob", Option::kMaxTresPerJob},
+    {"MaxTRESPerNode", Option::kMaxTresPerNode},
+    {"MaxJobs", Option::kMaxJobs},
+    {"MaxJobsAccrue", Option::kMaxJobsAccrue},
+    {"MaxSubmitJobs", Option::kMaxSubmitJobs},
+    {"MaxWallDurationPerJob", Option::kMaxWallDurationPerJob},
+    {"MaxWall", Option::kMaxWallDurationPerJob},
+    {"Classification", Option::kIgnored},
+    {"DefaultWCKey", Option::kIgnored},
+    {"AdminLevel", Option::kIgnored},
+    {"Coordinator", Option::kIgnored},
+    {"WCKeys", Option::kIgnored},
+    {"Comment", Option::kIgnored},
+    {"GrpCPUs", Option::kIgnored},
+    {"MaxCPUs", Option::kIgnored},
+    {"GrpCPUMins", Option::kIgnored},
 };
 
 Option find_option(const std::string& key) {
@@ -89,8 +130,8 @@ class DumpReader {
   void handle(const DumpLine& line) {
     const DumpField& name = line.fields[0];
     if (name.has_equals) {
-      sink_.error("ACCT001", name.loc, fmt::format("the first field of a '{}' line must be a name, not an option",
-                                                   printable(line.title)));
+      sink_.error("ACCT001", name.loc,
+                  fmt::format("the first field of a '{}' line must be a name, not an option", printable(line.title)));
       return;
     }
     std::string title = to_lower(line.title);
@@ -104,8 +145,9 @@ class DumpReader {
       user(line);
     } else {
       std::string guess = closest_match(line.title, {"Cluster", "Parent", "Account", "User"});
-      sink_.error("ACCT001", line.loc, fmt::format("unknown line title '{}'{}", printable(line.title),
-                                                   guess.empty() ? "" : fmt::format("; did you mean '{}'?", guess)));
+      sink_.error("ACCT001", line.loc,
+                  fmt::format("unknown line title '{}'{}", printable(line.title),
+                              guess.empty() ? "" : fmt::format("; did you mean '{}'?", guess)));
     }
   }
 
@@ -125,7 +167,8 @@ class DumpReader {
     if (it == accounts_.end()) {
       sink_.error("ACCT002", name.loc,
                   fmt::format("Parent '{}' is not defined by an earlier Account line; the lines that follow have "
-                              "no parent", printable(name.value)),
+                              "no parent",
+                              printable(name.value)),
                   "define the account (under its own parent) before using it as a Parent");
       parent_ = kNoAssoc;
       return;
@@ -140,8 +183,8 @@ class DumpReader {
       return false;
     }
     if (parent_ != kNoAssoc) return true;
-    sink_.error("ACCT002", line.loc, fmt::format("'{}' has no valid Parent, so it belongs to no account",
-                                                 printable(line.fields[0].value)));
+    sink_.error("ACCT002", line.loc,
+                fmt::format("'{}' has no valid Parent, so it belongs to no account", printable(line.fields[0].value)));
     return false;
   }
 
@@ -197,7 +240,8 @@ class DumpReader {
     if (too_deep_.size() == 1) {
       sink_.error("ACCT015", name.loc,
                   fmt::format("account '{}' would be more than {} levels deep; it and every account and user "
-                              "under it are not read", printable(acct), max_depth_),
+                              "under it are not read",
+                              printable(acct), max_depth_),
                   "raise the limit with --limit tree-depth=N");
     }
     return true;
@@ -260,8 +304,10 @@ class DumpReader {
     } else {
       a.shares_raw = static_cast<std::uint32_t>(*n);
       if (*n >= 1'000'000'000 && *n != kSharesUseParent) {
-        sink_.warning("ACCT005", f.loc, fmt::format("Fairshare={} is absurdly large; shares are relative to "
-                                                    "siblings, so small integers say the same", *n));
+        sink_.warning("ACCT005", f.loc,
+                      fmt::format("Fairshare={} is absurdly large; shares are relative to "
+                                  "siblings, so small integers say the same",
+                                  *n));
       }
     }
   }
@@ -275,14 +321,22 @@ class DumpReader {
     switch (find_option(f.key)) {
       case Option::kUnknown: {
         std::string guess = closest_match(f.key, option_names());
-        sink_.error("ACCT003", f.loc, fmt::format("unknown option '{}'{}", printable(f.key),
-                                                  guess.empty() ? "" : fmt::format("; did you mean '{}'?", guess)));
+        sink_.error("ACCT003", f.loc,
+                    fmt::format("unknown option '{}'{}", printable(f.key),
+                                guess.empty() ? "" : fmt::format("; did you mean '{}'?", guess)));
         break;
       }
-      case Option::kIgnored: break;
-      case Option::kFairshare: shares(f, a); break;
-      case Option::kDefaultAccount: a.default_account = to_lower(f.value); break;
-      case Option::kDefaultQos: a.default_qos = to_lower(f.value); break;
+      case Option::kIgnored:
+        break;
+      case Option::kFairshare:
+        shares(f, a);
+        break;
+      case Option::kDefaultAccount:
+        a.default_account = to_lower(f.value);
+        break;
+      case Option::kDefaultQos:
+        a.default_qos = to_lower(f.value);
+        break;
       case Option::kQos:
         a.qos_written.clear();
         for (const std::string& q : split(to_lower(f.value), ',')) {
@@ -292,24 +346,60 @@ class DumpReader {
       case Option::kPriority:
         if (auto n = count(f)) a.priority = static_cast<std::uint32_t>(*n);
         break;
-      case Option::kDescription: a.description = f.value; break;
-      case Option::kOrganization: a.organization = f.value; break;
-      case Option::kPartition: a.partition = f.value; break;
-      case Option::kGrpTres: l.grp_tres = tres(f); break;
-      case Option::kGrpTresMins: l.grp_tres_mins = tres(f); break;
-      case Option::kGrpTresRunMins: l.grp_tres_run_mins = tres(f); break;
-      case Option::kGrpJobs: l.grp_jobs = count(f); break;
-      case Option::kGrpJobsAccrue: l.grp_jobs_accrue = count(f); break;
-      case Option::kGrpSubmitJobs: l.grp_submit_jobs = count(f); break;
-      case Option::kGrpWall: l.grp_wall = minutes(f); break;
-      case Option::kMaxTresMinsPerJob: l.max_tres_mins_per_job = tres(f); break;
-      case Option::kMaxTresRunMins: l.max_tres_run_mins = tres(f); break;
-      case Option::kMaxTresPerJob: l.max_tres_per_job = tres(f); break;
-      case Option::kMaxTresPerNode: l.max_tres_per_node = tres(f); break;
-      case Option::kMaxJobs: l.max_jobs = count(f); break;
-      case Option::kMaxJobsAccrue: l.max_jobs_accrue = count(f); break;
-      case Option::kMaxSubmitJobs: l.max_submit_jobs = count(f); break;
-      case Option::kMaxWallDurationPerJob: l.max_wall_per_job = minutes(f); break;
+      case Option::kDescription:
+        a.description = f.value;
+        break;
+      case Option::kOrganization:
+        a.organization = f.value;
+        break;
+      case Option::kPartition:
+        a.partition = f.value;
+        break;
+      case Option::kGrpTres:
+        l.grp_tres = tres(f);
+        break;
+      case Option::kGrpTresMins:
+        l.grp_tres_mins = tres(f);
+        break;
+      case Option::kGrpTresRunMins:
+        l.grp_tres_run_mins = tres(f);
+        break;
+      case Option::kGrpJobs:
+        l.grp_jobs = count(f);
+        break;
+      case Option::kGrpJobsAccrue:
+        l.grp_jobs_accrue = count(f);
+        break;
+      case Option::kGrpSubmitJobs:
+        l.grp_submit_jobs = count(f);
+        break;
+      case Option::kGrpWall:
+        l.grp_wall = minutes(f);
+        break;
+      case Option::kMaxTresMinsPerJob:
+        l.max_tres_mins_per_job = tres(f);
+        break;
+      case Option::kMaxTresRunMins:
+        l.max_tres_run_mins = tres(f);
+        break;
+      case Option::kMaxTresPerJob:
+        l.max_tres_per_job = tres(f);
+        break;
+      case Option::kMaxTresPerNode:
+        l.max_tres_per_node = tres(f);
+        break;
+      case Option::kMaxJobs:
+        l.max_jobs = count(f);
+        break;
+      case Option::kMaxJobsAccrue:
+        l.max_jobs_accrue = count(f);
+        break;
+      case Option::kMaxSubmitJobs:
+        l.max_submit_jobs = count(f);
+        break;
+      case Option::kMaxWallDurationPerJob:
+        l.max_wall_per_job = minutes(f);
+        break;
     }
   }
 

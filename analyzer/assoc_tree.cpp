@@ -1,7 +1,7 @@
 // After reading: Slurm's hierarchical child order, effective QOS lists and Max* limits
 // inherited down the tree, and the per-user checks that need the whole tree.
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 #include <set>
 
 #include "analyzer/assoc_model.h"
@@ -86,11 +86,13 @@ void check_users(const AssocTree& tree, DiagnosticSink& sink) {
     if (accounts_of[a.user].count(a.default_account) || !reported.insert(a.user).second) continue;
     sink.warning("ACCT007", a.loc,
                  fmt::format("user '{}' has DefaultAccount '{}' but no association under it; jobs without "
-                             "--account are rejected", printable(a.user), printable(a.default_account)));
+                             "--account are rejected",
+                             printable(a.user), printable(a.default_account)));
   }
   for (const Association& a : tree.assocs) {
     if (!a.is_user() && a.id != tree.root && a.children.empty()) {
-      sink.warning("ACCT008", a.loc, fmt::format("account '{}' has no users and no sub-accounts", printable(a.account)));
+      sink.warning("ACCT008", a.loc,
+                   fmt::format("account '{}' has no users and no sub-accounts", printable(a.account)));
     }
   }
 }
@@ -141,7 +143,8 @@ int AssocTree::depth(std::uint32_t id) const {
 }
 
 std::size_t AssocTree::user_count() const {
-  return static_cast<std::size_t>(std::count_if(assocs.begin(), assocs.end(), [](const Association& a) { return a.is_user(); }));
+  return static_cast<std::size_t>(
+      std::count_if(assocs.begin(), assocs.end(), [](const Association& a) { return a.is_user(); }));
 }
 
 bool QosRecord::has_flag(const std::string& flag) const {

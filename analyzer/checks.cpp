@@ -24,7 +24,8 @@ void check_tres_listed(const std::vector<TresWeight>& weights, const Config& con
     // "gres/gpu" also covers typed "gres/gpu:a100" only when listed; the plain type must be.
     sink.error("CONF040", loc,
                fmt::format("{} weights TRES '{}', which AccountingStorageTRES does not track; slurmctld "
-                           "refuses to start", key, w.tres),
+                           "refuses to start",
+                           key, w.tres),
                fmt::format("add {} to AccountingStorageTRES", w.tres));
   }
 }
@@ -68,10 +69,13 @@ void check_plugins(const RawConfig& raw, const Config& config, DiagnosticSink& s
       if (known && known->covers(config.version)) continue;
       std::string message;
       if (known && config.version < known->since) {
-        message = fmt::format("plugin '{}' for {} needs Slurm {} or later", name, setting.key, known->since.to_string());
+        message =
+            fmt::format("plugin '{}' for {} needs Slurm {} or later", name, setting.key, known->since.to_string());
       } else if (known) {
-        message = fmt::format("plugin '{}' for {} was removed after Slurm {}; Slurm {} cannot load it and "
-                              "refuses to start", name, setting.key, known->until.to_string(), config.version.to_string());
+        message = fmt::format(
+            "plugin '{}' for {} was removed after Slurm {}; Slurm {} cannot load it and "
+            "refuses to start",
+            name, setting.key, known->until.to_string(), config.version.to_string());
       } else {
         std::string guess = closest_match(name, valid);
         message = fmt::format("unknown plugin '{}' for {}; slurmctld cannot load it{}", printable(name), setting.key,
@@ -85,7 +89,8 @@ void check_plugins(const RawConfig& raw, const Config& config, DiagnosticSink& s
       if (!known && kSitePluginKeys.count(lower)) {
         sink.warning("CONF020", setting.value_loc,
                      fmt::format("plugin '{}' for {} is not shipped with Slurm {}; make sure it is installed in "
-                                 "PluginDir", printable(name), setting.key, config.version.to_string()));
+                                 "PluginDir",
+                                 printable(name), setting.key, config.version.to_string()));
         continue;
       }
       sink.error("CONF020", setting.value_loc, message, hint);
@@ -118,11 +123,13 @@ void check_cross_settings(const RawConfig& raw, const Config& config, Diagnostic
       if (gres_types.count(g.name) || !reported.insert(g.name).second) continue;
       sink.warning("CONF044", node.loc,
                    fmt::format("node '{}' has Gres '{}' but GresTypes does not list it; Slurm will not "
-                               "schedule it", printable(node.name), printable(g.name)),
+                               "schedule it",
+                               printable(node.name), printable(g.name)),
                    fmt::format("add GresTypes={}", g.name));
     }
   }
-  if (auto tres = s.get("PriorityWeightTRES")) check_tres_listed(config.priority.weight_tres, config, tres->loc, "PriorityWeightTRES", sink);
+  if (auto tres = s.get("PriorityWeightTRES"))
+    check_tres_listed(config.priority.weight_tres, config, tres->loc, "PriorityWeightTRES", sink);
   for (const Partition& p : config.partitions) {
     auto it = p.raw.find("TRESBillingWeights");
     if (it != p.raw.end()) check_tres_listed(p.tres_billing_weights, config, p.loc, "TRESBillingWeights", sink);
@@ -134,12 +141,12 @@ void check_cross_settings(const RawConfig& raw, const Config& config, Diagnostic
     }
     if (!unset.empty() && !config.nodes.empty()) {
       const Node& first = config.nodes[config.node_index.at(unset.front())];
-      sink.warning("CONF045", first.loc,
-                   fmt::format("memory is a consumable resource ({}{}) but {} node(s) have no RealMemory, so "
-                               "each offers 1 MB and jobs asking for memory never start there",
-                               config.select.parameters, s.get("SelectTypeParameters") ? "" : ", the default",
-                               unset.size()),
-                   "set RealMemory (in MB) on every NodeName line");
+      sink.warning(
+          "CONF045", first.loc,
+          fmt::format("memory is a consumable resource ({}{}) but {} node(s) have no RealMemory, so "
+                      "each offers 1 MB and jobs asking for memory never start there",
+                      config.select.parameters, s.get("SelectTypeParameters") ? "" : ", the default", unset.size()),
+          "set RealMemory (in MB) on every NodeName line");
     }
   }
   if (config.scheduler.type == "sched/builtin" && ifind(config.scheduler.parameters, "bf_") != std::string::npos) {

@@ -1,7 +1,7 @@
 #include "analyzer/conf_loader.h"
 
-#include <filesystem>
 #include <fmt/format.h>
+#include <filesystem>
 
 #include "analyzer/include_files.h"
 #include "analyzer/text_util.h"
@@ -16,7 +16,9 @@ namespace {
 class IncludeExpander {
  public:
   IncludeExpander(SourceManager& sources, DiagnosticSink& sink, const LoadOptions& options, FileId root)
-      : sources_(sources), sink_(sink), options_(options),
+      : sources_(sources),
+        sink_(sink),
+        options_(options),
         root_dir_(fs::path(sources.path(root)).parent_path()),
         files_(options.includes, sources.path(root), sources) {}
 
@@ -90,22 +92,25 @@ class IncludeExpander {
   bool within_limits(const std::string& name, const std::string& key, SourceLoc at, int depth) {
     for (const std::string& open : stack_) {
       if (open == key) {
-        sink_.error("CONF011", at, fmt::format("Include '{}' includes itself (directly or through "
-                                               "other files); Slurm would recurse until it crashes",
-                                               printable(name)));
+        sink_.error("CONF011", at,
+                    fmt::format("Include '{}' includes itself (directly or through "
+                                "other files); Slurm would recurse until it crashes",
+                                printable(name)));
         return false;
       }
     }
     if (depth + 1 > options_.limits.include_depth) {
-      sink_.error("CONF011", at, fmt::format("Include nesting deeper than {} levels at '{}'",
-                                             options_.limits.include_depth, printable(name)),
-                  "raise the limit with --limit include-depth=N");
+      sink_.error(
+          "CONF011", at,
+          fmt::format("Include nesting deeper than {} levels at '{}'", options_.limits.include_depth, printable(name)),
+          "raise the limit with --limit include-depth=N");
       return false;
     }
     if (++opened_ > options_.limits.include_files) {
       stopped_ = true;
-      sink_.error("CONF049", at, fmt::format("more than {} Include files; '{}' and the rest are not read",
-                                             options_.limits.include_files, printable(name)),
+      sink_.error("CONF049", at,
+                  fmt::format("more than {} Include files; '{}' and the rest are not read",
+                              options_.limits.include_files, printable(name)),
                   "raise the limit with --limit include-files=N");
       return false;
     }
@@ -123,8 +128,10 @@ class IncludeExpander {
     } else if (opened.kind == ErrorKind::kTooLarge) {
       sink_.error("CONF049", at, fmt::format("Include '{}' not read: {}", printable(name), opened.error));
     } else {
-      sink_.error("CONF011", at, fmt::format("cannot read included file '{}' ({}); Slurm refuses "
-                                             "to start", printable(name), printable(target.string())));
+      sink_.error("CONF011", at,
+                  fmt::format("cannot read included file '{}' ({}); Slurm refuses "
+                              "to start",
+                              printable(name), printable(target.string())));
     }
   }
 
@@ -138,8 +145,9 @@ class IncludeExpander {
     std::string name = substitute(line, ok);
     if (!ok) return;
     if (name.find('*') != std::string::npos && options_.version.at_least(23, 11)) {
-      sink_.error("CONF011", at, fmt::format("Include '{}': Slurm {} does not support globs in Include",
-                                             printable(name), options_.version.to_string()),
+      sink_.error("CONF011", at,
+                  fmt::format("Include '{}': Slurm {} does not support globs in Include", printable(name),
+                              options_.version.to_string()),
                   "list each file on its own Include line");
       return;
     }
@@ -163,8 +171,7 @@ class IncludeExpander {
 
 }  // namespace
 
-LoadedConf load_conf_text(FileId root, SourceManager& sources, DiagnosticSink& sink,
-                          const LoadOptions& options) {
+LoadedConf load_conf_text(FileId root, SourceManager& sources, DiagnosticSink& sink, const LoadOptions& options) {
   LoadedConf conf;
   conf.root = root;
   IncludeExpander expander(sources, sink, options, root);

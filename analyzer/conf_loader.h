@@ -51,7 +51,6 @@ struct LoadedConf {
 Result<LoadedConf> load_conf(const std::string& path, SourceManager& sources, DiagnosticSink& sink,
                              const LoadOptions& options = {});
 /// The same for text already registered in `sources` (tests, fuzzing).
-LoadedConf load_conf_text(FileId root, SourceManager& sources, DiagnosticSink& sink,
-                          const LoadOptions& options = {});
+LoadedConf load_conf_text(FileId root, SourceManager& sources, DiagnosticSink& sink, const LoadOptions& options = {});
 
 }  // namespace sa

@@ -112,8 +112,7 @@ std::vector<ConfLine> read_conf(const SourceManager& sources, FileId file, Diagn
       line.loc = loc_of(file, line_start);
     }
     if (include_keyword && !line.is_include && !listener.line_has_error()) {
-      sink.error("CONF011", {file, static_cast<int>(include_keyword->getLine()) + 1, 1},
-                 "Include without a file name");
+      sink.error("CONF011", {file, static_cast<int>(include_keyword->getLine()) + 1, 1}, "Include without a file name");
     }
     if (listener.line_has_error() || abandoned) {
       line.has_syntax_error = true;

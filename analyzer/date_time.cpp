@@ -46,15 +46,13 @@ std::int64_t days_from_civil(std::int64_t year, int month, int day) {
   const std::int64_t era = (year >= 0 ? year : year - 399) / 400;
   const std::int64_t year_of_era = year - era * 400;
   const std::int64_t day_of_year = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
-  const std::int64_t day_of_era =
-      year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+  const std::int64_t day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
   return era * 146097 + day_of_era - 719468;
 }
 
 std::optional<std::int64_t> parse_iso_datetime(std::string_view text) {
   if (text.size() < 10 || text[4] != '-' || text[7] != '-') return std::nullopt;
-  const int year = digits_at(text, 0, 4), month = digits_at(text, 5, 2),
-            day = digits_at(text, 8, 2);
+  const int year = digits_at(text, 0, 4), month = digits_at(text, 5, 2), day = digits_at(text, 8, 2);
   if (year < 0 || month < 1 || month > 12 || day < 1 || day > days_in_month(year, month)) {
     return std::nullopt;
   }

@@ -7,32 +7,32 @@ namespace sa {
 
 const char* severity_name(Severity severity) {
   switch (severity) {
-    case Severity::kError: return "error";
-    case Severity::kWarning: return "warning";
-    case Severity::kInfo: return "note";
+    case Severity::kError:
+      return "error";
+    case Severity::kWarning:
+      return "warning";
+    case Severity::kInfo:
+      return "note";
   }
   return "error";
 }
 
 void DiagnosticSink::report(Diagnostic diagnostic) {
-  auto key = std::make_tuple(diagnostic.code, diagnostic.loc.file, diagnostic.loc.line,
-                             diagnostic.loc.column, diagnostic.message);
+  auto key = std::make_tuple(diagnostic.code, diagnostic.loc.file, diagnostic.loc.line, diagnostic.loc.column,
+                             diagnostic.message);
   if (!seen_.insert(std::move(key)).second) return;
   diagnostics_.push_back(std::move(diagnostic));
 }
 
-void DiagnosticSink::error(const std::string& code, SourceLoc loc, std::string message,
-                           std::string hint) {
+void DiagnosticSink::error(const std::string& code, SourceLoc loc, std::string message, std::string hint) {
   report({code, Severity::kError, std::move(message), loc, std::move(hint)});
 }
 
-void DiagnosticSink::warning(const std::string& code, SourceLoc loc, std::string message,
-                             std::string hint) {
+void DiagnosticSink::warning(const std::string& code, SourceLoc loc, std::string message, std::string hint) {
   report({code, Severity::kWarning, std::move(message), loc, std::move(hint)});
 }
 
-void DiagnosticSink::note(const std::string& code, SourceLoc loc, std::string message,
-                          std::string hint) {
+void DiagnosticSink::note(const std::string& code, SourceLoc loc, std::string message, std::string hint) {
   report({code, Severity::kInfo, std::move(message), loc, std::move(hint)});
 }
 

@@ -1,10 +1,10 @@
 #include "analyzer/hostlist.h"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cstdint>
-#include <fmt/format.h>
 #include <map>
 #include <set>
 
@@ -26,7 +26,8 @@ struct Segment {
 };
 
 bool all_digits(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  return !s.empty() &&
+         std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
 }
 
 Result<Range> parse_range(std::string_view text, std::string_view item) {
@@ -211,7 +212,8 @@ void HostlistBuilder::add(std::string_view name) {
   Bucket* bucket = last_;
   if (!bucket || bucket->digits != s.digits.size() || bucket->prefix != s.prefix) {
     auto [it, added] = index_.try_emplace({std::string(s.prefix), s.digits.size()}, buckets_.size());
-    if (added) buckets_.push_back(std::make_unique<Bucket>(Bucket{std::string(s.prefix), s.digits.size(), seen, false, {}}));
+    if (added)
+      buckets_.push_back(std::make_unique<Bucket>(Bucket{std::string(s.prefix), s.digits.size(), seen, false, {}}));
     bucket = buckets_[it->second].get();
     last_ = bucket;
   }

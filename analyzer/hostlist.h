@@ -27,8 +27,7 @@ struct HostlistOptions {
 
 /// Expands `expr` (items separated by commas or blanks; commas inside brackets do not
 /// split). The error names the offending item.
-Result<std::vector<std::string>> expand_hostlist(std::string_view expr,
-                                                 const HostlistOptions& options = {});
+Result<std::vector<std::string>> expand_hostlist(std::string_view expr, const HostlistOptions& options = {});
 
 /// Splits a hostlist expression into its top-level items without expanding them.
 std::vector<std::string> split_hostlist_items(std::string_view expr);

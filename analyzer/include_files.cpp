@@ -1,7 +1,7 @@
 #include "analyzer/include_files.h"
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 #include "analyzer/text_util.h"
 

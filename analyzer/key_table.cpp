@@ -32,8 +32,7 @@ const KeyTable& KeyTable::builtin() {
   return table;
 }
 
-KeyLookup KeyTable::find(std::string_view table, std::string_view key,
-                         const SlurmVersion& version) const {
+KeyLookup KeyTable::find(std::string_view table, std::string_view key, const SlurmVersion& version) const {
   KeyLookup best;
   auto found = index_.find(to_lower(std::string(table) + "\t" + std::string(key)));
   if (found == index_.end()) return best;

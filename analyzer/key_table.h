@@ -13,10 +13,10 @@
 namespace sa {
 
 struct KeyInfo : VersionRange {
-  std::string table;  // "slurm.conf", "NodeName", "PartitionName", ...
-  std::string key;    // canonical spelling
-  std::string type;   // s_p type: string, uint16, uint32, boolean, ... (+handler)
-  std::string status;      // ok, defunct, fatal, repeatable
+  std::string table;                   // "slurm.conf", "NodeName", "PartitionName", ...
+  std::string key;                     // canonical spelling
+  std::string type;                    // s_p type: string, uint16, uint32, boolean, ... (+handler)
+  std::string status;                  // ok, defunct, fatal, repeatable
   SlurmVersion status_since{0, 0, 0};  // status applies from this version (0.0: always)
   std::string note;
 };

@@ -72,7 +72,7 @@ struct TresWeight {
 struct Partition {
   std::string name;
   SourceLoc loc;
-  std::string nodes_expr;           // as written (after DEFAULT inheritance)
+  std::string nodes_expr;            // as written (after DEFAULT inheritance)
   std::vector<std::uint32_t> nodes;  // indices into Config::nodes, de-duplicated, config order
   bool is_default = false;
   bool hidden = false;
@@ -123,8 +123,8 @@ enum class UsageReset { kNone, kNow, kDaily, kWeekly, kMonthly, kQuarterly, kYea
 
 struct PrioritySettings {
   std::string type = "priority/multifactor";
-  std::uint32_t weight_age = 0, weight_assoc = 0, weight_fairshare = 0, weight_job_size = 0,
-                weight_partition = 0, weight_qos = 0;
+  std::uint32_t weight_age = 0, weight_assoc = 0, weight_fairshare = 0, weight_job_size = 0, weight_partition = 0,
+                weight_qos = 0;
   std::vector<TresWeight> weight_tres;
   PriorityFlags flags;
   std::int64_t max_age = 7 * 86400;
@@ -142,7 +142,7 @@ struct PrioritySettings {
 struct SchedulerSettings {
   std::string type = "sched/backfill";
   std::uint32_t time_slice = 30;  // SchedulerTimeSlice, seconds
-  std::string parameters;        // SchedulerParameters as written
+  std::string parameters;         // SchedulerParameters as written
   // main loop
   std::int64_t default_queue_depth = 100;
   std::int64_t partition_job_depth = 0;
@@ -159,8 +159,8 @@ struct SchedulerSettings {
   std::int64_t bf_window = 1440 * 60;  // seconds (written in minutes)
   std::int64_t bf_resolution = 60;
   std::int64_t bf_max_job_test = 500;
-  std::int64_t bf_max_job_part = 0, bf_max_job_user = 0, bf_max_job_user_part = 0,
-               bf_max_job_assoc = 0, bf_max_job_start = 0;
+  std::int64_t bf_max_job_part = 0, bf_max_job_user = 0, bf_max_job_user_part = 0, bf_max_job_assoc = 0,
+               bf_max_job_start = 0;
   std::int64_t bf_max_job_array_resv = 20;
   std::int64_t bf_job_part_count_reserve = 0;
   std::int64_t bf_min_age_reserve = 0;
@@ -168,8 +168,8 @@ struct SchedulerSettings {
   std::int64_t bf_node_space_size = 500;
   std::int64_t bf_yield_interval_us = 2'000'000, bf_yield_sleep_us = 500'000;
   std::int64_t bf_window_linear = 0;
-  bool bf_continue = false, bf_busy_nodes = false, bf_one_resv_per_job = false,
-       bf_running_job_reserve = false, bf_licenses = false;
+  bool bf_continue = false, bf_busy_nodes = false, bf_one_resv_per_job = false, bf_running_job_reserve = false,
+       bf_licenses = false;
 };
 
 struct PreemptSettings {
@@ -183,14 +183,14 @@ struct PreemptSettings {
 struct SelectSettings {
   std::string type = "select/cons_tres";
   enum class Resource { kNone, kCpu, kCore, kSocket, kMemory } resource = Resource::kCore;
-  bool memory = true;  // a *_Memory mode (or CR_Memory): memory is a consumable resource
+  bool memory = true;              // a *_Memory mode (or CR_Memory): memory is a consumable resource
   std::vector<std::string> flags;  // CR_ONE_TASK_PER_CORE, CR_LLN, ...
   std::string parameters;          // as written, or the default that applies
   std::uint64_t def_mem_per_cpu = 0, def_mem_per_node = 0, max_mem_per_cpu = 0, max_mem_per_node = 0;
 };
 
 struct AccountingSettings {
-  std::string storage_type;  // empty when unset (no accounting)
+  std::string storage_type;          // empty when unset (no accounting)
   std::vector<std::string> enforce;  // AccountingStorageEnforce words, lower-cased
   std::string tres;                  // AccountingStorageTRES
   bool uses_slurmdbd() const { return storage_type == "accounting_storage/slurmdbd"; }
@@ -219,7 +219,7 @@ struct Config {
   SelectSettings select;
   AccountingSettings accounting;
   std::string enforce_part_limits = "NO";
-  std::uint32_t over_time_limit = 0;  // minutes
+  std::uint32_t over_time_limit = 0;        // minutes
   std::map<std::string, Setting> settings;  // lower-cased key -> last value written
   /// name -> index into nodes; for lookups only (never iterate it into output: unordered).
   std::unordered_map<std::string, std::uint32_t> node_index;

@@ -36,24 +36,20 @@ std::vector<Word> words_of(std::string_view line) {
   return words;
 }
 
-std::optional<std::int64_t> event_time(std::string_view text, const char* what, SourceLoc loc,
-                                       DiagnosticSink& sink) {
+std::optional<std::int64_t> event_time(std::string_view text, const char* what, SourceLoc loc, DiagnosticSink& sink) {
   auto t = parse_datetime(text);
   if (!t) {
-    sink.error("EVNT002", loc, fmt::format("{} '{}' is not a time", what, printable(text)),
-               kTimeHint);
+    sink.error("EVNT002", loc, fmt::format("{} '{}' is not a time", what, printable(text)), kTimeHint);
   }
   return t;
 }
 
 // The distinct names of `expr`, or nullopt after reporting why there are none.
-std::optional<std::vector<std::string>> event_nodes(std::string_view expr, SourceLoc loc,
-                                                    DiagnosticSink& sink) {
+std::optional<std::vector<std::string>> event_nodes(std::string_view expr, SourceLoc loc, DiagnosticSink& sink) {
   auto names = expand_hostlist(expr);
   if (!names) {
     sink.error("EVNT004", loc,
-               fmt::format("'{}' is not a valid hostlist: {}", printable(expr),
-                           printable(names.error(), 160)));
+               fmt::format("'{}' is not a valid hostlist: {}", printable(expr), printable(names.error(), 160)));
     return std::nullopt;
   }
   std::vector<std::string> nodes;
@@ -73,35 +69,32 @@ bool in_order(const NodeEvent& e, std::string_view start, std::string_view end, 
               DiagnosticSink& sink) {
   if (e.end == kOpenEnd || e.end >= e.start) return true;
   sink.error("EVNT003", end_loc,
-             fmt::format("the event ends before it starts: end '{}' is earlier than start '{}'",
-                         printable(end), printable(start)),
+             fmt::format("the event ends before it starts: end '{}' is earlier than start '{}'", printable(end),
+                         printable(start)),
              "check the start and end times");
   return false;
 }
 
 // START END HOSTLIST STATE [REASON...]
-std::optional<NodeEvent> read_event_line(std::string_view line, FileId file, int line_no,
-                                         DiagnosticSink& sink) {
+std::optional<NodeEvent> read_event_line(std::string_view line, FileId file, int line_no, DiagnosticSink& sink) {
   const std::vector<Word> w = words_of(line);
   auto loc = [&](std::size_t i) { return SourceLoc{file, line_no, w[i].column}; };
   if (w.size() < 4) {
     const bool table = line.find('|') != std::string_view::npos;
-    sink.error("EVNT001", loc(0),
-               fmt::format("expected START END HOSTLIST STATE [REASON], found {} field{}", w.size(),
-                           w.size() == 1 ? "" : "s"),
-               table ? "a '|' table needs the header line of `sacctmgr show event -P` first" : "");
+    sink.error(
+        "EVNT001", loc(0),
+        fmt::format("expected START END HOSTLIST STATE [REASON], found {} field{}", w.size(), w.size() == 1 ? "" : "s"),
+        table ? "a '|' table needs the header line of `sacctmgr show event -P` first" : "");
     return std::nullopt;
   }
   NodeEvent e;
   e.loc = loc(0);
   auto start = event_time(w[0].text, "start", loc(0), sink);
-  auto end = w[1].text == "-" ? std::optional<std::int64_t>(kOpenEnd)
-                              : event_time(w[1].text, "end", loc(1), sink);
+  auto end = w[1].text == "-" ? std::optional<std::int64_t>(kOpenEnd) : event_time(w[1].text, "end", loc(1), sink);
   auto nodes = event_nodes(w[2].text, loc(2), sink);
   e.state = normalize_node_state(std::string(w[3].text));
   if (e.state.empty()) {
-    sink.error("EVNT005", loc(3),
-               fmt::format("state '{}' is neither DOWN nor DRAIN", printable(w[3].text)),
+    sink.error("EVNT005", loc(3), fmt::format("state '{}' is neither DOWN nor DRAIN", printable(w[3].text)),
                "write DOWN (the node is unusable) or DRAIN (no new jobs)");
   }
   if (!start || !end || !nodes || e.state.empty()) return std::nullopt;
@@ -115,8 +108,7 @@ std::optional<NodeEvent> read_event_line(std::string_view line, FileId file, int
   return e;
 }
 
-std::vector<NodeEvent> read_event_lines(FileId file, const std::string& content,
-                                        DiagnosticSink& sink) {
+std::vector<NodeEvent> read_event_lines(FileId file, const std::string& content, DiagnosticSink& sink) {
   std::vector<NodeEvent> events;
   int line_no = 0;
   for (const std::string& line : split(content, '\n')) {
@@ -132,8 +124,8 @@ struct EventColumns {
   std::optional<std::size_t> node, start, end, state, reason, event;
 };
 
-std::optional<NodeEvent> read_event_row(const PsvTable& t, const PsvTable::Row& row,
-                                        const EventColumns& c, DiagnosticSink& sink) {
+std::optional<NodeEvent> read_event_row(const PsvTable& t, const PsvTable::Row& row, const EventColumns& c,
+                                        DiagnosticSink& sink) {
   const std::string_view node = trim(t.field(row, *c.node));
   if (node.empty()) return std::nullopt;  // a cluster event
   if (c.event && iequals(trim(t.field(row, *c.event)), "Cluster")) return std::nullopt;
@@ -143,15 +135,13 @@ std::optional<NodeEvent> read_event_row(const PsvTable& t, const PsvTable::Row& 
   auto start = event_time(start_text, "TimeStart", t.loc(row, *c.start), sink);
   const std::string_view end_text = trim(t.field(row, *c.end));
   const bool open = end_text.empty() || iequals(end_text, "Unknown") || iequals(end_text, "None");
-  auto end = open ? std::optional<std::int64_t>(kOpenEnd)
-                  : event_time(end_text, "TimeEnd", t.loc(row, *c.end), sink);
+  auto end = open ? std::optional<std::int64_t>(kOpenEnd) : event_time(end_text, "TimeEnd", t.loc(row, *c.end), sink);
   auto nodes = event_nodes(node, e.loc, sink);
   const std::string state(trim(t.field(row, *c.state)));
   e.state = normalize_node_state(state);
   if (e.state.empty()) {
     sink.warning("EVNT005", t.loc(row, *c.state),
-                 fmt::format("State '{}' is neither down nor drained; the event is ignored",
-                             printable(state)));
+                 fmt::format("State '{}' is neither down nor drained; the event is ignored", printable(state)));
   }
   if (!start || !end || !nodes || e.state.empty()) return std::nullopt;
   e.start = *start;
@@ -162,16 +152,15 @@ std::optional<NodeEvent> read_event_row(const PsvTable& t, const PsvTable::Row& 
   return e;
 }
 
-std::vector<NodeEvent> read_event_table(FileId file, const SourceManager& sources,
-                                        DiagnosticSink& sink, int header_line) {
+std::vector<NodeEvent> read_event_table(FileId file, const SourceManager& sources, DiagnosticSink& sink,
+                                        int header_line) {
   const PsvTable table = read_psv(sources, file, sink, "EVNT001");
   auto column = [&](const char* name, const char* alias) {
     auto c = table.column(name);
     return c ? c : table.column(alias);
   };
-  const EventColumns c{column("NodeName", "Nodes"), column("TimeStart", "Start"),
-                       column("TimeEnd", "End"),    table.column("State"),
-                       table.column("Reason"),      table.column("Event")};
+  const EventColumns c{column("NodeName", "Nodes"), column("TimeStart", "Start"), column("TimeEnd", "End"),
+                       table.column("State"),       table.column("Reason"),       table.column("Event")};
   if (!c.node || !c.start || !c.end || !c.state) {
     sink.error("EVNT006", {file, header_line, 1},
                "the event table needs the NodeName, TimeStart, TimeEnd and State columns",
@@ -192,20 +181,18 @@ std::string normalize_node_state(const std::string& state) {
   for (const std::string& part : split(to_upper(trim(state)), '+')) {
     std::string_view word = part;
     // Compact states carry a flag symbol: DOWN* (not responding), DRAIN~ (powered off)...
-    while (!word.empty() &&
-           std::string_view("*~#!%$@^-").find(word.back()) != std::string_view::npos) {
+    while (!word.empty() && std::string_view("*~#!%$@^-").find(word.back()) != std::string_view::npos) {
       word.remove_suffix(1);
     }
     down = down || word == "DOWN";
-    drain = drain || word == "DRAIN" || word == "DRNG" || word == "DRAINED" || word == "DRAINING" ||
-            word == "FAIL" || word == "FAILG" || word == "FAILING";
+    drain = drain || word == "DRAIN" || word == "DRNG" || word == "DRAINED" || word == "DRAINING" || word == "FAIL" ||
+            word == "FAILG" || word == "FAILING";
   }
   if (down) return "DOWN";
   return drain ? "DRAIN" : "";
 }
 
-std::vector<NodeEvent> read_node_events_text(FileId file, const SourceManager& sources,
-                                             DiagnosticSink& sink) {
+std::vector<NodeEvent> read_node_events_text(FileId file, const SourceManager& sources, DiagnosticSink& sink) {
   const std::string& content = sources.file(file).content;
   int line_no = 0;
   for (const std::string& line : split(content, '\n')) {
@@ -213,8 +200,7 @@ std::vector<NodeEvent> read_node_events_text(FileId file, const SourceManager& s
     const std::string_view body = trim(line);
     if (body.empty()) continue;
     // sacctmgr output starts with its header; a hand-written file with a time or a comment.
-    const bool header =
-        body.front() != '#' && !std::isdigit(static_cast<unsigned char>(body.front()));
+    const bool header = body.front() != '#' && !std::isdigit(static_cast<unsigned char>(body.front()));
     if (header && body.find('|') != std::string_view::npos) {
       return read_event_table(file, sources, sink, line_no);
     }
@@ -230,8 +216,7 @@ std::vector<NodeEvent> read_node_events_text(FileId file, const SourceManager& s
   return read_event_lines(file, content, sink);
 }
 
-Result<std::vector<NodeEvent>> read_node_events(const std::string& path, SourceManager& sources,
-                                                DiagnosticSink& sink) {
+Result<std::vector<NodeEvent>> read_node_events(const std::string& path, SourceManager& sources, DiagnosticSink& sink) {
   auto file = sources.load(path);
   if (!file) return Error{file.error()};
   return read_node_events_text(*file, sources, sink);

@@ -50,26 +50,32 @@ void lint_list(const ValueRef& ref, ListRule rule, const SlurmVersion& version, 
     const std::string hint = known ? "" : words.elsewhere_hint(name, ref.key, version);
     std::string suggestion = guess.empty() || !hint.empty() ? "" : fmt::format("; did you mean '{}'?", guess);
     if (rule == ListRule::kExactFatal) {
-      sink.error("CONF019", ref.loc, fmt::format("invalid {} word '{}'{}: slurmctld refuses to start{}", ref.key,
-                                                 printable(name), why, suggestion), hint);
+      sink.error("CONF019", ref.loc,
+                 fmt::format("invalid {} word '{}'{}: slurmctld refuses to start{}", ref.key, printable(name), why,
+                             suggestion),
+                 hint);
     } else {
-      sink.warning("CONF019", ref.loc, fmt::format("unknown {} word '{}'{}: Slurm matches these words by substring "
-                                                   "and silently ignores it{}", ref.key, printable(name), why, suggestion),
+      sink.warning("CONF019", ref.loc,
+                   fmt::format("unknown {} word '{}'{}: Slurm matches these words by substring "
+                               "and silently ignores it{}",
+                               ref.key, printable(name), why, suggestion),
                    hint);
     }
   }
 }
 
 void check_debug_level(const ValueRef& ref, DiagnosticSink& sink) {
-  static const char* kLevels[] = {"quiet", "fatal", "error", "info", "verbose", "debug",
-                                  "debug2", "debug3", "debug4", "debug5"};
+  static const char* kLevels[] = {"quiet", "fatal",  "error",  "info",   "verbose",
+                                  "debug", "debug2", "debug3", "debug4", "debug5"};
   for (const char* level : kLevels) {
     if (iequals(ref.value, level)) return;
   }
   // Older releases also took the numeric form 0-9.
   if (ref.value.size() == 1 && ref.value[0] >= '0' && ref.value[0] <= '9') return;
-  sink.error("CONF009", ref.loc, fmt::format("invalid {} '{}'; use quiet, fatal, error, info, verbose, debug or "
-                                             "debug2 to debug5", ref.key, printable(ref.value)));
+  sink.error("CONF009", ref.loc,
+             fmt::format("invalid {} '{}'; use quiet, fatal, error, info, verbose, debug or "
+                         "debug2 to debug5",
+                         ref.key, printable(ref.value)));
 }
 
 }  // namespace
@@ -101,7 +107,8 @@ void check_option_lists(const RawConfig& raw, const Config& config, DiagnosticSi
       fixed[fixed.find('*')] = ':';
       sink.warning("CONF009", licenses->loc,
                    fmt::format("Licenses item '{}': Slurm splits name and count at ':', so this is one license "
-                               "named '{}' with count 1", printable(item), printable(item)),
+                               "named '{}' with count 1",
+                               printable(item), printable(item)),
                    fmt::format("write {}", printable(fixed)));
     }
   }

@@ -40,8 +40,7 @@ const OptionWord* OptionWords::find(std::string_view family, std::string_view wo
   return nullptr;
 }
 
-std::vector<const OptionWord*> OptionWords::family(std::string_view family,
-                                                   const SlurmVersion& version) const {
+std::vector<const OptionWord*> OptionWords::family(std::string_view family, const SlurmVersion& version) const {
   std::vector<const OptionWord*> out;
   for (const OptionWord* w : family_any(family)) {
     if (w->covers(version)) out.push_back(w);
@@ -59,8 +58,8 @@ std::vector<const OptionWord*> OptionWords::family_any(std::string_view family) 
 
 const OptionWord* OptionWords::find_elsewhere(std::string_view word, std::string_view except) const {
   // The keys whose words end up in each other's lists, most often first; then the rest.
-  static const char* kFirst[] = {"SchedulerParameters", "SlurmctldParameters", "PreemptParameters",
-                                 "PriorityFlags", "SelectTypeParameters", "CommunicationParameters"};
+  static const char* kFirst[] = {"SchedulerParameters", "SlurmctldParameters",  "PreemptParameters",
+                                 "PriorityFlags",       "SelectTypeParameters", "CommunicationParameters"};
   for (const char* family : kFirst) {
     if (iequals(family, except)) continue;
     if (const OptionWord* w = find(family, word)) return w;

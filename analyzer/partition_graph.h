@@ -17,11 +17,10 @@ struct GraphVertex {
   std::uint32_t index = 0;  // into Config::partitions or Config::nodes
 };
 
-using PartitionNodeGraph =
-    boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, GraphVertex>;
+using PartitionNodeGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, GraphVertex>;
 
 struct PartitionOverlap {
-  std::uint32_t first = 0;   // partition indices, first < second
+  std::uint32_t first = 0;  // partition indices, first < second
   std::uint32_t second = 0;
   std::uint32_t shared_nodes = 0;
 };

@@ -86,8 +86,10 @@ std::string terminal_text(std::string_view text, const TerminalTextOptions& opti
       const std::size_t sgr = options.keep_sgr ? sgr_length(line, i) : 0;
       const std::size_t next = sgr ? i + sgr : line.find('\033', i + 1);
       const std::size_t stop = next == std::string_view::npos ? line.size() : next;
-      if (sgr) shown.append(line.substr(i, sgr));
-      else append_printable(shown, line.substr(i, stop - i), true);
+      if (sgr)
+        shown.append(line.substr(i, sgr));
+      else
+        append_printable(shown, line.substr(i, stop - i), true);
       i = stop;
     }
     // A visible marker, so a quoted `::error::` line cannot become a CI command.

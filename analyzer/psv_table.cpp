@@ -64,7 +64,8 @@ PsvTable read_psv(const SourceManager& sources, FileId file, DiagnosticSink& sin
     if (fields.size() != table.header.size()) {
       sink.error(code, {file, line_no, 1},
                  fmt::format("this row has {} fields but the header has {}; a '|' inside a value breaks "
-                             "parsable output", fields.size(), table.header.size()));
+                             "parsable output",
+                             fields.size(), table.header.size()));
       continue;
     }
     table.rows.push_back({line_no, std::move(fields)});

@@ -1,7 +1,7 @@
 #include "analyzer/raw_config.h"
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 #include "analyzer/text_util.h"
 
@@ -50,18 +50,18 @@ bool is_record_key(const KeyTable& keys, const std::string& table, const std::st
 }
 
 // Two quiet parser traps (formats.md §1.1-1.2) that produce a value nobody meant.
-void lint_value(const Pair& pair, const std::string& table, const SlurmVersion& version,
-                DiagnosticSink& sink) {
+void lint_value(const Pair& pair, const std::string& table, const SlurmVersion& version, DiagnosticSink& sink) {
   if (!pair.quoted && !pair.raw_value.empty() && pair.raw_value[0] == '"') {
     bool closed = pair.raw_value.find('"', 1) != std::string::npos;
-    sink.warning("CONF023", pair.value_loc,
-                 closed ? fmt::format("the value of '{}' has text after its closing quote, so Slurm does not "
-                                      "treat it as quoted and keeps the quote characters: '{}'",
-                                      printable(pair.key), printable(pair.value))
-                        : fmt::format("the value of '{}' opens a quote that is not closed on this line; Slurm "
-                                      "keeps '{}' literally (a '#' inside quotes still starts a comment)",
-                                      printable(pair.key), printable(pair.value)),
-                 closed ? "quote the whole value, or drop the quotes" : "close the quote, and write \\# for a literal '#'");
+    sink.warning(
+        "CONF023", pair.value_loc,
+        closed ? fmt::format("the value of '{}' has text after its closing quote, so Slurm does not "
+                             "treat it as quoted and keeps the quote characters: '{}'",
+                             printable(pair.key), printable(pair.value))
+               : fmt::format("the value of '{}' opens a quote that is not closed on this line; Slurm "
+                             "keeps '{}' literally (a '#' inside quotes still starts a comment)",
+                             printable(pair.key), printable(pair.value)),
+        closed ? "quote the whole value, or drop the quotes" : "close the quote, and write \\# for a literal '#'");
   }
   std::size_t eq = pair.value.find('=');
   if (pair.quoted || eq == std::string::npos || eq == 0) return;
@@ -70,8 +70,8 @@ void lint_value(const Pair& pair, const std::string& table, const SlurmVersion& 
   if (keys.find(table, inner, version).info || keys.find("slurm.conf", inner, version).info) {
     sink.warning("CONF024", pair.value_loc,
                  fmt::format("'{}' has the value '{}': an empty value takes the next key=value pair as its "
-                             "value, so '{}' is not set", printable(pair.key), printable(pair.value),
-                             printable(inner)),
+                             "value, so '{}' is not set",
+                             printable(pair.key), printable(pair.value), printable(inner)),
                  fmt::format("write {}=\"\" for an empty value", printable(pair.key)));
   }
 }
@@ -110,8 +110,7 @@ class Collector {
       }
       KeyLookup found = keys_.find(table_, pair.key, version_);
       if (found.info && keys_.known_anywhere(found.info->key, found.info->key)) {
-        sink_.error("CONF002", pair.key_loc,
-                    fmt::format("record key '{}' must start its own line", found.info->key));
+        sink_.error("CONF002", pair.key_loc, fmt::format("record key '{}' must start its own line", found.info->key));
         continue;
       }
       if (found.status == KeyStatus::kFatal && iequals(found.info->key, "FastSchedule") && pair.value != "1") {
@@ -123,8 +122,10 @@ class Collector {
       }
       if (found.status == KeyStatus::kFatal && iequals(found.info->key, "FastSchedule") && pair.value == "1") {
         // Slurm only logs an error for FastSchedule=1 (the behaviour it kept) and goes on.
-        sink_.warning("CONF005", pair.key_loc, "FastSchedule was removed; Slurm logs an error for "
-                      "FastSchedule=1 and ignores it", "remove it: Slurm always uses the configured node sizes");
+        sink_.warning("CONF005", pair.key_loc,
+                      "FastSchedule was removed; Slurm logs an error for "
+                      "FastSchedule=1 and ignores it",
+                      "remove it: Slurm always uses the configured node sizes");
         continue;
       }
       if (!check_key(found, pair, table_, version_, sink_)) continue;
@@ -156,8 +157,8 @@ class Collector {
     auto it = raw_.scalars.find(lower);
     if (it != raw_.scalars.end() && it->second.value != pair.value) {
       sink_.warning("CONF010", pair.key_loc,
-                    fmt::format("'{}' is set again (first at line {}); the last value, '{}', wins",
-                                info.key, it->second.loc.line, printable(pair.value)),
+                    fmt::format("'{}' is set again (first at line {}); the last value, '{}', wins", info.key,
+                                it->second.loc.line, printable(pair.value)),
                     "keep a single setting");
     }
     raw_.scalars[lower] = setting;
@@ -193,7 +194,8 @@ class Collector {
     if (found.status == KeyStatus::kUnknown && keys_.find(table_, pair.key, version_).info) {
       sink_.error("CONF003", pair.key_loc,
                   fmt::format("'{}' is not a {} key; it is a top-level setting and needs a line of "
-                              "its own", printable(pair.key), rec.kind));
+                              "its own",
+                              printable(pair.key), rec.kind));
       return;
     }
     if (!check_key(found, pair, rec.kind, version_, sink_)) return;
@@ -206,16 +208,17 @@ class Collector {
     auto it = rec.own.find(lower);
     if (it != rec.own.end() && it->second.value != pair.value) {
       sink_.warning("CONF010", pair.key_loc,
-                    fmt::format("'{}' is given twice on this {} line; the last value, '{}', wins",
-                                found.info->key, rec.kind, printable(pair.value)));
+                    fmt::format("'{}' is given twice on this {} line; the last value, '{}', wins", found.info->key,
+                                rec.kind, printable(pair.value)));
     }
     rec.own[lower] = pair;
   }
 
   void merge_default(const RawRecord& rec) {
     static const std::map<std::string, std::vector<std::string>> never_inherited = {
-        {"PartitionName", {"exclusiveuser", "exclusivetopo", "disablerootjobs", "powerdownonidle",
-                           "suspendtime", "selecttypeparameters"}},
+        {"PartitionName",
+         {"exclusiveuser", "exclusivetopo", "disablerootjobs", "powerdownonidle", "suspendtime",
+          "selecttypeparameters"}},
     };
     static const std::vector<std::string> forbidden_on_default = {"nodehostname", "nodeaddr", "bcastaddr"};
     auto& defaults = defaults_[rec.kind];
@@ -232,7 +235,8 @@ class Collector {
           std::find(skip->second.begin(), skip->second.end(), lower) != skip->second.end()) {
         sink_.warning("CONF035", pair.key_loc,
                       fmt::format("'{}' on {}=DEFAULT has no effect: Slurm never inherits it from "
-                                  "a DEFAULT line", printable(pair.key), rec.kind),
+                                  "a DEFAULT line",
+                                  printable(pair.key), rec.kind),
                       "set it on each partition line that needs it");
         continue;
       }
@@ -269,12 +273,13 @@ std::vector<const RawRecord*> RawConfig::of_kind(const std::string& kind) const 
   return out;
 }
 
-bool check_key(const KeyLookup& lookup, const Pair& pair, const std::string& table,
-               const SlurmVersion& version, DiagnosticSink& sink) {
+bool check_key(const KeyLookup& lookup, const Pair& pair, const std::string& table, const SlurmVersion& version,
+               DiagnosticSink& sink) {
   const std::string key = printable(pair.key);
   const std::string where = table == "slurm.conf" || table == "topology.conf" ? table : table + " line";
   switch (lookup.status) {
-    case KeyStatus::kOk: return true;
+    case KeyStatus::kOk:
+      return true;
     case KeyStatus::kUnknown: {
       std::string suggestion = closest_match(pair.key, KeyTable::builtin().valid_keys(table, version));
       std::string message = fmt::format("unknown key '{}' in {}", key, where);
@@ -285,8 +290,8 @@ bool check_key(const KeyLookup& lookup, const Pair& pair, const std::string& tab
     case KeyStatus::kRemoved: {
       const KeyInfo& info = *lookup.info;
       sink.error("CONF004", pair.key_loc,
-                 fmt::format("'{}' was removed after Slurm {}; Slurm {} rejects it as an unknown key",
-                             info.key, info.until.to_string(), version.to_string()),
+                 fmt::format("'{}' was removed after Slurm {}; Slurm {} rejects it as an unknown key", info.key,
+                             info.until.to_string(), version.to_string()),
                  hint_for(info.key));
       return false;
     }
@@ -298,22 +303,21 @@ bool check_key(const KeyLookup& lookup, const Pair& pair, const std::string& tab
       return false;
     case KeyStatus::kDefunct:
       sink.warning("CONF005", pair.key_loc,
-                   fmt::format("'{}' is defunct in Slurm {}: it is ignored", lookup.info->key,
-                               version.to_string()),
+                   fmt::format("'{}' is defunct in Slurm {}: it is ignored", lookup.info->key, version.to_string()),
                    hint_for(lookup.info->key).empty() ? "remove it" : hint_for(lookup.info->key));
       return false;
     case KeyStatus::kFatal:
       sink.error("CONF004", pair.key_loc,
-                 fmt::format("'{}' is no longer accepted by Slurm {}{}", lookup.info->key,
-                             version.to_string(), lookup.info->note.empty() ? "" : ": " + lookup.info->note),
+                 fmt::format("'{}' is no longer accepted by Slurm {}{}", lookup.info->key, version.to_string(),
+                             lookup.info->note.empty() ? "" : ": " + lookup.info->note),
                  hint_for(lookup.info->key));
       return false;
   }
   return false;
 }
 
-RawConfig collect_raw_config(const LoadedConf& conf, const SlurmVersion& version,
-                             DiagnosticSink& sink, const std::string& table) {
+RawConfig collect_raw_config(const LoadedConf& conf, const SlurmVersion& version, DiagnosticSink& sink,
+                             const std::string& table) {
   return Collector(version, sink, table).run(conf);
 }
 

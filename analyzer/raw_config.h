@@ -14,8 +14,8 @@
 namespace sa {
 
 struct RawRecord {
-  std::string kind;  // the record table: "NodeName", "PartitionName", "SwitchName", ...
-  Pair head;         // the record's own key, e.g. NodeName=n[1-4]
+  std::string kind;                      // the record table: "NodeName", "PartitionName", "SwitchName", ...
+  Pair head;                             // the record's own key, e.g. NodeName=n[1-4]
   std::map<std::string, Pair> own;       // lower-cased canonical key -> pair on this line
   std::map<std::string, Pair> defaults;  // the DEFAULT record in force at this line
   /// The pair for a key: the line's own first, then the DEFAULT snapshot.
@@ -24,20 +24,20 @@ struct RawRecord {
 };
 
 struct RawConfig {
-  FileId root = kNoFile;  // the file that was read first (slurm.conf itself)
-  std::map<std::string, Setting> scalars;  // lower-cased key -> the value that wins
+  FileId root = kNoFile;                                 // the file that was read first (slurm.conf itself)
+  std::map<std::string, Setting> scalars;                // lower-cased key -> the value that wins
   std::map<std::string, std::vector<Setting>> repeated;  // repeatable keys, in order
-  std::vector<RawRecord> records;          // every record line in reading order
+  std::vector<RawRecord> records;                        // every record line in reading order
   std::vector<const RawRecord*> of_kind(const std::string& kind) const;
 };
 
 /// `table` is the top-level table of the file kind: "slurm.conf" or "topology.conf".
-RawConfig collect_raw_config(const LoadedConf& conf, const SlurmVersion& version,
-                             DiagnosticSink& sink, const std::string& table = "slurm.conf");
+RawConfig collect_raw_config(const LoadedConf& conf, const SlurmVersion& version, DiagnosticSink& sink,
+                             const std::string& table = "slurm.conf");
 
 /// Reports an unknown, removed, not-yet-available, defunct or fatal key. Returns false when
 /// the key must be ignored (unknown, removed, not yet available, defunct).
-bool check_key(const KeyLookup& lookup, const Pair& pair, const std::string& table,
-               const SlurmVersion& version, DiagnosticSink& sink);
+bool check_key(const KeyLookup& lookup, const Pair& pair, const std::string& table, const SlurmVersion& version,
+               DiagnosticSink& sink);
 
 }  // namespace sa

@@ -27,8 +27,7 @@ bool Reservation::has_flag(const std::string& flag) const {
 namespace {
 
 constexpr std::int64_t kYearSeconds = 365 * 86400;  // slurmctld's end for Duration=UNLIMITED
-constexpr const char* kTimeHint =
-    "write YYYY-MM-DDTHH:MM:SS or epoch seconds (run scontrol without SLURM_TIME_FORMAT)";
+constexpr const char* kTimeHint = "write YYYY-MM-DDTHH:MM:SS or epoch seconds (run scontrol without SLURM_TIME_FORMAT)";
 
 struct Field {
   std::string key;
@@ -57,8 +56,7 @@ bool is_record_start(const Field& field) {
 
 // The Key=Value words of one line. Comment= takes the rest of the line (scontrol prints it
 // last and unquoted); a word that is not Key=Value is reported and ends the line.
-std::vector<Field> line_fields(std::string_view line, FileId file, int line_no,
-                               DiagnosticSink& sink) {
+std::vector<Field> line_fields(std::string_view line, FileId file, int line_no, DiagnosticSink& sink) {
   std::vector<Field> fields;
   std::size_t i = 0;
   while (i < line.size()) {
@@ -73,8 +71,7 @@ std::vector<Field> line_fields(std::string_view line, FileId file, int line_no,
     const SourceLoc loc{file, line_no, static_cast<int>(i) + 1};
     if (eq == std::string_view::npos || !is_key(word.substr(0, eq))) {
       sink.error("RESV001", loc,
-                 fmt::format("expected Key=Value, found '{}'; the rest of the line is ignored",
-                             printable(word, 40)));
+                 fmt::format("expected Key=Value, found '{}'; the rest of the line is ignored", printable(word, 40)));
       break;
     }
     const std::string_view key = word.substr(0, eq);
@@ -105,8 +102,7 @@ class RecordReader {
     r.name = record_.front().value;
     name_ = printable(r.name);
     if (is_null(r.name)) {
-      error("RESV002", record_.front().value_loc,
-            "ReservationName has no value; every reservation needs a name");
+      error("RESV002", record_.front().value_loc, "ReservationName has no value; every reservation needs a name");
     }
     read_times(r);
     read_nodes(r);
@@ -144,8 +140,7 @@ class RecordReader {
   std::optional<std::int64_t> time_value(const Field& f) {
     auto t = parse_datetime(f.value);
     if (!t) {
-      error("RESV003", f.value_loc, fmt::format("{}='{}' is not a time", f.key, printable(f.value)),
-            kTimeHint);
+      error("RESV003", f.value_loc, fmt::format("{}='{}' is not a time", f.key, printable(f.value)), kTimeHint);
     }
     return t;
   }
@@ -165,22 +160,21 @@ class RecordReader {
     r.end = end->value;
     if (r.end < r.start) {
       error("RESV004", end->field->value_loc,
-            fmt::format(
-                "reservation '{}' ends before it starts: {}={} is earlier than StartTime={}", name_,
-                end->field->key, printable(end->field->value), printable(start->value)),
+            fmt::format("reservation '{}' ends before it starts: {}={} is earlier than StartTime={}", name_,
+                        end->field->key, printable(end->field->value), printable(start->value)),
             "check StartTime and EndTime");
     } else if (r.end == r.start) {
       error("RESV004", end->field->value_loc,
-            fmt::format("reservation '{}' ends when it starts ({}={}), so it reserves nothing",
-                        name_, end->field->key, printable(end->field->value)));
+            fmt::format("reservation '{}' ends when it starts ({}={}), so it reserves nothing", name_, end->field->key,
+                        printable(end->field->value)));
     }
   }
 
   std::optional<TimeAt> read_end(std::int64_t start) {
     const Field* end = find({"EndTime"});
     const Field* duration = find({"Duration"});
-    const bool end_unknown = end && (is_null(end->value) || iequals(end->value, "Unknown") ||
-                                     iequals(end->value, "None"));
+    const bool end_unknown =
+        end && (is_null(end->value) || iequals(end->value, "Unknown") || iequals(end->value, "None"));
     if (end && !(duration && end_unknown)) {
       auto e = time_value(*end);
       if (!e) return std::nullopt;
@@ -188,16 +182,14 @@ class RecordReader {
       return TimeAt{*e, end};
     }
     if (!duration) {
-      error("RESV002", record_.front().key_loc,
-            fmt::format("reservation '{}' has no EndTime and no Duration", name_),
+      error("RESV002", record_.front().key_loc, fmt::format("reservation '{}' has no EndTime and no Duration", name_),
             "add EndTime=YYYY-MM-DDTHH:MM:SS or Duration=[days-]hours:minutes:seconds");
       return std::nullopt;
     }
     auto secs = parse_time_secs(duration->value);
     if (!secs) {
       error("RESV003", duration->value_loc,
-            fmt::format("Duration='{}' is not a Slurm time: {}", printable(duration->value),
-                        secs.error()),
+            fmt::format("Duration='{}' is not a Slurm time: {}", printable(duration->value), secs.error()),
             "write [days-]hours:minutes:seconds, minutes, or UNLIMITED");
       return std::nullopt;
     }
@@ -234,8 +226,7 @@ class RecordReader {
                           printable(names.error(), 160)));
         return;
       }
-      std::unordered_set<std::string>
-          seen;  // Slurm keeps nodes in a bitmap: a repeated name counts once
+      std::unordered_set<std::string> seen;  // Slurm keeps nodes in a bitmap: a repeated name counts once
       seen.reserve(names->size());
       for (std::string& name : *names) {
         if (seen.insert(name).second) r.nodes.push_back(std::move(name));
@@ -244,8 +235,7 @@ class RecordReader {
     r.node_count = r.nodes.empty() ? n.value_or(0) : static_cast<std::uint32_t>(r.nodes.size());
     if (!r.nodes.empty() && n && *n != r.node_count) {
       sink_.warning("RESV008", count->value_loc,
-                    fmt::format("{}={} but Nodes lists {} nodes; the node list is used", count->key,
-                                *n, r.node_count));
+                    fmt::format("{}={} but Nodes lists {} nodes; the node list is used", count->key, *n, r.node_count));
     }
     if (r.node_count == 0) no_nodes(r, nodes);
   }
@@ -253,8 +243,7 @@ class RecordReader {
   void no_nodes(const Reservation& r, const Field* nodes) {
     const Field* licenses = find({"Licenses"});
     const Field* burst_buffer = find({"BurstBuffer"});
-    if ((licenses && !is_null(licenses->value)) ||
-        (burst_buffer && !is_null(burst_buffer->value))) {
+    if ((licenses && !is_null(licenses->value)) || (burst_buffer && !is_null(burst_buffer->value))) {
       sink_.warning("RESV005", r.loc,
                     fmt::format("reservation '{}' holds only licenses or burst buffer, no nodes; "
                                 "the simulator leaves it out",
@@ -316,12 +305,10 @@ class ReservationFile {
         orphan_reported_ = false;
       } else if (!current_) {
         if (!orphan_reported_) {
-          sink_.error(
-              "RESV002", field.key_loc,
-              fmt::format(
-                  "'{}=' comes before any ReservationName=; the line is not part of a reservation",
-                  printable(field.key)),
-              "start each reservation with ReservationName=<name>");
+          sink_.error("RESV002", field.key_loc,
+                      fmt::format("'{}=' comes before any ReservationName=; the line is not part of a reservation",
+                                  printable(field.key)),
+                      "start each reservation with ReservationName=<name>");
         }
         orphan_reported_ = true;
         continue;
@@ -337,8 +324,7 @@ class ReservationFile {
         reservations_.push_back(std::move(*r));
       } else {
         sink_.error("RESV007", r->loc,
-                    fmt::format("reservation '{}' is listed twice; the first one is kept",
-                                printable(r->name)));
+                    fmt::format("reservation '{}' is listed twice; the first one is kept", printable(r->name)));
       }
     }
     current_.reset();
@@ -357,8 +343,7 @@ class ReservationFile {
 
 }  // namespace
 
-std::vector<Reservation> read_reservations_text(FileId file, const SourceManager& sources,
-                                                DiagnosticSink& sink) {
+std::vector<Reservation> read_reservations_text(FileId file, const SourceManager& sources, DiagnosticSink& sink) {
   ReservationFile reader(file, sink);
   int line_no = 0;
   for (const std::string& line : split(sources.file(file).content, '\n')) {

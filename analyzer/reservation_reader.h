@@ -28,7 +28,6 @@ namespace sa {
 Result<std::vector<Reservation>> read_reservations(const std::string& path, SourceManager& sources,
                                                    DiagnosticSink& sink);
 /// The same for text already in `sources`; reservations come in file order.
-std::vector<Reservation> read_reservations_text(FileId file, const SourceManager& sources,
-                                                DiagnosticSink& sink);
+std::vector<Reservation> read_reservations_text(FileId file, const SourceManager& sources, DiagnosticSink& sink);
 
 }  // namespace sa

@@ -16,14 +16,12 @@ void validate_record_types(const RawConfig& raw, const SlurmVersion& version, Di
 void resolve_nodes(const RawConfig& raw, Config& config, DiagnosticSink& sink, std::int64_t max_nodes = 100'000,
                    std::int64_t* names_left = nullptr);
 void resolve_nodesets(const RawConfig& raw, Config& config, DiagnosticSink& sink, std::int64_t* names_left = nullptr);
-void resolve_partitions(const RawConfig& raw, Config& config, DiagnosticSink& sink,
-                        std::int64_t* names_left = nullptr);
-void resolve_down_nodes(const RawConfig& raw, Config& config, DiagnosticSink& sink,
-                        std::int64_t* names_left = nullptr);
+void resolve_partitions(const RawConfig& raw, Config& config, DiagnosticSink& sink, std::int64_t* names_left = nullptr);
+void resolve_down_nodes(const RawConfig& raw, Config& config, DiagnosticSink& sink, std::int64_t* names_left = nullptr);
 /// The diagnostic for a hostlist that did not expand: CONF049 when the names budget ran out
 /// (with the --limit that raises it), else `code` with "invalid <what> hostlist: ...".
-void report_hostlist_error(DiagnosticSink& sink, const SourceLoc& loc, const std::string& code,
-                           const std::string& what, const Error& error);
+void report_hostlist_error(DiagnosticSink& sink, const SourceLoc& loc, const std::string& code, const std::string& what,
+                           const Error& error);
 void resolve_cluster(const RawConfig& raw, Config& config, DiagnosticSink& sink);
 void resolve_priority(const RawConfig& raw, Config& config, DiagnosticSink& sink);
 void resolve_scheduler(const RawConfig& raw, Config& config, DiagnosticSink& sink);

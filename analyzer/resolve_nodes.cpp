@@ -2,9 +2,9 @@
 // Procs (each from the line, then DEFAULT), Sockets inferred from CPUs when it divides,
 // inconsistent counts reset with an error that is not fatal, Weight=INFINITE stored as
 // 0xFFFFFFFE, and a node name defined twice is fatal.
+#include <fmt/format.h>
 #include <cctype>
 #include <unordered_map>
-#include <fmt/format.h>
 
 #include "analyzer/hostlist.h"
 #include "analyzer/resolve.h"
@@ -17,8 +17,8 @@ namespace {
 
 std::optional<NodeState> parse_node_state(std::string_view text) {
   static const std::pair<const char*, NodeState> exact[] = {
-      {"UNKNOWN", NodeState::kUnknown}, {"DOWN", NodeState::kDown},     {"IDLE", NodeState::kIdle},
-      {"ALLOCATED", NodeState::kIdle},  {"ERROR", NodeState::kIdle},    {"MIXED", NodeState::kIdle},
+      {"UNKNOWN", NodeState::kUnknown}, {"DOWN", NodeState::kDown},  {"IDLE", NodeState::kIdle},
+      {"ALLOCATED", NodeState::kIdle},  {"ERROR", NodeState::kIdle}, {"MIXED", NodeState::kIdle},
       {"FUTURE", NodeState::kFuture}};
   for (auto [name, state] : exact) {
     if (iequals(text, name)) return state;
@@ -108,8 +108,10 @@ Layout resolve_layout(const RecordReader& r, const std::string& names, Diagnosti
   l.cores = static_cast<std::uint32_t>(cores.value_or(1));
   l.threads = static_cast<std::uint32_t>(threads.value_or(1));
   if (sockets && per_board) {
-    sink.warning("CONF025", loc, fmt::format("both Sockets and SocketsPerBoard are set for {}; Slurm "
-                                             "uses SocketsPerBoard", names));
+    sink.warning("CONF025", loc,
+                 fmt::format("both Sockets and SocketsPerBoard are set for {}; Slurm "
+                             "uses SocketsPerBoard",
+                             names));
     sockets.reset();
   }
   if (sockets) {
@@ -123,8 +125,10 @@ Layout resolve_layout(const RecordReader& r, const std::string& names, Diagnosti
   }
   l.cpus = cpus ? static_cast<std::uint32_t>(*cpus) : l.sockets * l.cores * l.threads;
   if (l.sockets < l.boards) {
-    sink.warning("CONF025", loc, fmt::format("{} has fewer sockets ({}) than boards ({}); Slurm "
-                                             "resets Boards to 1", names, l.sockets, l.boards));
+    sink.warning("CONF025", loc,
+                 fmt::format("{} has fewer sockets ({}) than boards ({}); Slurm "
+                             "resets Boards to 1",
+                             names, l.sockets, l.boards));
     l.boards = 1;
   }
   if (l.cpus != l.sockets && l.cpus != l.sockets * l.cores && l.cpus != l.sockets * l.cores * l.threads) {
@@ -155,8 +159,8 @@ void check_address_counts(const RecordReader& r, std::size_t name_count, Diagnos
                                key, name_count));
     } else if (list->size() < name_count) {
       sink.error("CONF012", ref->loc,
-                 fmt::format("{} lists {} names for {} nodes; Slurm needs at least one per node",
-                             key, list->size(), name_count));
+                 fmt::format("{} lists {} names for {} nodes; Slurm needs at least one per node", key, list->size(),
+                             name_count));
     }
   }
 }
@@ -166,10 +170,10 @@ void warn_shadowed_alias(const RecordReader& r, const char* winner, const char* 
   const Pair* kept = r.record().get_own(to_lower(winner));
   const Pair* dropped = r.record().get_own(to_lower(loser));
   if (!kept || !dropped) return;
-  sink.warning("CONF010", dropped->key_loc,
-               fmt::format("'{}={}' is ignored because '{}' is also set on this line", loser,
-                           printable(dropped->value), winner),
-               fmt::format("keep only {}", winner));
+  sink.warning(
+      "CONF010", dropped->key_loc,
+      fmt::format("'{}={}' is ignored because '{}' is also set on this line", loser, printable(dropped->value), winner),
+      fmt::format("keep only {}", winner));
 }
 
 Node build_node(const RecordReader& r, const Layout& layout, DiagnosticSink& sink) {
@@ -186,8 +190,8 @@ Node build_node(const RecordReader& r, const Layout& layout, DiagnosticSink& sin
   n.mem_spec_limit_mb = r.uint("MemSpecLimit", IntWidth::k64).value_or(0);
   if (n.mem_spec_limit_mb > 0 && n.mem_spec_limit_mb >= n.real_memory_mb) {
     sink.warning("CONF025", r.get("MemSpecLimit")->loc,
-                 fmt::format("MemSpecLimit={} is not below RealMemory={}; Slurm resets it to 0",
-                             n.mem_spec_limit_mb, n.real_memory_mb));
+                 fmt::format("MemSpecLimit={} is not below RealMemory={}; Slurm resets it to 0", n.mem_spec_limit_mb,
+                             n.real_memory_mb));
     n.mem_spec_limit_mb = 0;
   }
   n.tmp_disk_mb = static_cast<std::uint32_t>(r.uint("TmpDisk", IntWidth::k32).value_or(0));
@@ -216,7 +220,8 @@ Node build_node(const RecordReader& r, const Layout& layout, DiagnosticSink& sin
     } else {
       sink.error("CONF009", state->loc,
                  fmt::format("invalid node State '{}'; use UNKNOWN, IDLE, DOWN, DRAIN, FAIL, FUTURE or "
-                             "CLOUD", printable(state->value)));
+                             "CLOUD",
+                             printable(state->value)));
     }
   }
   n.reason = r.string("Reason").value_or("");
@@ -242,16 +247,16 @@ void add_nodes(std::vector<std::string>& names, const RawRecord& rec, const Node
     config.nodes.push_back(std::move(node));
   }
   if (repeated == 0) return;
-  sink.error("CONF014", rec.head.value_loc,
-             fmt::format("node '{}' is defined again (first at line {}){}; Slurm refuses to start",
-                         printable(first_repeat), first_line,
-                         repeated > 1 ? fmt::format(", and {} more names of this line", repeated - 1) : ""));
+  sink.error(
+      "CONF014", rec.head.value_loc,
+      fmt::format("node '{}' is defined again (first at line {}){}; Slurm refuses to start", printable(first_repeat),
+                  first_line, repeated > 1 ? fmt::format(", and {} more names of this line", repeated - 1) : ""));
 }
 
 }  // namespace
 
-void report_hostlist_error(DiagnosticSink& sink, const SourceLoc& loc, const std::string& code,
-                           const std::string& what, const Error& error) {
+void report_hostlist_error(DiagnosticSink& sink, const SourceLoc& loc, const std::string& code, const std::string& what,
+                           const Error& error) {
   if (error.kind == ErrorKind::kTooLarge) {
     sink.error("CONF049", loc, error.message, "raise the limit with --limit hostlist-names=N");
     return;

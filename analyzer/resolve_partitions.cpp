@@ -2,8 +2,8 @@
 // every key from the line, then from the DEFAULT snapshot; the legacy Priority= overrides
 // PriorityTier and PriorityJobFactor (even from DEFAULT) while the legacy Shared= loses to
 // any OverSubscribe=; DefMemPerNode beats DefMemPerCPU; the last Default=YES wins.
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 #include <set>
 
 #include "analyzer/hostlist.h"
@@ -59,7 +59,8 @@ class PartitionResolver {
       if (auto [it, fresh] = seen.emplace(name, rec->head.value_loc); !fresh) {
         sink_.error("CONF015", rec->head.value_loc,
                     fmt::format("partition '{}' is defined again (first at line {}); slurmctld stops with "
-                                "\"duplicate entry for partition\"", printable(name), it->second.line));
+                                "\"duplicate entry for partition\"",
+                                printable(name), it->second.line));
         continue;
       }
       Partition p = build(r);
@@ -67,7 +68,8 @@ class PartitionResolver {
         if (last_default) {
           sink_.warning("CONF016", rec->head.value_loc,
                         fmt::format("more than one partition has Default=YES; the last one, '{}', wins "
-                                    "over '{}'", printable(name), printable(last_default->head.value)));
+                                    "over '{}'",
+                                    printable(name), printable(last_default->head.value)));
           for (Partition& other : config_.partitions) other.is_default = false;
         }
         last_default = rec;
@@ -169,7 +171,8 @@ class PartitionResolver {
     if (unknown.size() > 0) {
       sink_.error("CONF017", nodes->loc,
                   fmt::format("partition '{}' lists {} node(s) no NodeName line defines: {}; slurmctld refuses "
-                              "to start", printable(p.name), unknown.size(), printable(unknown.str(), 120)));
+                              "to start",
+                              printable(p.name), unknown.size(), printable(unknown.str(), 120)));
     }
   }
 
@@ -193,8 +196,10 @@ class PartitionResolver {
     } else if (istarts_with(state->value, "INACTIVE")) {
       p.state = PartitionState::kInactive;
     } else {
-      sink_.error("CONF009", state->loc, fmt::format("invalid partition State '{}'; use UP, DOWN, DRAIN "
-                                                     "or INACTIVE", printable(state->value)));
+      sink_.error("CONF009", state->loc,
+                  fmt::format("invalid partition State '{}'; use UP, DOWN, DRAIN "
+                              "or INACTIVE",
+                              printable(state->value)));
     }
   }
 
@@ -210,8 +215,8 @@ class PartitionResolver {
         (p.default_time == kInfiniteTime || p.default_time > p.max_time)) {
       sink_.warning("CONF027", r.get("DefaultTime")->loc,
                     fmt::format("DefaultTime ({}) of partition '{}' exceeds its MaxTime ({}); slurmctld "
-                                "drops the DefaultTime", format_duration(p.default_time), printable(p.name),
-                                format_duration(p.max_time)));
+                                "drops the DefaultTime",
+                                format_duration(p.default_time), printable(p.name), format_duration(p.max_time)));
       p.default_time = kInfiniteTime;
       p.default_time_set = false;
     }
@@ -227,8 +232,8 @@ class PartitionResolver {
       bool explicit_too = r.get("PriorityTier") || r.get("PriorityJobFactor");
       sink_.note("CONF038", ref->loc,
                  fmt::format("legacy 'Priority={}' sets both PriorityTier and PriorityJobFactor of "
-                             "partition '{}'{}", *legacy, printable(p.name),
-                             explicit_too ? " and overrides the explicit values" : ""),
+                             "partition '{}'{}",
+                             *legacy, printable(p.name), explicit_too ? " and overrides the explicit values" : ""),
                  "write PriorityTier= and PriorityJobFactor= instead");
     }
   }
@@ -244,8 +249,9 @@ class PartitionResolver {
     if (parsed) {
       p.oversubscribe = *parsed;
     } else if (parsed.error() == "fatal") {
-      sink_.error("CONF009", ref->loc, fmt::format("invalid {} '{}'; use NO, EXCLUSIVE, YES[:n] or FORCE[:n]",
-                                                   ref->key, printable(ref->value)));
+      sink_.error(
+          "CONF009", ref->loc,
+          fmt::format("invalid {} '{}'; use NO, EXCLUSIVE, YES[:n] or FORCE[:n]", ref->key, printable(ref->value)));
     } else {
       sink_.warning("CONF009", ref->loc, fmt::format("{}={}: {}", ref->key, printable(ref->value), parsed.error()));
     }
@@ -256,13 +262,15 @@ class PartitionResolver {
     if (!ref) return;
     auto mode = parse_preempt_mode(ref->value, config_.version);
     if (!mode) {
-      sink_.error("CONF009", ref->loc, fmt::format("invalid PreemptMode '{}' for partition '{}': {}",
-                                                   printable(ref->value), printable(p.name), mode.error()));
+      sink_.error("CONF009", ref->loc,
+                  fmt::format("invalid PreemptMode '{}' for partition '{}': {}", printable(ref->value),
+                              printable(p.name), mode.error()));
       return;
     }
     if (mode->gang) {
-      sink_.warning("CONF021", ref->loc, "GANG in a partition's PreemptMode is ignored; Slurm only "
-                                         "reads GANG from the cluster-wide PreemptMode");
+      sink_.warning("CONF021", ref->loc,
+                    "GANG in a partition's PreemptMode is ignored; Slurm only "
+                    "reads GANG from the cluster-wide PreemptMode");
       mode->gang = false;
     }
     p.preempt_mode = *mode;
@@ -279,8 +287,7 @@ class PartitionResolver {
       p.allow_groups.clear();
     }
     if (!p.allow_accounts.empty() && r.get("DenyAccounts")) {
-      sink_.warning("CONF036", r.get("DenyAccounts")->loc,
-                    "DenyAccounts is ignored because AllowAccounts is also set");
+      sink_.warning("CONF036", r.get("DenyAccounts")->loc, "DenyAccounts is ignored because AllowAccounts is also set");
       p.deny_accounts.clear();
     }
     if (!p.allow_qos.empty() && r.get("DenyQos")) {
@@ -320,7 +327,8 @@ class PartitionResolver {
     }
     sink_.error("CONF022", own->value_loc,
                 fmt::format("partition SelectTypeParameters '{}' must be CR_Core, CR_Core_Memory, "
-                            "CR_Socket or CR_Socket_Memory", printable(own->value)));
+                            "CR_Socket or CR_Socket_Memory",
+                            printable(own->value)));
   }
 
   const RawConfig& raw_;
@@ -334,10 +342,10 @@ class PartitionResolver {
 void report_undefined(DiagnosticSink& sink, const SourceLoc& loc, const std::string& what,
                       const HostlistBuilder& unknown) {
   if (unknown.size() == 0) return;
-  sink.error("CONF017", loc, unknown.size() == 1
-                                 ? fmt::format("{} undefined node '{}'", what, printable(unknown.str()))
-                                 : fmt::format("{} {} undefined nodes: {}", what, unknown.size(),
-                                               printable(unknown.str(), 120)));
+  sink.error("CONF017", loc,
+             unknown.size() == 1
+                 ? fmt::format("{} undefined node '{}'", what, printable(unknown.str()))
+                 : fmt::format("{} {} undefined nodes: {}", what, unknown.size(), printable(unknown.str(), 120)));
 }
 
 }  // namespace
@@ -383,8 +391,8 @@ void resolve_nodesets(const RawConfig& raw, Config& config, DiagnosticSink& sink
     bool duplicate = false;
     for (const NodeSet& other : config.nodesets) duplicate = duplicate || other.name == set.name;
     if (duplicate) {
-      sink.warning("CONF041", set.loc, fmt::format("NodeSet '{}' is defined twice; Slurm uses the first",
-                                                   printable(set.name)));
+      sink.warning("CONF041", set.loc,
+                   fmt::format("NodeSet '{}' is defined twice; Slurm uses the first", printable(set.name)));
       continue;
     }
     config.nodesets.push_back(std::move(set));
@@ -401,9 +409,12 @@ void resolve_down_nodes(const RawConfig& raw, Config& config, DiagnosticSink& si
     RecordReader r(*rec, sink);
     NodeState state = NodeState::kDown;
     if (auto s = r.get("State")) {
-      if (istarts_with(s->value, "DRAIN")) state = NodeState::kDrain;
-      else if (istarts_with(s->value, "FAIL")) state = NodeState::kFail;
-      else if (iequals(s->value, "FUTURE")) state = NodeState::kFuture;
+      if (istarts_with(s->value, "DRAIN"))
+        state = NodeState::kDrain;
+      else if (istarts_with(s->value, "FAIL"))
+        state = NodeState::kFail;
+      else if (iequals(s->value, "FUTURE"))
+        state = NodeState::kFuture;
       else if (!iequals(s->value, "DOWN") && !iequals(s->value, "UNKNOWN")) {
         sink.error("CONF009", s->loc, fmt::format("invalid DownNodes State '{}'", printable(s->value)));
       }

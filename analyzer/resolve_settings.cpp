@@ -1,7 +1,7 @@
 // Cluster-wide settings: identity, accounting, priority, select and preemption, with the
 // defaults of the Slurm version being checked and the fatal combinations Slurm rejects.
-#include <cmath>
 #include <fmt/format.h>
+#include <cmath>
 
 #include "analyzer/key_table.h"
 #include "analyzer/option_words.h"
@@ -38,11 +38,12 @@ void lint_substring_words(const ValueRef& ref, const std::string& family, const 
     std::string why = known ? fmt::format(" in Slurm {} (it exists in {}-{})", version.to_string(),
                                           known->since.to_string(), known->until.to_string())
                             : "";
-    sink.warning(code, ref.loc,
-                 fmt::format("unknown {} word '{}'{}: Slurm matches these words by substring and "
-                             "silently ignores the rest{}", family, printable(word), why,
-                             guess.empty() ? "" : fmt::format("; did you mean '{}'?", guess)),
-                 hint);
+    sink.warning(
+        code, ref.loc,
+        fmt::format("unknown {} word '{}'{}: Slurm matches these words by substring and "
+                    "silently ignores the rest{}",
+                    family, printable(word), why, guess.empty() ? "" : fmt::format("; did you mean '{}'?", guess)),
+        hint);
   }
 }
 
@@ -121,15 +122,21 @@ void validate_scalar_types(const RawConfig& raw, const SlurmVersion& version, Di
     if (!found.info) continue;
     ValueRef ref{setting.key, setting.value, setting.value_loc};
     const std::string& type = found.info->type;
-    if (type == "uint16") read_uint(ref, IntWidth::k16, sink);
-    else if (type == "uint32") read_uint(ref, IntWidth::k32, sink);
-    else if (type == "uint64") read_uint(ref, IntWidth::k64, sink);
+    if (type == "uint16")
+      read_uint(ref, IntWidth::k16, sink);
+    else if (type == "uint32")
+      read_uint(ref, IntWidth::k32, sink);
+    else if (type == "uint64")
+      read_uint(ref, IntWidth::k64, sink);
     else if (type == "long") {
       if (auto v = parse_long(setting.value); !v) {
-        sink.error("CONF006", ref.loc, fmt::format("invalid value '{}' for {}: {}", printable(ref.value), ref.key, v.error()));
+        sink.error("CONF006", ref.loc,
+                   fmt::format("invalid value '{}' for {}: {}", printable(ref.value), ref.key, v.error()));
       }
-    } else if (type == "boolean") read_bool(ref, sink);
-    else if (type == "float" || type == "double") read_double(ref, sink);
+    } else if (type == "boolean")
+      read_bool(ref, sink);
+    else if (type == "float" || type == "double")
+      read_double(ref, sink);
   }
 }
 
@@ -141,10 +148,14 @@ void validate_record_types(const RawConfig& raw, const SlurmVersion& version, Di
       if (!found.info) continue;
       ValueRef ref{found.info->key, pair.value, pair.value_loc};
       const std::string& type = found.info->type;
-      if (type == "uint16") read_uint(ref, IntWidth::k16, sink);
-      else if (type == "uint32") read_uint(ref, IntWidth::k32, sink);
-      else if (type == "uint64") read_uint(ref, IntWidth::k64, sink);
-      else if (type == "boolean") read_bool(ref, sink);
+      if (type == "uint16")
+        read_uint(ref, IntWidth::k16, sink);
+      else if (type == "uint32")
+        read_uint(ref, IntWidth::k32, sink);
+      else if (type == "uint64")
+        read_uint(ref, IntWidth::k64, sink);
+      else if (type == "boolean")
+        read_bool(ref, sink);
     }
   }
 }
@@ -168,7 +179,8 @@ void resolve_cluster(const RawConfig& raw, Config& config, DiagnosticSink& sink)
   if (config.accounting.storage_type == "accounting_storage/mysql") {
     sink.error("CONF020", s.get("AccountingStorageType")->loc,
                "AccountingStorageType=accounting_storage/mysql is only allowed in slurmdbd.conf; slurmctld "
-               "refuses to start", "use accounting_storage/slurmdbd here");
+               "refuses to start",
+               "use accounting_storage/slurmdbd here");
   }
   for (const std::string& w : words_of(to_lower(s.string("AccountingStorageEnforce").value_or("")))) {
     config.accounting.enforce.push_back(w);
@@ -176,14 +188,21 @@ void resolve_cluster(const RawConfig& raw, Config& config, DiagnosticSink& sink)
   config.accounting.tres = s.string("AccountingStorageTRES").value_or("");
   if (auto enforce = s.get("EnforcePartLimits")) {
     std::string v = to_upper(enforce->value);
-    if (v == "YES" || v == "TRUE" || v == "UP" || v == "1" || v == "ANY") config.enforce_part_limits = "ANY";
-    else if (v == "NO" || v == "FALSE" || v == "DOWN" || v == "0") config.enforce_part_limits = "NO";
-    else if (v == "ALL") config.enforce_part_limits = "ALL";
-    else sink.error("CONF009", enforce->loc, fmt::format("invalid EnforcePartLimits '{}'; use NO, ANY or ALL", printable(enforce->value)));
+    if (v == "YES" || v == "TRUE" || v == "UP" || v == "1" || v == "ANY")
+      config.enforce_part_limits = "ANY";
+    else if (v == "NO" || v == "FALSE" || v == "DOWN" || v == "0")
+      config.enforce_part_limits = "NO";
+    else if (v == "ALL")
+      config.enforce_part_limits = "ALL";
+    else
+      sink.error("CONF009", enforce->loc,
+                 fmt::format("invalid EnforcePartLimits '{}'; use NO, ANY or ALL", printable(enforce->value)));
   }
   if (auto otl = s.get("OverTimeLimit")) {
-    if (iequals(otl->value, "UNLIMITED") || iequals(otl->value, "INFINITE")) config.over_time_limit = 0xFFFF;
-    else config.over_time_limit = static_cast<std::uint32_t>(read_uint(*otl, IntWidth::k16, sink).value_or(0));
+    if (iequals(otl->value, "UNLIMITED") || iequals(otl->value, "INFINITE"))
+      config.over_time_limit = 0xFFFF;
+    else
+      config.over_time_limit = static_cast<std::uint32_t>(read_uint(*otl, IntWidth::k16, sink).value_or(0));
   }
   for (const auto& [lower, setting] : raw.scalars) config.settings[lower] = setting;
 }
@@ -202,15 +221,18 @@ void resolve_priority(const RawConfig& raw, Config& config, DiagnosticSink& sink
   p.weight_qos = weight("PriorityWeightQOS");
   if (auto tres = s.get("PriorityWeightTRES")) {
     auto parsed = parse_tres_weights(tres->value);
-    if (parsed) p.weight_tres = *parsed;
-    else sink.error("CONF009", tres->loc, fmt::format("invalid PriorityWeightTRES: {}", parsed.error()));
+    if (parsed)
+      p.weight_tres = *parsed;
+    else
+      sink.error("CONF009", tres->loc, fmt::format("invalid PriorityWeightTRES: {}", parsed.error()));
   }
   for (const char* key : {"PriorityMaxAge", "PriorityDecayHalfLife"}) {
     auto ref = s.get(key);
     if (ref && parse_time_secs(ref->value).value_or(0) == kInfiniteTime) {
       sink.warning("CONF031", ref->loc,
-                   fmt::format("{}={} is accepted but stored as a wrapped, meaningless number of minutes",
-                               key, printable(ref->value)), "give a finite time such as 14-0");
+                   fmt::format("{}={} is accepted but stored as a wrapped, meaningless number of minutes", key,
+                               printable(ref->value)),
+                   "give a finite time such as 14-0");
     }
   }
   p.max_age = s.time_minutes("PriorityMaxAge").value_or(7 * 86400);
@@ -222,9 +244,9 @@ void resolve_priority(const RawConfig& raw, Config& config, DiagnosticSink& sink
   }
   if (auto reset = s.get("PriorityUsageResetPeriod")) {
     static const std::pair<const char*, UsageReset> kResets[] = {
-        {"NONE", UsageReset::kNone}, {"NOW", UsageReset::kNow}, {"DAILY", UsageReset::kDaily},
-        {"WEEKLY", UsageReset::kWeekly}, {"MONTHLY", UsageReset::kMonthly},
-        {"QUARTERLY", UsageReset::kQuarterly}, {"YEARLY", UsageReset::kYearly}};
+        {"NONE", UsageReset::kNone},     {"NOW", UsageReset::kNow},         {"DAILY", UsageReset::kDaily},
+        {"WEEKLY", UsageReset::kWeekly}, {"MONTHLY", UsageReset::kMonthly}, {"QUARTERLY", UsageReset::kQuarterly},
+        {"YEARLY", UsageReset::kYearly}};
     bool found = false;
     for (auto [name, value] : kResets) {
       if (iequals(reset->value, name)) {
@@ -233,8 +255,10 @@ void resolve_priority(const RawConfig& raw, Config& config, DiagnosticSink& sink
       }
     }
     if (!found) {
-      sink.error("CONF009", reset->loc, fmt::format("invalid PriorityUsageResetPeriod '{}'; use NONE, NOW, "
-                                                    "DAILY, WEEKLY, MONTHLY, QUARTERLY or YEARLY", printable(reset->value)));
+      sink.error("CONF009", reset->loc,
+                 fmt::format("invalid PriorityUsageResetPeriod '{}'; use NONE, NOW, "
+                             "DAILY, WEEKLY, MONTHLY, QUARTERLY or YEARLY",
+                             printable(reset->value)));
     }
   }
   if (p.decay_half_life == 0 && p.usage_reset_period == UsageReset::kNone && p.multifactor()) {
@@ -242,7 +266,8 @@ void resolve_priority(const RawConfig& raw, Config& config, DiagnosticSink& sink
                "PriorityDecayHalfLife=0 (no decay) needs a PriorityUsageResetPeriod; slurmctld refuses to start");
   }
   p.favor_small = s.boolean("PriorityFavorSmall").value_or(false);
-  p.fairshare_dampening_factor = static_cast<std::uint32_t>(s.uint("FairShareDampeningFactor", IntWidth::k16).value_or(1));
+  p.fairshare_dampening_factor =
+      static_cast<std::uint32_t>(s.uint("FairShareDampeningFactor", IntWidth::k16).value_or(1));
   p.site_factor_plugin = s.string("PrioritySiteFactorPlugin").value_or("");
   if (auto flags = s.get("PriorityFlags")) {
     lint_substring_words(*flags, "PriorityFlags", config.version, sink, "CONF019");
@@ -267,7 +292,8 @@ void resolve_priority(const RawConfig& raw, Config& config, DiagnosticSink& sink
   if (sum > 0xFFFFFFFFULL && p.multifactor()) {
     sink.warning("CONF033", s.get("PriorityWeightAge") ? s.get("PriorityWeightAge")->loc : SourceLoc{},
                  fmt::format("the PriorityWeight* values add up to {}, above 4294967295: priorities can be "
-                             "clamped and stop separating jobs", sum));
+                             "clamped and stop separating jobs",
+                             sum));
   }
   if (p.multifactor() && !config.accounting.uses_slurmdbd()) {
     for (const char* key : {"PriorityWeightAge", "PriorityWeightFairshare"}) {
@@ -275,7 +301,8 @@ void resolve_priority(const RawConfig& raw, Config& config, DiagnosticSink& sink
       if (!ref || parse_uint(ref->value, IntWidth::k32).value_or(0) == 0) continue;
       sink.warning("CONF043", ref->loc,
                    fmt::format("{} has no effect without AccountingStorageType=accounting_storage/slurmdbd: "
-                               "slurmctld sets it to 0", key));
+                               "slurmctld sets it to 0",
+                               key));
     }
     p.weight_age = 0;
     p.weight_fairshare = 0;
@@ -320,8 +347,9 @@ void resolve_select(const RawConfig& raw, Config& config, DiagnosticSink& sink) 
     }
   }
   if (params && bases > 1) {
-    sink.error("CONF022", params->loc, "SelectTypeParameters has more than one of CR_CPU, CR_Core, CR_Socket, "
-                                       "CR_Memory (with or without _Memory); slurmctld refuses to start");
+    sink.error("CONF022", params->loc,
+               "SelectTypeParameters has more than one of CR_CPU, CR_Core, CR_Socket, "
+               "CR_Memory (with or without _Memory); slurmctld refuses to start");
   }
   if (params && bases == 0 && consumable && !config.version.at_least(21, 8, 1)) {
     sink.error("CONF022", params->loc, "SelectTypeParameters needs one of CR_CPU, CR_Core or CR_Socket");
@@ -348,8 +376,9 @@ void resolve_preempt(const RawConfig& raw, Config& config, DiagnosticSink& sink)
   if (mode_ref) {
     auto mode = parse_preempt_mode(mode_ref->value, config.version);
     if (!mode) {
-      sink.error("CONF009", mode_ref->loc, fmt::format("invalid PreemptMode '{}': {}; slurmctld refuses to start",
-                                                       printable(mode_ref->value), mode.error()));
+      sink.error("CONF009", mode_ref->loc,
+                 fmt::format("invalid PreemptMode '{}': {}; slurmctld refuses to start", printable(mode_ref->value),
+                             mode.error()));
       return;
     }
     pre.mode = *mode;
@@ -365,12 +394,16 @@ void resolve_preempt(const RawConfig& raw, Config& config, DiagnosticSink& sink)
   }
   std::string written = mode_ref ? printable(mode_ref->value) : "OFF (the default)";
   if (!pre.enabled() && m.base != Base::kOff) {
-    sink.error("CONF021", at, fmt::format("PreemptMode={} needs a PreemptType; without one slurmctld rejects "
-                                          "the combination as incompatible", written),
+    sink.error("CONF021", at,
+               fmt::format("PreemptMode={} needs a PreemptType; without one slurmctld rejects "
+                           "the combination as incompatible",
+                           written),
                "set PreemptType=preempt/partition_prio or preempt/qos, or remove PreemptMode");
   } else if ((pre.type == "preempt/partition_prio" || pre.type == "preempt/qos") && m.base == Base::kOff) {
-    sink.error("CONF021", at, fmt::format("PreemptType={} with PreemptMode={} is rejected by slurmctld: it "
-                                          "needs CANCEL, REQUEUE or SUSPEND", pre.type, written),
+    sink.error("CONF021", at,
+               fmt::format("PreemptType={} with PreemptMode={} is rejected by slurmctld: it "
+                           "needs CANCEL, REQUEUE or SUSPEND",
+                           pre.type, written),
                "set PreemptMode=SUSPEND,GANG, REQUEUE or CANCEL");
   }
 }

@@ -19,7 +19,7 @@ struct Error {
 template <typename T>
 class Result {
  public:
-  Result(T value) : data_(std::move(value)) {}  // NOLINT: implicit by design, like expected
+  Result(T value) : data_(std::move(value)) {}      // NOLINT: implicit by design, like expected
   Result(Error error) : data_(std::move(error)) {}  // NOLINT
 
   bool ok() const { return std::holds_alternative<T>(data_); }

@@ -1,11 +1,11 @@
 #include "analyzer/safe_file.h"
 
-#include <cerrno>
-#include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
+#include <cerrno>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -51,8 +51,8 @@ std::string refusal(int fd, const std::string& shown, std::int64_t max_bytes, co
     return fmt::format("'{}' is in /proc or /sys; only regular files are read", shown);
   }
   if (st.st_size > max_bytes) {
-    return fmt::format("'{}' is too large ({} bytes, the limit is {}; raise it with --limit file-bytes=N)",
-                       shown, static_cast<std::int64_t>(st.st_size), max_bytes);
+    return fmt::format("'{}' is too large ({} bytes, the limit is {}; raise it with --limit file-bytes=N)", shown,
+                       static_cast<std::int64_t>(st.st_size), max_bytes);
   }
   return {};
 }

@@ -16,7 +16,6 @@ using AdmitPath = std::function<bool(const std::string& real_path)>;
 /// The whole content of `path`, or why it was refused; at most `max_bytes` bytes. With
 /// `admit`, the descriptor's own path is checked after the open, so a directory swapped for a
 /// symlink between a caller's check and the open cannot lead the read elsewhere.
-Result<std::string> read_regular_file(const std::string& path, std::int64_t max_bytes,
-                                      const AdmitPath& admit = {});
+Result<std::string> read_regular_file(const std::string& path, std::int64_t max_bytes, const AdmitPath& admit = {});
 
 }  // namespace sa

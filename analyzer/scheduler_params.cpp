@@ -2,11 +2,11 @@
 // string case-insensitively for "name=" and takes the FIRST occurrence with atoi(), so
 // typos, duplicates and trailing junk are silently ignored. We compute exactly what Slurm
 // would use, and separately lint each comma item so those silent mistakes become warnings.
-#include <climits>
-#include <cstdlib>
 #include <fmt/format.h>
 #include <algorithm>
 #include <cctype>
+#include <climits>
+#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -116,8 +116,8 @@ class SchedulerParamsReader {
   // idle_on_node_suspend are SlurmctldParameters; ACCRUE_ALWAYS a PriorityFlags word, ...).
   std::string home_hint(const std::string& name) const {
     // DependencyParameters has no word list of its own: its two words left SchedulerParameters in 21.08.
-    static const std::map<std::string, std::string> kMoved = {
-        {"kill_invalid_depend", "DependencyParameters"}, {"max_depend_depth", "DependencyParameters"}};
+    static const std::map<std::string, std::string> kMoved = {{"kill_invalid_depend", "DependencyParameters"},
+                                                              {"max_depend_depth", "DependencyParameters"}};
     if (auto it = kMoved.find(name); it != kMoved.end()) {
       return fmt::format("it moved to {}: write it there ({}={})", it->second, it->second, name);
     }
@@ -136,7 +136,9 @@ class SchedulerParamsReader {
       std::string name = to_lower(item.substr(0, item.find('=')));
       if (++seen[name] == 2) {
         warn(fmt::format("SchedulerParameters option '{}' is given more than once; Slurm uses the FIRST "
-                         "occurrence", printable(name)), "keep one");
+                         "occurrence",
+                         printable(name)),
+             "keep one");
       }
       const OptionWord* known = words.find("SchedulerParameters", name);
       std::string elsewhere = home_hint(name);
@@ -177,16 +179,17 @@ class SchedulerParamsReader {
       std::int64_t value = c_atoi(*text, junk);
       std::string shown(text->substr(0, text->find(',')));
       if (junk) {
-        warn(fmt::format("{}={}: Slurm reads only the leading digits, giving {} {}", opt.name, printable(shown),
-                         value, opt.unit), "write a plain number in the option's unit");
+        warn(fmt::format("{}={}: Slurm reads only the leading digits, giving {} {}", opt.name, printable(shown), value,
+                         opt.unit),
+             "write a plain number in the option's unit");
       }
       std::int64_t max = opt.max;
       if (std::string_view(opt.name) == "max_sched_time") max = half_timeout;
       bool sched_interval_negative = std::string_view(opt.name) == "sched_interval" && value < -1;
       if (value < opt.min || value > max || sched_interval_negative ||
           (std::string_view(opt.name) == "bf_interval" && value == 0)) {
-        warn(fmt::format("{}={} is out of range ({} to {} {}); Slurm logs an error and keeps the default",
-                         opt.name, value, opt.min, max, opt.unit));
+        warn(fmt::format("{}={} is out of range ({} to {} {}); Slurm logs an error and keeps the default", opt.name,
+                         value, opt.min, max, opt.unit));
         continue;
       }
       s_.*opt.field = value;

@@ -13,7 +13,9 @@ Result<FileId> SourceManager::load(const std::string& path, const std::string& d
   const std::int64_t left = limits_.total_bytes - loaded_bytes_;
   if (left <= 0) {
     return Error{fmt::format("not reading '{}': the inputs already hold {} bytes, the limit (raise it with "
-                             "--limit total-bytes=N)", printable(path, 200), limits_.total_bytes), ErrorKind::kTooLarge};
+                             "--limit total-bytes=N)",
+                             printable(path, 200), limits_.total_bytes),
+                 ErrorKind::kTooLarge};
   }
   auto content = read_regular_file(path, std::min(limits_.file_bytes, left), admit);
   if (!content) return content.failure();

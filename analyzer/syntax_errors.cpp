@@ -25,8 +25,8 @@ std::string SyntaxErrorListener::text_of(const antlr4::Token* token) const {
   return printable(unescape_conf_text(token_text(content_, token)));
 }
 
-std::string SyntaxErrorListener::describe(antlr4::Token* offending, const std::string& antlr_message,
-                                          std::string& hint, SourceLoc& loc) const {
+std::string SyntaxErrorListener::describe(antlr4::Token* offending, const std::string& antlr_message, std::string& hint,
+                                          SourceLoc& loc) const {
   if (!offending) return "unexpected character: " + antlr_message;
   const antlr4::Token* previous = nullptr;
   if (offending->getTokenIndex() > 0 && offending->getTokenIndex() < tokens_.size()) {
@@ -36,8 +36,7 @@ std::string SyntaxErrorListener::describe(antlr4::Token* offending, const std::s
   const bool line_end = type == SlurmConfLexer::NEWLINE || type == antlr4::Token::EOF;
 
   if (previous && previous->getType() == SlurmConfLexer::EQ && line_end) {
-    const antlr4::Token* key = offending->getTokenIndex() >= 2
-                                   ? tokens_.get(offending->getTokenIndex() - 2) : nullptr;
+    const antlr4::Token* key = offending->getTokenIndex() >= 2 ? tokens_.get(offending->getTokenIndex() - 2) : nullptr;
     std::string name = key && key->getType() == SlurmConfLexer::KEY ? text_of(key) : "key";
     std::size_t after = previous->getStopIndex() + 1;
     while (after < content_.size() && (content_[after] == ' ' || content_[after] == '\t')) ++after;
@@ -50,8 +49,10 @@ std::string SyntaxErrorListener::describe(antlr4::Token* offending, const std::s
   }
   if (previous && previous->getType() == SlurmConfLexer::QUOTED && adjacent(previous, offending)) {
     hint = "put the whole value inside the quotes";
-    return fmt::format("text '{}' directly after a closing quote; Slurm reads the value up to "
-                       "the first blank and rejects the rest of the line", text_of(offending));
+    return fmt::format(
+        "text '{}' directly after a closing quote; Slurm reads the value up to "
+        "the first blank and rejects the rest of the line",
+        text_of(offending));
   }
   if (previous && previous->getType() == SlurmConfLexer::KEY &&
       (type == SlurmConfLexer::KEY || line_end || type == SlurmConfLexer::OTHER)) {
@@ -60,21 +61,25 @@ std::string SyntaxErrorListener::describe(antlr4::Token* offending, const std::s
     if (before && before->getType() == SlurmConfLexer::QUOTED && adjacent(before, previous)) {
       loc = {file_, static_cast<int>(previous->getLine()), static_cast<int>(previous->getCharPositionInLine()) + 1};
       hint = "put the whole value inside the quotes";
-      return fmt::format("text '{}' directly after a closing quote; Slurm reads the value up to the "
-                         "first blank and rejects the rest of the line", name);
+      return fmt::format(
+          "text '{}' directly after a closing quote; Slurm reads the value up to the "
+          "first blank and rejects the rest of the line",
+          name);
     }
     if (iequals(name, "include") && previous->getCharPositionInLine() > 0) {
       hint = "remove the blanks before 'Include'";
       return "'Include' must start in column 1; indented, Slurm reads it as an unknown key";
     }
     if (type == SlurmConfLexer::OTHER) {
-      return fmt::format("unexpected '{}' after '{}'; slurm.conf pairs are written Key=Value",
-                         text_of(offending), name);
+      return fmt::format("unexpected '{}' after '{}'; slurm.conf pairs are written Key=Value", text_of(offending),
+                         name);
     }
     if (is_value(tokens_.get(previous->getTokenIndex() > 0 ? previous->getTokenIndex() - 1 : 0))) {
       hint = "quote values that contain blanks, or remove the blank";
-      return fmt::format("'{}' is not a key=value pair; a value ends at the first blank unless "
-                         "it is quoted", name);
+      return fmt::format(
+          "'{}' is not a key=value pair; a value ends at the first blank unless "
+          "it is quoted",
+          name);
     }
     return fmt::format("expected '=' after '{}'", name);
   }
@@ -90,9 +95,8 @@ std::string SyntaxErrorListener::describe(antlr4::Token* offending, const std::s
   return "syntax error: " + antlr_message;
 }
 
-void SyntaxErrorListener::syntaxError(antlr4::Recognizer* /*recognizer*/, antlr4::Token* offending,
-                                      size_t line, size_t column, const std::string& message,
-                                      std::exception_ptr /*error*/) {
+void SyntaxErrorListener::syntaxError(antlr4::Recognizer* /*recognizer*/, antlr4::Token* offending, size_t line,
+                                      size_t column, const std::string& message, std::exception_ptr /*error*/) {
   if (line_has_error_) return;
   line_has_error_ = true;
   std::string hint;

@@ -9,19 +9,18 @@ namespace sa {
 
 class SyntaxErrorListener : public antlr4::BaseErrorListener {
  public:
-  SyntaxErrorListener(FileId file, antlr4::CommonTokenStream& tokens, const std::string& content,
-                      DiagnosticSink& sink)
+  SyntaxErrorListener(FileId file, antlr4::CommonTokenStream& tokens, const std::string& content, DiagnosticSink& sink)
       : file_(file), tokens_(tokens), content_(content), sink_(sink) {}
 
   void start_line() { line_has_error_ = false; }
   bool line_has_error() const { return line_has_error_; }
 
-  void syntaxError(antlr4::Recognizer* recognizer, antlr4::Token* offending, size_t line,
-                   size_t column, const std::string& message, std::exception_ptr error) override;
+  void syntaxError(antlr4::Recognizer* recognizer, antlr4::Token* offending, size_t line, size_t column,
+                   const std::string& message, std::exception_ptr error) override;
 
  private:
-  std::string describe(antlr4::Token* offending, const std::string& antlr_message,
-                       std::string& hint, SourceLoc& loc) const;
+  std::string describe(antlr4::Token* offending, const std::string& antlr_message, std::string& hint,
+                       SourceLoc& loc) const;
   std::string text_of(const antlr4::Token* token) const;
 
   FileId file_;

@@ -2,10 +2,10 @@
 
 #include "analyzer/printable.h"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <fmt/format.h>
 
 namespace sa {
 

@@ -1,7 +1,7 @@
 #include "analyzer/value_reader.h"
 
-#include <cctype>
 #include <fmt/format.h>
+#include <cctype>
 
 #include "analyzer/text_util.h"
 
@@ -40,10 +40,10 @@ std::optional<std::uint64_t> read_uint(const ValueRef& ref, IntWidth width, Diag
   if (parsed && v.size() > 1 && v[0] == '0' && std::isdigit(static_cast<unsigned char>(v[1])) &&
       v.find_first_not_of("0123456789") == std::string::npos && std::stoull(v) != *parsed) {
     // C's base-0 parsing: a leading zero means octal, so 03600 is 1920.
-    sink.warning("CONF046", ref.loc,
-                 fmt::format("{}={} starts with 0, so Slurm reads it as octal: {}, not {}", ref.key, v, *parsed,
-                             std::stoull(v)),
-                 "drop the leading zero");
+    sink.warning(
+        "CONF046", ref.loc,
+        fmt::format("{}={} starts with 0, so Slurm reads it as octal: {}, not {}", ref.key, v, *parsed, std::stoull(v)),
+        "drop the leading zero");
   }
   if (parsed) return *parsed;
   sink.error("CONF006", ref.loc,

@@ -14,7 +14,7 @@ namespace sa {
 struct ValueRef {
   std::string key;  // canonical spelling for messages
   std::string value;
-  SourceLoc loc;    // the value
+  SourceLoc loc;  // the value
 };
 
 std::optional<ValueRef> ref_of(const Pair* pair, const std::string& canonical_key);

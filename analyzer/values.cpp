@@ -1,10 +1,10 @@
 #include "analyzer/values.h"
 
+#include <fmt/format.h>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <fmt/format.h>
 
 #include "analyzer/text_util.h"
 
@@ -12,15 +12,16 @@ namespace sa {
 
 namespace {
 
-bool is_infinite_word(std::string_view text) {
-  return iequals(text, "INFINITE") || iequals(text, "UNLIMITED");
-}
+bool is_infinite_word(std::string_view text) { return iequals(text, "INFINITE") || iequals(text, "UNLIMITED"); }
 
 std::uint64_t width_max(IntWidth width) {
   switch (width) {
-    case IntWidth::k16: return 0xFFFF;
-    case IntWidth::k32: return 0xFFFFFFFF;
-    case IntWidth::k64: return kInfinite64;
+    case IntWidth::k16:
+      return 0xFFFF;
+    case IntWidth::k32:
+      return 0xFFFFFFFF;
+    case IntWidth::k64:
+      return kInfinite64;
   }
   return kInfinite64;
 }
@@ -67,8 +68,10 @@ Result<std::int64_t> parse_long(std::string_view text) {
 }
 
 Result<bool> parse_bool(std::string_view text) {
-  for (const char* yes : {"YES", "TRUE", "UP", "1"}) if (iequals(text, yes)) return true;
-  for (const char* no : {"NO", "FALSE", "DOWN", "0"}) if (iequals(text, no)) return false;
+  for (const char* yes : {"YES", "TRUE", "UP", "1"})
+    if (iequals(text, yes)) return true;
+  for (const char* no : {"NO", "FALSE", "DOWN", "0"})
+    if (iequals(text, no)) return false;
   return Error{"not a boolean (use YES or NO)"};
 }
 

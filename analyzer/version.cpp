@@ -1,7 +1,7 @@
 #include "analyzer/version.h"
 
-#include <charconv>
 #include <fmt/format.h>
+#include <charconv>
 
 namespace sa {
 

@@ -2,8 +2,8 @@
 // optional usage snapshot and QOS table, and the slurm.conf that selects the algorithm.
 #include "cli/cmd_accounting.h"
 
-#include <cmath>
 #include <fmt/format.h>
+#include <cmath>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -98,8 +98,9 @@ int report_inputs(const AccountingInputs& in) {
 }
 
 void add_common(CLI::App& cmd, AccountingOptions& o) {
-  cmd.add_option("--conf", o.conf, "slurm.conf: PriorityFlags and FairShareDampeningFactor choose the algorithm "
-                                   "(without it: Fair Tree)");
+  cmd.add_option("--conf", o.conf,
+                 "slurm.conf: PriorityFlags and FairShareDampeningFactor choose the algorithm "
+                 "(without it: Fair Tree)");
   cmd.add_option("--assoc", o.assoc, "Association tree: a `sacctmgr dump` file")->required();
   cmd.add_option("--usage", o.usage, "Recorded usage: `sshare -a -l -P` or `sshare -a -P` output");
   cmd.add_option("--qos", o.qos, "QOS table: `sacctmgr show qos -P` output (default: Slurm's single `normal`)");
@@ -118,8 +119,8 @@ int run_sshare(const AccountingOptions& o) {
   } else {
     std::string tres = in->conf ? in->conf->config.accounting.tres : "";
     std::ostringstream text;
-    report::print_sshare_psv(text, report::sshare_table(fs, shares, in->version, !o.short_format,
-                                                        report::tracked_tres(tres)));
+    report::print_sshare_psv(
+        text, report::sshare_table(fs, shares, in->version, !o.short_format, report::tracked_tres(tres)));
     print_text(text.str());
   }
   return status;
@@ -142,20 +143,21 @@ int run_tree(const AccountingOptions& o) {
   const AssocTree& tree = in->tree;
   std::ostringstream text;
   text << fmt::format("{:<32} {:>8}  {:<22} {:>7}  {:<22} {}\n", "association", "shares", "target share", "",
-                           "delivered usage", "fair share");
+                      "delivered usage", "fair share");
   for (std::uint32_t id : tree.hierarchical_order()) {
     if (id == tree.root) continue;
     const Association& a = tree.assocs[id];
-    std::string name = std::string(static_cast<std::size_t>(2 * (tree.depth(id) - 1)), ' ') +
-                       (a.is_user() ? a.user : a.account + "/");
+    std::string name =
+        std::string(static_cast<std::size_t>(2 * (tree.depth(id) - 1)), ' ') + (a.is_user() ? a.user : a.account + "/");
     double target = fs.target_share(id);
-    double used = shares[tree.root].usage_raw > 0 ? static_cast<double>(shares[id].usage_raw / shares[tree.root].usage_raw) : 0.0;
+    double used =
+        shares[tree.root].usage_raw > 0 ? static_cast<double>(shares[id].usage_raw / shares[tree.root].usage_raw) : 0.0;
     std::string share_text = a.use_parent() ? "parent" : std::to_string(a.shares_raw);
     std::string factor = a.is_user() || fs.settings().algorithm != engine::FairShareAlgorithm::kFairTree
-                             ? fmt::format("{:.3f}", shares[id].fs_factor) : "";
+                             ? fmt::format("{:.3f}", shares[id].fs_factor)
+                             : "";
     text << fmt::format("{:<32} {:>8}  {} {:>6.1f}%  {} {:>6.1f}%  {}\n", name, share_text,
-                             bar(target, 20, o.ascii, "█"), 100 * target, bar(used, 20, o.ascii, "▓"), 100 * used,
-                             factor);
+                        bar(target, 20, o.ascii, "█"), 100 * target, bar(used, 20, o.ascii, "▓"), 100 * used, factor);
   }
   print_text(text.str());
   return status;
@@ -165,17 +167,21 @@ int run_tree(const AccountingOptions& o) {
 
 void register_sshare(CLI::App& app, std::function<int()>& runner) {
   auto o = std::make_shared<AccountingOptions>();
-  CLI::App* cmd = app.add_subcommand("sshare", "Print what `sshare -a -l -P` would print for an association tree and usage");
+  CLI::App* cmd =
+      app.add_subcommand("sshare", "Print what `sshare -a -l -P` would print for an association tree and usage");
   add_common(*cmd, *o);
-  cmd->add_option("--format", o->format, "psv (sshare's parsable output) or json")->check(CLI::IsMember({"psv", "json"}));
+  cmd->add_option("--format", o->format, "psv (sshare's parsable output) or json")
+      ->check(CLI::IsMember({"psv", "json"}));
   cmd->add_flag("--short", o->short_format, "The columns of `sshare -a -P` (without -l)");
-  cmd->footer("Exit status: 0 inputs clean, 1 an input has errors (the table is still printed), 2 the tool could not run.");
+  cmd->footer(
+      "Exit status: 0 inputs clean, 1 an input has errors (the table is still printed), 2 the tool could not run.");
   cmd->callback([o, &runner] { runner = [o] { return run_sshare(*o); }; });
 }
 
 void register_tree(CLI::App& app, std::function<int()>& runner) {
   auto o = std::make_shared<AccountingOptions>();
-  CLI::App* cmd = app.add_subcommand("tree", "Draw the share tree: target share against delivered usage per association");
+  CLI::App* cmd =
+      app.add_subcommand("tree", "Draw the share tree: target share against delivered usage per association");
   add_common(*cmd, *o);
   cmd->add_flag("--ascii", o->ascii, "Draw bars with ASCII characters only");
   cmd->callback([o, &runner] { runner = [o] { return run_tree(*o); }; });

@@ -70,7 +70,8 @@ void register_check(CLI::App& app, std::function<int()>& runner) {
   CLI::App* cmd = app.add_subcommand("check", "Check a slurm.conf (and its Include files) as Slurm would read it");
   cmd->add_option("slurm.conf", options->path, "Path to slurm.conf")->required();
   cmd->add_option("--format", options->format, "Output format")->check(CLI::IsMember({"text", "json"}));
-  cmd->add_option("--color", options->color, "Colour: auto, always or never")->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->add_option("--color", options->color, "Colour: auto, always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
   cmd->add_flag("--quiet,-q", options->quiet, "Omit the summary line");
   cmd->add_option("--kind", options->kind,
                   "File kind: slurm, gres or topology (default: from the file name, *gres*.conf and "
@@ -88,8 +89,9 @@ void register_model(CLI::App& app, std::function<int()>& runner) {
   cmd->add_option("slurm.conf", options->path, "Path to slurm.conf")->required();
   add_version_option(*cmd, options->version);
   add_input_options(*cmd, options->input);
-  cmd->footer("Times are integer seconds, memory is MB, null means UNLIMITED. Diagnostics go to stderr.\n"
-              "Exit status: 0 no errors, 1 errors Slurm would refuse, 2 the tool could not run.");
+  cmd->footer(
+      "Times are integer seconds, memory is MB, null means UNLIMITED. Diagnostics go to stderr.\n"
+      "Exit status: 0 no errors, 1 errors Slurm would refuse, 2 the tool could not run.");
   cmd->callback([options, &runner] {
     runner = [options] {
       auto analysis = run_analysis(*options);

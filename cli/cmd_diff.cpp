@@ -4,8 +4,8 @@
 #include "cli/cmd_diff.h"
 
 #include <iostream>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "cli/common.h"
@@ -88,11 +88,13 @@ void register_diff(CLI::App& app, std::function<int()>& runner) {
                   "Exit 1 when an outcome is worse by more than PCT percent on the same load: a partition's or size "
                   "class's p95 wait, jobs never started, an account's share further from its target")
       ->check(CLI::Range(0.0, 10000.0));
-  cmd->add_option("--progress", o->progress, "Progress bar on stderr: auto (on a terminal, runs over a second), always or never")
+  cmd->add_option("--progress", o->progress,
+                  "Progress bar on stderr: auto (on a terminal, runs over a second), always or never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   cmd->add_flag("--quiet,-q", o->quiet, "No progress bar");
-  cmd->footer("The first positional is the old slurm.conf. The accounting files and the load apply to both.\n"
-              "Exit status: 0 no new finding at or above --fail-on, 1 the new config adds one, 2 the tool could not run.");
+  cmd->footer(
+      "The first positional is the old slurm.conf. The accounting files and the load apply to both.\n"
+      "Exit status: 0 no new finding at or above --fail-on, 1 the new config adds one, 2 the tool could not run.");
   cmd->callback([o, &runner] { runner = [o] { return run_diff(*o); }; });
 }
 

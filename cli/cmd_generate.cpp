@@ -24,9 +24,7 @@ int write_man_pages(CLI::App& app, const ManOptions& o) {
   std::vector<std::pair<std::string, std::string>> pages;  // file name, roff
   auto description = [&](const std::string& name) {
     auto text = read_regular_file(o.docs + "/" + name + ".txt", 1 << 20);
-    if (!text)
-      std::cerr << "slurm-advisor: man: " << text.error()
-                << " (each command needs its description)\n";
+    if (!text) std::cerr << "slurm-advisor: man: " << text.error() << " (each command needs its description)\n";
     return text;
   };
   auto root = description("slurm-advisor");
@@ -50,19 +48,14 @@ int write_man_pages(CLI::App& app, const ManOptions& o) {
 void register_generators(CLI::App& app, std::function<int()>& runner) {
   auto man = std::make_shared<ManOptions>();
   CLI::App* cmd = app.add_subcommand("man", "Write the man pages (used by the build)")->group("");
-  cmd->add_option("--docs", man->docs, "Directory of the hand-written descriptions, NAME.txt")
-      ->required();
+  cmd->add_option("--docs", man->docs, "Directory of the hand-written descriptions, NAME.txt")->required();
   cmd->add_option("--output-dir", man->output_dir, "Where the pages go")->required();
-  cmd->callback(
-      [&app, man, &runner] { runner = [&app, man] { return write_man_pages(app, *man); }; });
+  cmd->callback([&app, man, &runner] { runner = [&app, man] { return write_man_pages(app, *man); }; });
 
   auto shell = std::make_shared<std::string>();
   CLI::App* completion =
-      app.add_subcommand("completion", "Print a shell completion script (used by the build)")
-          ->group("");
-  completion->add_option("shell", *shell, "bash or zsh")
-      ->required()
-      ->check(CLI::IsMember({"bash", "zsh"}));
+      app.add_subcommand("completion", "Print a shell completion script (used by the build)")->group("");
+  completion->add_option("shell", *shell, "bash or zsh")->required()->check(CLI::IsMember({"bash", "zsh"}));
   completion->callback([&app, shell, &runner] {
     runner = [&app, shell] {
       const std::vector<CommandShape> commands = command_shapes(app);

@@ -32,10 +32,12 @@ Result<rules::SeverityOverrides> severity_line(const std::string& value, bool of
 }
 
 CLI::Validator severity_line_check(bool off) {
-  return CLI::Validator([off](std::string& value) {
-    auto parsed = severity_line(value, off);
-    return parsed ? std::string() : parsed.error().substr(parsed.error().find(": ") + 2);
-  }, off ? "CODE" : "CODE=LEVEL");
+  return CLI::Validator(
+      [off](std::string& value) {
+        auto parsed = severity_line(value, off);
+        return parsed ? std::string() : parsed.error().substr(parsed.error().find(": ") + 2);
+      },
+      off ? "CODE" : "CODE=LEVEL");
 }
 
 void merge(rules::SeverityOverrides& into, const rules::SeverityOverrides& from) {
@@ -118,11 +120,13 @@ void register_lint(CLI::App& app, std::function<int()>& runner) {
   cmd->add_flag("--no-simulate", o->no_simulate, "Static checks only: no simulation, no simulated evidence");
   cmd->add_flag("--no-evidence", o->no_evidence, "Text format: one line per finding, without evidence");
   add_save_load_option(*cmd, o->site);
-  cmd->add_option("--progress", o->progress, "Progress bar on stderr: auto (on a terminal, runs over a second), always or never")
+  cmd->add_option("--progress", o->progress,
+                  "Progress bar on stderr: auto (on a terminal, runs over a second), always or never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   cmd->add_flag("--quiet,-q", o->quiet, "No progress bar");
   cmd->add_option("--source-root", o->source_root, "SARIF: paths are written relative to this directory (default .)");
-  cmd->add_option("--color", o->color, "Colour: auto, always or never")->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->add_option("--color", o->color, "Colour: auto, always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
   cmd->footer(
       "Without --workload or --synthetic, lint simulates a default load derived from the cluster and says so.\n"
       "Exit status: 0 nothing at or above --fail-on, 1 findings at or above it, 2 the tool could not run.");
@@ -152,8 +156,12 @@ void register_rules(CLI::App& app, std::function<int()>& runner) {
                           : r.simulation == rules::SimUse::kEvidence ? "static+evidence"
                                                                      : "static";
         if (*format == "json") {
-          list.push_back({{"code", r.code}, {"slug", r.slug}, {"check", rules::check_name(r.check)},
-                          {"severity", rules::level_name(r.severity)}, {"simulation", sim}, {"summary", r.summary}});
+          list.push_back({{"code", r.code},
+                          {"slug", r.slug},
+                          {"check", rules::check_name(r.check)},
+                          {"severity", rules::level_name(r.severity)},
+                          {"simulation", sim},
+                          {"summary", r.summary}});
         } else {
           std::cout << r.code << "  " << r.slug << "  [" << rules::check_name(r.check) << ", "
                     << rules::level_name(r.severity) << ", " << sim << "]\n         " << r.summary << "\n";

@@ -1,18 +1,18 @@
 // `slurm-advisor simulate` and `slurm-advisor sprio`.
 #include "cli/cmd_simulate.h"
 
+#include <unistd.h>
 #include <fstream>
 #include <iostream>
 #include <sstream>
-#include <unistd.h>
 
 #include <fmt/format.h>
 
 #include "cli/common.h"
 #include "cli/engine_options.h"
 #include "cli/site_inputs.h"
-#include "engine/metrics.h"
 #include "engine/coverage.h"
+#include "engine/metrics.h"
 #include "report/coverage_report.h"
 #include "report/sim_report.h"
 
@@ -53,7 +53,8 @@ int run_simulate(const SiteOptions& so, const EngineOptions& e) {
   const engine::Metrics m = engine::compute_metrics(result, in->site);
   if (e.format == "json") {
     nlohmann::json j = report::metrics_json(m, result.counters);
-    j["workload"] = {{"source", in->workload.source}, {"jobs", in->workload.jobs.size()},
+    j["workload"] = {{"source", in->workload.source},
+                     {"jobs", in->workload.jobs.size()},
                      {"skipped_lines", in->workload.skipped_lines}};
     j["timeline"] = report::timeline_json(result, *in->site.config);
     j["node_peaks"] = report::node_peaks_json(result, *in->site.config);
@@ -152,11 +153,13 @@ void register_sprio(CLI::App& app, std::function<int()>& runner) {
   auto so = std::make_shared<SiteOptions>();
   auto eo = std::make_shared<EngineOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "sprio", "Print what `sprio -l` would show at a time: from a queue snapshot (--jobs) or a simulation (--workload)");
+      "sprio",
+      "Print what `sprio -l` would show at a time: from a queue snapshot (--jobs) or a simulation (--workload)");
   add_site_options(*cmd, *so);
   add_engine_options(*cmd, *eo);
-  cmd->add_option("--jobs", eo->jobs, "Queue snapshot: a `sacct -P` dump; jobs submitted by --at and not started "
-                                      "by then are pending, with usage as given by --usage");
+  cmd->add_option("--jobs", eo->jobs,
+                  "Queue snapshot: a `sacct -P` dump; jobs submitted by --at and not started "
+                  "by then are pending, with usage as given by --usage");
   cmd->add_option("--calc-at", eo->calc_at,
                   "With --jobs: when slurmctld's last priority pass ran (default --at); jobs submitted since "
                   "keep their submit-time priority");

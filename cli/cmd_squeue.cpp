@@ -6,8 +6,8 @@
 
 #include "cli/common.h"
 #include "cli/engine_options.h"
-#include "engine/explain.h"
 #include "engine/coverage.h"
+#include "engine/explain.h"
 #include "report/coverage_report.h"
 #include "report/explain_report.h"
 #include "report/queue_view.h"
@@ -30,7 +30,8 @@ int run_squeue(const SiteOptions& so, const EngineOptions& e) {
   const std::vector<report::QueueRow> rows = report::queue_at(r, in->site, *at);
   if (e.format == "json") {
     nlohmann::json j = report::squeue_json(rows, *at);
-    if (j.is_object()) j["load"] = report::coverage_json(engine::load_coverage(r, *in->site.config), in->workload.idle_partitions);
+    if (j.is_object())
+      j["load"] = report::coverage_json(engine::load_coverage(r, *in->site.config), in->workload.idle_partitions);
     write_json(std::cout, j);
   } else {
     print_coverage_stderr(r, in->site);  // stdout stays what squeue prints
@@ -78,8 +79,9 @@ void register_explain(CLI::App& app, std::function<int()>& runner) {
   auto id = std::make_shared<std::uint32_t>(0);
   auto no_what_if = std::make_shared<bool>(false);
   CLI::App* cmd = app.add_subcommand(
-      "explain", "Why a job waited in a simulation or replay: each Reason it showed, what lay behind it, and when it "
-                 "would have started with each blocker lifted");
+      "explain",
+      "Why a job waited in a simulation or replay: each Reason it showed, what lay behind it, and when it "
+      "would have started with each blocker lifted");
   cmd->add_option("job", *id, "The job id (as in the workload)")->required();
   add_site_options(*cmd, *so);
   add_engine_options(*cmd, *eo);

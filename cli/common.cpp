@@ -1,9 +1,9 @@
 #include "cli/common.h"
 
+#include <unistd.h>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
-#include <unistd.h>
 
 #include "analyzer/printable.h"
 

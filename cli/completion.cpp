@@ -34,22 +34,19 @@ std::string bash_value_arms(const CommandShape& c, const std::string& codes) {
     } else if (o.value == ValueShape::kFile) {
       out += fmt::format("        {}) _slurm_advisor_files; return ;;\n", pattern);
     } else {
-      out += fmt::format("        {}) _slurm_advisor_words \"{}\"; return ;;\n", pattern,
-                         value_words(o, codes));
+      out += fmt::format("        {}) _slurm_advisor_words \"{}\"; return ;;\n", pattern, value_words(o, codes));
     }
   }
   return out;
 }
 
 std::string bash_command_arm(const CommandShape& c, const std::string& codes) {
-  const bool code_positional =
-      !c.positionals.empty() && c.positionals.front().value == ValueShape::kRuleCode;
+  const bool code_positional = !c.positionals.empty() && c.positionals.front().value == ValueShape::kRuleCode;
   return fmt::format(
       "    {})\n      case \"$prev\" in\n{}      esac\n"
       "      if [[ \"$cur\" == -* ]]; then _slurm_advisor_words \"{}\"; else {}; fi ;;\n",
       c.name, bash_value_arms(c, codes), joined(all_names(c.options)),
-      code_positional ? "_slurm_advisor_words \"" + codes + "\""
-                      : std::string("_slurm_advisor_files"));
+      code_positional ? "_slurm_advisor_words \"" + codes + "\"" : std::string("_slurm_advisor_files"));
 }
 
 // zsh: text inside an _arguments spec's [description] cannot hold ] : ' or backslashes.
@@ -84,16 +81,14 @@ std::string zsh_command_arm(const CommandShape& c, const std::string& codes) {
   int n = 0;
   for (const OptionShape& p : c.positionals) {
     const std::string action = p.value == ValueShape::kRuleCode ? "(" + codes + ")" : "_files";
-    specs += fmt::format(" \\\n        '{}{}{}:{}'", ++n,
-                         p.required ? ":" : "::", zsh_text(p.names.front()), action);
+    specs += fmt::format(" \\\n        '{}{}{}:{}'", ++n, p.required ? ":" : "::", zsh_text(p.names.front()), action);
   }
   return fmt::format("    {})\n      _arguments -s{} ;;\n", c.name, specs);
 }
 
 }  // namespace
 
-std::string bash_completion(const std::vector<CommandShape>& commands,
-                            const std::vector<OptionShape>& root) {
+std::string bash_completion(const std::vector<CommandShape>& commands, const std::vector<OptionShape>& root) {
   const std::string codes = joined(rule_codes());
   std::vector<std::string> names;
   for (const CommandShape& c : commands) names.push_back(c.name);
@@ -118,8 +113,7 @@ complete -F _slurm_advisor slurm-advisor
       joined(names), joined(all_names(root)), arms);
 }
 
-std::string zsh_completion(const std::vector<CommandShape>& commands,
-                           const std::vector<OptionShape>& root) {
+std::string zsh_completion(const std::vector<CommandShape>& commands, const std::vector<OptionShape>& root) {
   const std::string codes = joined(rule_codes());
   std::string described, arms, root_specs;
   for (const CommandShape& c : commands) {

@@ -8,9 +8,7 @@
 
 namespace sa::cli {
 
-std::string bash_completion(const std::vector<CommandShape>& commands,
-                            const std::vector<OptionShape>& root);
-std::string zsh_completion(const std::vector<CommandShape>& commands,
-                           const std::vector<OptionShape>& root);
+std::string bash_completion(const std::vector<CommandShape>& commands, const std::vector<OptionShape>& root);
+std::string zsh_completion(const std::vector<CommandShape>& commands, const std::vector<OptionShape>& root);
 
 }  // namespace sa::cli

@@ -23,9 +23,7 @@ namespace {
 // source applies only when the command line names none.
 const std::set<std::string> kLoadSources = {"--workload", "--synthetic", "--jobs"};
 
-bool is_hidden_or_config(const CLI::App* cmd) {
-  return cmd->get_group().empty() || cmd->get_name() == "config";
-}
+bool is_hidden_or_config(const CLI::App* cmd) { return cmd->get_group().empty() || cmd->get_name() == "config"; }
 
 bool given_on_command_line(CLI::App& cmd, const std::string& option) {
   const CLI::Option* opt = cmd.get_option_no_throw(option);
@@ -52,8 +50,7 @@ void set_option(CLI::Option& opt, ProjectConfig& config, const ConfigSetting& s)
 }
 
 // `only_once`: validate each option on the first command that has it (config --show).
-void apply_settings(CLI::App& cmd, ProjectConfig& config,
-                    std::set<std::string>* only_once = nullptr) {
+void apply_settings(CLI::App& cmd, ProjectConfig& config, std::set<std::string>* only_once = nullptr) {
   for (const ConfigSetting& s : config.settings) {
     CLI::Option* opt = cmd.get_option_no_throw(s.key->option);
     if (!opt || given_on_command_line(cmd, s.key->option)) continue;
@@ -80,15 +77,13 @@ ProjectConfig load_config(const ConfigFlags& flags, const fs::path& start) {
 
 void print_diagnostics(const ProjectConfig& config) {
   // Messages quote the file's own bytes (a value CLI11 could not convert).
-  for (const ConfigDiagnostic& d : config.diagnostics)
-    std::cerr << terminal_text(d.to_string() + "\n");
+  for (const ConfigDiagnostic& d : config.diagnostics) std::cerr << terminal_text(d.to_string() + "\n");
 }
 
 std::string quoted(const std::string& s, ConfigValueKind kind) {
-  const bool number = kind == ConfigValueKind::kScalar && !s.empty() &&
-                      s.find_first_not_of("0123456789") == std::string::npos;
-  return number ? s
-                : nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  const bool number =
+      kind == ConfigValueKind::kScalar && !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
+  return number ? s : nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 // Values in TOML's own spelling, so a line of the output can be pasted into the file.
@@ -96,10 +91,8 @@ std::string toml_value(const ConfigKey& key, const std::vector<std::string>& val
   std::vector<std::string> items;
   for (const std::string& v : values) {
     const auto eq = v.find('=');
-    const bool pair =
-        key.kind == ConfigValueKind::kPairTable || key.kind == ConfigValueKind::kPathTable;
-    items.push_back(pair ? quoted(v.substr(0, eq), key.kind) + " = " +
-                               quoted(v.substr(eq + 1), key.kind)
+    const bool pair = key.kind == ConfigValueKind::kPairTable || key.kind == ConfigValueKind::kPathTable;
+    items.push_back(pair ? quoted(v.substr(0, eq), key.kind) + " = " + quoted(v.substr(eq + 1), key.kind)
                          : quoted(v, key.kind));
   }
   switch (key.kind) {
@@ -143,9 +136,9 @@ int show_config(CLI::App& app, const std::string& path, const ConfigFlags& flags
   }
   std::ostringstream out;
   out << "# "
-      << (config.file.empty() ? "no " + std::string(kProjectConfigName) + " (searched from " +
-                                    start.string() + " upward)"
-                              : "config file: " + config.file.string())
+      << (config.file.empty()
+              ? "no " + std::string(kProjectConfigName) + " (searched from " + start.string() + " upward)"
+              : "config file: " + config.file.string())
       << "\n";
   for (const ConfigKey& key : config_keys()) {
     const ConfigSetting* s = config.find(key.key);
@@ -154,8 +147,7 @@ int show_config(CLI::App& app, const std::string& path, const ConfigFlags& flags
                               : fallback.empty() ? "(not set)"
                                                  : quoted(fallback, key.kind);
     const std::string origin = s ? fmt::format("{}:{}", config.file.string(), s->line) : "default";
-    out << fmt::format("{:<44} # {} ({}; {})\n", std::string(key.key) + " = " + value, origin,
-                       key.option, commands);
+    out << fmt::format("{:<44} # {} ({}; {})\n", std::string(key.key) + " = " + value, origin, key.option, commands);
   }
   print_text(out.str());
   return kExitOk;
@@ -170,8 +162,7 @@ void add_config_options(CLI::App& app, ConfigFlags& flags) {
       if (opt && opt->get_required()) flags.required_after_config.push_back(opt->required(false));
     }
     auto* file = cmd->add_option("--config", flags.file,
-                                 "Read this project config instead of the " +
-                                     std::string(kProjectConfigName) +
+                                 "Read this project config instead of the " + std::string(kProjectConfigName) +
                                      " found from slurm.conf's directory upward");
     cmd->add_flag("--no-config", flags.none, "Read no project config file")->excludes(file);
   }
@@ -188,10 +179,9 @@ bool apply_project_config(CLI::App& app, const ConfigFlags& flags) {
     }
     for (const CLI::Option* opt : cmd->get_options()) {
       const auto& deferred = flags.required_after_config;
-      if (opt->count() > 0 || std::find(deferred.begin(), deferred.end(), opt) == deferred.end())
-        continue;
-      std::cerr << opt->get_name() << " is required (on the command line or in "
-                << kProjectConfigName << ")\nRun with --help for more information.\n";
+      if (opt->count() > 0 || std::find(deferred.begin(), deferred.end(), opt) == deferred.end()) continue;
+      std::cerr << opt->get_name() << " is required (on the command line or in " << kProjectConfigName
+                << ")\nRun with --help for more information.\n";
       return false;
     }
   }
@@ -201,11 +191,9 @@ bool apply_project_config(CLI::App& app, const ConfigFlags& flags) {
 void register_config(CLI::App& app, std::function<int()>& runner, const ConfigFlags& flags) {
   auto path = std::make_shared<std::string>();
   auto show = std::make_shared<bool>(false);
-  CLI::App* cmd =
-      app.add_subcommand("config", "Show the project config (" + std::string(kProjectConfigName) +
-                                       ") in effect, and where each setting comes from");
-  cmd->add_option("path", *path,
-                  "A slurm.conf or a directory: the search for the file starts there (default .)");
+  CLI::App* cmd = app.add_subcommand("config", "Show the project config (" + std::string(kProjectConfigName) +
+                                                   ") in effect, and where each setting comes from");
+  cmd->add_option("path", *path, "A slurm.conf or a directory: the search for the file starts there (default .)");
   cmd->add_flag("--show", *show, "Print the effective settings")->required();
   cmd->footer(
       "Each key stands for the option named beside it; an option given on the command line wins "

@@ -1,8 +1,8 @@
 #include "cli/engine_options.h"
 
+#include <unistd.h>
 #include <chrono>
 #include <iostream>
-#include <unistd.h>
 
 namespace sa::cli {
 
@@ -38,9 +38,7 @@ std::function<void(double)> progress_bar(const std::string& mode) {
   };
 }
 
-std::int64_t first_submit(const engine::Workload& w) {
-  return w.jobs.empty() ? 0 : w.jobs.front().submit;
-}
+std::int64_t first_submit(const engine::Workload& w) { return w.jobs.empty() ? 0 : w.jobs.front().submit; }
 
 bool apply_start(const EngineOptions& e, const engine::Workload& w, engine::SimOptions& opt) {
   if (e.start.empty()) return true;

@@ -45,8 +45,8 @@ bool apply_limit(const std::string& spec, InputLimits& limits) {
   }
   std::string names;
   for (const LimitField& f : kLimitFields) names += std::string(names.empty() ? "" : ", ") + f.name;
-  std::cerr << "slurm-advisor: --limit expects NAME=N with N > 0 and NAME one of " << names << "; got '"
-            << spec << "'\n";
+  std::cerr << "slurm-advisor: --limit expects NAME=N with N > 0 and NAME one of " << names << "; got '" << spec
+            << "'\n";
   return false;
 }
 

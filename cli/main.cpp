@@ -1,8 +1,8 @@
 // slurm-advisor: an offline configuration advisor and policy linter for Slurm.
 #include <exception>
 #include <functional>
-#include <new>
 #include <iostream>
+#include <new>
 
 #include <CLI/CLI.hpp>
 
@@ -10,10 +10,10 @@
 #include "cli/cmd_accounting.h"
 #include "cli/cmd_check.h"
 #include "cli/cmd_diff.h"
+#include "cli/cmd_generate.h"
 #include "cli/cmd_lint.h"
 #include "cli/cmd_simulate.h"
 #include "cli/cmd_squeue.h"
-#include "cli/cmd_generate.h"
 #include "cli/common.h"
 #include "cli/config_options.h"
 

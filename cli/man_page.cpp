@@ -18,16 +18,14 @@ std::string unicode_escape(const std::string& text, std::size_t& i) {
   const int extra = byte >= 0xF0 ? 3 : byte >= 0xE0 ? 2 : byte >= 0xC0 ? 1 : -1;
   if (extra < 0 || i + static_cast<std::size_t>(extra) >= text.size()) return "?";
   unsigned code = byte & (0x3Fu >> extra);
-  for (int k = 1; k <= extra; ++k)
-    code = (code << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3Fu);
+  for (int k = 1; k <= extra; ++k) code = (code << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3Fu);
   i += static_cast<std::size_t>(extra);
   return fmt::format("\\[u{:04X}]", code);
 }
 
 std::string header(const std::string& name, const std::string& summary) {
   std::string upper;
-  for (char c : name)
-    upper += c == '-' ? std::string("\\-") : std::string(1, static_cast<char>(std::toupper(c)));
+  for (char c : name) upper += c == '-' ? std::string("\\-") : std::string(1, static_cast<char>(std::toupper(c)));
   return fmt::format(
       ".TH \"{}\" \"1\" \"\" \"slurm\\-advisor {}\" \"slurm\\-advisor manual\"\n.SH NAME\n{} \\- "
       "{}\n",
@@ -37,8 +35,7 @@ std::string header(const std::string& name, const std::string& summary) {
 // An option's names in bold with \- for each dash, and its placeholder in italics.
 std::string option_label(const OptionShape& o) {
   std::string names;
-  for (const std::string& n : o.names)
-    names += (names.empty() ? "" : ", ") + ("\\fB" + roff_escape(n) + "\\fR");
+  for (const std::string& n : o.names) names += (names.empty() ? "" : ", ") + ("\\fB" + roff_escape(n) + "\\fR");
   if (o.value == ValueShape::kNone) return names;
   return names + " \\fI" + roff_escape(o.placeholder) + "\\fR";
 }
@@ -55,8 +52,7 @@ std::string options_section(const std::vector<OptionShape>& options) {
 }
 
 std::string synopsis(const CommandShape& c) {
-  std::string out =
-      ".SH SYNOPSIS\n\\fBslurm\\-advisor " + roff_escape(c.name) + "\\fR [\\fIOPTIONS\\fR]";
+  std::string out = ".SH SYNOPSIS\n\\fBslurm\\-advisor " + roff_escape(c.name) + "\\fR [\\fIOPTIONS\\fR]";
   for (const OptionShape& p : c.positionals) {
     const std::string arg = "\\fI" + roff_escape(p.names.front()) + "\\fR";
     out += " " + (p.required ? arg : "[" + arg + "]");
@@ -75,9 +71,8 @@ std::string files_section() {
       "relative to the file's directory and must stay inside it. Keys:\n",
       roff_escape(kProjectConfigName));
   for (const ConfigKey& k : config_keys()) {
-    out +=
-        fmt::format(".TP\n\\fB{}\\fR ({})\n{}\n", roff_escape(k.key),
-                    option_label({{k.option}, "", "", {}, ValueShape::kNone}), roff_escape(k.help));
+    out += fmt::format(".TP\n\\fB{}\\fR ({})\n{}\n", roff_escape(k.key),
+                       option_label({{k.option}, "", "", {}, ValueShape::kNone}), roff_escape(k.help));
   }
   return out;
 }
@@ -137,21 +132,19 @@ std::string roff_paragraphs(const std::string& text) {
   return out;
 }
 
-std::string root_man_page(const std::vector<CommandShape>& commands,
-                          const std::vector<OptionShape>& options, const std::string& description) {
-  std::string out =
-      header("slurm-advisor", "check Slurm configurations and policies before you deploy them");
+std::string root_man_page(const std::vector<CommandShape>& commands, const std::vector<OptionShape>& options,
+                          const std::string& description) {
+  std::string out = header("slurm-advisor", "check Slurm configurations and policies before you deploy them");
   out += ".SH SYNOPSIS\n\\fBslurm\\-advisor\\fR \\fICOMMAND\\fR [\\fIOPTIONS\\fR] [\\fIARGS\\fR]\n";
   out += ".SH DESCRIPTION\n" + roff_paragraphs(description);
   out += ".SH COMMANDS\n";
   for (const CommandShape& c : commands) {
-    out += fmt::format(".TP\n\\fB{}\\fR\n{}; see \\fBslurm\\-advisor\\-{}\\fR(1).\n",
-                       roff_escape(c.name), roff_escape(c.description), roff_escape(c.name));
+    out += fmt::format(".TP\n\\fB{}\\fR\n{}; see \\fBslurm\\-advisor\\-{}\\fR(1).\n", roff_escape(c.name),
+                       roff_escape(c.description), roff_escape(c.name));
   }
   out += options_section(options) + files_section() + kExitStatus + ".SH SEE ALSO\n";
   std::string see;
-  for (const CommandShape& c : commands)
-    see += "\\fBslurm\\-advisor\\-" + roff_escape(c.name) + "\\fR(1),\n";
+  for (const CommandShape& c : commands) see += "\\fBslurm\\-advisor\\-" + roff_escape(c.name) + "\\fR(1),\n";
   return out + see + "\\fBslurm.conf\\fR(5), \\fBsacctmgr\\fR(1), \\fBsshare\\fR(1)\n";
 }
 
@@ -161,8 +154,7 @@ std::string command_man_page(const CommandShape& c, const std::string& descripti
   if (!c.positionals.empty()) {
     out += ".SH ARGUMENTS\n";
     for (const OptionShape& p : c.positionals) {
-      out +=
-          ".TP\n\\fI" + roff_escape(p.names.front()) + "\\fR\n" + roff_escape(p.description) + "\n";
+      out += ".TP\n\\fI" + roff_escape(p.names.front()) + "\\fR\n" + roff_escape(p.description) + "\n";
     }
   }
   out += options_section(c.options);

@@ -15,8 +15,8 @@ std::string roff_escape(const std::string& text);
 std::string roff_paragraphs(const std::string& text);
 
 /// slurm-advisor(1): the commands, the root options, the project config file's keys.
-std::string root_man_page(const std::vector<CommandShape>& commands,
-                          const std::vector<OptionShape>& options, const std::string& description);
+std::string root_man_page(const std::vector<CommandShape>& commands, const std::vector<OptionShape>& options,
+                          const std::string& description);
 /// slurm-advisor-COMMAND(1).
 std::string command_man_page(const CommandShape& command, const std::string& description);
 

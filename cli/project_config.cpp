@@ -77,8 +77,8 @@ class ConfigParser {
     for (std::size_t i = 0; suggestion.empty() && i < leaves.size(); ++i) {
       if (leaves[i] == leaf || closest_match(leaf, {leaves[i]}) == leaves[i]) suggestion = keys[i];
     }
-    std::string message = fmt::format("unknown {} '{}' in {}", is_table ? "table" : "key",
-                                      printable(full), kProjectConfigName);
+    std::string message =
+        fmt::format("unknown {} '{}' in {}", is_table ? "table" : "key", printable(full), kProjectConfigName);
     if (!suggestion.empty()) return message + fmt::format("; did you mean '{}'?", suggestion);
     return message + "; `slurm-advisor config --show` lists the keys";
   }
@@ -121,9 +121,8 @@ class ConfigParser {
       out.push_back(std::to_string(*i));
     } else if (node.is_floating_point()) {
       // A float would lose how it was written: slurm-version = 23.10 reads back as 23.1.
-      return type_error(
-          key, node,
-          fmt::format("a string or an integer, not a float; quote it ({} = \"...\")", key.key));
+      return type_error(key, node,
+                        fmt::format("a string or an integer, not a float; quote it ({} = \"...\")", key.key));
     } else {
       return type_error(key, node, "a string or an integer");
     }
@@ -178,8 +177,7 @@ class ConfigParser {
 
   // Paths in the file resolve against its directory and must stay inside it: a pull request
   // can change the file, and must not point the tool at /etc/shadow through it.
-  std::optional<std::string> resolve(const char* key, const std::string& value,
-                                     const toml::node& node) {
+  std::optional<std::string> resolve(const char* key, const std::string& value, const toml::node& node) {
     const fs::path relative(value);
     std::string why;
     if (value.empty()) {
@@ -206,8 +204,7 @@ class ConfigParser {
   bool leaves_through_symlink(const fs::path& relative) const {
     std::error_code ec;
     const fs::path base = fs::weakly_canonical(dir_.empty() ? "." : dir_, ec);
-    const fs::path target =
-        fs::weakly_canonical((dir_.empty() ? fs::path(".") : dir_) / relative, ec);
+    const fs::path target = fs::weakly_canonical((dir_.empty() ? fs::path(".") : dir_) / relative, ec);
     if (ec) return false;  // a path that cannot be resolved fails later, as a missing file
     const fs::path inside = target.lexically_relative(base);
     return inside.empty() || *inside.begin() == "..";
@@ -225,12 +222,9 @@ const std::vector<ConfigKey>& config_keys() {
       {"fail-on", "--fail-on", Kind::kScalar, "lint and diff exit 1 at or above this severity"},
       {"baseline", "--baseline", Kind::kPath, "lint: findings recorded here do not fail the run"},
       {"disable", "--disable", Kind::kWordList, "lint: rule codes switched off"},
-      {"severity", "--severity-override", Kind::kPairTable,
-       "lint: CODE or check family = error|warning|info|off"},
-      {"include.roots", "--include-root", Kind::kPathList,
-       "directories Include files may come from"},
-      {"include.map", "--include-map", Kind::kPathTable,
-       "\"/FROM\" = \"DIR\": read an Include of /FROM/x from DIR/x"},
+      {"severity", "--severity-override", Kind::kPairTable, "lint: CODE or check family = error|warning|info|off"},
+      {"include.roots", "--include-root", Kind::kPathList, "directories Include files may come from"},
+      {"include.map", "--include-map", Kind::kPathTable, "\"/FROM\" = \"DIR\": read an Include of /FROM/x from DIR/x"},
       {"accounting.assoc", "--assoc", Kind::kPath, "the `sacctmgr dump` file"},
       {"accounting.qos", "--qos", Kind::kPath, "the `sacctmgr show qos -P` output"},
       {"accounting.usage", "--usage", Kind::kPath, "the `sshare -a -l -P` output"},
@@ -261,8 +255,7 @@ std::optional<fs::path> find_project_config(const fs::path& start) {
   for (fs::path dir = absolute;; dir = dir.parent_path(), shown /= "..") {
     if (fs::exists(dir / kProjectConfigName, ec)) {
       // Named as the user named the start: "../.slurm-advisor.toml" for a relative one.
-      return start.is_absolute() ? dir / kProjectConfigName
-                                 : (shown / kProjectConfigName).lexically_normal();
+      return start.is_absolute() ? dir / kProjectConfigName : (shown / kProjectConfigName).lexically_normal();
     }
     if (dir.parent_path() == dir) return std::nullopt;
   }
@@ -276,19 +269,17 @@ ProjectConfig parse_project_config(const fs::path& file, const std::string& text
     ConfigParser(config).walk(root, "");
     const ConfigSetting* workload = config.find("load.workload");
     if (workload && config.find("load.synthetic")) {
-      config.diagnostics.push_back(
-          {file.string(), workload->line, workload->column,
-           "'load.workload' and 'load.synthetic' exclude each other; keep one"});
+      config.diagnostics.push_back({file.string(), workload->line, workload->column,
+                                    "'load.workload' and 'load.synthetic' exclude each other; keep one"});
     }
   } catch (const toml::parse_error& e) {
     const Place at = place_of(e.source());
     config.diagnostics.push_back({file.string(), at.line, at.column, std::string(e.description())});
   }
   // toml++ keeps a table's keys sorted by name; the user reads the file top to bottom.
-  std::stable_sort(config.diagnostics.begin(), config.diagnostics.end(),
-                   [](const auto& a, const auto& b) {
-                     return std::tie(a.line, a.column) < std::tie(b.line, b.column);
-                   });
+  std::stable_sort(config.diagnostics.begin(), config.diagnostics.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.line, a.column) < std::tie(b.line, b.column);
+  });
   return config;
 }
 

@@ -5,9 +5,9 @@
 
 #include "analyzer/printable.h"
 #include "cli/common.h"
-#include "engine/workload/trace_fields.h"
 #include "engine/coverage.h"
 #include "engine/workload/sacct_writer.h"
+#include "engine/workload/trace_fields.h"
 #include "report/coverage_report.h"
 #include "report/diagnostic_printer.h"
 
@@ -23,12 +23,15 @@ void add_site_options(CLI::App& cmd, SiteOptions& o, bool workload_required) {
   cmd.add_option("--events", o.paths.events,
                  "Node DOWN/DRAIN periods: `sacctmgr show event -P` output or an events file (START END NODES STATE)");
   auto* w = cmd.add_option("--workload", o.paths.workload, "Recorded load: an SWF trace or a `sacct -P` dump");
-  auto* s = cmd.add_option("--synthetic", o.paths.synthetic, "Synthetic load: a profile file (see corpora/*/profile.txt)");
+  auto* s =
+      cmd.add_option("--synthetic", o.paths.synthetic, "Synthetic load: a profile file (see corpora/*/profile.txt)");
   w->excludes(s);
   (void)workload_required;
   cmd.add_flag("--stop-on-error", o.paths.stop_on_error, "Stop reading the workload at its first malformed line");
-  cmd.add_option("--seed", o.seed, "Seed of the default synthetic load, used without --workload/--synthetic (default 1)");
-  cmd.add_option("--days", o.days, "Days of arrivals in the default synthetic load (default 3)")->check(CLI::Range(1, 90));
+  cmd.add_option("--seed", o.seed,
+                 "Seed of the default synthetic load, used without --workload/--synthetic (default 1)");
+  cmd.add_option("--days", o.days, "Days of arrivals in the default synthetic load (default 3)")
+      ->check(CLI::Range(1, 90));
   cmd.add_option("--scale-to-site", o.scale_to_site,
                  "A recorded trace from another machine: scale job sizes to this site's CPUs and the arrivals to this "
                  "offered load (e.g. 0.9)")

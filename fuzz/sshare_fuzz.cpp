@@ -10,7 +10,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   sa::SourceManager sources;
   sa::DiagnosticSink sink;
   const std::string& table = parts.back();
-  sa::AssocTree tree = sa::read_assoc_dump_text(sources.add("dump.cfg", parts.size() > 1 ? parts[0] : ""), sources, sink);
+  sa::AssocTree tree =
+      sa::read_assoc_dump_text(sources.add("dump.cfg", parts.size() > 1 ? parts[0] : ""), sources, sink);
   sa::FileId id = sources.add("sshare.psv", table);
   sa::UsageSnapshot usage = sa::read_sshare_usage_text(id, sources, sink);
   sa::usage_by_association(tree, usage, sink);

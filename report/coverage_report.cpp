@@ -11,13 +11,15 @@ namespace {
 nlohmann::json partition_json(const engine::PartitionCoverage& p) {
   nlohmann::json reasons = nlohmann::json::object();
   for (const auto& [reason, n] : p.refused_reasons) reasons[reason] = n;
-  return {{"name", p.name}, {"offered", p.offered}, {"refused", p.refused}, {"refused_reasons", reasons},
+  return {{"name", p.name},       {"offered", p.offered},
+          {"refused", p.refused}, {"refused_reasons", reasons},
           {"started", p.started}, {"pending_at_end", p.pending_at_end}};
 }
 
 std::string reasons_text(const engine::PartitionCoverage& p) {
   std::string out;
-  for (const auto& [reason, n] : p.refused_reasons) out += fmt::format("{}\"{}\" {}", out.empty() ? "" : ", ", reason, n);
+  for (const auto& [reason, n] : p.refused_reasons)
+    out += fmt::format("{}\"{}\" {}", out.empty() ? "" : ", ", reason, n);
   return out;
 }
 
@@ -26,8 +28,12 @@ std::string reasons_text(const engine::PartitionCoverage& p) {
 nlohmann::json coverage_json(const engine::LoadCoverage& c, const std::vector<std::string>& idle) {
   nlohmann::json parts = nlohmann::json::array();
   for (const engine::PartitionCoverage& p : c.partitions) parts.push_back(partition_json(p));
-  return {{"coverage", c.coverage()}, {"offered", c.total.offered}, {"refused", c.total.refused},
-          {"started", c.total.started}, {"pending_at_end", c.total.pending_at_end}, {"partitions", parts},
+  return {{"coverage", c.coverage()},
+          {"offered", c.total.offered},
+          {"refused", c.total.refused},
+          {"started", c.total.started},
+          {"pending_at_end", c.total.pending_at_end},
+          {"partitions", parts},
           {"idle_partitions", idle}};
 }
 
@@ -45,7 +51,8 @@ void print_coverage_text(std::ostream& out, const engine::LoadCoverage& c, const
 
 std::string coverage_html(const engine::LoadCoverage& c, const std::vector<std::string>& idle) {
   std::string out = fmt::format(
-      "<table id=\"coverage\"><caption>Load coverage: {} of {} offered jobs started ({:.0f}%)</caption><thead><tr>{}{}{}{}{}{}"
+      "<table id=\"coverage\"><caption>Load coverage: {} of {} offered jobs started "
+      "({:.0f}%)</caption><thead><tr>{}{}{}{}{}{}"
       "</tr></thead><tbody>\n",
       c.total.started, c.total.offered, 100 * c.coverage(), sort_th("partition", false), sort_th("offered", true),
       sort_th("started", true), sort_th("pending at the end", true), sort_th("refused", true),

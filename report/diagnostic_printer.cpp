@@ -13,9 +13,12 @@ namespace {
 
 const char* color_of(Severity s) {
   switch (s) {
-    case Severity::kError: return "\033[1;31m";
-    case Severity::kWarning: return "\033[1;35m";
-    case Severity::kInfo: return "\033[1;36m";
+    case Severity::kError:
+      return "\033[1;31m";
+    case Severity::kWarning:
+      return "\033[1;35m";
+    case Severity::kInfo:
+      return "\033[1;36m";
   }
   return "";
 }
@@ -31,7 +34,8 @@ constexpr std::size_t kMaxSnippet = 300;  // bytes of a quoted line; minified co
 void print_source(std::ostream& out, const Diagnostic& d, const SourceManager& sources, bool color) {
   std::string_view line = sources.line_text(d.loc.file, d.loc.line);
   if (line.empty() && d.loc.line > 0) return;
-  const std::size_t before = std::min<std::size_t>(static_cast<std::size_t>(std::max(d.loc.column - 1, 0)), line.size());
+  const std::size_t before =
+      std::min<std::size_t>(static_cast<std::size_t>(std::max(d.loc.column - 1, 0)), line.size());
   std::string prefix, shown;
   append_printable(prefix, line.substr(0, before), true);
   append_printable(shown, line.substr(0, kMaxSnippet), true);
@@ -65,12 +69,9 @@ void print_diagnostics_text(std::ostream& terminal, const std::vector<Diagnostic
 nlohmann::json diagnostics_json(const std::vector<Diagnostic>& diagnostics, const SourceManager& sources) {
   nlohmann::json list = nlohmann::json::array();
   for (const Diagnostic& d : diagnostics) {
-    nlohmann::json j = {{"code", d.code},
-                        {"severity", severity_name(d.severity)},
-                        {"message", d.message},
-                        {"file", d.loc.valid() ? sources.path(d.loc.file) : ""},
-                        {"line", d.loc.line},
-                        {"column", d.loc.column}};
+    nlohmann::json j = {{"code", d.code},       {"severity", severity_name(d.severity)},
+                        {"message", d.message}, {"file", d.loc.valid() ? sources.path(d.loc.file) : ""},
+                        {"line", d.loc.line},   {"column", d.loc.column}};
     if (!d.hint.empty()) j["hint"] = d.hint;
     list.push_back(std::move(j));
   }

@@ -18,8 +18,8 @@ struct TextOptions {
 };
 
 /// "file:line:col: severity: message [CODE]", the source line, a caret, and the hint.
-void print_diagnostics_text(std::ostream& out, const std::vector<Diagnostic>& diagnostics,
-                            const SourceManager& sources, const TextOptions& options = {});
+void print_diagnostics_text(std::ostream& out, const std::vector<Diagnostic>& diagnostics, const SourceManager& sources,
+                            const TextOptions& options = {});
 /// {"diagnostics":[{"code","severity","message","file","line","column","hint"?}]}
 nlohmann::json diagnostics_json(const std::vector<Diagnostic>& diagnostics, const SourceManager& sources);
 

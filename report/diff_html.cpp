@@ -10,9 +10,9 @@
 
 #include <fmt/format.h>
 
+#include "report/coverage_report.h"
 #include "report/diff_report.h"
 #include "report/evidence_html.h"
-#include "report/coverage_report.h"
 #include "report/html_writer.h"
 #include "report/sim_charts.h"
 
@@ -25,18 +25,20 @@ std::string verdict(const rules::LintDiff& d, Severity fail_on) {
   const std::vector<const rules::Finding*> worse = d.worse();  // added, or a finding that gained places
   for (const rules::Finding* f : worse) blocking += static_cast<int>(f->severity) <= static_cast<int>(fail_on);
   if (blocking) {
-    return fmt::format("<div class=\"verdict fail\" id=\"verdict\">The new config adds {} finding{} at or above "
-                       "{}: this change makes the policy worse.</div>\n",
-                       blocking, blocking == 1 ? "" : "s", rules::level_name(fail_on));
+    return fmt::format(
+        "<div class=\"verdict fail\" id=\"verdict\">The new config adds {} finding{} at or above "
+        "{}: this change makes the policy worse.</div>\n",
+        blocking, blocking == 1 ? "" : "s", rules::level_name(fail_on));
   }
   // Outcomes count as much as findings: the banner is never green over a doubled p95 wait.
   if (!d.regressions.empty()) {
     std::string items;
     for (const auto& r : d.regressions) items += "<li>" + esc(r.text) + "</li>";
-    return fmt::format("<div class=\"verdict {}\" id=\"verdict\">On the same load the new config makes {} outcome{} "
-                       "worse by more than {:g}%:<ul>{}</ul></div>\n",
-                       d.regressions_fail ? "fail" : "warn", d.regressions.size(), d.regressions.size() == 1 ? "" : "s",
-                       d.regression_pct, items);
+    return fmt::format(
+        "<div class=\"verdict {}\" id=\"verdict\">On the same load the new config makes {} outcome{} "
+        "worse by more than {:g}%:<ul>{}</ul></div>\n",
+        d.regressions_fail ? "fail" : "warn", d.regressions.size(), d.regressions.size() == 1 ? "" : "s",
+        d.regression_pct, items);
   }
   if (!worse.empty()) {
     return fmt::format("<div class=\"verdict warn\" id=\"verdict\">The new config adds {} finding{} below {}.</div>\n",
@@ -81,16 +83,18 @@ std::string settings_table(const rules::LintDiff& d) {
   out += "<table id=\"setting-changes\"><thead><tr>" + sort_th("setting", false) + sort_th("change", false) +
          sort_th("old", false) + sort_th("new", false) + "</tr></thead><tbody>\n";
   for (const rules::SettingChange& s : d.settings) {
-    out += fmt::format("<tr><td>{}</td><td class=\"change\">{}</td><td class=\"code\">{}</td><td class=\"code\">{}</td></tr>\n",
-                       esc(s.what), change(s), s.before.empty() ? "<i>unset</i>" : esc(s.before),
-                       s.after.empty() ? "<i>unset</i>" : esc(s.after));
+    out += fmt::format(
+        "<tr><td>{}</td><td class=\"change\">{}</td><td class=\"code\">{}</td><td class=\"code\">{}</td></tr>\n",
+        esc(s.what), change(s), s.before.empty() ? "<i>unset</i>" : esc(s.before),
+        s.after.empty() ? "<i>unset</i>" : esc(s.after));
   }
   return out + "</tbody></table></section>\n";
 }
 
 std::string findings_section(const rules::LintDiff& d) {
-  std::string out = fmt::format("<section id=\"findings\"><h2>Findings: {} added, {} removed, {} changed, {} unchanged</h2>\n",
-                                d.added.size(), d.removed.size(), d.changed.size(), d.unchanged);
+  std::string out =
+      fmt::format("<section id=\"findings\"><h2>Findings: {} added, {} removed, {} changed, {} unchanged</h2>\n",
+                  d.added.size(), d.removed.size(), d.changed.size(), d.unchanged);
   out += "<h3 class=\"added\">Added by the new config</h3>\n";
   if (d.added.empty()) out += "<p>None.</p>\n";
   for (std::size_t i = 0; i < d.added.size(); ++i) out += finding_html(d.added[i], i);
@@ -122,10 +126,11 @@ std::string metrics_table(const rules::LintDiff& d) {
   std::string out = fmt::format("<section id=\"metrics\"><h2>Waits and shares</h2>\n<p>Utilisation {} → {}.</p>\n",
                                 fmt_percent(*d.utilization_before), fmt_percent(*d.utilization_after));
   // Eleven columns: on a narrow screen the table scrolls, not the page.
-  out += "<div class=\"wide\"><table id=\"metric-changes\"><thead><tr>" + sort_th("group", false) + sort_th("name", false) +
-         sort_th("jobs (new run)", true) + sort_th("mean wait, old", true) + sort_th("new", true) + sort_th("change", true) +
-         sort_th("p95 wait, old", true) + sort_th("new", true) + sort_th("change", true) +
-         sort_th("delivered share, old", true) + sort_th("new", true) + "</tr></thead><tbody>\n";
+  out += "<div class=\"wide\"><table id=\"metric-changes\"><thead><tr>" + sort_th("group", false) +
+         sort_th("name", false) + sort_th("jobs (new run)", true) + sort_th("mean wait, old", true) +
+         sort_th("new", true) + sort_th("change", true) + sort_th("p95 wait, old", true) + sort_th("new", true) +
+         sort_th("change", true) + sort_th("delivered share, old", true) + sort_th("new", true) +
+         "</tr></thead><tbody>\n";
   for (const rules::MetricChange& m : d.metrics) {
     out += fmt::format("<tr><td>{}</td><td>{}</td>", esc(m.group), esc(m.name));
     out += num_td(static_cast<double>(m.after.jobs), fmt_count(static_cast<double>(m.after.jobs)));
@@ -134,7 +139,8 @@ std::string metrics_table(const rules::LintDiff& d) {
     out += num_td(m.before.p95, fmt_duration(m.before.p95)) + num_td(m.after.p95, fmt_duration(m.after.p95)) +
            change_td(m.before.p95, m.after.p95);
     if (m.share_before && m.share_after) {
-      out += num_td(*m.share_before, fmt_percent(*m.share_before)) + num_td(*m.share_after, fmt_percent(*m.share_after));
+      out +=
+          num_td(*m.share_before, fmt_percent(*m.share_before)) + num_td(*m.share_after, fmt_percent(*m.share_after));
     } else {
       out += "<td></td><td></td>";
     }
@@ -156,8 +162,8 @@ std::string moved_table(const rules::LintDiff& d) {
   for (const rules::MovedJob& j : d.moved) {
     // A job that never started sorts as the longest wait, not the shortest.
     auto rel = [&](std::int64_t s) { return s < 0 ? 1e15 : static_cast<double>(s - j.submit); };
-    out += fmt::format("<tr>{}<td>{}</td><td>{}</td><td>{}</td>{}{}</tr>\n",
-                       num_td(j.job, std::to_string(j.job)), esc(j.user), esc(j.account), esc(j.partition),
+    out += fmt::format("<tr>{}<td>{}</td><td>{}</td><td>{}</td>{}{}</tr>\n", num_td(j.job, std::to_string(j.job)),
+                       esc(j.user), esc(j.account), esc(j.partition),
                        num_td(rel(j.start_before), start_text(j.start_before, j.submit)),
                        num_td(rel(j.start_after), start_text(j.start_after, j.submit)));
   }
@@ -184,10 +190,11 @@ std::string comparison_charts(const rules::Simulation& a, const rules::Simulatio
       }
     }
   }
-  std::string out = box_chart({"chart-wait-compare", "Wait time per partition: old and new config",
-                               "Each partition's waits on the identical load and seed, old config above new (jobs still "
-                               "pending count to the end of their run, so counts can exceed the table's). Log scale."},
-                              rows);
+  std::string out =
+      box_chart({"chart-wait-compare", "Wait time per partition: old and new config",
+                 "Each partition's waits on the identical load and seed, old config above new (jobs still "
+                 "pending count to the end of their run, so counts can exceed the table's). Log scale."},
+                rows);
   std::vector<PairRow> shares = account_share_rows(a);
   const std::vector<PairRow> after = account_share_rows(b);
   for (PairRow& r : shares) {
@@ -213,17 +220,20 @@ std::string comparison_charts(const rules::Simulation& a, const rules::Simulatio
 
 std::string diff_html(const rules::LintDiff& d, const rules::LintReport& before, const rules::LintReport& after,
                       const DiffPaths& paths, Severity fail_on) {
-  std::string out = page_begin({"slurm-advisor diff: " + paths.old_conf + " → " + paths.new_conf,
-                                d.scenario ? "Both simulated on: " + d.scenario->load : "Not simulated (--no-simulate)"});
-  out += "<nav class=\"toc\"><a href=\"#summary\">Summary</a><a href=\"#settings\">Settings</a><a "
-         "href=\"#findings\">Findings</a>";
+  std::string out =
+      page_begin({"slurm-advisor diff: " + paths.old_conf + " → " + paths.new_conf,
+                  d.scenario ? "Both simulated on: " + d.scenario->load : "Not simulated (--no-simulate)"});
+  out +=
+      "<nav class=\"toc\"><a href=\"#summary\">Summary</a><a href=\"#settings\">Settings</a><a "
+      "href=\"#findings\">Findings</a>";
   if (before.simulation && after.simulation) {
     out += "<a href=\"#metrics\">Waits</a><a href=\"#charts\">Charts</a><a href=\"#new-run\">New run</a>";
   }
   out += "</nav>\n<section id=\"summary\"><h2>Summary</h2>\n" + verdict(d, fail_on);
-  out += fmt::format("<div class=\"cards\"><div class=\"card\"><b>{}</b>settings changed</div><div class=\"card\"><b>{}"
-                     "</b>findings added</div><div class=\"card\"><b>{}</b>findings removed</div>",
-                     d.settings.size(), d.added.size(), d.removed.size());
+  out += fmt::format(
+      "<div class=\"cards\"><div class=\"card\"><b>{}</b>settings changed</div><div class=\"card\"><b>{}"
+      "</b>findings added</div><div class=\"card\"><b>{}</b>findings removed</div>",
+      d.settings.size(), d.added.size(), d.removed.size());
   if (d.utilization_before) {
     out += fmt::format("<div class=\"card\"><b>{} → {}</b>utilisation</div>", fmt_percent(*d.utilization_before),
                        fmt_percent(*d.utilization_after));
@@ -233,8 +243,8 @@ std::string diff_html(const rules::LintDiff& d, const rules::LintReport& before,
   out += "</section>\n" + settings_table(d) + findings_section(d);
   if (before.simulation && after.simulation && d.utilization_before) {
     out += metrics_table(d) + moved_table(d);
-    out += "<section id=\"charts\"><h2>The two runs</h2>\n" +
-           comparison_charts(*before.simulation, *after.simulation) + "</section>\n";
+    out += "<section id=\"charts\"><h2>The two runs</h2>\n" + comparison_charts(*before.simulation, *after.simulation) +
+           "</section>\n";
     // The new run in full: backfill coverage, priority composition and suspension too.
     out += "<section id=\"new-run\"><h2>The new config's run</h2>\n" +
            simulation_charts(*after.simulation, {"new-", "new config"}) + "</section>\n";

@@ -17,7 +17,8 @@ std::string start_text(std::int64_t start, std::int64_t submit) {
 }
 
 std::string waits(const engine::WaitStats& w) {
-  return fmt::format("{} / {}", rules::slurm_duration(std::llround(w.mean)), rules::slurm_duration(std::llround(w.p95)));
+  return fmt::format("{} / {}", rules::slurm_duration(std::llround(w.mean)),
+                     rules::slurm_duration(std::llround(w.p95)));
 }
 
 void print_finding_line(std::ostream& out, char sign, const rules::Finding& f) {
@@ -40,9 +41,10 @@ void print_metrics(std::ostream& out, const rules::LintDiff& d) {
   }
   out << fmt::format("{:<34} {:>10} {:>27} {:>27}\n", "waits (mean / p95)", "jobs", "before", "after");
   for (const auto& m : d.metrics) {
-    std::string row = fmt::format("  {:<9} {:<22} {:>10} {:>27} {:>27}", m.group, m.name, m.after.jobs,
-                                  waits(m.before), waits(m.after));
-    if (m.share_before && m.share_after) row += fmt::format("  share {:.3f} -> {:.3f}", *m.share_before, *m.share_after);
+    std::string row = fmt::format("  {:<9} {:<22} {:>10} {:>27} {:>27}", m.group, m.name, m.after.jobs, waits(m.before),
+                                  waits(m.after));
+    if (m.share_before && m.share_after)
+      row += fmt::format("  share {:.3f} -> {:.3f}", *m.share_before, *m.share_after);
     out << row << "\n";
   }
   if (d.moved.empty()) return;
@@ -70,7 +72,8 @@ void print_diff_text(std::ostream& out, const rules::LintDiff& d, const std::str
   for (const auto& f : d.removed) print_finding_line(out, '-', f);
   for (const auto& c : d.changed) {
     print_finding_line(out, '~', c.after);
-    out << fmt::format("    was: {} ({})\n", c.before.message, c.gained ? "the new config adds places" : "fewer places now");
+    out << fmt::format("    was: {} ({})\n", c.before.message,
+                       c.gained ? "the new config adds places" : "fewer places now");
   }
   if (d.utilization_before) print_metrics(out, d);
 }
@@ -81,18 +84,22 @@ nlohmann::json diff_json(const rules::LintDiff& d, const std::string& old_path, 
   for (const auto& f : d.removed) removed.push_back(finding_json(f));
   nlohmann::json changed = nlohmann::json::array();
   for (const auto& c : d.changed) {
-    changed.push_back({{"before", finding_json(c.before)}, {"after", finding_json(c.after)}, {"gained_places", c.gained}});
+    changed.push_back(
+        {{"before", finding_json(c.before)}, {"after", finding_json(c.after)}, {"gained_places", c.gained}});
   }
   nlohmann::json settings = nlohmann::json::array();
   for (const auto& s : d.settings) settings.push_back({{"setting", s.what}, {"before", s.before}, {"after", s.after}});
-  nlohmann::json j = {{"old", old_path},
-                      {"new", new_path},
-                      {"findings", {{"added", added}, {"removed", removed}, {"changed", changed}, {"unchanged", d.unchanged}}},
-                      {"settings", settings}};
+  nlohmann::json j = {
+      {"old", old_path},
+      {"new", new_path},
+      {"findings", {{"added", added}, {"removed", removed}, {"changed", changed}, {"unchanged", d.unchanged}}},
+      {"settings", settings}};
   if (d.utilization_before) {
     nlohmann::json groups = nlohmann::json::array();
     for (const auto& m : d.metrics) {
-      nlohmann::json g = {{"group", m.group}, {"name", m.name}, {"before", rules::wait_json(m.before)},
+      nlohmann::json g = {{"group", m.group},
+                          {"name", m.name},
+                          {"before", rules::wait_json(m.before)},
                           {"after", rules::wait_json(m.after)}};
       if (m.share_before) g["share_before"] = *m.share_before;
       if (m.share_after) g["share_after"] = *m.share_after;
@@ -100,17 +107,27 @@ nlohmann::json diff_json(const rules::LintDiff& d, const std::string& old_path, 
     }
     nlohmann::json moved = nlohmann::json::array();
     for (const auto& m : d.moved) {
-      moved.push_back({{"job", m.job}, {"user", m.user}, {"account", m.account}, {"partition", m.partition},
-                       {"submit", m.submit}, {"start_before", m.start_before}, {"start_after", m.start_after}});
+      moved.push_back({{"job", m.job},
+                       {"user", m.user},
+                       {"account", m.account},
+                       {"partition", m.partition},
+                       {"submit", m.submit},
+                       {"start_before", m.start_before},
+                       {"start_after", m.start_after}});
     }
     j["metrics"] = {{"utilization", {{"before", *d.utilization_before}, {"after", *d.utilization_after}}},
                     {"groups", groups}};
     j["moved_jobs"] = moved;
     j["scenario"] = rules::scenario_json(*d.scenario);
-    if (d.coverage_before) j["load"] = {{"old", coverage_json(*d.coverage_before)}, {"new", coverage_json(*d.coverage_after)}};
+    if (d.coverage_before)
+      j["load"] = {{"old", coverage_json(*d.coverage_before)}, {"new", coverage_json(*d.coverage_after)}};
     nlohmann::json regs = nlohmann::json::array();
     for (const auto& r : d.regressions) {
-      regs.push_back({{"what", r.what}, {"group", r.group}, {"name", r.name}, {"before", r.before}, {"after", r.after},
+      regs.push_back({{"what", r.what},
+                      {"group", r.group},
+                      {"name", r.name},
+                      {"before", r.before},
+                      {"after", r.after},
                       {"text", r.text}});
     }
     j["regressions"] = {{"threshold_percent", d.regression_pct}, {"fails", d.regressions_fail}, {"items", regs}};

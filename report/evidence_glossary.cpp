@@ -18,7 +18,8 @@ const std::map<std::string_view, std::string_view>& glossary() {
       {"assoc", "weighted association factor: the association's own Priority"},
       {"at", "when, in seconds from the start of the simulated load"},
       {"backfill_cycles", "backfill cycles that ran in the simulation"},
-      {"backfill_plans_beyond_window", "times backfill found a job's earliest start beyond bf_window and gave it no reservation"},
+      {"backfill_plans_beyond_window",
+       "times backfill found a job's earliest start beyond bf_window and gave it no reservation"},
       {"backfill_reservations", "reservations backfill made for jobs it could not start"},
       {"backfill_share", "share of job starts made by the backfill scheduler (the rest by the main loop)"},
       {"backfill_starts", "jobs started by backfill"},
@@ -48,7 +49,8 @@ const std::map<std::string_view, std::string_view>& glossary() {
       {"fairshare_factor_over_time", "the account's fair-share factor sampled through the run"},
       {"fairshare_points_apart", "priority points between the two fair-share standings"},
       {"fairshare_prefers_behind", "pending pairs in which fair share favoured the job the tier or weight put behind"},
-      {"fairshare_reversed_order", "of those, pairs whose order fair share would have reversed without the tier or weight"},
+      {"fairshare_reversed_order",
+       "of those, pairs whose order fair share would have reversed without the tier or weight"},
       {"finished_jobs", "jobs that ran to their end"},
       {"fix_effect", "what the re-simulated fix did to the outcomes: better, worse, mixed or none"},
       {"fix_not_suggested", "why the fix is not suggested: its re-simulation changed nothing or made things worse"},
@@ -113,7 +115,8 @@ const std::map<std::string_view, std::string_view>& glossary() {
       {"queues_examined", "queues (sprio snapshots) examined"},
       {"ratio", "ratio of the two values compared"},
       {"real_memory_mb", "the node's RealMemory, in MB"},
-      {"records_skipped_by_per_entity_limits", "queue records backfill skipped for a per-user, partition or association limit"},
+      {"records_skipped_by_per_entity_limits",
+       "queue records backfill skipped for a per-user, partition or association limit"},
       {"refused", "jobs refused at submission"},
       {"refused_jobs", "example jobs refused at submission, with Slurm's message"},
       {"refused_reasons", "refused jobs per Slurm error message"},
@@ -126,7 +129,8 @@ const std::map<std::string_view, std::string_view>& glossary() {
       {"seed", "the seed of the generated load"},
       {"share_of_charged_usage", "share of the usage fair share charged"},
       {"share_of_gpu_hours", "share of the GPU hours used"},
-      {"share_of_jobs_with_limit_at_most_4x_resolution", "share of jobs whose time limit is at most four bf_resolution steps"},
+      {"share_of_jobs_with_limit_at_most_4x_resolution",
+       "share of jobs whose time limit is at most four bf_resolution steps"},
       {"share_of_queue_beyond_limit", "share of the queue beyond the limit, never tested"},
       {"shared_nodes", "nodes the two partitions share"},
       {"snapshot", "sprio snapshot time"},
@@ -176,7 +180,8 @@ const std::map<std::string_view, std::string_view>& glossary() {
 }
 
 bool size_class(std::string_view k) {
-  return !k.empty() && std::all_of(k.begin(), k.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '-'; });
+  return !k.empty() && std::all_of(k.begin(), k.end(),
+                                   [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '-'; });
 }
 
 }  // namespace
@@ -187,7 +192,8 @@ std::string evidence_meaning(std::string_view key) {
   if (key.find(" ahead of ") != std::string_view::npos) {
     return "a pair of partitions, the first always scheduled before the second, with their pending pairs and waits";
   }
-  if (key.rfind("higher tier ", 0) == 0) return "a partition at a higher PriorityTier on the same nodes, with its waits";
+  if (key.rfind("higher tier ", 0) == 0)
+    return "a partition at a higher PriorityTier on the same nodes, with its waits";
   if (key.rfind("tres/", 0) == 0) return "weighted TRES factor of that resource";
   if (size_class(key)) return "jobs of this many CPUs (a size class), or the item's position in a list";
   return {};

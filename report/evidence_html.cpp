@@ -25,8 +25,10 @@ using nlohmann::json;
 std::vector<std::string> words(const std::string& key) {
   std::vector<std::string> out(1);
   for (char c : key) {
-    if (c == '_' || c == ' ') out.emplace_back();
-    else out.back() += c;
+    if (c == '_' || c == ' ')
+      out.emplace_back();
+    else
+      out.back() += c;
   }
   return out;
 }
@@ -89,18 +91,21 @@ std::string factor_bar(const json& factors) {
     }
     ++i;
   }
-  return fmt::format("<svg width=\"120\" height=\"10\" role=\"img\" aria-label=\"{0}\"><title>{0}</title>{1}</svg>"
-                     "<div class=\"muted\">{0}</div>",
-                     esc(tip), bars);
+  return fmt::format(
+      "<svg width=\"120\" height=\"10\" role=\"img\" aria-label=\"{0}\"><title>{0}</title>{1}</svg>"
+      "<div class=\"muted\">{0}</div>",
+      esc(tip), bars);
 }
 
 std::string jobs_table(const json& jobs) {
   static const std::vector<std::pair<const char*, const char*>> cols{
-      {"job", "job"},       {"user", "user"},          {"account", "account"}, {"partition", "partition"},
-      {"cpus", "CPUs"},     {"nodes", "nodes"},        {"submit", "submit"},   {"start", "start"},
+      {"job", "job"},           {"user", "user"},        {"account", "account"}, {"partition", "partition"},
+      {"cpus", "CPUs"},         {"nodes", "nodes"},      {"submit", "submit"},   {"start", "start"},
       {"wait_seconds", "wait"}, {"priority", "priority"}};
   std::string out = "<table class=\"jobs\"><thead><tr>";
-  for (const auto& [key, label] : cols) out += sort_th(label, std::string(key) != "user" && std::string(key) != "account" && std::string(key) != "partition");
+  for (const auto& [key, label] : cols)
+    out +=
+        sort_th(label, std::string(key) != "user" && std::string(key) != "account" && std::string(key) != "partition");
   out += "<th>weighted factors</th></tr></thead><tbody>\n";
   for (const json& j : jobs) {
     if (!j.is_object()) continue;
@@ -139,8 +144,9 @@ std::string object_table(const Rows& o, const std::string& key) {
     out += "<tr><td>" + esc(k) + "</td>";
     for (const std::string& c : columns) {
       const json x = v.value(c, json());
-      out += x.is_number() ? fmt::format("<td class=\"n\" data-v=\"{}\">{}</td>", scalar_value(x), scalar_text(key, c, x))
-                           : "<td>" + scalar_text(key, c, x) + "</td>";
+      out += x.is_number()
+                 ? fmt::format("<td class=\"n\" data-v=\"{}\">{}</td>", scalar_value(x), scalar_text(key, c, x))
+                 : "<td>" + scalar_text(key, c, x) + "</td>";
     }
     out += "</tr>\n";
   }
@@ -171,7 +177,8 @@ std::string parent_key(const std::string& path) {
 std::string fix_html(const rules::Fix& fix, const json& evidence, const char* label = "Fix:") {
   std::string out = std::string("<div class=\"fix\"><b>") + label + "</b> " + esc(fix.description);
   if (evidence.value("fix_effect", "") == "mixed") {
-    out += "<div class=\"muted\">Re-simulated, it improves some of these outcomes and worsens others: weigh them.</div>";
+    out +=
+        "<div class=\"muted\">Re-simulated, it improves some of these outcomes and worsens others: weigh them.</div>";
   }
   if (!fix.key.empty()) {
     out += fmt::format("<div>Set <code>{}</code>{}</div>", esc(fix.key),
@@ -182,7 +189,9 @@ std::string fix_html(const rules::Fix& fix, const json& evidence, const char* la
     std::vector<std::pair<std::string, json>> now, after;
     flatten(evidence.contains("metrics") ? evidence["metrics"] : evidence, "", now);
     flatten(fix.resimulated, "", after);
-    out += "<table><thead><tr><th>metric</th><th class=\"n\">now</th><th class=\"n\">with the fix</th></tr></thead><tbody>\n";
+    out +=
+        "<table><thead><tr><th>metric</th><th class=\"n\">now</th><th class=\"n\">with the "
+        "fix</th></tr></thead><tbody>\n";
     for (const auto& [path, v] : after) {
       const auto it = std::find_if(now.begin(), now.end(), [&](const auto& p) { return p.first == path; });
       const std::string key = last_key(path), parent = parent_key(path);

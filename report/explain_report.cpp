@@ -10,9 +10,12 @@ namespace {
 
 const char* started_by(engine::StartedBy by) {
   switch (by) {
-    case engine::StartedBy::kMain: return "the main scheduler";
-    case engine::StartedBy::kBackfill: return "backfill";
-    case engine::StartedBy::kNone: break;
+    case engine::StartedBy::kMain:
+      return "the main scheduler";
+    case engine::StartedBy::kBackfill:
+      return "backfill";
+    case engine::StartedBy::kNone:
+      break;
   }
   return "-";
 }
@@ -47,8 +50,8 @@ std::string offset_text(std::int64_t s) {
 
 void print_explanation(std::ostream& out, const engine::Explanation& e) {
   const engine::SimJob& j = e.job;
-  const engine::SimRecord* rec = j.run_rec >= 0 ? &j.recs[static_cast<std::size_t>(j.run_rec)]
-                                                : (j.recs.empty() ? nullptr : &j.recs.front());
+  const engine::SimRecord* rec =
+      j.run_rec >= 0 ? &j.recs[static_cast<std::size_t>(j.run_rec)] : (j.recs.empty() ? nullptr : &j.recs.front());
   out << fmt::format("Job {}: user {}, account {}, QOS {}, partition {}; {} CPUs on {} node(s), time limit {}\n",
                      j.req.id, j.req.user, e.account, e.qos, e.partition, rec ? rec->demand.cpus : j.req.cpus,
                      rec ? rec->demand.min_nodes : j.req.nodes, rec ? limit_text(rec->time_limit) : "-");
@@ -77,8 +80,8 @@ void print_explanation(std::ostream& out, const engine::Explanation& e) {
     if (w.start == engine::kNoTime) {
       out << fmt::format("  {}: no earlier start\n", w.change);
     } else if (j.start != engine::kNoTime) {
-      out << fmt::format("  {}: starts {} after submission ({} sooner)\n", w.change, offset_text(w.start - j.req.submit),
-                         offset_text(j.start - w.start).substr(1));
+      out << fmt::format("  {}: starts {} after submission ({} sooner)\n", w.change,
+                         offset_text(w.start - j.req.submit), offset_text(j.start - w.start).substr(1));
     } else {
       out << fmt::format("  {}: starts {} after submission\n", w.change, offset_text(w.start - j.req.submit));
     }
@@ -93,7 +96,8 @@ nlohmann::json explanation_json(const engine::Explanation& e) {
   }
   nlohmann::json what_ifs = nlohmann::json::array();
   for (const engine::WhatIf& w : e.what_ifs) {
-    what_ifs.push_back({{"change", w.change}, {"start", w.start == engine::kNoTime ? nlohmann::json() : nlohmann::json(w.start)}});
+    what_ifs.push_back(
+        {{"change", w.change}, {"start", w.start == engine::kNoTime ? nlohmann::json() : nlohmann::json(w.start)}});
   }
   auto t = [](std::int64_t v) { return v == engine::kNoTime ? nlohmann::json() : nlohmann::json(v); };
   return {{"job_id", j.req.id},
@@ -104,8 +108,9 @@ nlohmann::json explanation_json(const engine::Explanation& e) {
           {"submit", j.req.submit},
           {"eligible", j.begin},
           {"start", t(j.start)},
-          {"started_by", j.started_by == engine::StartedBy::kMain ? "main"
-                         : j.started_by == engine::StartedBy::kBackfill ? "backfill" : ""},
+          {"started_by", j.started_by == engine::StartedBy::kMain       ? "main"
+                         : j.started_by == engine::StartedBy::kBackfill ? "backfill"
+                                                                        : ""},
           {"rejected", j.state == engine::JobState::kRejected ? nlohmann::json(j.reject_reason) : nlohmann::json()},
           {"intervals", spans},
           {"what_if", what_ifs}};

@@ -13,11 +13,21 @@ std::string esc(std::string_view text) {
   out.reserve(text.size() + 8);
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
       default:
         // Control characters are not allowed in HTML text; a hostile name must not smuggle them in.
         if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n') break;
@@ -56,9 +66,7 @@ std::string fmt_number(double v) {
   return fmt::format("{:.3f}", v);
 }
 
-std::string fmt_percent(double share) {
-  return std::isfinite(share) ? fmt::format("{:.1f} %", share * 100) : "–";
-}
+std::string fmt_percent(double share) { return std::isfinite(share) ? fmt::format("{:.1f} %", share * 100) : "–"; }
 
 std::string fmt_duration(double s) {
   if (!std::isfinite(s)) return "–";

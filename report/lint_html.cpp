@@ -28,23 +28,26 @@ using rules::Finding;
 std::string verdict_html(const rules::LintReport& r, Severity fail_on) {
   const std::size_t blocking = r.count_at_or_above(fail_on);
   const std::size_t review = r.count_at_or_above(Severity::kWarning);
-  const std::string baseline =
-      r.baselined ? fmt::format(" ({} finding{} in the baseline not counted.)", r.baselined, r.baselined == 1 ? "" : "s")
-                  : "";
+  const std::string baseline = r.baselined ? fmt::format(" ({} finding{} in the baseline not counted.)", r.baselined,
+                                                         r.baselined == 1 ? "" : "s")
+                                           : "";
   if (blocking) {
-    return fmt::format("<div class=\"verdict fail\" id=\"verdict\">Do not deploy: {} finding{} at or above {}.{}</div>\n",
-                       blocking, blocking == 1 ? "" : "s", rules::level_name(fail_on), baseline);
+    return fmt::format(
+        "<div class=\"verdict fail\" id=\"verdict\">Do not deploy: {} finding{} at or above {}.{}</div>\n", blocking,
+        blocking == 1 ? "" : "s", rules::level_name(fail_on), baseline);
   }
   if (review) {
-    return fmt::format("<div class=\"verdict warn\" id=\"verdict\">Review before deploying: {} finding{} at warning "
-                       "or above, none at or above {}.{}</div>\n",
-                       review, review == 1 ? "" : "s", rules::level_name(fail_on), baseline);
+    return fmt::format(
+        "<div class=\"verdict warn\" id=\"verdict\">Review before deploying: {} finding{} at warning "
+        "or above, none at or above {}.{}</div>\n",
+        review, review == 1 ? "" : "s", rules::level_name(fail_on), baseline);
   }
   // A run that did not exercise the site is no clean bill, whatever was suppressed.
   if (r.coverage && r.coverage->coverage() < engine::kMinCoverage) {
-    return fmt::format("<div class=\"verdict warn\" id=\"verdict\">Not judged: only {} of {} simulated jobs started, "
-                       "so the simulated checks rest on nothing.{}</div>\n",
-                       r.coverage->total.started, r.coverage->total.offered, baseline);
+    return fmt::format(
+        "<div class=\"verdict warn\" id=\"verdict\">Not judged: only {} of {} simulated jobs started, "
+        "so the simulated checks rest on nothing.{}</div>\n",
+        r.coverage->total.started, r.coverage->total.offered, baseline);
   }
   return "<div class=\"verdict pass\" id=\"verdict\">No errors or warnings." + baseline + "</div>\n";
 }
@@ -106,10 +109,11 @@ std::string index_html(const rules::LintReport& r) {
     const Finding& f = r.findings[i];
     const char* level = rules::level_name(f.severity);
     const std::string msg = truncate_utf8(f.message, 140);
-    out += fmt::format("<tr><td data-v=\"{}\" class=\"n\"><span class=\"sev {}\">{}</span></td>"
-                       "<td><a href=\"#finding-{}\">{}</a></td><td>{}</td><td class=\"mono\">{}</td><td>{}</td></tr>\n",
-                       3 - static_cast<int>(f.severity), level, level, i, esc(f.code), esc(rules::check_name(f.check)),
-                       esc(location_text(f.loc)), esc(msg));
+    out += fmt::format(
+        "<tr><td data-v=\"{}\" class=\"n\"><span class=\"sev {}\">{}</span></td>"
+        "<td><a href=\"#finding-{}\">{}</a></td><td>{}</td><td class=\"mono\">{}</td><td>{}</td></tr>\n",
+        3 - static_cast<int>(f.severity), level, level, i, esc(f.code), esc(rules::check_name(f.check)),
+        esc(location_text(f.loc)), esc(msg));
   }
   return out + "</tbody></table>\n";
 }
@@ -129,20 +133,23 @@ std::string glossary_html(const rules::LintReport& r) {
     if (!meaning.empty()) items += "<dt>" + esc(k) + "</dt><dd>" + esc(meaning) + "</dd>";
   }
   if (items.empty()) return {};
-  return "<section id=\"glossary\"><h2>What the evidence says</h2><dl class=\"glossary\">" + items + "</dl></section>\n";
+  return "<section id=\"glossary\"><h2>What the evidence says</h2><dl class=\"glossary\">" + items +
+         "</dl></section>\n";
 }
 
 std::string lint_html(const rules::LintReport& r, Severity fail_on) {
-  std::string out = page_begin({"slurm-advisor policy review: " + r.conf_path,
-                                "Slurm " + r.slurm_version + " · " + std::to_string(r.findings.size()) + " finding" +
-                                    (r.findings.size() == 1 ? "" : "s") + " · " + std::to_string(r.rules_run) +
-                                    " rules"});
+  std::string out =
+      page_begin({"slurm-advisor policy review: " + r.conf_path,
+                  "Slurm " + r.slurm_version + " · " + std::to_string(r.findings.size()) + " finding" +
+                      (r.findings.size() == 1 ? "" : "s") + " · " + std::to_string(r.rules_run) + " rules"});
   out += "<nav class=\"toc\"><a href=\"#summary\">Summary</a><a href=\"#findings\">Findings</a>";
   if (r.simulation) out += "<a href=\"#charts\">Charts</a>";
   out += "</nav>\n" + summary_html(r, fail_on);
   out += "<section id=\"findings\"><h2>Findings</h2>\n";
-  if (r.findings.empty()) out += "<p>No findings.</p>\n";
-  else out += index_html(r);
+  if (r.findings.empty())
+    out += "<p>No findings.</p>\n";
+  else
+    out += index_html(r);
   for (std::size_t i = 0; i < r.findings.size(); ++i) out += finding_html(r.findings[i], i);
   out += "</section>\n";
   if (r.simulation) {

@@ -49,22 +49,26 @@ nlohmann::json finding_json(const Finding& f) {
   return j;
 }
 
-std::vector<std::pair<std::string, std::vector<std::string>>> skipped_by_reason(const std::vector<std::string>& skipped) {
+std::vector<std::pair<std::string, std::vector<std::string>>> skipped_by_reason(
+    const std::vector<std::string>& skipped) {
   std::vector<std::pair<std::string, std::vector<std::string>>> out;
   for (const std::string& s : skipped) {
     const auto open = s.find(" (");
     const std::string code = s.substr(0, open);
     const std::string reason = open == std::string::npos ? "" : s.substr(open + 2, s.size() - open - 3);
     auto it = std::find_if(out.begin(), out.end(), [&](const auto& g) { return g.first == reason; });
-    if (it == out.end()) out.push_back({reason, {code}});
-    else it->second.push_back(code);
+    if (it == out.end())
+      out.push_back({reason, {code}});
+    else
+      it->second.push_back(code);
   }
   return out;
 }
 
 nlohmann::json lint_summary(const rules::LintReport& r) {
   nlohmann::json by_check = nlohmann::json::object();
-  for (const Finding& f : r.findings) by_check[rules::check_name(f.check)] = by_check.value(rules::check_name(f.check), 0) + 1;
+  for (const Finding& f : r.findings)
+    by_check[rules::check_name(f.check)] = by_check.value(rules::check_name(f.check), 0) + 1;
   nlohmann::json j = {{"errors", r.count(Severity::kError)},
                       {"warnings", r.count(Severity::kWarning)},
                       {"info", r.count(Severity::kInfo)},

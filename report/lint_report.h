@@ -31,7 +31,8 @@ nlohmann::json finding_json(const rules::Finding& finding);
 std::string lint_html(const rules::LintReport& report, Severity fail_on);
 /// The rules not run, grouped by why ("needs --assoc: ..." -> FAIR001, FAIR002, ...), in the
 /// order each reason first appears; entries are "CODE (reason)".
-std::vector<std::pair<std::string, std::vector<std::string>>> skipped_by_reason(const std::vector<std::string>& skipped);
+std::vector<std::pair<std::string, std::vector<std::string>>> skipped_by_reason(
+    const std::vector<std::string>& skipped);
 /// The summary block shared by the JSON output and the text footer.
 nlohmann::json lint_summary(const rules::LintReport& report);
 

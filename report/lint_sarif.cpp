@@ -12,9 +12,12 @@ namespace {
 
 const char* sarif_level(Severity l) {
   switch (l) {
-    case Severity::kError: return "error";
-    case Severity::kWarning: return "warning";
-    case Severity::kInfo: return "note";
+    case Severity::kError:
+      return "error";
+    case Severity::kWarning:
+      return "warning";
+    case Severity::kInfo:
+      return "note";
   }
   return "note";
 }
@@ -98,7 +101,9 @@ nlohmann::json lint_sarif(const rules::LintReport& report, const std::string& ro
     results.push_back(res);
   }
   nlohmann::json run = {
-      {"tool", {{"driver", {{"name", "slurm-advisor"}, {"version", "0.1.0"}, {"semanticVersion", "0.1.0"}, {"rules", rule_list}}}}},
+      {"tool",
+       {{"driver",
+         {{"name", "slurm-advisor"}, {"version", "0.1.0"}, {"semanticVersion", "0.1.0"}, {"rules", rule_list}}}}},
       {"results", results},
       {"invocations", {{{"executionSuccessful", true}, {"properties", lint_summary(report)}}}},
       {"originalUriBaseIds", {{"%SRCROOT%", {{"uri", artifact_root(root)}}}}},

@@ -17,9 +17,12 @@ using rules::Finding;
 
 const char* color_of(Severity l) {
   switch (l) {
-    case Severity::kError: return "\033[1;31m";
-    case Severity::kWarning: return "\033[1;35m";
-    case Severity::kInfo: return "\033[1;36m";
+    case Severity::kError:
+      return "\033[1;31m";
+    case Severity::kWarning:
+      return "\033[1;35m";
+    case Severity::kInfo:
+      return "\033[1;36m";
   }
   return "";
 }
@@ -66,8 +69,8 @@ std::string job_line(const nlohmann::json& j) {
 void print_finding(std::ostream& out, const Finding& f, const LintTextOptions& o) {
   const char* on = o.color ? color_of(f.severity) : "";
   const char* off = o.color ? "\033[0m" : "";
-  out << location_text(f.loc) << ": " << on << rules::level_name(f.severity) << off << ": " << f.message << " [" << f.code
-      << " " << rules::check_name(f.check) << "]" << (f.baselined ? " (baselined)" : "") << "\n";
+  out << location_text(f.loc) << ": " << on << rules::level_name(f.severity) << off << ": " << f.message << " ["
+      << f.code << " " << rules::check_name(f.check) << "]" << (f.baselined ? " (baselined)" : "") << "\n";
   if (!o.evidence) return;  // --no-evidence: one line per finding, for grep and quick looks
   if (!f.snippet.empty()) out << "    " << printable(f.snippet, 300) << "\n";
   // A group of many places (one cause on many lines) shows its first few.
@@ -76,7 +79,8 @@ void print_finding(std::ostream& out, const Finding& f, const LintTextOptions& o
     const auto& r = f.related[i];
     out << "  see " << location_text(r) << (r.note.empty() ? "" : " (" + r.note + ")") << "\n";
   }
-  if (f.related.size() > kShown) out << "  ... and " << f.related.size() - kShown << " more places (all in JSON and SARIF)\n";
+  if (f.related.size() > kShown)
+    out << "  ... and " << f.related.size() - kShown << " more places (all in JSON and SARIF)\n";
   const nlohmann::json& e = f.evidence;
   if (e.contains("scenario")) {
     const auto& s = e["scenario"];
@@ -104,7 +108,8 @@ void print_finding(std::ostream& out, const Finding& f, const LintTextOptions& o
   };
   if (f.fix) {
     out << "  fix: " << f.fix->description << "\n";
-    if (e.value("fix_effect", "") == "mixed") out << "  (re-simulated, it improves some of these outcomes and worsens others)\n";
+    if (e.value("fix_effect", "") == "mixed")
+      out << "  (re-simulated, it improves some of these outcomes and worsens others)\n";
     if (!f.fix->resimulated.is_null()) resimulated(f.fix->resimulated, f.fix->key + "=" + f.fix->value);
   } else if (e.contains("fix_resimulated")) {
     out << "  not suggested: " << e.value("fix_not_suggested", "") << "\n";

@@ -73,8 +73,14 @@ void print_squeue(std::ostream& out, const std::vector<QueueRow>& rows) {
 nlohmann::json squeue_json(const std::vector<QueueRow>& rows, std::int64_t at) {
   nlohmann::json jobs = nlohmann::json::array();
   for (const QueueRow& r : rows) {
-    jobs.push_back({{"job_id", r.job_id}, {"user", r.user}, {"account", r.account}, {"partition", r.partition},
-                    {"qos", r.qos}, {"state", r.state}, {"reason", r.reason}, {"priority", r.priority}});
+    jobs.push_back({{"job_id", r.job_id},
+                    {"user", r.user},
+                    {"account", r.account},
+                    {"partition", r.partition},
+                    {"qos", r.qos},
+                    {"state", r.state},
+                    {"reason", r.reason},
+                    {"priority", r.priority}});
   }
   return {{"at", at}, {"jobs", jobs}};
 }

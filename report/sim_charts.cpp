@@ -37,7 +37,6 @@ BoxRow box_of(std::string label, std::vector<double> v) {
   return r;
 }
 
-
 // The run's timeline as the charts read it: buckets from the run's start, each bucket's
 // length (the last one may be cut short by the end of the run), and a partition's
 // CPU-seconds in a bucket (its rows are only as long as the partition was busy).
@@ -88,7 +87,9 @@ std::vector<BoxRow> waits_by_tier(const rules::Simulation& sim) {
   std::map<int, std::vector<double>, std::greater<>> waits;  // highest tier first, as the queue orders them
   std::map<int, std::vector<std::string>> names;
   for (const SimJob& j : sim.result.jobs) {
-    if (counted(j)) waits[c.partitions[j.run_or_first_rec().part].priority_tier].push_back(static_cast<double>(rules::wait_of(sim, j)));
+    if (counted(j))
+      waits[c.partitions[j.run_or_first_rec().part].priority_tier].push_back(
+          static_cast<double>(rules::wait_of(sim, j)));
   }
   for (const Partition& p : c.partitions) names[p.priority_tier].push_back(p.name);
   std::vector<BoxRow> rows;
@@ -120,10 +121,15 @@ PriorityClasses priority_by_class(const rules::Simulation& sim, std::size_t max_
     size_names[key] = size;
     Sum& s = classes[key];
     double tres = 0;
-    for (std::size_t i = 0; i < f.tres.size() && i < w.weight_tres.size(); ++i) tres += f.tres[i] * w.weight_tres[i].weight;
-    const double parts[] = {f.age * w.weight_age,           f.assoc * w.weight_assoc, f.fairshare * w.weight_fairshare,
-                            f.job_size * w.weight_job_size, f.partition * w.weight_partition,
-                            f.qos * w.weight_qos,           tres};
+    for (std::size_t i = 0; i < f.tres.size() && i < w.weight_tres.size(); ++i)
+      tres += f.tres[i] * w.weight_tres[i].weight;
+    const double parts[] = {f.age * w.weight_age,
+                            f.assoc * w.weight_assoc,
+                            f.fairshare * w.weight_fairshare,
+                            f.job_size * w.weight_job_size,
+                            f.partition * w.weight_partition,
+                            f.qos * w.weight_qos,
+                            tres};
     for (std::size_t i = 0; i < 7; ++i) s.parts[i] += parts[i];
     s.priority += started ? j.start_priority : j.recs.front().priority;
     ++s.n;
@@ -141,7 +147,8 @@ PriorityClasses priority_by_class(const rules::Simulation& sim, std::size_t max_
     row.label = fmt::format("{} · {} CPU{} · tier {}", p.name, size_names[key], size_names[key] == "1" ? "" : "s",
                             p.priority_tier);
     for (double v : s.parts) row.parts.push_back(v / static_cast<double>(s.n));
-    row.note = fmt::format("n={} · {}", fmt_count(static_cast<double>(s.n)), fmt_number(s.priority / static_cast<double>(s.n)));
+    row.note = fmt::format("n={} · {}", fmt_count(static_cast<double>(s.n)),
+                           fmt_number(s.priority / static_cast<double>(s.n)));
     out.rows.push_back(std::move(row));
   }
   return out;
@@ -174,13 +181,13 @@ CoverageSeries backfill_coverage(const rules::Simulation& sim, std::size_t max_p
   out.cycles = log.size();
   for (const engine::BackfillCycle& c : log) out.stopped_early += c.stop != engine::BackfillCycle::Stop::kEnd;
   const std::int64_t start = sim.result.start, span = std::max<std::int64_t>(1, sim.result.end - start);
-  const std::int64_t width = std::max<std::int64_t>(60, (span + static_cast<std::int64_t>(max_points) - 1) /
-                                                            static_cast<std::int64_t>(max_points));
+  const std::int64_t width = std::max<std::int64_t>(
+      60, (span + static_cast<std::int64_t>(max_points) - 1) / static_cast<std::int64_t>(max_points));
   const std::size_t buckets = static_cast<std::size_t>((span + width - 1) / width);
   std::vector<double> depth(buckets, 0), tested(buckets, 0), n(buckets, 0);
   for (const engine::BackfillCycle& c : log) {
-    const auto b = static_cast<std::size_t>(std::clamp<std::int64_t>((c.at - start) / width, 0,
-                                                                     static_cast<std::int64_t>(buckets) - 1));
+    const auto b = static_cast<std::size_t>(
+        std::clamp<std::int64_t>((c.at - start) / width, 0, static_cast<std::int64_t>(buckets) - 1));
     depth[b] += c.depth, tested[b] += c.tested, ++n[b];
   }
   Series d{"queue depth at cycle start (records)", {}, true}, t{"jobs tested per cycle", {}};
@@ -219,7 +226,8 @@ UtilisationSeries utilisation(const rules::Simulation& sim, std::size_t max_part
   for (std::size_t p = 0; p < c.partitions.size(); ++p) {
     if (part_cpus[p] > 0 && p < tl.running.size() && !tl.running[p].empty()) parts.push_back(p);
   }
-  std::stable_sort(parts.begin(), parts.end(), [&](std::size_t a, std::size_t b) { return part_cpus[a] > part_cpus[b]; });
+  std::stable_sort(parts.begin(), parts.end(),
+                   [&](std::size_t a, std::size_t b) { return part_cpus[a] > part_cpus[b]; });
   if (parts.size() > max_partitions - 1) parts.resize(max_partitions - 1);
   std::sort(parts.begin(), parts.end());
   for (std::size_t p : parts) {
@@ -267,7 +275,8 @@ std::string gang_charts(const rules::Simulation& sim, const ChartOptions& o, std
       run.values.push_back(Buckets::cell(tl.running, p, b) / buckets.seconds(b));
       sus.values.push_back(Buckets::cell(tl.suspended, p, b) / buckets.seconds(b));
     }
-    out += time_chart({fmt::format("{}chart-gang-{}", o.id_prefix, p), "Running and suspended CPUs: partition " + c.partitions[p].name + of,
+    out += time_chart({fmt::format("{}chart-gang-{}", o.id_prefix, p),
+                       "Running and suspended CPUs: partition " + c.partitions[p].name + of,
                        "CPUs held by running jobs and by suspended jobs (gang timeslicing or suspend preemption) per "
                        "time bucket; suspended jobs keep their memory on the node."},
                       axis, {std::move(run), std::move(sus)});
@@ -305,8 +314,9 @@ std::string simulation_charts(const rules::Simulation& sim, const ChartOptions& 
                                   "lock yield.",
                                   cov.cycles, cov.stopped_early)};
   out += cov.cycles ? time_chart(bf, cov.axis, cov.series)
-                    : note_figure(bf, "No backfill cycle ran: SchedulerType is not sched/backfill, or "
-                                      "bf_interval=-1 switches the backfill thread off.");
+                    : note_figure(bf,
+                                  "No backfill cycle ran: SchedulerType is not sched/backfill, or "
+                                  "bf_interval=-1 switches the backfill thread off.");
   const UtilisationSeries util = utilisation(sim);
   out += time_chart({id("chart-utilisation"), "Utilisation over time" + of,
                      "CPU-seconds of running (not suspended) jobs per time bucket over the CPUs of all nodes and of "

@@ -20,19 +20,27 @@ std::string csv_field(const std::string& s) {
 
 const char* started_by_name(engine::StartedBy by) {
   switch (by) {
-    case engine::StartedBy::kMain: return "main";
-    case engine::StartedBy::kBackfill: return "backfill";
-    default: return "";
+    case engine::StartedBy::kMain:
+      return "main";
+    case engine::StartedBy::kBackfill:
+      return "backfill";
+    default:
+      return "";
   }
 }
 
 const char* state_name(engine::JobState s) {
   switch (s) {
-    case engine::JobState::kFuture: return "FUTURE";
-    case engine::JobState::kPending: return "PENDING";
-    case engine::JobState::kRunning: return "RUNNING";
-    case engine::JobState::kDone: return "COMPLETED";
-    case engine::JobState::kRejected: return "REJECTED";
+    case engine::JobState::kFuture:
+      return "FUTURE";
+    case engine::JobState::kPending:
+      return "PENDING";
+    case engine::JobState::kRunning:
+      return "RUNNING";
+    case engine::JobState::kDone:
+      return "COMPLETED";
+    case engine::JobState::kRejected:
+      return "REJECTED";
   }
   return "";
 }
@@ -55,8 +63,8 @@ std::string tres_text(const WeightedFactors& w) {
 }
 
 nlohmann::json wait_json(const engine::WaitStats& w) {
-  return {{"jobs", w.jobs}, {"mean", w.mean}, {"median", w.median}, {"p95", w.p95}, {"max", w.max},
-          {"bounded_slowdown", w.bounded_slowdown}};
+  return {{"jobs", w.jobs}, {"mean", w.mean}, {"median", w.median},
+          {"p95", w.p95},   {"max", w.max},   {"bounded_slowdown", w.bounded_slowdown}};
 }
 
 }  // namespace
@@ -89,12 +97,14 @@ void write_trace_csv(std::ostream& out, const engine::SimResult& r, const engine
          "pending_reasons,end_state,suspended,suspends,requeues,events\n";
   for (const engine::SimJob& j : r.jobs) {
     const bool started = j.start != engine::kNoTime;
-    const engine::SimRecord* rec = started ? &j.recs[static_cast<std::size_t>(j.run_rec)] : (j.recs.empty() ? nullptr : &j.recs.front());
+    const engine::SimRecord* rec =
+        started ? &j.recs[static_cast<std::size_t>(j.run_rec)] : (j.recs.empty() ? nullptr : &j.recs.front());
     std::vector<std::string> names;
     for (const engine::AllocPiece& p : j.alloc.pieces) names.push_back(conf.nodes[r.config_node(p.node)].name);
     const std::string account = j.assoc != kNoAssoc && site.tree ? site.tree->assocs[j.assoc].account : j.req.account;
     const std::string qos = j.qos >= 0 ? site.qos.records[static_cast<std::size_t>(j.qos)].name : j.req.qos;
-    WeightedFactors w = weighted_factors(started ? j.start_factors : (rec ? rec->factors : engine::PriorityFactors{}), conf.priority);
+    WeightedFactors w =
+        weighted_factors(started ? j.start_factors : (rec ? rec->factors : engine::PriorityFactors{}), conf.priority);
     auto t = [](std::int64_t v) { return v == engine::kNoTime ? std::string() : std::to_string(v); };
     std::string reason = j.reject_reason;
     if (reason.empty() && !started && rec) reason = rec->hold_reason;
@@ -112,7 +122,7 @@ void write_trace_csv(std::ostream& out, const engine::SimResult& r, const engine
       events += fmt::format("+{}:{}", e.at - j.req.submit, engine::job_event_name(e.kind));
       if (e.by) events += fmt::format("(by {})", e.by);
     }
-    const char* end_state = j.state != engine::JobState::kDone               ? ""
+    const char* end_state = j.state != engine::JobState::kDone            ? ""
                             : j.end_state == engine::EndState::kPreempted ? "PREEMPTED"
                             : j.end_state == engine::EndState::kTimeout   ? "TIMEOUT"
                                                                           : "COMPLETED";
@@ -122,11 +132,11 @@ void write_trace_csv(std::ostream& out, const engine::SimResult& r, const engine
         << csv_field(j.req.user) << ',' << csv_field(qos) << ',' << (started ? j.alloc.cpus() : j.req.cpus) << ','
         << (started ? j.alloc.nodes() : std::max<std::uint32_t>(1, j.req.nodes)) << ','
         << (started ? j.start_priority : (rec ? rec->priority : 0)) << ',' << started_by_name(j.started_by) << ','
-        << csv_field(names.empty() ? std::string() : compress_hostlist(names)) << ',' << f0(w.age) << ','
-        << f0(w.assoc) << ',' << f0(w.fairshare) << ',' << f0(w.job_size) << ',' << f0(w.partition) << ','
-        << f0(w.qos) << ',' << csv_field(tres_text(w)) << ',' << f0(w.nice) << ',' << f0(w.site) << ','
-        << t(j.req.recorded_start) << ',' << csv_field(reason) << ',' << csv_field(history) << ',' << end_state << ','
-        << j.tot_sus_time << ',' << j.suspends << ',' << j.requeues << ',' << csv_field(events) << '\n';
+        << csv_field(names.empty() ? std::string() : compress_hostlist(names)) << ',' << f0(w.age) << ',' << f0(w.assoc)
+        << ',' << f0(w.fairshare) << ',' << f0(w.job_size) << ',' << f0(w.partition) << ',' << f0(w.qos) << ','
+        << csv_field(tres_text(w)) << ',' << f0(w.nice) << ',' << f0(w.site) << ',' << t(j.req.recorded_start) << ','
+        << csv_field(reason) << ',' << csv_field(history) << ',' << end_state << ',' << j.tot_sus_time << ','
+        << j.suspends << ',' << j.requeues << ',' << csv_field(events) << '\n';
   }
 }
 
@@ -143,7 +153,8 @@ void print_sprio_long(std::ostream& out, const engine::PendingSnapshot& snap, co
         << cell(f0(w.site), 10, true) << ' ' << cell(f0(w.age), 10, true) << ' ' << cell(f0(w.assoc), 10, true) << ' '
         << cell(f0(w.fairshare), 10, true) << ' ' << cell(f0(w.job_size), 10, true) << ' '
         << cell(f0(w.partition), 10, true) << ' ' << cell(f0(w.qos), 10, true) << ' '
-        << cell(std::to_string(static_cast<long long>(w.nice)), 11, true) << ' ' << cell(tres_text(w), 20, true) << '\n';
+        << cell(std::to_string(static_cast<long long>(w.nice)), 11, true) << ' ' << cell(tres_text(w), 20, true)
+        << '\n';
   }
 }
 
@@ -153,54 +164,70 @@ nlohmann::json sprio_json(const engine::PendingSnapshot& snap, const PrioritySet
     const WeightedFactors w = weighted_factors(row.factors, p);
     nlohmann::json tres = nlohmann::json::object();
     for (const auto& [name, value] : w.tres) tres[name] = value;
-    jobs.push_back({{"job_id", row.job_id}, {"partition", row.partition}, {"user", row.user},
-                    {"account", row.account}, {"qos", row.qos}, {"priority", row.priority},
+    jobs.push_back({{"job_id", row.job_id},
+                    {"partition", row.partition},
+                    {"user", row.user},
+                    {"account", row.account},
+                    {"qos", row.qos},
+                    {"priority", row.priority},
                     {"factors",
-                     {{"age", w.age}, {"assoc", w.assoc}, {"fairshare", w.fairshare}, {"jobsize", w.job_size},
-                      {"partition", w.partition}, {"qos", w.qos}, {"nice", w.nice}, {"site", w.site},
+                     {{"age", w.age},
+                      {"assoc", w.assoc},
+                      {"fairshare", w.fairshare},
+                      {"jobsize", w.job_size},
+                      {"partition", w.partition},
+                      {"qos", w.qos},
+                      {"nice", w.nice},
+                      {"site", w.site},
                       {"tres", tres}}}});
   }
   return {{"at", snap.at}, {"jobs", jobs}};
 }
 
 void print_metrics_text(std::ostream& out, const engine::Metrics& m, const engine::SimCounters& c) {
-  out << fmt::format("simulated {} s ({} .. {}): {} jobs, {} started ({} by the main loop, {} by backfill), "
-                     "{} rejected, {} still pending, {} still running\n",
-                     m.end - m.start, m.start, m.end, m.jobs, m.started, m.main_starts, m.backfill_starts,
-                     m.rejected, m.pending_at_end, m.running_at_end);
+  out << fmt::format(
+      "simulated {} s ({} .. {}): {} jobs, {} started ({} by the main loop, {} by backfill), "
+      "{} rejected, {} still pending, {} still running\n",
+      m.end - m.start, m.start, m.end, m.jobs, m.started, m.main_starts, m.backfill_starts, m.rejected,
+      m.pending_at_end, m.running_at_end);
   out << fmt::format("utilisation {:.1f} %, backfill share of starts {:.1f} %, jobs backfill never reached {}\n",
                      100 * m.utilization, 100 * m.backfill_share, m.never_reached_by_backfill);
   if (m.maint_share > 0 || m.unavailable_share > 0 || m.requeues > 0) {
-    out << fmt::format("maintenance reservations took {:.1f} % of the CPU time, DOWN/DRAIN nodes {:.1f} %; "
-                       "utilisation of what was left {:.1f} %; {} requeues after DOWN nodes lost {:.0f} CPU-hours\n",
-                       100 * m.maint_share, 100 * m.unavailable_share, 100 * m.utilization_available, m.requeues,
-                       m.lost_cpu_seconds / 3600);
+    out << fmt::format(
+        "maintenance reservations took {:.1f} % of the CPU time, DOWN/DRAIN nodes {:.1f} %; "
+        "utilisation of what was left {:.1f} %; {} requeues after DOWN nodes lost {:.0f} CPU-hours\n",
+        100 * m.maint_share, 100 * m.unavailable_share, 100 * m.utilization_available, m.requeues,
+        m.lost_cpu_seconds / 3600);
   }
   const engine::GangMetrics& g = m.gang;
   if (g.sharing || g.suspends || g.preempt_requeues || g.preempt_cancels) {
-    out << fmt::format("sharing: {} suspends ({} jobs, {:.0f} CPU-hours suspended), stretch mean {:.2f} p95 {:.2f} "
-                       "max {:.2f} (job {}); preemption: {} requeued, {} cancelled, {:.0f} CPU-hours of work lost; "
-                       "up to {} jobs per node, {} nodes asked for more memory than they have",
-                       g.suspends, g.suspended_jobs, g.suspended_cpu_seconds / 3600, g.stretch_mean, g.stretch_p95,
-                       g.stretch_max, g.stretch_max_job, g.preempt_requeues, g.preempt_cancels,
-                       g.preempt_lost_cpu_seconds / 3600, g.max_jobs_per_node, g.nodes_over_memory);
+    out << fmt::format(
+        "sharing: {} suspends ({} jobs, {:.0f} CPU-hours suspended), stretch mean {:.2f} p95 {:.2f} "
+        "max {:.2f} (job {}); preemption: {} requeued, {} cancelled, {:.0f} CPU-hours of work lost; "
+        "up to {} jobs per node, {} nodes asked for more memory than they have",
+        g.suspends, g.suspended_jobs, g.suspended_cpu_seconds / 3600, g.stretch_mean, g.stretch_p95, g.stretch_max,
+        g.stretch_max_job, g.preempt_requeues, g.preempt_cancels, g.preempt_lost_cpu_seconds / 3600,
+        g.max_jobs_per_node, g.nodes_over_memory);
     if (g.worst_memory_ratio > 1) {
       out << fmt::format(" (worst {}: {} MB of {} MB)", g.worst_memory_node, g.worst_memory_mb, g.worst_memory_real_mb);
     }
-    if (g.nodes_unbounded_shared) out << fmt::format(", {} nodes shared by jobs with no memory bound", g.nodes_unbounded_shared);
+    if (g.nodes_unbounded_shared)
+      out << fmt::format(", {} nodes shared by jobs with no memory bound", g.nodes_unbounded_shared);
     out << '\n';
   }
-  out << fmt::format("main loop: {} runs ({} cut by max_sched_time, {} by default_queue_depth); backfill: {} cycles "
-                     "(mean queue {:.1f} records), {} will-run tests, {} reservations, stopped by bf_max_job_test {}, "
-                     "bf_max_time {}, yield {}, bf_node_space_size {}; {} plans beyond bf_window\n",
-                     c.main_runs, c.main_stopped_by_time, c.main_stopped_by_depth, c.bf_cycles,
-                     c.bf_cycles ? static_cast<double>(c.bf_queue_records) / static_cast<double>(c.bf_cycles) : 0.0, c.bf_tests,
-                     c.bf_reservations, c.bf_stopped_by_max_job_test, c.bf_stopped_by_max_time,
-                     c.bf_stopped_by_yield, c.bf_stopped_by_node_space, c.bf_no_resv_beyond_window);
+  out << fmt::format(
+      "main loop: {} runs ({} cut by max_sched_time, {} by default_queue_depth); backfill: {} cycles "
+      "(mean queue {:.1f} records), {} will-run tests, {} reservations, stopped by bf_max_job_test {}, "
+      "bf_max_time {}, yield {}, bf_node_space_size {}; {} plans beyond bf_window\n",
+      c.main_runs, c.main_stopped_by_time, c.main_stopped_by_depth, c.bf_cycles,
+      c.bf_cycles ? static_cast<double>(c.bf_queue_records) / static_cast<double>(c.bf_cycles) : 0.0, c.bf_tests,
+      c.bf_reservations, c.bf_stopped_by_max_job_test, c.bf_stopped_by_max_time, c.bf_stopped_by_yield,
+      c.bf_stopped_by_node_space, c.bf_no_resv_beyond_window);
   if (c.mapped_partitions || c.mapped_users || c.mapped_qos) {
-    out << fmt::format("mapped onto the site: {} partition names, {} users, {} QOS names "
-                       "(unknown to the config or the tree; see --map-partition)\n",
-                       c.mapped_partitions, c.mapped_users, c.mapped_qos);
+    out << fmt::format(
+        "mapped onto the site: {} partition names, {} users, {} QOS names "
+        "(unknown to the config or the tree; see --map-partition)\n",
+        c.mapped_partitions, c.mapped_users, c.mapped_qos);
   }
   auto table = [&](const char* title, const std::map<std::string, engine::WaitStats>& rows) {
     out << fmt::format("\nwait (s) by {:<10} {:>8} {:>10} {:>10} {:>10} {:>10} {:>9}\n", title, "jobs", "mean",
@@ -226,9 +253,14 @@ nlohmann::json metrics_json(const engine::Metrics& m, const engine::SimCounters&
   nlohmann::json j;
   j["start"] = m.start;
   j["end"] = m.end;
-  j["jobs"] = {{"total", m.jobs}, {"started", m.started}, {"completed", m.completed}, {"rejected", m.rejected},
-               {"pending_at_end", m.pending_at_end}, {"running_at_end", m.running_at_end},
-               {"main_starts", m.main_starts}, {"backfill_starts", m.backfill_starts}};
+  j["jobs"] = {{"total", m.jobs},
+               {"started", m.started},
+               {"completed", m.completed},
+               {"rejected", m.rejected},
+               {"pending_at_end", m.pending_at_end},
+               {"running_at_end", m.running_at_end},
+               {"main_starts", m.main_starts},
+               {"backfill_starts", m.backfill_starts}};
   j["utilization"] = m.utilization;
   j["utilization_available"] = m.utilization_available;
   j["maintenance_share"] = m.maint_share;
@@ -252,29 +284,49 @@ nlohmann::json metrics_json(const engine::Metrics& m, const engine::SimCounters&
   const engine::GangMetrics& g = m.gang;
   nlohmann::json share = nlohmann::json::object();
   for (const auto& [k, v] : g.suspended_share) share[k] = v;
-  j["sharing"] = {{"enabled", g.sharing}, {"suspends", g.suspends}, {"suspended_jobs", g.suspended_jobs},
-                  {"suspended_cpu_seconds", g.suspended_cpu_seconds}, {"suspended_share_by_partition", share},
-                  {"stretch", {{"mean", g.stretch_mean}, {"p95", g.stretch_p95}, {"max", g.stretch_max},
-                               {"max_job", g.stretch_max_job}}},
-                  {"preempt_requeues", g.preempt_requeues}, {"preempt_cancels", g.preempt_cancels},
-                  {"preempt_lost_cpu_seconds", g.preempt_lost_cpu_seconds},
-                  {"max_jobs_per_node", g.max_jobs_per_node}, {"nodes_over_memory", g.nodes_over_memory},
-                  {"nodes_unbounded_shared", g.nodes_unbounded_shared},
-                  {"worst_memory", {{"node", g.worst_memory_node}, {"ratio", g.worst_memory_ratio},
-                                    {"requested_mb", g.worst_memory_mb}, {"real_mb", g.worst_memory_real_mb}}}};
-  j["counters"] = {{"main_runs", c.main_runs}, {"main_starts", c.main_starts},
+  j["sharing"] = {
+      {"enabled", g.sharing},
+      {"suspends", g.suspends},
+      {"suspended_jobs", g.suspended_jobs},
+      {"suspended_cpu_seconds", g.suspended_cpu_seconds},
+      {"suspended_share_by_partition", share},
+      {"stretch",
+       {{"mean", g.stretch_mean}, {"p95", g.stretch_p95}, {"max", g.stretch_max}, {"max_job", g.stretch_max_job}}},
+      {"preempt_requeues", g.preempt_requeues},
+      {"preempt_cancels", g.preempt_cancels},
+      {"preempt_lost_cpu_seconds", g.preempt_lost_cpu_seconds},
+      {"max_jobs_per_node", g.max_jobs_per_node},
+      {"nodes_over_memory", g.nodes_over_memory},
+      {"nodes_unbounded_shared", g.nodes_unbounded_shared},
+      {"worst_memory",
+       {{"node", g.worst_memory_node},
+        {"ratio", g.worst_memory_ratio},
+        {"requested_mb", g.worst_memory_mb},
+        {"real_mb", g.worst_memory_real_mb}}}};
+  j["counters"] = {{"main_runs", c.main_runs},
+                   {"main_starts", c.main_starts},
                    {"main_stopped_by_max_sched_time", c.main_stopped_by_time},
-                   {"main_stopped_by_default_queue_depth", c.main_stopped_by_depth}, {"bf_cycles", c.bf_cycles},
-                   {"bf_starts", c.bf_starts}, {"bf_tests", c.bf_tests}, {"bf_reservations", c.bf_reservations},
+                   {"main_stopped_by_default_queue_depth", c.main_stopped_by_depth},
+                   {"bf_cycles", c.bf_cycles},
+                   {"bf_starts", c.bf_starts},
+                   {"bf_tests", c.bf_tests},
+                   {"bf_reservations", c.bf_reservations},
                    {"bf_stopped_by_max_job_test", c.bf_stopped_by_max_job_test},
-                   {"bf_stopped_by_max_time", c.bf_stopped_by_max_time}, {"bf_stopped_by_yield", c.bf_stopped_by_yield},
+                   {"bf_stopped_by_max_time", c.bf_stopped_by_max_time},
+                   {"bf_stopped_by_yield", c.bf_stopped_by_yield},
                    {"bf_stopped_by_node_space", c.bf_stopped_by_node_space},
                    {"bf_stopped_by_max_job_start", c.bf_stopped_by_max_job_start},
                    {"bf_skipped_by_per_entity_limits", c.bf_skipped_by_user_limit},
                    {"bf_plans_beyond_window", c.bf_no_resv_beyond_window},
-                   {"bf_mean_queue_depth", c.bf_cycles ? static_cast<double>(c.bf_queue_records) / static_cast<double>(c.bf_cycles) : 0.0}, {"priority_passes", c.priority_passes},
-                   {"events", c.events}, {"timeslices", c.timeslices}, {"resumes", c.resumes}, {"mapped_partitions", c.mapped_partitions},
-                   {"mapped_users", c.mapped_users}, {"mapped_qos", c.mapped_qos}};
+                   {"bf_mean_queue_depth",
+                    c.bf_cycles ? static_cast<double>(c.bf_queue_records) / static_cast<double>(c.bf_cycles) : 0.0},
+                   {"priority_passes", c.priority_passes},
+                   {"events", c.events},
+                   {"timeslices", c.timeslices},
+                   {"resumes", c.resumes},
+                   {"mapped_partitions", c.mapped_partitions},
+                   {"mapped_users", c.mapped_users},
+                   {"mapped_qos", c.mapped_qos}};
   return j;
 }
 
@@ -304,8 +356,13 @@ nlohmann::json node_peaks_json(const engine::SimResult& r, const Config& config)
   nlohmann::json out = nlohmann::json::array();
   for (std::size_t i = 0; i < peaks.size() && i < 20; ++i) {
     const engine::NodePeak& p = *peaks[i];
-    out.push_back({{"node", config.nodes[p.node].name}, {"peak_requested_mb", p.mem_mb}, {"real_mb", real_of(p)},
-                   {"ratio", ratio(p)}, {"at", p.at}, {"peak_jobs", p.jobs}, {"peak_unbounded_jobs", p.unbounded}});
+    out.push_back({{"node", config.nodes[p.node].name},
+                   {"peak_requested_mb", p.mem_mb},
+                   {"real_mb", real_of(p)},
+                   {"ratio", ratio(p)},
+                   {"at", p.at},
+                   {"peak_jobs", p.jobs},
+                   {"peak_unbounded_jobs", p.unbounded}});
   }
   return out;
 }

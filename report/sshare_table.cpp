@@ -1,10 +1,10 @@
 #include "report/sshare_table.h"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
-#include <fmt/format.h>
 
 namespace sa::report {
 
@@ -101,19 +101,25 @@ nlohmann::json sshare_json(const engine::FairShare& fair_share, const std::vecto
   for (std::uint32_t id : tree.hierarchical_order()) {
     const Association& a = tree.assocs[id];
     const engine::AssocShare& s = shares[id];
-    nlohmann::json j = {{"account", a.account}, {"user", a.user}, {"partition", a.partition},
+    nlohmann::json j = {{"account", a.account},
+                        {"user", a.user},
+                        {"partition", a.partition},
                         {"depth", tree.depth(id)},
-                        {"raw_shares", id == tree.root ? nlohmann::json(nullptr)
-                                       : a.use_parent() ? nlohmann::json("parent") : nlohmann::json(a.shares_raw)},
-                        {"norm_shares", s.shares_norm}, {"raw_usage", static_cast<std::uint64_t>(s.usage_raw)},
-                        {"norm_usage", s.usage_norm}, {"effective_usage", s.usage_efctv}};
+                        {"raw_shares", id == tree.root  ? nlohmann::json(nullptr)
+                                       : a.use_parent() ? nlohmann::json("parent")
+                                                        : nlohmann::json(a.shares_raw)},
+                        {"norm_shares", s.shares_norm},
+                        {"raw_usage", static_cast<std::uint64_t>(s.usage_raw)},
+                        {"norm_usage", s.usage_norm},
+                        {"effective_usage", s.usage_efctv}};
     j["fair_share"] = fair_tree && !a.is_user() ? nlohmann::json(nullptr) : nlohmann::json(s.fs_factor);
     if (fair_tree) j["level_fs"] = a.use_parent() ? nlohmann::json(nullptr) : number(static_cast<double>(s.level_fs));
     rows.push_back(std::move(j));
   }
   static const char* kNames[] = {"fair_tree", "classic", "depth_oblivious"};
   return {{"algorithm", kNames[static_cast<int>(fair_share.settings().algorithm)]},
-          {"dampening", fair_share.settings().dampening}, {"rows", rows}};
+          {"dampening", fair_share.settings().dampening},
+          {"rows", rows}};
 }
 
 }  // namespace sa::report

@@ -79,9 +79,10 @@ struct BarScale {
   std::string grid(double top, double height) const {
     std::string out;
     for (double t = 0; t <= max + step / 2; t += step) {
-      out += fmt::format("<line class=\"grid\" x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2:.0f}\"/>"
-                         "<text x=\"{0:.1f}\" y=\"13\" text-anchor=\"middle\">{3}</text>\n",
-                         x(t), top - 3, height - 4, percent ? fmt::format("{:.0f} %", t * 100) : fmt_number(t));
+      out += fmt::format(
+          "<line class=\"grid\" x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2:.0f}\"/>"
+          "<text x=\"{0:.1f}\" y=\"13\" text-anchor=\"middle\">{3}</text>\n",
+          x(t), top - 3, height - 4, percent ? fmt::format("{:.0f} %", t * 100) : fmt_number(t));
     }
     return out;
   }
@@ -93,15 +94,16 @@ std::string clip(const std::string& label, std::size_t max = 34) { return trunca
 }  // namespace
 
 std::string note_figure(const ChartFrame& f, const std::string& text) {
-  return fmt::format("<figure class=\"chart\" id=\"{}\"><h3>{}</h3><p class=\"muted\">{}</p>"
-                     "<figcaption>{}</figcaption></figure>\n",
-                     esc(f.id), esc(f.title), esc(text), esc(f.caption));
+  return fmt::format(
+      "<figure class=\"chart\" id=\"{}\"><h3>{}</h3><p class=\"muted\">{}</p>"
+      "<figcaption>{}</figcaption></figure>\n",
+      esc(f.id), esc(f.title), esc(text), esc(f.caption));
 }
 
 const std::string& palette(std::size_t i) {
   // Distinguishable in colour and still apart in greyscale print.
   static const std::array<std::string, 10> colours{"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
-                                                  "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+                                                   "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
   return colours[i % colours.size()];
 }
 
@@ -121,33 +123,36 @@ std::string box_chart(const ChartFrame& f, const std::vector<BoxRow>& rows) {
   for (const auto& [v, name] : kTimeTicks) {
     if (v > top_tick) break;
     const double x = ax.x(v);
-    out += fmt::format("<line class=\"grid\" x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2:.0f}\"/>"
-                       "<text x=\"{0:.1f}\" y=\"14\" text-anchor=\"middle\">{3}</text>\n",
-                       x, top - 4, height - 6, name);
+    out += fmt::format(
+        "<line class=\"grid\" x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2:.0f}\"/>"
+        "<text x=\"{0:.1f}\" y=\"14\" text-anchor=\"middle\">{3}</text>\n",
+        x, top - 4, height - 6, name);
   }
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const BoxRow& r = rows[i];
     const double y = top + row_h * static_cast<double>(i), mid = y + row_h / 2;
-    const std::string tip = fmt::format("{}: {} jobs, median {}, mean {}, p95 {}, max {}", r.label, r.n,
-                                        fmt_duration(r.p50), fmt_duration(r.mean), fmt_duration(r.p95),
-                                        fmt_duration(r.max));
-    out += fmt::format("<g><title>{}</title><text x=\"{:.0f}\" y=\"{:.1f}\" text-anchor=\"end\">{} ({})</text>", esc(tip),
-                       left - 8, mid + 4, esc(clip(r.label, 28)), fmt_count(static_cast<double>(r.n)));
+    const std::string tip =
+        fmt::format("{}: {} jobs, median {}, mean {}, p95 {}, max {}", r.label, r.n, fmt_duration(r.p50),
+                    fmt_duration(r.mean), fmt_duration(r.p95), fmt_duration(r.max));
+    out += fmt::format("<g><title>{}</title><text x=\"{:.0f}\" y=\"{:.1f}\" text-anchor=\"end\">{} ({})</text>",
+                       esc(tip), left - 8, mid + 4, esc(clip(r.label, 28)), fmt_count(static_cast<double>(r.n)));
     out += fmt::format("<line class=\"axis\" x1=\"{:.1f}\" x2=\"{:.1f}\" y1=\"{:.1f}\" y2=\"{:.1f}\"/>", ax.x(r.p5),
                        ax.x(r.p95), mid, mid);
-    out += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\" "
-                       "fill-opacity=\"0.35\" stroke=\"{}\"/>",
-                       ax.x(r.p25), y + 5, std::max(1.5, ax.x(r.p75) - ax.x(r.p25)), row_h - 10, palette(0),
-                       palette(0));
-    out += fmt::format("<line stroke=\"#1d2329\" stroke-width=\"2\" x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1:.1f}\" "
-                       "y2=\"{2:.1f}\"/>",
-                       ax.x(r.p50), y + 4, y + row_h - 4);
-    out += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\"/></g>\n", ax.x(r.mean), mid,
-                       palette(3));
+    out += fmt::format(
+        "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\" "
+        "fill-opacity=\"0.35\" stroke=\"{}\"/>",
+        ax.x(r.p25), y + 5, std::max(1.5, ax.x(r.p75) - ax.x(r.p25)), row_h - 10, palette(0), palette(0));
+    out += fmt::format(
+        "<line stroke=\"#1d2329\" stroke-width=\"2\" x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1:.1f}\" "
+        "y2=\"{2:.1f}\"/>",
+        ax.x(r.p50), y + 4, y + row_h - 4);
+    out +=
+        fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\"/></g>\n", ax.x(r.mean), mid, palette(3));
   }
-  return out + figure_close(f, "<div class=\"legend\"><span>box: 25th–75th percentile</span><span>bar: "
-                               "median</span><span>whiskers: 5th–95th</span><span><i style=\"background:" +
-                                   palette(3) + ";border-radius:6px\"></i>mean</span></div>\n");
+  return out + figure_close(f,
+                            "<div class=\"legend\"><span>box: 25th–75th percentile</span><span>bar: "
+                            "median</span><span>whiskers: 5th–95th</span><span><i style=\"background:" +
+                                palette(3) + ";border-radius:6px\"></i>mean</span></div>\n");
 }
 
 std::string stacked_chart(const ChartFrame& f, const std::vector<std::string>& series,
@@ -167,16 +172,17 @@ std::string stacked_chart(const ChartFrame& f, const std::vector<std::string>& s
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const StackRow& r = rows[i];
     const double y = top + row_h * static_cast<double>(i);
-    out += fmt::format("<text x=\"{:.0f}\" y=\"{:.1f}\" text-anchor=\"end\"><title>{}</title>{}</text>", left - 8, y + 14,
-                       esc(r.label), esc(clip(r.label)));
+    out += fmt::format("<text x=\"{:.0f}\" y=\"{:.1f}\" text-anchor=\"end\"><title>{}</title>{}</text>", left - 8,
+                       y + 14, esc(r.label), esc(clip(r.label)));
     double at = 0;
     for (std::size_t s = 0; s < r.parts.size() && s < series.size(); ++s) {
       const double v = std::max(0.0, r.parts[s]);
       if (v <= 0) continue;
-      out += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.2f}\" height=\"{:.0f}\" fill=\"{}\">"
-                         "<title>{}: {} {}</title></rect>",
-                         x(at), y + 3, std::max(0.5, x(at + v) - x(at)), row_h - 6, palette(s), esc(r.label),
-                         esc(series[s]), fmt_number(v));
+      out += fmt::format(
+          "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.2f}\" height=\"{:.0f}\" fill=\"{}\">"
+          "<title>{}: {} {}</title></rect>",
+          x(at), y + 3, std::max(0.5, x(at + v) - x(at)), row_h - 6, palette(s), esc(r.label), esc(series[s]),
+          fmt_number(v));
       at += v;
     }
     out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" class=\"muted\">{}</text>\n", x(at) + 4, y + 14, esc(r.note));
@@ -236,24 +242,28 @@ struct TimeFrame {
 std::string time_axes(const TimeFrame& fr, const TimeAxis& axis) {
   std::string out;
   for (double t = 0; t <= fr.ys.max + fr.ys.step / 2; t += fr.ys.step) {
-    out += fmt::format("<line class=\"grid\" x1=\"{0}\" x2=\"{1}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\"/>"
-                       "<text x=\"{3}\" y=\"{4:.1f}\" text-anchor=\"end\">{5}</text>\n",
-                       fr.left, fr.right, fr.y(t), fr.left - 6, fr.y(t) + 4,
-                       axis.percent ? fmt::format("{:.0f} %", t * 100) : fmt_number(t));
+    out += fmt::format(
+        "<line class=\"grid\" x1=\"{0}\" x2=\"{1}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\"/>"
+        "<text x=\"{3}\" y=\"{4:.1f}\" text-anchor=\"end\">{5}</text>\n",
+        fr.left, fr.right, fr.y(t), fr.left - 6, fr.y(t) + 4,
+        axis.percent ? fmt::format("{:.0f} %", t * 100) : fmt_number(t));
   }
   // Ticks every 6 hours up to two days, every day up to 30 days, every week beyond.
   const double span_h = fr.x_span / 3600;
   const std::int64_t tick = span_h <= 48 ? 6 * 3600 : span_h <= 720 ? 86400 : 7 * 86400;
   for (std::int64_t t = 0; t <= axis.x.back() - axis.x.front(); t += tick) {
     const std::string label = tick < 86400 ? fmt::format("{} h", t / 3600) : fmt::format("day {}", t / 86400);
-    out += fmt::format("<line class=\"axis\" x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2}\"/>"
-                       "<text x=\"{0:.1f}\" y=\"{3}\" text-anchor=\"middle\">{4}</text>\n",
-                       fr.x(fr.x0 + t), fr.bottom, fr.bottom + 4, fr.bottom + 16, label);
+    out += fmt::format(
+        "<line class=\"axis\" x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2}\"/>"
+        "<text x=\"{0:.1f}\" y=\"{3}\" text-anchor=\"middle\">{4}</text>\n",
+        fr.x(fr.x0 + t), fr.bottom, fr.bottom + 4, fr.bottom + 16, label);
   }
-  out += fmt::format("<line class=\"axis\" x1=\"{0}\" x2=\"{1}\" y1=\"{2}\" y2=\"{2}\"/>", fr.left, fr.right, fr.bottom);
-  out += fmt::format("<text x=\"12\" y=\"{0:.0f}\" transform=\"rotate(-90 12 {0:.0f})\" text-anchor=\"middle\">{1}"
-                     "</text>\n",
-                     (fr.top + fr.bottom) / 2, esc(axis.y_label));
+  out +=
+      fmt::format("<line class=\"axis\" x1=\"{0}\" x2=\"{1}\" y1=\"{2}\" y2=\"{2}\"/>", fr.left, fr.right, fr.bottom);
+  out += fmt::format(
+      "<text x=\"12\" y=\"{0:.0f}\" transform=\"rotate(-90 12 {0:.0f})\" text-anchor=\"middle\">{1}"
+      "</text>\n",
+      (fr.top + fr.bottom) / 2, esc(axis.y_label));
   return out;
 }
 
@@ -267,16 +277,19 @@ std::string series_lines(const TimeFrame& fr, const TimeAxis& axis, const Series
     while (i < n && !std::isfinite(s.values[i])) ++i;
     const std::size_t from = i;
     std::string pts;
-    for (; i < n && std::isfinite(s.values[i]); ++i) pts += fmt::format("{:.1f},{:.1f} ", fr.x(axis.x[i]), fr.y(s.values[i]));
+    for (; i < n && std::isfinite(s.values[i]); ++i)
+      pts += fmt::format("{:.1f},{:.1f} ", fr.x(axis.x[i]), fr.y(s.values[i]));
     if (pts.empty()) continue;
     if (s.area) {
-      out += fmt::format("<polygon points=\"{:.1f},{:.1f} {}{:.1f},{:.1f}\" fill=\"{}\" fill-opacity=\"0.3\" "
-                         "stroke=\"{}\"><title>{}</title></polygon>\n",
-                         fr.x(axis.x[from]), fr.y(0), pts, fr.x(axis.x[i - 1]), fr.y(0), colour, colour, esc(s.name));
+      out += fmt::format(
+          "<polygon points=\"{:.1f},{:.1f} {}{:.1f},{:.1f}\" fill=\"{}\" fill-opacity=\"0.3\" "
+          "stroke=\"{}\"><title>{}</title></polygon>\n",
+          fr.x(axis.x[from]), fr.y(0), pts, fr.x(axis.x[i - 1]), fr.y(0), colour, colour, esc(s.name));
     } else {
-      out += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.6\"><title>{}"
-                         "</title></polyline>\n",
-                         pts, colour, esc(s.name));
+      out += fmt::format(
+          "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.6\"><title>{}"
+          "</title></polyline>\n",
+          pts, colour, esc(s.name));
     }
   }
   return out;
@@ -297,8 +310,13 @@ std::string time_chart(const ChartFrame& f, const TimeAxis& axis, const std::vec
       max = std::max(max, stack[i]);
     }
   }
-  const TimeFrame fr{60, kWidth - 16, 12, 220, 250,
-                     static_cast<double>(std::max<std::int64_t>(1, axis.x.back() - axis.x.front())), axis.x.front(),
+  const TimeFrame fr{60,
+                     kWidth - 16,
+                     12,
+                     220,
+                     250,
+                     static_cast<double>(std::max<std::int64_t>(1, axis.x.back() - axis.x.front())),
+                     axis.x.front(),
                      YScale(max, axis.percent)};
   std::string out = figure_open(f, fr.height) + time_axes(fr, axis);
   std::vector<double> base(axis.x.size(), 0);

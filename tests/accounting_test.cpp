@@ -36,7 +36,8 @@ const char* kTree =
     "Parent - 'root'\n"
     "User - 'root':DefaultAccount='root':AdminLevel='Administrator':Fairshare=1\n"
     "Account - 'chem':Description='chemistry':Organization='science':Fairshare=40\n"
-    "Account - 'phys':Description='physics':Organization='science':Fairshare=60:GrpTRES=cpu=512,mem=2T:QOS='normal,high'\n"
+    "Account - "
+    "'phys':Description='physics':Organization='science':Fairshare=60:GrpTRES=cpu=512,mem=2T:QOS='normal,high'\n"
     "Parent - 'chem'\n"
     "User - 'alice':DefaultAccount='chem':Fairshare=1\n"
     "Account - 'chemlab':Description='lab':Organization='science':Fairshare=2147483647\n"
@@ -68,7 +69,8 @@ TEST(AssocDump, ReadsTheFormatsExample) {
   // Slurm's hierarchical order: users before accounts, by name.
   std::vector<std::string> names;
   for (std::uint32_t id : t.hierarchical_order()) names.push_back(t.assocs[id].name());
-  EXPECT_EQ(names, (std::vector<std::string>{"root", "root", "chem", "alice", "chemlab", "dave", "phys", "bob", "bob"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"root", "root", "chem", "alice", "chemlab", "dave", "phys", "bob", "bob"}));
 }
 
 TEST(AssocDump, MalformedInputIsDiagnosedWithPositions) {
@@ -171,13 +173,14 @@ std::vector<engine::AssocShare> run(const AssocTree& tree, const std::map<std::s
 }
 
 TEST(FairTree, TiesShareARankAndTheNextUntiedSkips) {
-  auto d = dump("Cluster - 'c'\nParent - 'root'\nAccount - 'a':Fairshare=1\nParent - 'a'\n"
-                "User - 'u1':Fairshare=1\nUser - 'u2':Fairshare=1\nUser - 'u3':Fairshare=1\nUser - 'u4':Fairshare=1\n");
+  auto d = dump(
+      "Cluster - 'c'\nParent - 'root'\nAccount - 'a':Fairshare=1\nParent - 'a'\n"
+      "User - 'u1':Fairshare=1\nUser - 'u2':Fairshare=1\nUser - 'u3':Fairshare=1\nUser - 'u4':Fairshare=1\n");
   auto s = run(d->tree, {{"u1", 10}, {"u2", 10}, {"u3", 5}, {"u4", 0}});
   const AssocTree& t = d->tree;
-  EXPECT_DOUBLE_EQ(s[t.find_user("u4", "a")].fs_factor, 1.0);   // no usage: LevelFS inf
+  EXPECT_DOUBLE_EQ(s[t.find_user("u4", "a")].fs_factor, 1.0);  // no usage: LevelFS inf
   EXPECT_DOUBLE_EQ(s[t.find_user("u3", "a")].fs_factor, 0.75);
-  EXPECT_DOUBLE_EQ(s[t.find_user("u1", "a")].fs_factor, 0.5);   // tied pair shares rank 2
+  EXPECT_DOUBLE_EQ(s[t.find_user("u1", "a")].fs_factor, 0.5);  // tied pair shares rank 2
   EXPECT_DOUBLE_EQ(s[t.find_user("u2", "a")].fs_factor, 0.5);
 }
 
@@ -190,10 +193,11 @@ TEST(FairTree, ZeroSharesRankLastEvenWithoutUsage) {
 }
 
 TEST(FairTree, ParentAccountsFlattenIntoTheGrandparentLevel) {
-  auto d = dump("Cluster - 'c'\nParent - 'root'\nAccount - 'a':Fairshare=1\nAccount - 'b':Fairshare=1\n"
-                "Parent - 'a'\nAccount - 'lab':Fairshare=parent\nUser - 'x':Fairshare=1\n"
-                "Parent - 'lab'\nUser - 'y':Fairshare=1\nUser - 'z':Fairshare=2\n"
-                "Parent - 'b'\nUser - 'w':Fairshare=1\n");
+  auto d = dump(
+      "Cluster - 'c'\nParent - 'root'\nAccount - 'a':Fairshare=1\nAccount - 'b':Fairshare=1\n"
+      "Parent - 'a'\nAccount - 'lab':Fairshare=parent\nUser - 'x':Fairshare=1\n"
+      "Parent - 'lab'\nUser - 'y':Fairshare=1\nUser - 'z':Fairshare=2\n"
+      "Parent - 'b'\nUser - 'w':Fairshare=1\n");
   engine::FairShare fs(d->tree, {});
   const AssocTree& t = d->tree;
   std::uint32_t a = t.find_account("a");
@@ -217,7 +221,8 @@ TEST(Classic, DampeningAndZeroUsage) {
   EXPECT_DOUBLE_EQ(plain[a].usage_efctv, 0.5);
   EXPECT_DOUBLE_EQ(plain[a].fs_factor, std::pow(2.0, -2.0));
   EXPECT_DOUBLE_EQ(damped[a].fs_factor, std::pow(2.0, -1.0));
-  auto idle = engine::FairShare(t, {engine::FairShareAlgorithm::kClassic, 1}).compute(std::vector<long double>(t.assocs.size(), 0));
+  auto idle = engine::FairShare(t, {engine::FairShareAlgorithm::kClassic, 1})
+                  .compute(std::vector<long double>(t.assocs.size(), 0));
   EXPECT_DOUBLE_EQ(idle[a].fs_factor, 1.0);
 }
 
@@ -227,7 +232,7 @@ TEST(Decay, SlurmsApproximationOverHalfLives) {
   // One half-life leaves about e^-0.693 = 0.50007, not exactly one half (algorithms.md §2).
   EXPECT_NEAR(engine::decay_over(hl, hl), 0.500074, 1e-6);
   EXPECT_NEAR(engine::decay_over(hl, 4 * hl), std::pow(engine::decay_over(hl, hl), 4), 1e-12);
-  EXPECT_DOUBLE_EQ(engine::decay_over(0, 1000), 1.0);  // PriorityDecayHalfLife=0: no decay
+  EXPECT_DOUBLE_EQ(engine::decay_over(0, 1000), 1.0);           // PriorityDecayHalfLife=0: no decay
   EXPECT_GT(engine::decay_over(60, 100 * 365 * 86400LL), 0.0);  // floored at DBL_MIN
   EXPECT_NEAR(engine::decayed_charge(hl, 300, 64.0), 300 * 64.0 * engine::decay_over(hl, 300), 1e-9);
 }
@@ -235,7 +240,7 @@ TEST(Decay, SlurmsApproximationOverHalfLives) {
 TEST(Decay, UsageResetBoundaries) {
   const std::int64_t t = 1717200000;  // 2024-06-01 00:00:00 UTC, a Saturday
   EXPECT_EQ(engine::next_usage_reset(UsageReset::kDaily, t), t + 86400);
-  EXPECT_EQ(engine::next_usage_reset(UsageReset::kWeekly, t), t + 86400);  // Sunday
+  EXPECT_EQ(engine::next_usage_reset(UsageReset::kWeekly, t), t + 86400);      // Sunday
   EXPECT_EQ(engine::next_usage_reset(UsageReset::kMonthly, t), 1719792000);    // 2024-07-01
   EXPECT_EQ(engine::next_usage_reset(UsageReset::kQuarterly, t), 1719792000);  // 2024-07-01
   EXPECT_EQ(engine::next_usage_reset(UsageReset::kYearly, t), 1735689600);     // 2025-01-01

@@ -4,6 +4,7 @@
 // the released .deb rather than build; and scripts/pre-commit-lint.sh
 // passes lint's exit status through. An admin copies these files as they are, so a renamed
 // option must fail here rather than in a site's pipeline.
+#include <sys/wait.h>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -12,7 +13,6 @@
 #include <set>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
 #include <utility>
 #include <vector>
 
@@ -263,8 +263,8 @@ TEST(CiExamples, ExamplesInstallTheReleasedPackage) {
 
 TEST(CiExamples, DocsLinkEveryExample) {
   const std::string doc = read_file("docs/ci.md");
-  for (const std::string& rel : {kExamples[0], kExamples[1], std::string(".pre-commit-hooks.yaml"),
-                                 std::string("scripts/pre-commit-lint.sh")}) {
+  for (const std::string& rel :
+       {kExamples[0], kExamples[1], std::string(".pre-commit-hooks.yaml"), std::string("scripts/pre-commit-lint.sh")}) {
     EXPECT_NE(doc.find("(../" + rel + ")"), std::string::npos) << "docs/ci.md does not link " << rel;
   }
 }

@@ -18,8 +18,9 @@ const std::string kDir = std::string(SA_SOURCE_DIR) + "/corpora/tiered-universit
 const std::string kSite = kDir + "slurm.conf --assoc " + kDir + "sacctmgr_dump.cfg --qos " + kDir + "qos.psv";
 
 std::string small_profile() {
-  return write_temp("profile.txt", "seed = 3\nduration = 12:00:00\njobs_per_hour = 20\ncpus = 4:1, 96:1\n"
-                                   "runtime = lognormal 1800 1\npartition = standard96:1, medium:1\nusers = tree\n");
+  return write_temp("profile.txt",
+                    "seed = 3\nduration = 12:00:00\njobs_per_hour = 20\ncpus = 4:1, 96:1\n"
+                    "runtime = lognormal 1800 1\npartition = standard96:1, medium:1\nusers = tree\n");
 }
 
 TEST(CliEngine, SimulateJsonAndTrace) {
@@ -34,8 +35,8 @@ TEST(CliEngine, SimulateJsonAndTrace) {
   std::ifstream in(trace);
   std::string header;
   std::getline(in, header);
-  for (const char* col : {"job_id", "submit", "start", "end", "partition", "priority", "started_by", "nodelist",
-                          "fairshare", "age"}) {
+  for (const char* col :
+       {"job_id", "submit", "start", "end", "partition", "priority", "started_by", "nodelist", "fairshare", "age"}) {
     EXPECT_NE(header.find(col), std::string::npos) << col;
   }
   std::string row;
@@ -46,10 +47,12 @@ TEST(CliEngine, SimulateJsonAndTrace) {
 TEST(CliEngine, SimulateShowsGangSuspensionsInMetricsTimelineAndTrace) {
   // The gang example site (CR_Core_Memory, FORCE:2, 30-s slices) offered twice its CPUs.
   const std::string dir = std::string(SA_SOURCE_DIR) + "/corpora/gang-timeslice/";
-  const std::string profile = write_temp("gang_profile.txt", "seed = 5\nduration = 06:00:00\njobs_per_hour = 40\n"
-                                                             "cpus = 8:1\nruntime = fixed 1800\nlimit_factor = 2 2\n");
+  const std::string profile = write_temp("gang_profile.txt",
+                                         "seed = 5\nduration = 06:00:00\njobs_per_hour = 40\n"
+                                         "cpus = 8:1\nruntime = fixed 1800\nlimit_factor = 2 2\n");
   const std::string trace = write_temp("gang_trace.csv", "");
-  CommandResult r = run("simulate " + dir + "slurm-cons-tres.conf --synthetic " + profile + " --format json --trace " + trace);
+  CommandResult r =
+      run("simulate " + dir + "slurm-cons-tres.conf --synthetic " + profile + " --format json --trace " + trace);
   ASSERT_EQ(r.status, 0) << r.out;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_TRUE(j["sharing"]["enabled"].get<bool>());
@@ -80,8 +83,9 @@ TEST(CliEngine, SprioJsonFromASimulation) {
 
 TEST(CliEngine, SprioTextFromAQueueSnapshot) {
   const std::string g = std::string(SA_SOURCE_DIR) + "/tests/golden/mini_slurm_engine/backfill_limits/";
-  CommandResult r = run("sprio " + g + "slurm.conf --assoc " + g + "assoc.cfg --qos " + g + "qos.psv --usage " + g +
-                        "extra/snap_tick2/sshare_a_l_P.txt --jobs " + g + "sacct.psv --at 1795283788 --calc-at 1795283787");
+  CommandResult r =
+      run("sprio " + g + "slurm.conf --assoc " + g + "assoc.cfg --qos " + g + "qos.psv --usage " + g +
+          "extra/snap_tick2/sshare_a_l_P.txt --jobs " + g + "sacct.psv --at 1795283788 --calc-at 1795283787");
   ASSERT_EQ(r.status, 0);
   std::ifstream want(g + "extra/snap_tick2/sprio_l.txt");
   std::stringstream s;
@@ -153,7 +157,9 @@ TEST(CliEngine, UsageErrorsExitTwo) {
   EXPECT_EQ(run("simulate " + kSite + " --synthetic " + small_profile() + " --until tomorrow").status, 2);
   EXPECT_EQ(run("sprio " + kSite + " --synthetic " + small_profile()).status, 2);  // no --at
   EXPECT_EQ(run("sprio " + kSite + " --synthetic " + small_profile() + " --jobs x.psv --at 5").status, 2);
-  EXPECT_EQ(run("simulate " + kDir + "slurm.conf --usage " + kDir + "sshare_usage.psv --synthetic " + small_profile()).status, 2);
+  EXPECT_EQ(
+      run("simulate " + kDir + "slurm.conf --usage " + kDir + "sshare_usage.psv --synthetic " + small_profile()).status,
+      2);
 }
 
 }  // namespace

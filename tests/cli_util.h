@@ -1,13 +1,13 @@
 #pragma once
 // Running the slurm-advisor binary from tests: exit status and captured output.
-#include <array>
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace sa::test {
 
@@ -31,9 +31,8 @@ inline CommandResult run(const std::string& args, bool merge_stderr = false) {
 
 /// A fresh, empty directory named after the running test (removed first if it exists).
 inline std::filesystem::path fresh_test_dir(const std::string& prefix) {
-  auto dir = std::filesystem::temp_directory_path() /
-             (prefix + "_" + std::to_string(::getpid()) + "_" +
-              ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  auto dir = std::filesystem::temp_directory_path() / (prefix + "_" + std::to_string(::getpid()) + "_" +
+                                                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;

@@ -52,21 +52,22 @@ std::vector<Case> cases() {
        engine::kInvalidAccount},
       {"DenyAccounts", "PartitionName=p Nodes=n[1-4] Default=YES DenyAccounts=account1,account2,bio\n",
        with(in_p(), "bio", "normal"), engine::kInvalidAccount},
-      {"AllowGroups", "PartitionName=p Nodes=n[1-4] Default=YES AllowGroups=hpc\n", with(in_p(), "a", "normal", "staff"),
-       engine::kGroupDenied},
+      {"AllowGroups", "PartitionName=p Nodes=n[1-4] Default=YES AllowGroups=hpc\n",
+       with(in_p(), "a", "normal", "staff"), engine::kGroupDenied},
       {"RootOnly", "PartitionName=p Nodes=n[1-4] RootOnly=YES\nPartitionName=q Nodes=n[5-8] Default=YES\n",
        with(in_p(), "a", "normal"), engine::kAccessDenied},
       {"Drain", "PartitionName=p Nodes=n[1-4] State=DRAIN\nPartitionName=q Nodes=n[5-8] Default=YES\n",
        with(in_p(), "a", "normal"), engine::kPartitionNotAvail},
       {"Inactive", "PartitionName=p Nodes=n[1-4] State=INACTIVE\nPartitionName=q Nodes=n[5-8] Default=YES\n",
        with(in_p(), "a", "normal"), engine::kPartitionNotAvail},
-      {"MaxNodes", "EnforcePartLimits=ALL\nPartitionName=p Nodes=n[1-8] Default=YES MaxNodes=2\n", with(nodes, "a", "normal"),
-       engine::kInvalidNodeCount},
+      {"MaxNodes", "EnforcePartLimits=ALL\nPartitionName=p Nodes=n[1-8] Default=YES MaxNodes=2\n",
+       with(nodes, "a", "normal"), engine::kInvalidNodeCount},
       {"MaxTime", "EnforcePartLimits=ALL\nPartitionName=p Nodes=n[1-4] Default=YES MaxTime=5\n",
        with(in_p(), "a", "normal"), engine::kInvalidTimeLimit},
       {"NodeSize", "PartitionName=p Nodes=n[1-2] Default=YES\n", with(in_p(64), "a", "normal"),
        engine::kNodeConfigUnavailable},
-      {"NoGpus", "PartitionName=p Nodes=n[1-4] Default=YES\n", with(gpu, "a", "normal"), engine::kNodeConfigUnavailable},
+      {"NoGpus", "PartitionName=p Nodes=n[1-4] Default=YES\n", with(gpu, "a", "normal"),
+       engine::kNodeConfigUnavailable},
   };
 }
 
@@ -129,9 +130,8 @@ TEST(DefaultLoad, LeavesPartitionsThatTakeNoUserJobsIdleAndSaysWhy) {
             "PartitionName=p Nodes=n[1-4] Default=YES\nPartitionName=admin Nodes=n[1-8] RootOnly=YES\n"
             "PartitionName=old Nodes=n[1-8] State=DOWN\nPartitionName=maint Nodes=n[1-8] Hidden=YES\n");
   const engine::DefaultLoad d = engine::default_load(s.site, {});
-  EXPECT_EQ(d.workload.idle_partitions,
-            (std::vector<std::string>{"admin (RootOnly, no user jobs)", "old (State=DOWN)",
-                                      "maint (Hidden, users do not see it)"}));
+  EXPECT_EQ(d.workload.idle_partitions, (std::vector<std::string>{"admin (RootOnly, no user jobs)", "old (State=DOWN)",
+                                                                  "maint (Hidden, users do not see it)"}));
   for (const engine::JobRequest& j : d.workload.jobs) EXPECT_EQ(j.partitions.front(), "p");
 }
 
@@ -156,7 +156,8 @@ TEST(SavedLoad, WritesWhatTheReaderReadsBack) {
     EXPECT_EQ(std::tie(a.id, a.submit, a.run_time, a.time_limit, a.cpus, a.nodes, a.gpus, a.mem_mb, a.mem_per_cpu),
               std::tie(b.id, b.submit, b.run_time, b.time_limit, b.cpus, b.nodes, b.gpus, b.mem_mb, b.mem_per_cpu))
         << "job " << a.id;
-    EXPECT_EQ(std::tie(a.user, a.account, a.qos, a.group, a.partitions), std::tie(b.user, b.account, b.qos, b.group, b.partitions));
+    EXPECT_EQ(std::tie(a.user, a.account, a.qos, a.group, a.partitions),
+              std::tie(b.user, b.account, b.qos, b.group, b.partitions));
   }
 }
 
@@ -194,8 +195,9 @@ std::string gzip_file(const std::string& name, const std::string& text) {
 }
 
 TEST(GzipTrace, ArchiveTracesAreReadAsTheyAre) {
-  const std::string swf = "; MaxProcs: 8\n1 0 10 100 4 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1\n"
-                          "2 5 0 50 2 -1 -1 2 100 -1 1 2 1 -1 1 -1 -1 -1\n";
+  const std::string swf =
+      "; MaxProcs: 8\n1 0 10 100 4 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1\n"
+      "2 5 0 50 2 -1 -1 2 100 -1 1 2 1 -1 1 -1 -1 -1\n";
   sa::SourceManager sources;
   sa::DiagnosticSink sink;
   auto w = engine::read_workload(gzip_file("sa_trace.swf.gz", swf), sources, sink);

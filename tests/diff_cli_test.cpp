@@ -13,7 +13,8 @@ namespace {
 using sa::test::run;
 using sa::test::write_temp;
 
-const std::string kOld = std::string(SA_SOURCE_DIR) + "/rules/backfill/bf-window-shorter-than-max-time/fires/long_partition.conf";
+const std::string kOld =
+    std::string(SA_SOURCE_DIR) + "/rules/backfill/bf-window-shorter-than-max-time/fires/long_partition.conf";
 
 std::string old_text() {
   std::ifstream in(kOld);
@@ -53,7 +54,8 @@ TEST(DiffCli, ExitStatusFollowsOnlyTheFindingsTheNewConfigAdds) {
   // The window's finding now covers 'huge' too: a changed finding that gained a place fails.
   ASSERT_EQ(j["findings"]["changed"].size(), 1u);
   EXPECT_TRUE(j["findings"]["changed"][0]["gained_places"].get<bool>());
-  EXPECT_NE(j["findings"]["changed"][0]["after"]["message"].get<std::string>().find("huge (14-00:00:00)"), std::string::npos);
+  EXPECT_NE(j["findings"]["changed"][0]["after"]["message"].get<std::string>().find("huge (14-00:00:00)"),
+            std::string::npos);
   // The old findings alone never fail a diff, and the default threshold is error.
   EXPECT_EQ(run("diff " + kOld + " " + kOld + " --no-simulate --fail-on warning").status, 0);
   EXPECT_EQ(run("diff " + kOld + " " + worse + " --no-simulate").status, 0);
@@ -97,7 +99,8 @@ const std::string kSiteInputs = " --assoc " + kSiteDir + "sacctmgr_dump.cfg --qo
                                 kSiteDir + "sshare_usage.psv --quiet";
 
 TEST(DiffCli, OutcomesWorseThanTheThresholdFailWithFailOnRegression) {
-  const std::string args = "diff " + kSiteDir + "slurm.conf " + kSiteDir + "proposed/raise-bf-window.conf" + kSiteInputs;
+  const std::string args =
+      "diff " + kSiteDir + "slurm.conf " + kSiteDir + "proposed/raise-bf-window.conf" + kSiteInputs;
   // The wider window removes BF001 and adds no finding, but standard96:test's p95 wait grows by
   // about half: a 10% gate fails it, the default (report at 100%, never fail) does not.
   auto gated = run(args + " --format json --fail-on-regression 10");

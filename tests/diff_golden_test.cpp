@@ -59,10 +59,10 @@ TEST_P(DiffGolden, HtmlHasTheVerdictSettingsFindingsAndComparisonCharts) {
   ASSERT_EQ(r.status, 0);
   const std::string& html = r.out;
   EXPECT_EQ(html.rfind("<!doctype html>", 0), 0u);
-  for (const char* part : {"id=\"verdict\"", "id=\"setting-changes\"", "id=\"findings\"", "id=\"metric-changes\"",
-                           "id=\"moved\"", "id=\"chart-wait-compare\"", "id=\"chart-shares-compare\"",
-                           "id=\"chart-utilisation-compare\"", "id=\"new-run\"", "id=\"new-chart-backfill\"",
-                           "id=\"new-chart-priority\""}) {
+  for (const char* part :
+       {"id=\"verdict\"", "id=\"setting-changes\"", "id=\"findings\"", "id=\"metric-changes\"", "id=\"moved\"",
+        "id=\"chart-wait-compare\"", "id=\"chart-shares-compare\"", "id=\"chart-utilisation-compare\"",
+        "id=\"new-run\"", "id=\"new-chart-backfill\"", "id=\"new-chart-priority\""}) {
     EXPECT_NE(html.find(part), std::string::npos) << part;
   }
   EXPECT_EQ(html.find("src="), std::string::npos);

@@ -185,13 +185,20 @@ struct Capture {
           v = o.substr(2);
           o = o.substr(0, 2);
         }
-        if (o == "-N") j.nodes = static_cast<std::uint32_t>(std::stoul(v));
-        else if (o == "-n") tasks = static_cast<std::uint32_t>(std::stoul(v));
-        else if (o == "-p") j.partitions = {v};
-        else if (o == "-q") j.qos = v;
-        else if (o == "-w") pinned[j.id] = v;
-        else if (o == "--oversubscribe") j.oversubscribe = true;
-        else if (o.starts_with("--ntasks-per-node=")) per_node = static_cast<std::uint32_t>(std::stoul(o.substr(18)));
+        if (o == "-N")
+          j.nodes = static_cast<std::uint32_t>(std::stoul(v));
+        else if (o == "-n")
+          tasks = static_cast<std::uint32_t>(std::stoul(v));
+        else if (o == "-p")
+          j.partitions = {v};
+        else if (o == "-q")
+          j.qos = v;
+        else if (o == "-w")
+          pinned[j.id] = v;
+        else if (o == "--oversubscribe")
+          j.oversubscribe = true;
+        else if (o.starts_with("--ntasks-per-node="))
+          per_node = static_cast<std::uint32_t>(std::stoul(o.substr(18)));
         else if (o.starts_with("--mem=")) {
           j.mem_mb = std::stoull(o.substr(6));
           j.mem_set = true;
@@ -343,9 +350,12 @@ std::int64_t event_at(const engine::SimJob& j, JobEvent::Kind kind) {
 
 const char* state_name(engine::EndState s) {
   switch (s) {
-    case engine::EndState::kCompleted: return "COMPLETED";
-    case engine::EndState::kTimeout: return "TIMEOUT";
-    case engine::EndState::kPreempted: return "PREEMPTED";
+    case engine::EndState::kCompleted:
+      return "COMPLETED";
+    case engine::EndState::kTimeout:
+      return "TIMEOUT";
+    case engine::EndState::kPreempted:
+      return "PREEMPTED";
   }
   return "?";
 }
@@ -370,8 +380,8 @@ void expect_job(const Capture& c, const engine::SimResult& r, std::uint32_t id, 
     real.resize(real.size() - race);
   }
   // Both lists hold every run's turns (no job checked here is suspended in two runs).
-  EXPECT_TRUE(same_turns(sim_turns(j), real)) << "suspends/resumes\n  engine: " << c.show(sim_turns(j))
-                                              << "\n  real:   " << c.show(real);
+  EXPECT_TRUE(same_turns(sim_turns(j), real))
+      << "suspends/resumes\n  engine: " << c.show(sim_turns(j)) << "\n  real:   " << c.show(real);
   ASSERT_NE(j.end, engine::kNoTime) << "never ended (real " << c.rel(run.end) << ")";
   EXPECT_LE(std::llabs(j.end - real_end), tol) << "end: engine " << c.rel(j.end) << ", real " << c.rel(real_end);
   if (race == 0) {
@@ -430,13 +440,22 @@ std::string show_ids(const std::map<std::string, std::string>& m) {
   return out;
 }
 
-const char* const kScenarios[] = {
-    "g1a_linear_two_full",      "g1b_linear_3_2_3",        "g1c_linear_same_pass",
-    "g1d_linear_local_backfill", "g2_core_memory",          "g2b_core_memory_2pernode",
-    "g3_cpu_memory",            "g3b_cpu_memory_affinity", "g3c_cpu_memory_2pernode",
-    "g4_force2_and_memory",     "p1_partition_suspend",    "p2_partition_requeue_cancel",
-    "p3a_qos_suspend_requeue",  "p3b_qos_exempt_time",     "p3c_qos_other_partition_tier2",
-    "p3d_qos_exempt_suspend"};
+const char* const kScenarios[] = {"g1a_linear_two_full",
+                                  "g1b_linear_3_2_3",
+                                  "g1c_linear_same_pass",
+                                  "g1d_linear_local_backfill",
+                                  "g2_core_memory",
+                                  "g2b_core_memory_2pernode",
+                                  "g3_cpu_memory",
+                                  "g3b_cpu_memory_affinity",
+                                  "g3c_cpu_memory_2pernode",
+                                  "g4_force2_and_memory",
+                                  "p1_partition_suspend",
+                                  "p2_partition_requeue_cancel",
+                                  "p3a_qos_suspend_requeue",
+                                  "p3b_qos_exempt_time",
+                                  "p3c_qos_other_partition_tier2",
+                                  "p3d_qos_exempt_suspend"};
 
 // ------------------------------------------------------------------------------- loading
 

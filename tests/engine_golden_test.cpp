@@ -124,9 +124,13 @@ TEST(MiniSlurmEngineGolden, SprioOfTheFairShareCapturesMatch) {
 }
 
 TEST(MiniSlurmEngineGolden, ReplayStartsEveryJobWithinOneSchedulerTick) {
-  const char* scenarios[] = {"mini_slurm/fair_tree_default", "mini_slurm/classic", "mini_slurm/parent_and_zero",
-                             "mini_slurm/parent_and_zero_classic", "mini_slurm_engine/tier_and_blocked_partition",
-                             "mini_slurm_engine/backfill_reservation", "mini_slurm_engine/backfill_limits"};
+  const char* scenarios[] = {"mini_slurm/fair_tree_default",
+                             "mini_slurm/classic",
+                             "mini_slurm/parent_and_zero",
+                             "mini_slurm/parent_and_zero_classic",
+                             "mini_slurm_engine/tier_and_blocked_partition",
+                             "mini_slurm_engine/backfill_reservation",
+                             "mini_slurm_engine/backfill_limits"};
   for (const char* name : scenarios) {
     Scenario s(kGolden / name);
     const SchedulerSettings& sched = s.conf->config.scheduler;
@@ -145,12 +149,19 @@ TEST(MiniSlurmEngineGolden, BackfillStartsTheJobsRealBackfillStarted) {
   // sacct Flags (SchedBackfill / SchedMain) of the real runs.
   const std::map<std::string, std::map<std::uint32_t, engine::StartedBy>> expected = {
       {"mini_slurm_engine/backfill_reservation",
-       {{1, engine::StartedBy::kMain}, {2, engine::StartedBy::kMain}, {3, engine::StartedBy::kBackfill},
-        {4, engine::StartedBy::kMain}, {5, engine::StartedBy::kBackfill}, {6, engine::StartedBy::kBackfill}}},
+       {{1, engine::StartedBy::kMain},
+        {2, engine::StartedBy::kMain},
+        {3, engine::StartedBy::kBackfill},
+        {4, engine::StartedBy::kMain},
+        {5, engine::StartedBy::kBackfill},
+        {6, engine::StartedBy::kBackfill}}},
       // Job 4 is left out: the two real runs started it by different schedulers.
       {"mini_slurm_engine/backfill_limits",
-       {{1, engine::StartedBy::kMain}, {2, engine::StartedBy::kMain}, {3, engine::StartedBy::kBackfill},
-        {5, engine::StartedBy::kBackfill}, {6, engine::StartedBy::kBackfill}}},
+       {{1, engine::StartedBy::kMain},
+        {2, engine::StartedBy::kMain},
+        {3, engine::StartedBy::kBackfill},
+        {5, engine::StartedBy::kBackfill},
+        {6, engine::StartedBy::kBackfill}}},
   };
   for (const auto& [name, jobs] : expected) {
     Scenario s(kGolden / name);
@@ -189,8 +200,8 @@ TEST(MiniSlurmEngineGolden, PendingReasonsFollowSqueue) {
 TEST(MiniSlurmEngineGolden, SqueueAtStableMomentsMatchesLineForLine) {
   // `squeue -o %i|%T|%r` from the poll, at every second whose listing was the same for a
   // scheduler tick either side (the engine's starts may differ from slurmctld's by up to a
-  // tick, see ReplayStartsEveryJobWithinOneSchedulerTick): the engine's queue_at must list the same jobs, states and Reasons in
-  // squeue's own order.
+  // tick, see ReplayStartsEveryJobWithinOneSchedulerTick): the engine's queue_at must list the same jobs, states and
+  // Reasons in squeue's own order.
   const char* scenarios[] = {"mini_slurm_engine/tier_and_blocked_partition", "mini_slurm_engine/backfill_reservation",
                              "mini_slurm_engine/backfill_limits"};
   for (const char* name : scenarios) {
@@ -205,7 +216,8 @@ TEST(MiniSlurmEngineGolden, SqueueAtStableMomentsMatchesLineForLine) {
     }
     const SchedulerSettings& sched = s.conf->config.scheduler;
     const bool backfill = sched.type == "sched/backfill";
-    const std::int64_t tick = backfill ? std::max(sched.bf_interval, sched.batch_sched_delay + 1) : sched.batch_sched_delay + 1;
+    const std::int64_t tick =
+        backfill ? std::max(sched.bf_interval, sched.batch_sched_delay + 1) : sched.batch_sched_delay + 1;
     int compared = 0;
     // An empty queue prints no poll line, so the last seconds before it emptied cannot be
     // told stable: stop a tick before the last line.
@@ -272,7 +284,8 @@ TEST(ExampleSiteGolden, TieredUniversityTrace) {
   s.config = &conf->config;
   s.tree = &tree;
   s.qos = *read_qos_table((site / "qos.psv").string(), sources, sink);
-  s.initial_usage = usage_by_association(tree, *read_sshare_usage((site / "sshare_usage.psv").string(), sources, sink), sink);
+  s.initial_usage =
+      usage_by_association(tree, *read_sshare_usage((site / "sshare_usage.psv").string(), sources, sink), sink);
   engine::Profile p = *engine::read_profile_file((golden / "tiered-university.profile").string(), sources, sink);
   ASSERT_FALSE(sink.has_errors());
   engine::SimResult r = engine::Simulator(s, {}).run(engine::generate(p, conf->config, &tree));

@@ -34,9 +34,9 @@ namespace {
 
 namespace fs = std::filesystem;
 using test::after_first_pass;
-using test::lines_of;
 using test::captured_reasons;
 using test::joined;
+using test::lines_of;
 using test::same_reasons;
 using test::Seen;
 using test::simulated_reasons;
@@ -158,13 +158,20 @@ struct Capture : test::GoldenCapture {
     for (std::size_t i = 0; i + 1 < w.size(); ++i) {
       const std::string& opt = w[i];
       const std::string& val = w[i + 1];
-      if (opt == "-J" && val.starts_with("L")) j.line = std::stoi(val.substr(1));
-      else if (opt == "-A") j.account = val;
-      else if (opt == "-p") j.partitions = {val};
-      else if (opt == "-q") j.qos = val;
-      else if (opt == "-n") j.cpus = static_cast<std::uint32_t>(std::stoul(val));
-      else if (opt == "-t") j.time_limit = std::stoll(val) * 60;
-      else if (opt == "--wrap" && val.starts_with("sleep ")) j.run_time = std::stoll(val.substr(6));
+      if (opt == "-J" && val.starts_with("L"))
+        j.line = std::stoi(val.substr(1));
+      else if (opt == "-A")
+        j.account = val;
+      else if (opt == "-p")
+        j.partitions = {val};
+      else if (opt == "-q")
+        j.qos = val;
+      else if (opt == "-n")
+        j.cpus = static_cast<std::uint32_t>(std::stoul(val));
+      else if (opt == "-t")
+        j.time_limit = std::stoll(val) * 60;
+      else if (opt == "--wrap" && val.starts_with("sleep "))
+        j.run_time = std::stoll(val.substr(6));
     }
     j.id = 1000 + static_cast<std::uint32_t>(j.line);
     jobs.jobs.push_back(j);
@@ -185,7 +192,8 @@ const engine::SimJob* find(const engine::SimResult& r, std::uint32_t id) {
 }
 
 std::string why_not_started(const engine::SimResult& r, const engine::SimJob& j) {
-  return j.state == engine::JobState::kRejected ? "refused: " + j.reject_reason : "pending on " + r.reason_name(j.reason);
+  return j.state == engine::JobState::kRejected ? "refused: " + j.reject_reason
+                                                : "pending on " + r.reason_name(j.reason);
 }
 
 TEST(MiniSlurmLimitsGolden, EverySbatchCallIsReplayed) {

@@ -28,7 +28,8 @@ struct LimitSite {
   AssocTree tree;
   LimitSite(const std::string& conf, const std::string& dump, const std::string& qos)
       : sim("NodeName=n[1-4] CPUs=4 RealMemory=4000\nSelectTypeParameters=CR_Core\n"
-            "AccountingStorageType=accounting_storage/slurmdbd\n" + conf) {
+            "AccountingStorageType=accounting_storage/slurmdbd\n" +
+            conf) {
     tree = read_assoc_dump_text(sources.add("dump.cfg", "Cluster - 'c'\nParent - 'root'\n" + dump), sources, sink);
     sim.site.tree = &tree;
     if (!qos.empty()) sim.site.qos = read_qos_table_text(sources.add("qos.psv", qos), sources, sink);
@@ -94,8 +95,9 @@ TEST(EngineLimits, QosPerUserLimitsAndTheirReasons) {
               "Name|Priority|MaxTRESPU|MaxJobsPU\nnormal|0|cpu=6|\nfew|0||1\n");
   // normal: at most 6 CPUs per user. 4 + 4 > 6, so job 2 waits on QOSMaxCpuPerUserLimit.
   // few: one running job per user: job 4 waits on QOSMaxJobsPerUserLimit.
-  auto r = s.run({as(job(1, 0, 4, 100, 200, "", 0, "a"), "x", "normal"), as(job(2, 0, 4, 100, 200, "", 0, "a"), "x", "normal"),
-                  as(job(3, 0, 1, 50, 200, "", 0, "a"), "x", "few"), as(job(4, 0, 1, 50, 200, "", 0, "a"), "x", "few")});
+  auto r = s.run(
+      {as(job(1, 0, 4, 100, 200, "", 0, "a"), "x", "normal"), as(job(2, 0, 4, 100, 200, "", 0, "a"), "x", "normal"),
+       as(job(3, 0, 1, 50, 200, "", 0, "a"), "x", "few"), as(job(4, 0, 1, 50, 200, "", 0, "a"), "x", "few")});
   EXPECT_EQ(find_job(r, 2).start, 101);
   EXPECT_EQ(reasons_of(r, 2), "0:None 1:QOSMaxCpuPerUserLimit 101:None");
   EXPECT_EQ(find_job(r, 4).start, 51);
@@ -103,21 +105,26 @@ TEST(EngineLimits, QosPerUserLimitsAndTheirReasons) {
 }
 
 TEST(EngineLimits, PartitionQosComesFirstUnlessTheJobQosOverridesIt) {
-  const std::string qos = "Name|Priority|MaxTRESPU|Flags\nnormal|0||\npart|0|cpu=4|\nbig|0|cpu=8|\nover|0|cpu=8|OverPartQOS\n";
-  const std::string conf = std::string("SchedulerType=sched/builtin\nPartitionName=p Nodes=n[1-4] Default=YES "
-                                       "MaxTime=UNLIMITED QOS=part\n") + kLimitsOn;
+  const std::string qos =
+      "Name|Priority|MaxTRESPU|Flags\nnormal|0||\npart|0|cpu=4|\nbig|0|cpu=8|\nover|0|cpu=8|OverPartQOS\n";
+  const std::string conf = std::string(
+                               "SchedulerType=sched/builtin\nPartitionName=p Nodes=n[1-4] Default=YES "
+                               "MaxTime=UNLIMITED QOS=part\n") +
+                           kLimitsOn;
   const std::string dump = "Account - 'x'\nParent - 'x'\nUser - 'a':DefaultAccount='x':QOS='normal,big,over'\n";
   // With QOS big the partition QOS's 4 CPUs per user rule: the second job waits. With
   // OverPartQOS the job QOS's 8 CPUs rule and both run.
   {
     LimitSite s(conf, dump, qos);
-    auto r = s.run({as(job(1, 0, 4, 100, 200, "", 0, "a"), "x", "big"), as(job(2, 0, 4, 100, 200, "", 0, "a"), "x", "big")});
+    auto r =
+        s.run({as(job(1, 0, 4, 100, 200, "", 0, "a"), "x", "big"), as(job(2, 0, 4, 100, 200, "", 0, "a"), "x", "big")});
     EXPECT_EQ(find_job(r, 2).start, 101);
     EXPECT_EQ(reasons_of(r, 2), "0:None 1:QOSMaxCpuPerUserLimit 101:None");
   }
   {
     LimitSite s(conf, dump, qos);
-    auto r = s.run({as(job(1, 0, 4, 100, 200, "", 0, "a"), "x", "over"), as(job(2, 0, 4, 100, 200, "", 0, "a"), "x", "over")});
+    auto r = s.run(
+        {as(job(1, 0, 4, 100, 200, "", 0, "a"), "x", "over"), as(job(2, 0, 4, 100, 200, "", 0, "a"), "x", "over")});
     EXPECT_EQ(find_job(r, 2).start, 1);
   }
 }
@@ -129,8 +136,10 @@ TEST(EngineLimits, SubmitLimitsRefuseAndDenyOnLimitRefusesPerJobLimits) {
   // MaxSubmitJobs=2: the third job submitted while two are queued or running is refused.
   // A 2-hour limit under normal (no DenyOnLimit) pends on QOSMaxWallDurationPerJobLimit;
   // under strict it is refused at submission.
-  auto r = s.run({as(job(1, 0, 1, 100, 600, "", 0, "a"), "x", "normal"), as(job(2, 0, 1, 100, 7200, "", 0, "a"), "x", "normal"),
-                  as(job(3, 0, 1, 100, 600, "", 0, "a"), "x", "normal"), as(job(4, 200, 1, 100, 7200, "", 0, "a"), "x", "strict")});
+  auto r = s.run({as(job(1, 0, 1, 100, 600, "", 0, "a"), "x", "normal"),
+                  as(job(2, 0, 1, 100, 7200, "", 0, "a"), "x", "normal"),
+                  as(job(3, 0, 1, 100, 600, "", 0, "a"), "x", "normal"),
+                  as(job(4, 200, 1, 100, 7200, "", 0, "a"), "x", "strict")});
   EXPECT_EQ(find_job(r, 1).start, 1);
   EXPECT_EQ(find_job(r, 2).state, engine::JobState::kPending);
   EXPECT_EQ(r.reason_name(find_job(r, 2).reason), "QOSMaxWallDurationPerJobLimit");
@@ -159,11 +168,13 @@ TEST(EngineLimits, GrpTresRunMinsCountsRemainingTimeLimits) {
 }
 
 TEST(EngineLimits, BackfillReservesNothingForALimitBlockedJob) {
-  LimitSite s("PartitionName=p Nodes=n[1-4] Default=YES MaxTime=UNLIMITED\n"
-              "SchedulerParameters=bf_interval=10\n" + std::string(kLimitsOn),
-              "Account - 'x':GrpTRES=cpu=4\nAccount - 'y'\nParent - 'x'\nUser - 'a':DefaultAccount='x'\n"
-              "Parent - 'y'\nUser - 'b':DefaultAccount='y'\n",
-              "");
+  LimitSite s(
+      "PartitionName=p Nodes=n[1-4] Default=YES MaxTime=UNLIMITED\n"
+      "SchedulerParameters=bf_interval=10\n" +
+          std::string(kLimitsOn),
+      "Account - 'x':GrpTRES=cpu=4\nAccount - 'y'\nParent - 'x'\nUser - 'a':DefaultAccount='x'\n"
+      "Parent - 'y'\nUser - 'b':DefaultAccount='y'\n",
+      "");
   // R (y) holds 12 CPUs until 1001. Big (x, 16 CPUs) can never fit GrpTRES=cpu=4: it pends
   // on AssocGrpCpuLimit and gets no reservation, so Long (y, 4 CPUs, 5000 s) is backfilled
   // onto the free node at once although it runs past R's end.

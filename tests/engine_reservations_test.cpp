@@ -28,10 +28,11 @@ Reservation resv(const std::string& name, std::int64_t start, std::int64_t end, 
   return r;
 }
 
-const std::string kSite = "NodeName=n[1-4] CPUs=4 RealMemory=4000\nSelectTypeParameters=CR_Core\n"
-                          "SchedulerType=sched/builtin\n"
-                          "PartitionName=p Nodes=n[1-4] Default=YES MaxTime=UNLIMITED\n"
-                          "PartitionName=small Nodes=n[1-2] MaxTime=UNLIMITED\n";
+const std::string kSite =
+    "NodeName=n[1-4] CPUs=4 RealMemory=4000\nSelectTypeParameters=CR_Core\n"
+    "SchedulerType=sched/builtin\n"
+    "PartitionName=p Nodes=n[1-4] Default=YES MaxTime=UNLIMITED\n"
+    "PartitionName=small Nodes=n[1-2] MaxTime=UNLIMITED\n";
 
 TEST(EngineReservations, JobsWhoseLimitWouldOverlapAWindowStayOffItsNodes) {
   test::SimSite s(kSite);
@@ -117,7 +118,8 @@ TEST(EngineNodeEvents, ADownNodeRequeuesItsJobAndADrainKeepsNewJobsOff) {
   EXPECT_EQ(j.start, 300);
   EXPECT_EQ(r.config_node(j.alloc.pieces[0].node), 1u);  // n2
   bool begin_time = false;
-  for (const engine::ReasonSpan& span : j.reasons) begin_time = begin_time || (span.from == 100 && r.reason_name(span.reason) == "BeginTime");
+  for (const engine::ReasonSpan& span : j.reasons)
+    begin_time = begin_time || (span.from == 100 && r.reason_name(span.reason) == "BeginTime");
   EXPECT_TRUE(begin_time);
 }
 

@@ -41,11 +41,11 @@ namespace {
 
 namespace fs = std::filesystem;
 using test::after_first_pass;
-using test::lines_of;
 using test::captured_reasons;
 using test::joined;
-using test::same_reasons;
+using test::lines_of;
 using test::pending_reasons;
+using test::same_reasons;
 using test::Seen;
 const fs::path kLimits = fs::path(SA_SOURCE_DIR) / "tests" / "golden" / "mini_slurm_limits";
 
@@ -168,8 +168,8 @@ void expect_starts_within_a_tick(const Capture& c, const engine::SimResult& r, c
     ASSERT_NE(j->start, engine::kNoTime) << "job " << id << " never started (real " << j->req.recorded_start
                                          << "): pending on " << r.reason_name(j->reason);
     EXPECT_LE(std::llabs(j->start - j->req.recorded_start), c.tick)
-        << "job " << id << ": engine " << j->start << " (+" << j->start - origin << "), real "
-        << j->req.recorded_start << " (+" << j->req.recorded_start - origin << ")";
+        << "job " << id << ": engine " << j->start << " (+" << j->start - origin << "), real " << j->req.recorded_start
+        << " (+" << j->req.recorded_start - origin << ")";
   }
 }
 
@@ -298,7 +298,8 @@ void expect_reason_sequences(const Capture& c, const engine::SimResult& r, const
     auto it = real.find(id);
     const std::vector<Seen> cap = it == real.end() ? std::vector<Seen>{} : after_first_pass(it->second, c.tick);
     const std::vector<Seen> sim = after_first_pass(pending_reasons(r, *j), c.tick);
-    EXPECT_TRUE(same_reasons(sim, cap)) << "job " << id << "\n  engine: " << joined(sim) << "\n  squeue: " << joined(cap);
+    EXPECT_TRUE(same_reasons(sim, cap)) << "job " << id << "\n  engine: " << joined(sim)
+                                        << "\n  squeue: " << joined(cap);
   }
 }
 
@@ -375,8 +376,8 @@ TEST(MiniSlurmNodeEventsGolden, ReplayStartsEveryJobWithinOneSchedulerTick) {
     ASSERT_NE(j.start, engine::kNoTime) << "job " << j.req.id << " never started: " << r.reason_name(j.reason);
     const std::int64_t real = j.req.id == 4 ? c.second_start : j.req.recorded_start;
     EXPECT_LE(std::llabs(j.start - real), c.tick)
-        << "job " << j.req.id << ": engine " << j.start << " (+" << j.start - 1795289467 << "), real " << real
-        << " (+" << real - 1795289467 << ")";
+        << "job " << j.req.id << ": engine " << j.start << " (+" << j.start - 1795289467 << "), real " << real << " (+"
+        << real - 1795289467 << ")";
   }
 }
 

@@ -26,8 +26,8 @@ TEST(EngineScenarios, HigherTierStartsBeforeHigherPriority) {
                   "PartitionName=high Nodes=n[1-2] PriorityTier=2 MaxTime=UNLIMITED\n");
   // A holds both nodes from t=1 (first background run after its submit) to 101; its end
   // runs the scheduler at once: C (tier 2, priority 10) goes before B (tier 1, priority 5000).
-  auto r = s.run({job(1, 0, 8, 100, 200, "low"), job(2, 10, 8, 50, 100, "low", -5000),
-                  job(3, 10, 8, 50, 100, "high", -10)});
+  auto r =
+      s.run({job(1, 0, 8, 100, 200, "low"), job(2, 10, 8, 50, 100, "low", -5000), job(3, 10, 8, 50, 100, "high", -10)});
   EXPECT_EQ(find_job(r, 1).start, 1);
   EXPECT_EQ(find_job(r, 2).recs[0].priority, 5000u);
   EXPECT_EQ(find_job(r, 3).recs[0].priority, 10u);
@@ -44,15 +44,15 @@ TEST(EngineScenarios, FirstBlockedJobBlocksItsPartitionAndItsNodes) {
   // R holds n1-n2. At t=11 Big (12 CPUs in p1) cannot start: p1 fails and n1-n3 leave the
   // run, so Small (p1) waits although n3 is free, Other takes n4, and Over (p3) finds no
   // node. When Other ends (111) Over starts on n4, never on n3, which stays kept for Big.
-  auto r = s.run({job(1, 0, 8, 1000, 2000, "p1"), job(2, 10, 12, 100, 200, "p1", -1000),
-                  job(3, 10, 4, 100, 200, "p1", -500), job(4, 10, 4, 100, 200, "p2", -100),
-                  job(5, 10, 4, 100, 200, "p3", -50)});
+  auto r =
+      s.run({job(1, 0, 8, 1000, 2000, "p1"), job(2, 10, 12, 100, 200, "p1", -1000), job(3, 10, 4, 100, 200, "p1", -500),
+             job(4, 10, 4, 100, 200, "p2", -100), job(5, 10, 4, 100, 200, "p3", -50)});
   EXPECT_EQ(find_job(r, 4).start, 11);
   EXPECT_EQ(find_job(r, 5).start, 111);
   ASSERT_EQ(find_job(r, 5).alloc.pieces.size(), 1u);
   EXPECT_EQ(r.config_node(find_job(r, 5).alloc.pieces[0].node), 3u);  // n4
-  EXPECT_EQ(find_job(r, 2).start, 1001);               // when R ends
-  EXPECT_EQ(find_job(r, 3).start, 1101);               // only after Big
+  EXPECT_EQ(find_job(r, 2).start, 1001);                              // when R ends
+  EXPECT_EQ(find_job(r, 3).start, 1101);                              // only after Big
   for (std::uint32_t id = 1; id <= 5; ++id) EXPECT_EQ(find_job(r, id).started_by, StartedBy::kMain) << id;
 }
 
@@ -63,8 +63,8 @@ TEST(EngineScenarios, BackfillStartsASmallJobThatDoesNotDelayTheTopJob) {
   // R (limit 1200) is planned to end at 1201, so Big reserves all four nodes over
   // [1200, 1860). Short (limit 600) fits before that and is backfilled at the first cycle
   // (t=30); Long (limit 3000) would cross the reservation and waits. R really ends at 901.
-  auto r = s.run({job(1, 0, 8, 900, 1200, "p"), job(2, 5, 16, 100, 600, "p", -1000),
-                  job(3, 5, 4, 300, 600, "p", -10), job(4, 5, 4, 100, 3000, "p", -5)});
+  auto r = s.run({job(1, 0, 8, 900, 1200, "p"), job(2, 5, 16, 100, 600, "p", -1000), job(3, 5, 4, 300, 600, "p", -10),
+                  job(4, 5, 4, 100, 3000, "p", -5)});
   EXPECT_EQ(find_job(r, 3).start, 30);
   EXPECT_EQ(find_job(r, 3).started_by, StartedBy::kBackfill);
   EXPECT_EQ(find_job(r, 2).start, 901);
@@ -77,8 +77,8 @@ TEST(EngineScenarios, JobPlannedBeyondBfWindowGetsNoReservation) {
   test::SimSite s(kBackfillSite + "SchedulerParameters=bf_interval=30,bf_resolution=60,bf_window=10\n");
   // With a 10-minute window Big's planned start (1201) is out of reach: no reservation,
   // so Long (limit 3000) is backfilled at 30 and Big waits for it.
-  auto r = s.run({job(1, 0, 8, 900, 1200, "p"), job(2, 5, 16, 100, 600, "p", -1000),
-                  job(3, 5, 4, 300, 600, "p", -10), job(4, 5, 4, 2000, 3000, "p", -5)});
+  auto r = s.run({job(1, 0, 8, 900, 1200, "p"), job(2, 5, 16, 100, 600, "p", -1000), job(3, 5, 4, 300, 600, "p", -10),
+                  job(4, 5, 4, 2000, 3000, "p", -5)});
   EXPECT_EQ(find_job(r, 4).start, 30);
   EXPECT_EQ(find_job(r, 4).started_by, StartedBy::kBackfill);
   EXPECT_EQ(find_job(r, 2).start, find_job(r, 4).end);
@@ -154,8 +154,9 @@ TEST(EnginePriority, SumIsTruncatedAndClampedTo32Bits) {
 }
 
 TEST(EnginePriority, FavorSmallWrapsLikeSlurmsUnsignedSubtraction) {
-  auto a = test::analyze_body("NodeName=n[1-2] CPUs=4\nPartitionName=a Nodes=n[1-2] Default=YES\n"
-                              "PriorityWeightJobSize=1000\nPriorityFavorSmall=YES\n");
+  auto a = test::analyze_body(
+      "NodeName=n[1-2] CPUs=4\nPartitionName=a Nodes=n[1-2] Default=YES\n"
+      "PriorityWeightJobSize=1000\nPriorityFavorSmall=YES\n");
   engine::PriorityModel m(a->config, nullptr, QosTable::slurm_default());
   engine::PriorityInput in;
   in.min_nodes = 1;
@@ -170,8 +171,9 @@ TEST(EngineScenarios, SameInputsGiveAByteIdenticalTrace) {
   ASSERT_TRUE(conf->ok());
   SourceManager sources;
   DiagnosticSink sink;
-  FileId f = sources.add("profile", "seed = 7\nduration = 2-00:00:00\njobs_per_hour = 40\ncpus = 1:5, 16:3, 64:1\n"
-                                    "runtime = lognormal 3600 1.2\nusers = alice:chem:1, bob:physics:2\n");
+  FileId f = sources.add("profile",
+                         "seed = 7\nduration = 2-00:00:00\njobs_per_hour = 40\ncpus = 1:5, 16:3, 64:1\n"
+                         "runtime = lognormal 3600 1.2\nusers = alice:chem:1, bob:physics:2\n");
   engine::Profile p = engine::read_profile(f, sources, sink);
   ASSERT_FALSE(sink.has_errors());
   engine::Site site;

@@ -24,9 +24,7 @@ TEST(Hostlist, PaddingFollowsTheLowNumber) {
   EXPECT_EQ(six.back(), "node010");
 }
 
-TEST(Hostlist, PrefixMayEndInDigits) {
-  EXPECT_EQ(expand("n1[01-03]"), (Names{"n101", "n102", "n103"}));
-}
+TEST(Hostlist, PrefixMayEndInDigits) { EXPECT_EQ(expand("n1[01-03]"), (Names{"n101", "n102", "n103"})); }
 
 TEST(Hostlist, TwoGroupsAreAProductFirstSlowest) {
   EXPECT_EQ(expand("rack[0-1]_blade[0-2]"),

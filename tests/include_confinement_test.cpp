@@ -2,9 +2,9 @@
 // tries to leave, only regular files are read, and the caps end an Include bomb.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
 #include <filesystem>
 #include <fstream>
-#include <sys/stat.h>
 
 #include "analyzer/safe_file.h"
 #include "tests/cli_util.h"
@@ -159,8 +159,8 @@ TEST(IncludeMemoryTree, ConfinedLikeTheDisk) {
   std::map<std::string, std::string> tree{{"/site/a.conf", "NodeName=a\n"}, {"/other/b.conf", "NodeName=b\n"}};
   AnalyzeOptions o;
   o.includes.memory_tree = &tree;
-  auto a = analyze_text("/site/slurm.conf",
-                        "ClusterName=c\nSlurmctldHost=h\nInclude a.conf\nInclude ../other/b.conf\n", o);
+  auto a =
+      analyze_text("/site/slurm.conf", "ClusterName=c\nSlurmctldHost=h\nInclude a.conf\nInclude ../other/b.conf\n", o);
   EXPECT_EQ(test::count(*a, "CONF048"), 1);
   ASSERT_EQ(a->config.nodes.size(), 1u);
   EXPECT_EQ(a->config.nodes[0].name, "a");

@@ -74,7 +74,8 @@ TEST_F(IncludeTest, CycleIsDiagnosedNotFollowed) {
 
 TEST_F(IncludeTest, DepthLimit) {
   write("slurm.conf", "ClusterName=c\nSlurmctldHost=c\nMaxNodeCount=10\nInclude d0.conf\n");
-  for (int i = 0; i < 30; ++i) write("d" + std::to_string(i) + ".conf", "Include d" + std::to_string(i + 1) + ".conf\n");
+  for (int i = 0; i < 30; ++i)
+    write("d" + std::to_string(i) + ".conf", "Include d" + std::to_string(i + 1) + ".conf\n");
   auto a = run();
   ASSERT_EQ(test::count(*a, "CONF011"), 1);
   EXPECT_NE(test::first(*a, "CONF011")->message.find("deeper than 16"), std::string::npos);

@@ -19,7 +19,8 @@ namespace {
 
 // The CLI under `ulimit -t 60 -v 4 GB`: a runaway is killed and the exit status says so.
 test::CommandResult run_bounded(const std::string& args) {
-  return test::run("--version >/dev/null; ulimit -t 60; ulimit -v 4194304; " + std::string(SA_BINARY) + " " + args, true);
+  return test::run("--version >/dev/null; ulimit -t 60; ulimit -v 4194304; " + std::string(SA_BINARY) + " " + args,
+                   true);
 }
 
 std::string deep_chain(int depth) {
@@ -40,7 +41,7 @@ TEST(InputBounds, DeepAccountChainIsCutWithOneDiagnostic) {
     undefined += d.code == "ACCT002";
   }
   EXPECT_EQ(deep, 1);
-  EXPECT_EQ(undefined, 0);  // the lines under the cut account are not reported one by one
+  EXPECT_EQ(undefined, 0);               // the lines under the cut account are not reported one by one
   EXPECT_EQ(tree.assocs.size(), 1001u);  // root and a0 .. a999
 }
 
@@ -66,8 +67,8 @@ TEST(InputBounds, SwfNumbersBeyondEveryRangeAreLineErrors) {
   engine::Workload w = engine::read_swf(sources.add("huge.swf", swf), sources, sink, {});
   ASSERT_EQ(w.jobs.size(), 1u);
   EXPECT_EQ(w.jobs[0].id, 1u);
-  EXPECT_EQ(test::where(sink), (std::vector<std::string>{"WORK001 2:1", "WORK001 3:1", "WORK001 4:1",
-                                                          "WORK006 5:1", "WORK001 6:1"}));
+  EXPECT_EQ(test::where(sink),
+            (std::vector<std::string>{"WORK001 2:1", "WORK001 3:1", "WORK001 4:1", "WORK006 5:1", "WORK001 6:1"}));
 }
 
 TEST(InputBounds, TraceFieldsRejectOverflowingValues) {
@@ -83,7 +84,8 @@ TEST(InputBounds, TraceFieldsRejectOverflowingValues) {
 TEST(InputBounds, ProfileDurationsAreRangeChecked) {
   SourceManager sources;
   DiagnosticSink sink;
-  engine::read_profile(sources.add("profile.txt", "duration = 1e300\nruntime_max = 9223372036854775807\n"), sources, sink);
+  engine::read_profile(sources.add("profile.txt", "duration = 1e300\nruntime_max = 9223372036854775807\n"), sources,
+                       sink);
   EXPECT_EQ(test::where(sink), (std::vector<std::string>{"WORK005 1:12", "WORK005 2:15"}));
 }
 
@@ -94,7 +96,8 @@ TEST(InputBounds, JobCountCapIsADiagnostic) {
   sources.set_limits(limits);
   DiagnosticSink sink;
   std::string swf;
-  for (int i = 1; i <= 5; ++i) swf += std::to_string(i) + " " + std::to_string(i) + " 0 100 4 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1\n";
+  for (int i = 1; i <= 5; ++i)
+    swf += std::to_string(i) + " " + std::to_string(i) + " 0 100 4 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1\n";
   engine::Workload w = engine::read_swf(sources.add("many.swf", swf), sources, sink, {});
   EXPECT_EQ(w.jobs.size(), 2u);
   EXPECT_EQ(test::where(sink), std::vector<std::string>{"WORK006 3:1"});
@@ -105,7 +108,8 @@ TEST(InputBounds, NodeCountCapAndModelOutput) {
   auto a = test::analyze(std::string(test::kPreamble) + big + big + "PartitionName=p Nodes=ALL\n");
   EXPECT_EQ(test::count(*a, "CONF049"), 2);
   EXPECT_EQ(test::count(*a, "CONF014"), 0);
-  const std::string conf = test::write_temp("model_big.conf", "ClusterName=c\nSlurmctldHost=h\n"
+  const std::string conf = test::write_temp("model_big.conf",
+                                            "ClusterName=c\nSlurmctldHost=h\n"
                                             "NodeName=n[000-199][000-199] CPUs=4 RealMemory=1000\n"
                                             "PartitionName=p Nodes=ALL Default=YES\n");
   auto r = run_bounded("model " + conf + " --limit model-node-names=100 2>/dev/null");
@@ -125,7 +129,8 @@ TEST(InputBounds, RepeatedNodeNamesAreOneDiagnosticPerLine) {
 // and the names every hostlist of a config expands to are counted against one budget, so a few
 // KB of DownNodes or partition lists cannot name billions of hosts.
 TEST(InputBounds, UnknownHostlistNamesAreOneDiagnosticPerLineAndBudgeted) {
-  auto a = test::analyze(std::string(test::kPreamble) + "NodeName=n1 CPUs=1\nDownNodes=x[1-60000]\n"
+  auto a = test::analyze(std::string(test::kPreamble) +
+                         "NodeName=n1 CPUs=1\nDownNodes=x[1-60000]\n"
                          "NodeSet=s Nodes=y[1-3],y7\nPartitionName=p Nodes=n1,z[1-2]\n");
   ASSERT_EQ(test::count(*a, "CONF017"), 3);
   bool down = false, set = false;

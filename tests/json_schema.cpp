@@ -27,9 +27,12 @@ constexpr std::size_t kErrorsPerAlternative = 3;
 std::string escape_token(const std::string& key) {
   std::string out;
   for (char c : key) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out += c;
+    if (c == '~')
+      out += "~0";
+    else if (c == '/')
+      out += "~1";
+    else
+      out += c;
   }
   return out;
 }
@@ -52,9 +55,8 @@ void fail(Errors& errors, const std::string& path, const std::string& message) {
 
 // JSON Schema counts string length in code points, not bytes: skip UTF-8 continuation bytes.
 std::size_t utf8_length(const std::string& text) {
-  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
-    return (static_cast<unsigned char>(c) & 0xC0u) != 0x80u;
-  }));
+  return static_cast<std::size_t>(
+      std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0u) != 0x80u; }));
 }
 
 // A non-negative integer keyword (minItems, maxLength, ...); anything else is ignored.
@@ -119,8 +121,8 @@ bool is_date_time(const std::string& text) {
   std::smatch m;
   if (!std::regex_match(text, m, kDateTime)) return false;
   auto field = [&m](std::size_t i) { return m[i].matched ? std::stoi(m[i].str()) : 0; };
-  return field(2) >= 1 && field(2) <= 12 && field(3) >= 1 && field(3) <= 31 && field(4) <= 23 &&
-         field(5) <= 59 && field(6) <= 60 && field(9) <= 23 && field(10) <= 59;
+  return field(2) >= 1 && field(2) <= 12 && field(3) >= 1 && field(3) <= 31 && field(4) <= 23 && field(5) <= 59 &&
+         field(6) <= 60 && field(9) <= 23 && field(10) <= 59;
 }
 
 // Unknown formats are annotations only (as the drafts allow), so they always pass.
@@ -158,8 +160,10 @@ class Validator {
     }
     ++depth_;
     // Up to draft-07, keywords beside "$ref" are ignored (in SARIF they are descriptions).
-    if (auto ref = schema.find("$ref"); ref != schema.end()) check_ref(*ref, doc, path, errors);
-    else check_keywords(schema, doc, path, errors);
+    if (auto ref = schema.find("$ref"); ref != schema.end())
+      check_ref(*ref, doc, path, errors);
+    else
+      check_keywords(schema, doc, path, errors);
     --depth_;
   }
 
@@ -260,15 +264,16 @@ class Validator {
       fail(errors, path, "string of length " + num(length) + " is longer than maxLength " + num(*max));
     if (auto it = schema.find("pattern"); it != schema.end() && it->is_string())
       check_pattern(it->get_ref<const std::string&>(), text, path, errors);
-    if (auto it = schema.find("format"); it != schema.end() && it->is_string() &&
-                                         !format_ok(it->get_ref<const std::string&>(), text))
+    if (auto it = schema.find("format");
+        it != schema.end() && it->is_string() && !format_ok(it->get_ref<const std::string&>(), text))
       fail(errors, path, "\"" + text + "\" is not a valid " + it->get<std::string>());
   }
 
   // "pattern" is unanchored: the value needs only contain a match.
   void check_pattern(const std::string& pattern, const std::string& text, const std::string& path, Errors& errors) {
     const std::regex* re = regex_for(pattern);
-    if (re == nullptr) fail(errors, path, "schema pattern \"" + pattern + "\" is not a valid ECMAScript regex");
+    if (re == nullptr)
+      fail(errors, path, "schema pattern \"" + pattern + "\" is not a valid ECMAScript regex");
     else if (!std::regex_search(text, *re))
       fail(errors, path, "\"" + text + "\" does not match pattern \"" + pattern + "\"");
   }
@@ -303,8 +308,10 @@ class Validator {
     }
     auto extra = schema.find("additionalItems");
     for (std::size_t i = 0; i < doc.size(); ++i) {
-      if (i < items->size()) validate((*items)[i], doc[i], child_path(path, i), errors);
-      else if (extra != schema.end()) validate(*extra, doc[i], child_path(path, i), errors);
+      if (i < items->size())
+        validate((*items)[i], doc[i], child_path(path, i), errors);
+      else if (extra != schema.end())
+        validate(*extra, doc[i], child_path(path, i), errors);
     }
   }
 
@@ -348,7 +355,8 @@ class Validator {
     if (named || extra == schema.end()) return;
     if (*extra == json(false))
       fail(errors, path, "property \"" + key + "\" is not allowed (additionalProperties is false)");
-    else validate(*extra, value, child_path(path, key), errors);
+    else
+      validate(*extra, value, child_path(path, key), errors);
   }
 
   // Draft-04/07 "dependencies": a present key requires other keys (array form) or makes the

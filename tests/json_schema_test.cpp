@@ -167,7 +167,8 @@ TEST(JsonSchemaKeywords, ArrayKeywords) {
 TEST(JsonSchemaKeywords, StringKeywords) {
   const json schema = json::parse(R"({"type": "string", "minLength": 2, "maxLength": 3, "pattern": "[0-9]"})");
   EXPECT_VALID(schema, json("a1"));
-  EXPECT_VALID(schema, json("\xc3\xa9\xc3\xa9" "1"));  // "éé1": 3 code points, 5 bytes
+  EXPECT_VALID(schema, json("\xc3\xa9\xc3\xa9"
+                            "1"));  // "éé1": 3 code points, 5 bytes
   EXPECT_ERROR(schema, json("1"), "(root)", "shorter than minLength 2");
   EXPECT_ERROR(schema, json("a123"), "(root)", "longer than maxLength 3");
   EXPECT_ERROR(schema, json("ab"), "(root)", R"("ab" does not match pattern "[0-9]")");

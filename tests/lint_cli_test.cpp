@@ -19,7 +19,8 @@ namespace {
 using sa::test::run;
 using sa::test::write_temp;
 
-const std::string kFires = std::string(SA_SOURCE_DIR) + "/rules/backfill/bf-window-shorter-than-max-time/fires/long_partition.conf";
+const std::string kFires =
+    std::string(SA_SOURCE_DIR) + "/rules/backfill/bf-window-shorter-than-max-time/fires/long_partition.conf";
 
 nlohmann::json parse(const std::string& text) { return nlohmann::json::parse(text, nullptr, false); }
 
@@ -102,7 +103,8 @@ TEST(LintCli, BaselineAcceptsKnownFindingsButNotNewOnes) {
     const auto dir = std::filesystem::temp_directory_path() / ("sa_moved_" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
     std::ofstream((dir / "long_partition.conf").string()) << moved;
-    auto m = run("lint " + (dir / "long_partition.conf").string() + " --no-simulate --fail-on warning --format json --baseline " + baseline);
+    auto m = run("lint " + (dir / "long_partition.conf").string() +
+                 " --no-simulate --fail-on warning --format json --baseline " + baseline);
     EXPECT_EQ(m.status, 0);
     EXPECT_EQ(parse(m.out)["summary"]["baselined"], 1);
   }
@@ -254,12 +256,14 @@ TEST(LoadCli, EngineCommandsRunLintsDefaultLoadWithoutFlags) {
   // stdout stays what squeue prints; the coverage goes to stderr.
   EXPECT_EQ(squeue.out.rfind("JOBID|USER|ACCOUNT|PARTITION|QOS|STATE|REASON", 0), 0u) << squeue.out;
   EXPECT_EQ(squeue.out.find("load coverage: "), std::string::npos);
-  EXPECT_NE(run("squeue " + kLoadSite + " --days 1 --at +12:00:00", true).out.find("load coverage: "), std::string::npos);
+  EXPECT_NE(run("squeue " + kLoadSite + " --days 1 --at +12:00:00", true).out.find("load coverage: "),
+            std::string::npos);
 }
 
 TEST(LoadCli, ARecordedLoadTheSiteRefusesGetsLoad001WithSlurmsMessage) {
   const std::string conf = std::string(SA_SOURCE_DIR) + "/rules/load/load-coverage-low/fires/qos_refused.conf";
-  const std::string profile = std::string(SA_SOURCE_DIR) + "/rules/load/load-coverage-low/fires/qos_refused.profile.txt";
+  const std::string profile =
+      std::string(SA_SOURCE_DIR) + "/rules/load/load-coverage-low/fires/qos_refused.profile.txt";
   auto r = run("lint " + conf + " --synthetic " + profile + " --format json");
   const auto j = parse(r.out);
   ASSERT_FALSE(j.is_discarded()) << r.out;
@@ -294,7 +298,8 @@ TEST(FixEffect, OutcomesDecideAndMechanismCountersDoNot) {
                                 {{"mean_wait", 100.5}, {"backfill_plans_beyond_window", 0}})),
             FixEffect::kNone);
   EXPECT_EQ(fix_effect(with_fix({{"utilization", 0.8}}, {{"utilization", 0.7}})), FixEffect::kWorse);
-  EXPECT_EQ(fix_effect(with_fix({{"utilization", 0.8}, {"pending_at_end", 5}}, {{"utilization", 0.7}, {"pending_at_end", 0}})),
+  EXPECT_EQ(fix_effect(
+                with_fix({{"utilization", 0.8}, {"pending_at_end", 5}}, {{"utilization", 0.7}, {"pending_at_end", 0}})),
             FixEffect::kMixed);
   EXPECT_EQ(fix_effect(with_fix({{"tests", 5}}, {{"tests", 1}})), FixEffect::kUnknown);
   auto none = with_fix({{"mean_wait", 100}}, {{"mean_wait", 100}});

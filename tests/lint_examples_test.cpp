@@ -52,18 +52,26 @@ INSTANTIATE_TEST_SUITE_P(
     Corpora, ExampleSite,
     ::testing::Values(
         // tier-dominance, weight-resolution, backfill-limits, config (DefaultTime dropped).
-        Example{"tiered-university", "slurm.conf", true,
+        Example{"tiered-university",
+                "slurm.conf",
+                true,
                 {"TIER001", "TIER002", "PRIO002", "BF001", "CONF027"},
                 {"GANG001", "GANG003"}},
         // gang-oversubscription on select/linear without CR_Memory; no backfill; FIFO, one partition.
-        Example{"gang-timeslice", "slurm.conf", true,
+        Example{"gang-timeslice",
+                "slurm.conf",
+                true,
                 {"GANG001", "BF007"},
                 {"TIER001", "TIER002", "TIER003", "TIER004", "PRIO001", "PRIO002", "PRIO005", "FAIR001", "FAIR006"}},
         // The negative control: memory tracked, two rows fit.
-        Example{"gang-timeslice", "slurm-cons-tres.conf", true,
+        Example{"gang-timeslice",
+                "slurm-cons-tres.conf",
+                true,
                 {"BF007"},
                 {"GANG001", "TIER001", "TIER002", "PRIO001", "PRIO002"}},
-        Example{"overlap-suspend", "slurm.conf", true,
+        Example{"overlap-suspend",
+                "slurm.conf",
+                true,
                 {"GANG001", "TIER002", "TIER004", "PRIO002", "BF001", "FAIR007"},
                 // Tier order is its preemption design (partition_prio suspends lower tiers).
                 {"CONF100", "TIER001"}}),

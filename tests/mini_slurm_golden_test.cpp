@@ -8,9 +8,9 @@
 // those printed digits (relative 2e-4), RawUsage within 1.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
 #include <cmath>
 #include <filesystem>
-#include <fmt/format.h>
 #include <fstream>
 
 #include "analyzer/accounting_readers.h"
@@ -93,7 +93,8 @@ TEST_P(MiniSlurmGolden, SshareMatchesRealSlurm) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Slurm2205, MiniSlurmGolden,
-                         ::testing::Values("fair_tree_default", "classic", "parent_and_zero", "parent_and_zero_classic"));
+                         ::testing::Values("fair_tree_default", "classic", "parent_and_zero",
+                                           "parent_and_zero_classic"));
 
 }  // namespace
 }  // namespace sa

@@ -20,15 +20,18 @@ TEST(Checks, ExactOptionListsAreFatal) {
   auto a = analyze_body("TaskPluginParam=Sched\nPrologFlags=Alloc,Contian\n");
   EXPECT_EQ(test::count(*a, "CONF019"), 2);
   EXPECT_TRUE(a->diagnostics.has_errors());
-  auto old_slurm = test::analyze("ClusterName=c\nSlurmctldHost=h\nNodeName=n RealMemory=9\nTaskPluginParam=Sched\n", "20.11");
+  auto old_slurm =
+      test::analyze("ClusterName=c\nSlurmctldHost=h\nNodeName=n RealMemory=9\nTaskPluginParam=Sched\n", "20.11");
   EXPECT_EQ(test::count(*old_slurm, "CONF019"), 0);
 }
 
 TEST(Checks, AccountingStorageEnforceBecameExactIn2108) {
   auto strict = analyze_body("AccountingStorageEnforce=associations,limit,qos\n");
   EXPECT_TRUE(strict->diagnostics.has_errors());
-  auto lax = test::analyze("ClusterName=c\nSlurmctldHost=h\nNodeName=n RealMemory=9\n"
-                           "AccountingStorageEnforce=associations,limit,qos\n", "20.11");
+  auto lax = test::analyze(
+      "ClusterName=c\nSlurmctldHost=h\nNodeName=n RealMemory=9\n"
+      "AccountingStorageEnforce=associations,limit,qos\n",
+      "20.11");
   // 20.11 searched for "limits" in the value, did not find it, and silently enforced no limits.
   EXPECT_FALSE(lax->diagnostics.has_errors());
   EXPECT_EQ(test::count(*lax, "CONF019"), 1);
@@ -43,8 +46,9 @@ TEST(Checks, SubstringListsAcceptPlurals) {
 }
 
 TEST(Checks, OctalLicensesAndShadowedAliases) {
-  auto a = analyze_body("HealthCheckInterval=03600\nLicenses=intel*2,matlab:3\n"
-                        "NodeName=n1 RealMemory=10 CPUs=4 Procs=2 Feature=a Features=b\n");
+  auto a = analyze_body(
+      "HealthCheckInterval=03600\nLicenses=intel*2,matlab:3\n"
+      "NodeName=n1 RealMemory=10 CPUs=4 Procs=2 Feature=a Features=b\n");
   const Diagnostic* octal = test::first(*a, "CONF046");
   ASSERT_TRUE(octal);
   EXPECT_NE(octal->message.find("1920, not 3600"), std::string::npos);

@@ -18,8 +18,8 @@ TEST(Partitions, LegacyPriorityOverridesEvenFromDefault) {
 }
 
 TEST(Partitions, SharedLosesToAnyOverSubscribe) {
-  auto a = analyze_body(
-      "NodeName=n1\nPartitionName=DEFAULT OverSubscribe=FORCE:2\nPartitionName=p Nodes=n1 Shared=YES\n");
+  auto a =
+      analyze_body("NodeName=n1\nPartitionName=DEFAULT OverSubscribe=FORCE:2\nPartitionName=p Nodes=n1 Shared=YES\n");
   EXPECT_EQ(a->config.partitions[0].oversubscribe.mode, OverSubscribe::Mode::kForce);
   EXPECT_EQ(a->config.partitions[0].oversubscribe.count, 2u);
   auto b = analyze_body("NodeName=n1\nPartitionName=p Nodes=n1 Shared=EXCLUSIVE\n");
@@ -27,7 +27,11 @@ TEST(Partitions, SharedLosesToAnyOverSubscribe) {
 }
 
 TEST(Partitions, OverSubscribeForms) {
-  struct Case { const char* text; OverSubscribe::Mode mode; std::uint32_t count; };
+  struct Case {
+    const char* text;
+    OverSubscribe::Mode mode;
+    std::uint32_t count;
+  };
   for (Case c : {Case{"NO", OverSubscribe::Mode::kNo, 1}, Case{"YES", OverSubscribe::Mode::kYes, 4},
                  Case{"yes:6", OverSubscribe::Mode::kYes, 6}, Case{"FORCE", OverSubscribe::Mode::kForce, 4},
                  Case{"Force:8", OverSubscribe::Mode::kForce, 8}, Case{"YES:1", OverSubscribe::Mode::kNo, 1}}) {
@@ -78,8 +82,9 @@ TEST(Partitions, EmptyValueSwallowingIsFlagged) {
 }
 
 TEST(Partitions, TimesAndDefaultTimeAboveMaxTime) {
-  auto a = analyze_body("NodeName=n1\nPartitionName=p Nodes=n1 MaxTime=1:00:00 DefaultTime=2:00:00\n"
-                        "PartitionName=q Nodes=n1 MaxTime=0-6 DefaultTime=30:15\n");
+  auto a = analyze_body(
+      "NodeName=n1\nPartitionName=p Nodes=n1 MaxTime=1:00:00 DefaultTime=2:00:00\n"
+      "PartitionName=q Nodes=n1 MaxTime=0-6 DefaultTime=30:15\n");
   EXPECT_EQ(a->config.partitions[0].max_time, 3600);
   EXPECT_FALSE(a->config.partitions[0].default_time_set);
   EXPECT_EQ(test::count(*a, "CONF027"), 1);
@@ -105,7 +110,8 @@ TEST(Partitions, AccessListsAndMemory) {
 }
 
 TEST(Partitions, PreemptModeOnPartition) {
-  auto a = analyze_body("NodeName=n1\nPartitionName=p Nodes=n1 PreemptMode=REQUEUE\nPartitionName=q Nodes=n1 PreemptMode=SUSPEND,GANG\n");
+  auto a = analyze_body(
+      "NodeName=n1\nPartitionName=p Nodes=n1 PreemptMode=REQUEUE\nPartitionName=q Nodes=n1 PreemptMode=SUSPEND,GANG\n");
   ASSERT_TRUE(a->config.partitions[0].preempt_mode);
   EXPECT_EQ(a->config.partitions[0].preempt_mode->base, PreemptMode::Base::kRequeue);
   EXPECT_FALSE(a->config.partitions[1].preempt_mode->gang);  // GANG ignored on partitions
@@ -113,8 +119,9 @@ TEST(Partitions, PreemptModeOnPartition) {
 }
 
 TEST(PartitionGraph, OverlapsAndGroups) {
-  auto a = analyze_body("NodeName=n[1-6]\nPartitionName=a Nodes=n[1-4]\nPartitionName=b Nodes=n[3-6]\n"
-                        "PartitionName=c Nodes=n6\nPartitionName=d Nodes=\"\"\n");
+  auto a = analyze_body(
+      "NodeName=n[1-6]\nPartitionName=a Nodes=n[1-4]\nPartitionName=b Nodes=n[3-6]\n"
+      "PartitionName=c Nodes=n6\nPartitionName=d Nodes=\"\"\n");
   auto overlaps = partition_overlaps(a->config);
   ASSERT_EQ(overlaps.size(), 2u);
   EXPECT_EQ(overlaps[0].first, 0u);

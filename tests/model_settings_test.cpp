@@ -25,7 +25,9 @@ TEST(Settings, UnknownKeyWithSuggestion) {
 }
 
 TEST(Settings, KeysAreCaseInsensitive) {
-  auto a = analyze_body("accountingstoragetype=accounting_storage/slurmdbd\npriorityweightage=5\nNodename=n1 cpus=2 realmemory=10\npartitionname=P1 nodes=ALL priorityTIER=9\n");
+  auto a = analyze_body(
+      "accountingstoragetype=accounting_storage/slurmdbd\npriorityweightage=5\nNodename=n1 cpus=2 "
+      "realmemory=10\npartitionname=P1 nodes=ALL priorityTIER=9\n");
   EXPECT_TRUE(a->diagnostics.all().empty()) << a->diagnostics.all()[0].message;
   EXPECT_EQ(a->config.nodes[0].cpus, 2u);
   EXPECT_EQ(a->config.partitions[0].priority_tier, 9);
@@ -75,11 +77,11 @@ TEST(Settings, VersionDependentDefaults) {
 TEST(SchedulerParameters, SlurmSemantics) {
   auto a = analyze_body("SchedulerParameters=bf_window=2d,bf_window=100,bf_continue,defer_batch,bf_resolution=7200\n");
   const SchedulerSettings& s = a->config.scheduler;
-  EXPECT_EQ(s.bf_window, 2 * 60);      // first occurrence, atoi stops at 'd', minutes -> seconds
+  EXPECT_EQ(s.bf_window, 2 * 60);  // first occurrence, atoi stops at 'd', minutes -> seconds
   EXPECT_TRUE(s.bf_continue);
   EXPECT_TRUE(s.defer_batch);
-  EXPECT_FALSE(s.defer);               // "defer" inside "defer_batch" does not count
-  EXPECT_EQ(s.bf_resolution, 60);      // out of range: default kept
+  EXPECT_FALSE(s.defer);           // "defer" inside "defer_batch" does not count
+  EXPECT_EQ(s.bf_resolution, 60);  // out of range: default kept
   EXPECT_EQ(s.bf_max_time, s.bf_interval);
   EXPECT_GE(test::count(*a, "CONF018"), 3);  // junk, duplicate, range
   EXPECT_FALSE(a->diagnostics.has_errors());
@@ -161,7 +163,11 @@ TEST(Priority, OverflowAndInfiniteAndNoDecay) {
 }
 
 TEST(Preempt, CombinationsSlurmRejects) {
-  struct Case { const char* type; const char* mode; bool error; };
+  struct Case {
+    const char* type;
+    const char* mode;
+    bool error;
+  };
   for (Case c : {Case{nullptr, "GANG", false}, Case{nullptr, "REQUEUE", true}, Case{nullptr, "SUSPEND,GANG", true},
                  Case{"preempt/partition_prio", "OFF", true}, Case{"preempt/partition_prio", nullptr, true},
                  Case{"preempt/qos", nullptr, true}, Case{"preempt/qos", "WITHIN", true},
@@ -181,7 +187,8 @@ TEST(Select, ParametersAndMemory) {
   EXPECT_EQ(test::count(*a, "CONF022"), 1);
   auto b = analyze_body("SelectType=select/cons_tres\nSelectTypeParameters=CR_CPU,CR_ONE_TASK_PER_CORE\n");
   EXPECT_EQ(test::count(*b, "CONF022"), 1);
-  auto c = analyze_body("SelectType=select/cons_tres\nSelectTypeParameters=CR_Socket_Memory,CR_LLN\nDefMemPerCPU=010\n");
+  auto c =
+      analyze_body("SelectType=select/cons_tres\nSelectTypeParameters=CR_Socket_Memory,CR_LLN\nDefMemPerCPU=010\n");
   EXPECT_EQ(c->config.select.resource, SelectSettings::Resource::kSocket);
   EXPECT_TRUE(c->config.select.memory);
   EXPECT_EQ(c->config.select.def_mem_per_cpu, 8u);
@@ -218,8 +225,9 @@ TEST(SchedulerParameters, WordsOfAnotherKeyNameThatKey) {
   }
   ASSERT_EQ(hints.size(), 4U);
   EXPECT_EQ(hints[0], "'rl_enable' is a SlurmctldParameters option: write it there (SlurmctldParameters=rl_enable)");
-  EXPECT_EQ(hints[1],
-            "'enable_configless' is a SlurmctldParameters option: write it there (SlurmctldParameters=enable_configless)");
+  EXPECT_EQ(
+      hints[1],
+      "'enable_configless' is a SlurmctldParameters option: write it there (SlurmctldParameters=enable_configless)");
   EXPECT_EQ(hints[2], "'ACCRUE_ALWAYS' is a PriorityFlags option: write it there (PriorityFlags=ACCRUE_ALWAYS)");
   EXPECT_EQ(hints[3], "it moved to DependencyParameters: write it there (DependencyParameters=kill_invalid_depend)");
   auto b = analyze_body("SlurmctldParameters=bf_continue\n");

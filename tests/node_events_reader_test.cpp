@@ -36,16 +36,14 @@ std::unique_ptr<Read> read(const std::string& text) {
 using Names = std::vector<std::string>;
 
 TEST(NodeEvents, NormalisesSlurmStates) {
-  for (const char* down :
-       {"DOWN", "down", "DOWN*", "DOWN+DRAIN", "DOWN$", "IDLE+DOWN", "DRAIN+DOWN*"}) {
+  for (const char* down : {"DOWN", "down", "DOWN*", "DOWN+DRAIN", "DOWN$", "IDLE+DOWN", "DRAIN+DOWN*"}) {
     EXPECT_EQ(normalize_node_state(down), "DOWN") << down;
   }
-  for (const char* drain : {"DRAIN", "drain", "DRAINED", "DRAINING", "DRNG", "DRAIN*", "IDLE+DRAIN",
-                            "MIXED+DRAIN", "ALLOCATED+DRAIN", "FAIL", "FAILG", "FAIL*", "DRAIN~"}) {
+  for (const char* drain : {"DRAIN", "drain", "DRAINED", "DRAINING", "DRNG", "DRAIN*", "IDLE+DRAIN", "MIXED+DRAIN",
+                            "ALLOCATED+DRAIN", "FAIL", "FAILG", "FAIL*", "DRAIN~"}) {
     EXPECT_EQ(normalize_node_state(drain), "DRAIN") << drain;
   }
-  for (const char* other :
-       {"", "IDLE", "MIXED", "MAINT", "POWERED_DOWN", "DOWNISH", "UNKNOWN", "+", "*"}) {
+  for (const char* other : {"", "IDLE", "MIXED", "MAINT", "POWERED_DOWN", "DOWNISH", "UNKNOWN", "+", "*"}) {
     EXPECT_EQ(normalize_node_state(other), "") << other;
   }
 }
@@ -145,9 +143,8 @@ TEST(NodeEvents, HandWrittenProblemsAreDiagnosedAtTheirField) {
       "2026-11-21T10:00:00 - n1 DOWN ok\n"
       "bogus - n[x DOWNISH reason\n");
   EXPECT_EQ(where(r->sink),
-            (std::vector<std::string>{"EVNT001 1:1", "EVNT002 2:1", "EVNT002 3:21", "EVNT003 4:21",
-                                      "EVNT004 5:23", "EVNT005 6:26", "EVNT002 8:1", "EVNT004 8:9",
-                                      "EVNT005 8:13"}));
+            (std::vector<std::string>{"EVNT001 1:1", "EVNT002 2:1", "EVNT002 3:21", "EVNT003 4:21", "EVNT004 5:23",
+                                      "EVNT005 6:26", "EVNT002 8:1", "EVNT004 8:9", "EVNT005 8:13"}));
   ASSERT_EQ(r->events.size(), 1u);
   EXPECT_EQ(r->events[0].loc.line, 7);
   EXPECT_EQ(r->events[0].reason, "ok");
@@ -163,8 +160,8 @@ TEST(NodeEvents, TableProblemsAreDiagnosedAtTheirColumn) {
       "tux|n[1-|2026-11-21T10:00:00|Unknown|DOWN|x|root(0)\n"
       "tux|n1|2026-11-21T10:00:00|Unknown|DOWN|a|b|root(0)\n"
       "tux|n1|2026-11-21T10:00:00|Unknown|DOWN|x|root(0)\n");
-  EXPECT_EQ(where(r->sink), (std::vector<std::string>{"EVNT005 2:48", "EVNT002 3:8", "EVNT003 4:28",
-                                                      "EVNT004 5:5", "EVNT001 6:1"}));
+  EXPECT_EQ(where(r->sink),
+            (std::vector<std::string>{"EVNT005 2:48", "EVNT002 3:8", "EVNT003 4:28", "EVNT004 5:5", "EVNT001 6:1"}));
   ASSERT_EQ(r->events.size(), 1u);
   EXPECT_EQ(r->events[0].loc.line, 7);
   EXPECT_EQ(r->sink.count(Severity::kWarning), 1);  // a node back to IDLE is data, not a mistake
@@ -185,16 +182,14 @@ TEST(NodeEvents, HostileInputGivesDiagnosticsNotCrashes) {
       for (char c : d.message) EXPECT_GE(static_cast<unsigned char>(c), 0x20) << d.code;
     }
   }
-  auto huge = read(
-      "2026-11-21T10:00:00 - n[1-99999999] DOWN\n2026-11-21T10:00:00 - n[1-5000]x[1-5000] DOWN\n");
+  auto huge = read("2026-11-21T10:00:00 - n[1-99999999] DOWN\n2026-11-21T10:00:00 - n[1-5000]x[1-5000] DOWN\n");
   EXPECT_EQ(where(huge->sink), (std::vector<std::string>{"EVNT004 1:23", "EVNT004 2:23"}));
   auto cut = read("2026-11-21T10:00:00 - n1 DOWN\n2026-11-21T10:00:00 2026-11-2");
   EXPECT_EQ(where(cut->sink), (std::vector<std::string>{"EVNT001 2:1"}));
   EXPECT_EQ(cut->events.size(), 1u);
   auto table = read("   Cluster NodeName    TimeStart    TimeEnd  State\n---------- ----\n");
   EXPECT_EQ(where(table->sink), (std::vector<std::string>{"EVNT006 1:1"}));
-  auto cut_table =
-      read("Cluster|NodeName|TimeStart|TimeEnd|State|Reason|User\ntux|n1|2026-11-21T1");
+  auto cut_table = read("Cluster|NodeName|TimeStart|TimeEnd|State|Reason|User\ntux|n1|2026-11-21T1");
   EXPECT_EQ(where(cut_table->sink), (std::vector<std::string>{"EVNT001 2:1"}));
 }
 
@@ -202,8 +197,7 @@ TEST(NodeEvents, HostileInputGivesDiagnosticsNotCrashes) {
 // tests/golden/mini_slurm_limits/node_events: n3 drained (the event starts when the node became
 // DRAINED, 19:31:58, not at the drain request) and resumed at 19:32:22; n4 DOWN 19:32:27-19:32:47.
 TEST(NodeEvents, GoldenSacctmgrCapture) {
-  const auto dir =
-      std::filesystem::path(SA_SOURCE_DIR) / "tests/golden/mini_slurm_limits/node_events/extra";
+  const auto dir = std::filesystem::path(SA_SOURCE_DIR) / "tests/golden/mini_slurm_limits/node_events/extra";
   if (!std::filesystem::exists(dir / "cmd_event_P.out")) GTEST_SKIP() << "no capture in " << dir;
   auto read_capture = [&](const char* name, int expected_errors) {
     SourceManager sources;
@@ -231,15 +225,14 @@ TEST(NodeEvents, GoldenSacctmgrCapture) {
   }
   const std::vector<NodeEvent> open = read_capture("cmd_event_P_while_down.out", 0);
   ASSERT_EQ(open.size(), 2u);
-  EXPECT_EQ(open[1].end, kOpenEnd);  // TimeEnd=Unknown while n4 was still down
+  EXPECT_EQ(open[1].end, kOpenEnd);                                     // TimeEnd=Unknown while n4 was still down
   EXPECT_TRUE(read_capture("cmd_event_default_table.out", 1).empty());  // no -P: refused
 }
 
 // Captures from a real Slurm 22.05 (tests/golden/mini_slurm_limits, when present): every
 // `sacctmgr show event -P` file there reads without an error.
 TEST(NodeEvents, GoldenCapturesRead) {
-  const std::filesystem::path root =
-      std::filesystem::path(SA_SOURCE_DIR) / "tests/golden/mini_slurm_limits";
+  const std::filesystem::path root = std::filesystem::path(SA_SOURCE_DIR) / "tests/golden/mini_slurm_limits";
   if (!std::filesystem::exists(root)) GTEST_SKIP() << "no captures in " << root;
   int files = 0;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {

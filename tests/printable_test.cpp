@@ -11,7 +11,9 @@ namespace {
 TEST(Printable, ControlsAndInvalidUtf8AreEscaped) {
   EXPECT_EQ(printable("a\033]0;pwn\007b"), "a\\x1b]0;pwn\\x07b");
   EXPECT_EQ(printable("x\ry\bz\x7f"), "x\\x0dy\\x08z\\x7f");
-  EXPECT_EQ(printable("\xc2\x9b" "31m"), "\\xc2\\x9b31m");  // U+009B, the 8-bit CSI
+  EXPECT_EQ(printable("\xc2\x9b"
+                      "31m"),
+            "\\xc2\\x9b31m");                               // U+009B, the 8-bit CSI
   EXPECT_EQ(printable("\xff\xc3"), "\\xff\\xc3");           // not UTF-8
   EXPECT_EQ(printable("\xed\xa0\x80"), "\\xed\\xa0\\x80");  // a surrogate
   EXPECT_EQ(printable("\xc0\xaf"), "\\xc0\\xaf");           // an overlong '/'

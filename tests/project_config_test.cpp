@@ -76,9 +76,7 @@ seed = 7
 days = 5
 )");
   ASSERT_TRUE(c.ok()) << only_error(c);
-  auto values = [&](const char* key) {
-    return c.find(key) ? c.find(key)->values : std::vector<std::string>{"(none)"};
-  };
+  auto values = [&](const char* key) { return c.find(key) ? c.find(key)->values : std::vector<std::string>{"(none)"}; };
   EXPECT_EQ(values("slurm-version"), std::vector<std::string>{"23.02"});
   EXPECT_EQ(values("baseline"), std::vector<std::string>{"site/baseline.json"});
   EXPECT_EQ(values("disable"), (std::vector<std::string>{"FAIR006", "BF001"}));
@@ -112,8 +110,7 @@ const BadFile kBadFiles[] = {
      "--show` lists the keys"},
     // Wrong types name the key, at the value.
     {"disable = \"FAIR006\"\n", "c.toml:1:11: error: 'disable' must be an array of strings"},
-    {"[accounting]\nassoc = 3\n",
-     "c.toml:2:9: error: 'accounting.assoc' must be a path (a string)"},
+    {"[accounting]\nassoc = 3\n", "c.toml:2:9: error: 'accounting.assoc' must be a path (a string)"},
     {"fail-on = [\"x\"]\n", "c.toml:1:11: error: 'fail-on' must be a string or an integer"},
     {"slurm-version = 23.10\n",
      "c.toml:1:17: error: 'slurm-version' must be a string or an integer, not a float; quote it "
@@ -131,28 +128,23 @@ const BadFile kBadFiles[] = {
 };
 
 TEST(ProjectConfigRead, BadFilesGiveOneErrorAtItsPlace) {
-  for (const BadFile& b : kBadFiles)
-    EXPECT_EQ(only_error(parse_project_config("c.toml", b.text)), b.error) << b.text;
+  for (const BadFile& b : kBadFiles) EXPECT_EQ(only_error(parse_project_config("c.toml", b.text)), b.error) << b.text;
 }
 
 TEST(ProjectConfigRead, BadTomlIsADiagnosticAtItsPlace) {
-  const std::string e =
-      only_error(parse_project_config("c.toml", "fail-on = \"warning\"\nseed = = 3\n"));
+  const std::string e = only_error(parse_project_config("c.toml", "fail-on = \"warning\"\nseed = = 3\n"));
   EXPECT_TRUE(e.starts_with("c.toml:2:")) << e;
   EXPECT_NE(e.find(": error: "), std::string::npos) << e;
-  EXPECT_TRUE(only_error(parse_project_config("c.toml", "[load]\nseed = 1\n[load]\n"))
-                  .starts_with("c.toml:3:"));
+  EXPECT_TRUE(only_error(parse_project_config("c.toml", "[load]\nseed = 1\n[load]\n")).starts_with("c.toml:3:"));
   EXPECT_FALSE(parse_project_config("c.toml", std::string("a = \"\xff\"\n")).ok());
 }
 
 TEST(ProjectConfigRead, PathsStayInsideTheFilesDirectory) {
-  EXPECT_NE(only_error(parse_project_config("c.toml", "baseline = \"a/../../b.json\"\n"))
-                .find("leaves the file's"),
+  EXPECT_NE(only_error(parse_project_config("c.toml", "baseline = \"a/../../b.json\"\n")).find("leaves the file's"),
             std::string::npos);
   const fs::path dir = fresh_test_dir("sa_config");
   fs::create_directory_symlink("/etc", dir / "etc");
-  EXPECT_NE(only_error(
-                parse_project_config(dir / ".slurm-advisor.toml", "[include]\nroots = [\"etc\"]\n"))
+  EXPECT_NE(only_error(parse_project_config(dir / ".slurm-advisor.toml", "[include]\nroots = [\"etc\"]\n"))
                 .find("through a symbolic link"),
             std::string::npos);
 }
@@ -194,9 +186,7 @@ TEST(ProjectConfigCli, FileSetsWhatTheCommandLineLeavesAndTheCommandLineWins) {
   EXPECT_EQ(run("lint " + conf + " --no-simulate --fail-on error").status, 0);
   // --config names another file, whose paths resolve against its own directory.
   write(dir / "other/strict.toml", "fail-on = \"error\"\n");
-  EXPECT_EQ(run("lint " + conf + " --no-simulate --config " + (dir / "other/strict.toml").string())
-                .status,
-            0);
+  EXPECT_EQ(run("lint " + conf + " --no-simulate --config " + (dir / "other/strict.toml").string()).status, 0);
   // Found from a subdirectory's slurm.conf as well.
   fs::create_directories(dir / "sub");
   fs::copy_file(dir / "slurm.conf", dir / "sub/slurm.conf");
@@ -209,8 +199,7 @@ TEST(ProjectConfigCli, DisableAndSeverityReachLint) {
   const std::string codes = run("lint " + conf + " --no-simulate --format json --no-config").out;
   ASSERT_NE(codes.find("\"CONF027\""), std::string::npos) << codes;
   write(dir / ".slurm-advisor.toml", "disable = [\"CONF027\"]\n");
-  EXPECT_EQ(run("lint " + conf + " --no-simulate --format json").out.find("\"CONF027\""),
-            std::string::npos);
+  EXPECT_EQ(run("lint " + conf + " --no-simulate --format json").out.find("\"CONF027\""), std::string::npos);
   write(dir / ".slurm-advisor.toml", "[severity]\nCONF027 = \"error\"\n");
   EXPECT_EQ(run("lint " + conf + " --no-simulate").status, 1);
 }
@@ -221,31 +210,27 @@ TEST(ProjectConfigCli, ABadFileStopsEveryCommandWithItsPlace) {
   const auto r = run("lint " + conf + " --no-simulate", true);
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.out.find(".slurm-advisor.toml:2:1: error: 'fail-on': "), std::string::npos) << r.out;
-  EXPECT_EQ(run("check " + conf, true).status, 0)
-      << "check takes no --fail-on: the key does not apply";
+  EXPECT_EQ(run("check " + conf, true).status, 0) << "check takes no --fail-on: the key does not apply";
   // A value quoted back in a message cannot drive the terminal.
   write(dir / ".slurm-advisor.toml", "[load]\nseed = \"\\u001b[2J\"\n");
   const auto escaped = run("lint " + conf + " --no-simulate", true);
   EXPECT_EQ(escaped.status, 2);
   EXPECT_EQ(escaped.out.find('\x1b'), std::string::npos) << escaped.out;
-  EXPECT_NE(escaped.out.find(".slurm-advisor.toml:2:1: error: 'load.seed': "), std::string::npos)
-      << escaped.out;
+  EXPECT_NE(escaped.out.find(".slurm-advisor.toml:2:1: error: 'load.seed': "), std::string::npos) << escaped.out;
   write(dir / ".slurm-advisor.toml", "[load\n");
   EXPECT_EQ(run("check " + conf).status, 2);
   EXPECT_EQ(run("check " + conf + " --no-config").status, 0);
 }
 
 TEST(ProjectConfigCli, AccountingPathsResolveAgainstTheFile) {
-  const fs::path dir =
-      site_with_config("[accounting]\nassoc = \"sacctmgr_dump.cfg\"\nqos = \"qos.psv\"\n");
+  const fs::path dir = site_with_config("[accounting]\nassoc = \"sacctmgr_dump.cfg\"\nqos = \"qos.psv\"\n");
   const auto r = run("sshare --conf " + (dir / "slurm.conf").string());
   EXPECT_EQ(r.status, 0);
   EXPECT_NE(r.out.find("Account|User|RawShares"), std::string::npos) << r.out;
   // --assoc is required of sshare: from the file or the command line, and said so without either.
   const auto missing = run("sshare --no-config --conf " + (dir / "slurm.conf").string(), true);
   EXPECT_EQ(missing.status, 2);
-  EXPECT_NE(missing.out.find("--assoc is required (on the command line or in .slurm-advisor.toml)"),
-            std::string::npos)
+  EXPECT_NE(missing.out.find("--assoc is required (on the command line or in .slurm-advisor.toml)"), std::string::npos)
       << missing.out;
 }
 
@@ -260,14 +245,12 @@ TEST(ProjectConfigCli, ShowPrintsEachSettingAndWhereItCameFrom) {
   EXPECT_NE(r.out.find("load.seed = 7"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("load.days = 3"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("# default (--days;"), std::string::npos) << r.out;
-  EXPECT_EQ(run("config --show --no-config " + dir.string()).out.find("warning"),
-            std::string::npos);
+  EXPECT_EQ(run("config --show --no-config " + dir.string()).out.find("warning"), std::string::npos);
   // The values are checked as the commands check them.
   write(dir / ".slurm-advisor.toml", "[load]\ndays = 1000\n");
   const auto bad = run("config --show " + dir.string(), true);
   EXPECT_EQ(bad.status, 2);
-  EXPECT_NE(bad.out.find(".slurm-advisor.toml:2:1: error: 'load.days': "), std::string::npos)
-      << bad.out;
+  EXPECT_NE(bad.out.find(".slurm-advisor.toml:2:1: error: 'load.days': "), std::string::npos) << bad.out;
 }
 
 }  // namespace

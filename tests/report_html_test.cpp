@@ -7,8 +7,8 @@
 #include <cmath>
 #include <regex>
 #include <set>
-#include <vector>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -53,12 +53,15 @@ void expect_self_contained(const std::string& html) {
   }
 }
 
-const std::vector<std::string> kCharts{"chart-wait-partition", "chart-wait-tier", "chart-priority", "chart-shares",
+const std::vector<std::string> kCharts{"chart-wait-partition", "chart-wait-tier",   "chart-priority", "chart-shares",
                                        "chart-backfill",       "chart-utilisation", "chart-gang"};
 
 TEST(HtmlEscape, EscapesMarkupQuotesAndDropsControlCharacters) {
   EXPECT_EQ(esc("<a href='x'>&\"</a>"), "&lt;a href=&#39;x&#39;&gt;&amp;&quot;&lt;/a&gt;");
-  EXPECT_EQ(esc(std::string("a\x01\x1b" "b\tc\n", 7)), "ab\tc\n");
+  EXPECT_EQ(esc(std::string("a\x01\x1b"
+                            "b\tc\n",
+                            7)),
+            "ab\tc\n");
   EXPECT_EQ(esc("plain ü"), "plain ü");
 }
 
@@ -146,7 +149,8 @@ TEST(LintHtml, HasEveryFindingEveryChartAndNothingExternal) {
   expect_self_contained(html.out);
   EXPECT_EQ(count(html.out, "<article class=\"finding\""), findings.size());
   for (std::size_t i = 0; i < findings.size(); ++i) {
-    const std::string id = "id=\"finding-" + std::to_string(i) + "\" data-code=\"" + findings[i]["code"].get<std::string>();
+    const std::string id =
+        "id=\"finding-" + std::to_string(i) + "\" data-code=\"" + findings[i]["code"].get<std::string>();
     EXPECT_NE(html.out.find(id), std::string::npos) << id;
     EXPECT_NE(html.out.find(esc(findings[i]["message"].get<std::string>())), std::string::npos) << id;
   }
@@ -213,7 +217,8 @@ TEST(LintHtml, EveryEvidenceKeyIsExplainedInTheGlossary) {
   std::set<std::string> keys;
   for (const auto& f : j["findings"]) {
     sa::report::collect_evidence_keys(f["evidence"], keys);
-    if (f.contains("fix") && f["fix"].contains("resimulated")) sa::report::collect_evidence_keys(f["fix"]["resimulated"], keys);
+    if (f.contains("fix") && f["fix"].contains("resimulated"))
+      sa::report::collect_evidence_keys(f["fix"]["resimulated"], keys);
   }
   ASSERT_FALSE(keys.empty());
   const auto html = sa::test::run("lint " + kSiteArgs + " --format html");

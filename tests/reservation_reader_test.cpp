@@ -18,8 +18,7 @@ namespace {
 
 using test::where;
 
-constexpr std::int64_t k20261121T10 =
-    1795255200;  // 2026-11-21T10:00:00Z: 20778 days * 86400 + 10 h
+constexpr std::int64_t k20261121T10 = 1795255200;  // 2026-11-21T10:00:00Z: 20778 days * 86400 + 10 h
 constexpr std::int64_t k20261121T12 = 1795262400;
 constexpr std::int64_t k20261224T00 = 1798070400;
 
@@ -51,10 +50,9 @@ TEST(DateTime, ParsesIsoAsUtc) {
 }
 
 TEST(DateTime, RejectsWhatIsNotADate) {
-  for (const char* bad :
-       {"", "Unknown", "None", "2026-02-29T00:00:00", "2100-02-29", "2026-13-01T00:00:00",
-        "2026-11-31", "2026-11-21T24:00:00", "2026-11-21T10:60:00", "2026-11-21T10:00:00Z",
-        "2026-11-21X10:00:00", "2026-1-21T10:00:00", "26-11-21", "2026-11-21T10", "now"}) {
+  for (const char* bad : {"", "Unknown", "None", "2026-02-29T00:00:00", "2100-02-29", "2026-13-01T00:00:00",
+                          "2026-11-31", "2026-11-21T24:00:00", "2026-11-21T10:60:00", "2026-11-21T10:00:00Z",
+                          "2026-11-21X10:00:00", "2026-1-21T10:00:00", "26-11-21", "2026-11-21T10", "now"}) {
     EXPECT_FALSE(parse_iso_datetime(bad)) << bad;
   }
   EXPECT_EQ(parse_datetime("1795255200"), k20261121T10);
@@ -159,9 +157,8 @@ TEST(Reservations, ReadsTheOneLineForms) {
   EXPECT_EQ(r->resv[3].name, "forever");
   EXPECT_EQ(r->resv[3].loc.line, 4);
   EXPECT_EQ(r->resv[3].loc.column, 74);
-  EXPECT_EQ(r->resv[3].end, k20261121T10 + 365 * 86400);  // UNLIMITED: slurmctld's one year
-  EXPECT_EQ(r->resv[3].nodes,
-            (std::vector<std::string>{"n2", "n1"}));  // a repeated name counts once
+  EXPECT_EQ(r->resv[3].end, k20261121T10 + 365 * 86400);                // UNLIMITED: slurmctld's one year
+  EXPECT_EQ(r->resv[3].nodes, (std::vector<std::string>{"n2", "n1"}));  // a repeated name counts once
   EXPECT_EQ(r->resv[3].node_count, 2u);
   EXPECT_EQ(r->resv[3].flags, (std::vector<std::string>{"DAILY"}));
   EXPECT_EQ(r->resv[4].name, "lower");
@@ -209,11 +206,10 @@ TEST(Reservations, EveryProblemIsDiagnosedAtItsValue) {
       "   Users=x\n"
       "ReservationName=zero StartTime=1795255200 EndTime=1795255200 Nodes=n1\n");
   EXPECT_EQ(where(r->sink),
-            (std::vector<std::string>{"RESV001 1:75", "RESV002 2:1", "RESV003 3:35", "RESV004 4:65",
-                                      "RESV005 5:74", "RESV005 6:73", "RESV006 7:81", "RESV007 8:1",
-                                      "RESV008 9:91", "RESV008 9:115", "RESV002 10:1",
-                                      "RESV002 11:17", "RESV003 12:63", "RESV005 13:73",
-                                      "RESV005 14:1", "RESV002 16:4", "RESV004 18:51"}));
+            (std::vector<std::string>{"RESV001 1:75", "RESV002 2:1", "RESV003 3:35", "RESV004 4:65", "RESV005 5:74",
+                                      "RESV005 6:73", "RESV006 7:81", "RESV007 8:1", "RESV008 9:91", "RESV008 9:115",
+                                      "RESV002 10:1", "RESV002 11:17", "RESV003 12:63", "RESV005 13:73", "RESV005 14:1",
+                                      "RESV002 16:4", "RESV004 18:51"}));
   // Only the two sound records survive; warnings keep theirs.
   ASSERT_EQ(r->resv.size(), 2u);
   EXPECT_EQ(r->resv[0].name, "ok");
@@ -267,14 +263,11 @@ TEST(Reservations, HostileInputGivesDiagnosticsNotCrashes) {
   EXPECT_EQ(cut->resv[0].name, "maint");
   EXPECT_EQ(where(cut->sink), (std::vector<std::string>{"RESV005 7:1", "RESV003 7:66"}));
   auto cut2 = read("ReservationName=x StartTi");
-  EXPECT_EQ(where(cut2->sink),
-            (std::vector<std::string>{"RESV002 1:1", "RESV005 1:1", "RESV001 1:19"}));
+  EXPECT_EQ(where(cut2->sink), (std::vector<std::string>{"RESV002 1:1", "RESV005 1:1", "RESV001 1:19"}));
   EXPECT_TRUE(cut2->resv.empty());
 
-  auto long_line =
-      read(std::string(1 << 20, 'a') + "\n" + "=" + std::string(1000, '=') + "\nReservationName\n");
-  EXPECT_EQ(where(long_line->sink),
-            (std::vector<std::string>{"RESV001 1:1", "RESV001 2:1", "RESV001 3:1"}));
+  auto long_line = read(std::string(1 << 20, 'a') + "\n" + "=" + std::string(1000, '=') + "\nReservationName\n");
+  EXPECT_EQ(where(long_line->sink), (std::vector<std::string>{"RESV001 1:1", "RESV001 2:1", "RESV001 3:1"}));
   EXPECT_LT(long_line->sink.all()[0].message.size(), 200u);
 }
 
@@ -294,8 +287,7 @@ TEST(Reservations, ReadsAFileAndReportsAMissingOne) {
 // tests/golden/mini_slurm_limits/reservations; the machine ran in UTC). The fixture block
 // creates seven kinds of reservation: NodeCnt only, Accounts, DAILY, Nodes=ALL MAINT, a core
 // count, WEEKLY,FLEX with a partition, and TRES with PURGE_COMP.
-const std::filesystem::path kCaptures =
-    std::filesystem::path(SA_SOURCE_DIR) / "tests/golden/mini_slurm_limits";
+const std::filesystem::path kCaptures = std::filesystem::path(SA_SOURCE_DIR) / "tests/golden/mini_slurm_limits";
 
 std::vector<Reservation> read_capture(const std::filesystem::path& path) {
   SourceManager sources;
@@ -313,8 +305,8 @@ TEST(Reservations, GoldenScontrolCapture) {
   ASSERT_EQ(r.size(), 7u);
   std::vector<std::string> names;
   for (const Reservation& x : r) names.push_back(x.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"fx_nodecnt", "fx_accounts", "fx_daily", "fx_maint",
-                                             "fx_cores", "fx_weekly", "fx_tres"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"fx_nodecnt", "fx_accounts", "fx_daily", "fx_maint", "fx_cores",
+                                             "fx_weekly", "fx_tres"}));
   const std::int64_t t0 = 1795375445;  // 2026-11-22T19:24:05Z = 20779 days + 19:24:05
   EXPECT_EQ(r[0].start, t0);
   EXPECT_EQ(r[0].end, t0 + 3600);
@@ -332,8 +324,7 @@ TEST(Reservations, GoldenScontrolCapture) {
   EXPECT_EQ(r[3].start, 1795634645);  // 2026-11-25T19:24:05Z
   EXPECT_EQ(r[3].end - r[3].start, 86400);
   EXPECT_EQ(r[3].nodes, kNames);  // Nodes=ALL printed expanded
-  EXPECT_EQ(r[3].flags,
-            (std::vector<std::string>{"MAINT", "IGNORE_JOBS", "SPEC_NODES", "ALL_NODES"}));
+  EXPECT_EQ(r[3].flags, (std::vector<std::string>{"MAINT", "IGNORE_JOBS", "SPEC_NODES", "ALL_NODES"}));
   EXPECT_EQ(r[4].nodes, (std::vector<std::string>{"n3"}));
   EXPECT_EQ(r[4].node_count, 1u);
   EXPECT_EQ(r[5].users, (std::vector<std::string>{"simu5", "simu6"}));

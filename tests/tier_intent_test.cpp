@@ -48,8 +48,9 @@ TEST(TierIntent, PreemptibleScavengerAndOwnerDesignsAreMeantToLose) {
   EXPECT_FALSE(loses("PreemptType=preempt/qos\nPreemptMode=REQUEUE\n" + parts +
                      "PartitionName=low Nodes=n[1-4] Default=YES QOS=scavenger\n"));  // no QOS table: unknown
   // An owner partition above the shared one.
-  EXPECT_TRUE(loses("PartitionName=high Nodes=n[1-2] PriorityTier=10 AllowAccounts=chem\n"
-                    "PartitionName=low Nodes=n[1-4] Default=YES\n"));
+  EXPECT_TRUE(
+      loses("PartitionName=high Nodes=n[1-2] PriorityTier=10 AllowAccounts=chem\n"
+            "PartitionName=low Nodes=n[1-4] Default=YES\n"));
 }
 
 }  // namespace

@@ -4,10 +4,10 @@
 // is under CPU-time and address-space rlimits, so a hang or a runaway allocation fails it.
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <filesystem>
+#include <fstream>
 
 #include "tests/cli_util.h"
 
@@ -75,7 +75,8 @@ TEST_F(UntrustedCli, RefusedIncludesShowNoByteInAnyFormat) {
 }
 
 TEST_F(UntrustedCli, FifoStdinZeroAndProcNeitherBlockNorRead) {
-  const std::string path = conf("Include fifo.conf\nInclude /dev/stdin\nInclude /dev/zero\nInclude /proc/self/environ\n");
+  const std::string path =
+      conf("Include fifo.conf\nInclude /dev/stdin\nInclude /dev/zero\nInclude /proc/self/environ\n");
   for (const char* extra : {"", " --allow-outside-includes"}) {
     auto r = run("check " + path + extra);
     EXPECT_EQ(r.status, 1) << extra << r.out;  // a kill by rlimit has no exit status 1
@@ -98,8 +99,10 @@ TEST_F(UntrustedCli, IncludeBombEndsAtTheCap) {
 }
 
 TEST_F(UntrustedCli, EscapesAndCiCommandsReachNoTerminal) {
-  const std::string path = conf("PartitionName=\033]0;owned\007x\rz Nodes=n1\n::error::fake finding\n"
-                                "NodeName=\xc2\x9b" "31mq CPUs=1\n");
+  const std::string path = conf(
+      "PartitionName=\033]0;owned\007x\rz Nodes=n1\n::error::fake finding\n"
+      "NodeName=\xc2\x9b"
+      "31mq CPUs=1\n");
   for (const std::string& cmd : {"check " + path, "lint " + path + " --no-simulate"}) {
     auto r = run(cmd);
     EXPECT_EQ(r.out.find('\033'), std::string::npos) << cmd;

@@ -78,7 +78,8 @@ TEST(SacctReader, ColumnsInAnyOrderWithStepsAndUnits) {
   DiagnosticSink sink;
   auto w = read_text(
       "State|ReqMem|Partition|JobID|Submit|Start|End|Timelimit|ReqCPUS|NNodes|Account|User|QOS|Extra\n"
-      "COMPLETED|4000Mc|batch|101|2021-12-10T14:23:28|2021-12-10T14:23:30|2021-12-10T15:23:30|02:00:00|8|2|Chem|ann|Normal|x\n"
+      "COMPLETED|4000Mc|batch|101|2021-12-10T14:23:28|2021-12-10T14:23:30|2021-12-10T15:23:30|02:00:00|8|2|Chem|ann|"
+      "Normal|x\n"
       "COMPLETED|4000Mc||101.batch|2021-12-10T14:23:28|2021-12-10T14:23:30|2021-12-10T15:23:30||8|1|chem|ann||x\n"
       "PENDING|16G|debug,batch|102|2021-12-10T14:30:00|Unknown|Unknown|00:30:00|4|1|bio|bob|low|x\n"
       "CANCELLED by 0|1G|batch|103|2021-12-10T14:31:00|None|2021-12-10T14:35:00|00:30:00|4|1|bio|bob|low|x\n",
@@ -146,14 +147,16 @@ TEST(SyntheticProfile, ErrorsCarryLineAndColumn) {
   engine::read_profile(f, sources, sink);
   std::vector<std::pair<int, std::string>> got;
   for (const Diagnostic& d : sink.sorted()) got.emplace_back(d.loc.line, d.code);
-  EXPECT_EQ(got, (std::vector<std::pair<int, std::string>>{{2, "WORK005"}, {3, "WORK005"}, {4, "WORK005"}, {5, "WORK005"}}));
+  EXPECT_EQ(got,
+            (std::vector<std::pair<int, std::string>>{{2, "WORK005"}, {3, "WORK005"}, {4, "WORK005"}, {5, "WORK005"}}));
   EXPECT_EQ(sink.sorted()[2].hint, "did you mean 'cpus'?");
   EXPECT_EQ(sink.sorted()[1].loc.column, 11);
 }
 
 TEST(SyntheticProfile, SeededAndShapedByTheProfile) {
-  auto conf = test::analyze_body("NodeName=n[1-4] CPUs=8\nPartitionName=a Nodes=n[1-4] Default=YES MaxTime=04:00:00\n"
-                                 "PartitionName=b Nodes=n[1-4] MaxTime=01:00:00\n");
+  auto conf = test::analyze_body(
+      "NodeName=n[1-4] CPUs=8\nPartitionName=a Nodes=n[1-4] Default=YES MaxTime=04:00:00\n"
+      "PartitionName=b Nodes=n[1-4] MaxTime=01:00:00\n");
   SourceManager sources;
   DiagnosticSink sink;
   FileId f = sources.add("profile",
@@ -223,11 +226,12 @@ TEST(SharedWorkloads, EveryTraceReadsWithoutACrash) {
 TEST(SyntheticProfile, ReservationLinesBecomeReservations) {
   SourceManager sources;
   DiagnosticSink sink;
-  const FileId f = sources.add("p.txt",
-                               "start = 1000\n"
-                               "reservation = maint start=+1-00:00:00 duration=02:00:00 nodes=n[1-2] flags=maint,daily\n"
-                               "reservation = proj start=5000 end=+2-00:00:00 nodecnt=3 users=alice,bob\n"
-                               "reservation = broken start=+1 nodes=n1\n");
+  const FileId f =
+      sources.add("p.txt",
+                  "start = 1000\n"
+                  "reservation = maint start=+1-00:00:00 duration=02:00:00 nodes=n[1-2] flags=maint,daily\n"
+                  "reservation = proj start=5000 end=+2-00:00:00 nodecnt=3 users=alice,bob\n"
+                  "reservation = broken start=+1 nodes=n1\n");
   engine::Profile p = engine::read_profile(f, sources, sink);
   ASSERT_EQ(p.reservations.size(), 2u);
   EXPECT_EQ(p.reservations[0].name, "maint");

@@ -47,9 +47,8 @@ std::vector<Step> pending_steps(const Simulation& sim, const RecordKey& key) {
       steps.push_back({to, -1, std::move(k)});
     }
   }
-  std::stable_sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) {
-    return a.at != b.at ? a.at < b.at : a.delta < b.delta;
-  });
+  std::stable_sort(steps.begin(), steps.end(),
+                   [](const Step& a, const Step& b) { return a.at != b.at ? a.at < b.at : a.delta < b.delta; });
   return steps;
 }
 
@@ -148,9 +147,7 @@ std::vector<const engine::SimJob*> longest_waits(const Simulation& sim) {
   return out;
 }
 
-std::string count_of(std::size_t n, const char* noun) {
-  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
-}
+std::string count_of(std::size_t n, const char* noun) { return std::to_string(n) + " " + noun + (n == 1 ? "" : "s"); }
 
 engine::WaitStats wait_stats(const Simulation& sim, const std::vector<const engine::SimJob*>& jobs) {
   std::vector<double> w;
@@ -169,17 +166,21 @@ std::int64_t round_up(std::int64_t v, std::int64_t step) {
 }
 
 std::uint32_t share_rows(const Partition& p) {
-  const bool shares = p.oversubscribe.mode == OverSubscribe::Mode::kForce ||
-                      p.oversubscribe.mode == OverSubscribe::Mode::kYes;
+  const bool shares =
+      p.oversubscribe.mode == OverSubscribe::Mode::kForce || p.oversubscribe.mode == OverSubscribe::Mode::kYes;
   return shares ? std::max<std::uint32_t>(1, p.oversubscribe.count) : 1;
 }
 
 std::string oversubscribe_text(const OverSubscribe& o) {
   switch (o.mode) {
-    case OverSubscribe::Mode::kExclusive: return "EXCLUSIVE";
-    case OverSubscribe::Mode::kYes: return "YES:" + std::to_string(o.count);
-    case OverSubscribe::Mode::kForce: return "FORCE:" + std::to_string(o.count);
-    default: return "NO";
+    case OverSubscribe::Mode::kExclusive:
+      return "EXCLUSIVE";
+    case OverSubscribe::Mode::kYes:
+      return "YES:" + std::to_string(o.count);
+    case OverSubscribe::Mode::kForce:
+      return "FORCE:" + std::to_string(o.count);
+    default:
+      return "NO";
   }
 }
 
@@ -194,8 +195,10 @@ bool partitions_overlap(const Partition& a, const Partition& b) {
   std::size_t i = 0, j = 0;
   while (i < x.size() && j < y.size()) {
     if (x[i] == y[j]) return true;
-    if (x[i] < y[j]) ++i;
-    else ++j;
+    if (x[i] < y[j])
+      ++i;
+    else
+      ++j;
   }
   return false;
 }
@@ -263,8 +266,8 @@ nlohmann::json gang_json(const Simulation& sim) {
   }
   if (worst && worst->node < sim.site.config->nodes.size()) {
     const Node& n = sim.site.config->nodes[worst->node];
-    j["worst_unbounded_node"] = {{"node", n.name}, {"jobs_without_memory_bound", worst->unbounded},
-                                 {"real_memory_mb", n.real_memory_mb}};
+    j["worst_unbounded_node"] = {
+        {"node", n.name}, {"jobs_without_memory_bound", worst->unbounded}, {"real_memory_mb", n.real_memory_mb}};
   }
   return j;
 }

@@ -26,7 +26,8 @@ std::string message_shape(const std::string& message, const std::set<std::string
     const char c = message[i];
     if (c == '\'') {  // a quoted partition or node name; other quoted text (accounts) stays
       const std::size_t close = message.find('\'', i + 1);
-      if (close != std::string::npos && (any_quoted ? close - i < 80 : names.count(message.substr(i + 1, close - i - 1)) > 0)) {
+      if (close != std::string::npos &&
+          (any_quoted ? close - i < 80 : names.count(message.substr(i + 1, close - i - 1)) > 0)) {
         out += "'#'";
         i = close + 1;
         continue;
@@ -68,7 +69,8 @@ void consolidate_repeats(std::deque<Finding>& findings, const std::set<std::stri
     // Input diagnostics quote the key or value at fault: one kind of fault on many keys (keys
     // removed after a release) is one cause. Rules quote accounts and users, which are not.
     const bool diagnostic = find_rule(f.code) == nullptr;
-    auto [it, inserted] = first.emplace(std::make_pair(f.code, message_shape(f.message, names, diagnostic)), kept.size());
+    auto [it, inserted] =
+        first.emplace(std::make_pair(f.code, message_shape(f.message, names, diagnostic)), kept.size());
     if (inserted) {
       kept.push_back(std::move(f));
       same.push_back(0);
@@ -95,7 +97,8 @@ void consolidate_repeats(std::deque<Finding>& findings, const std::set<std::stri
   }
   for (std::size_t i = 0; i < kept.size(); ++i) {
     if (same[i]) kept[i].message += fmt::format(" ({} places: this one and {} listed)", same[i] + 1, same[i]);
-    if (alike[i]) kept[i].message += fmt::format(" (and {} more of the same kind, each listed with its own text)", alike[i]);
+    if (alike[i])
+      kept[i].message += fmt::format(" (and {} more of the same kind, each listed with its own text)", alike[i]);
   }
   findings = std::move(kept);
 }

@@ -43,8 +43,7 @@ void LintContext::start_simulation() {
 
 const Simulation* LintContext::simulation() const { return base_.valid() ? base_.get().get() : nullptr; }
 
-const Simulation& LintContext::resimulate(const std::string& label,
-                                          const std::function<void(Config&)>& change) const {
+const Simulation& LintContext::resimulate(const std::string& label, const std::function<void(Config&)>& change) const {
   std::promise<std::shared_ptr<const Simulation>> promise;
   std::shared_future<std::shared_ptr<const Simulation>> future;
   bool mine = false;
@@ -106,9 +105,7 @@ std::shared_ptr<const Simulation> LintContext::run(std::unique_ptr<Config> confi
 Location LintContext::conf_loc(const SourceLoc& loc) const { return file_loc(site_.conf->sources, loc); }
 Location LintContext::acct_loc(const SourceLoc& loc) const { return file_loc(site_.sources, loc); }
 
-Location LintContext::conf_file() const {
-  return {site_.conf->sources.path(site_.conf->root), 0, 0, {}};
-}
+Location LintContext::conf_file() const { return {site_.conf->sources.path(site_.conf->root), 0, 0, {}}; }
 
 Location LintContext::setting_loc(const std::string& key) const {
   const Setting* s = config().setting(key);
@@ -133,8 +130,8 @@ Location LintContext::sched_param_loc(const std::string& name) const {
 }
 
 nlohmann::json scenario_json(const Scenario& s) {
-  nlohmann::json j = {{"load", s.load}, {"jobs", s.jobs}, {"start", s.start}, {"end", s.end},
-                      {"span_seconds", s.end - s.start}};
+  nlohmann::json j = {
+      {"load", s.load}, {"jobs", s.jobs}, {"start", s.start}, {"end", s.end}, {"span_seconds", s.end - s.start}};
   if (s.seed) j["seed"] = s.seed;
   if (!s.variant.empty()) j["variant"] = s.variant;
   return j;

@@ -25,11 +25,11 @@ namespace sa::rules {
 
 /// Which load was simulated, over what span: printed with every simulated finding.
 struct Scenario {
-  std::string load;         // "default synthetic load derived from the cluster", "workload F", ...
-  std::uint64_t seed = 0;   // 0 when the load is a recorded trace
+  std::string load;        // "default synthetic load derived from the cluster", "workload F", ...
+  std::uint64_t seed = 0;  // 0 when the load is a recorded trace
   std::size_t jobs = 0;
   std::int64_t start = 0, end = 0;
-  std::string variant;      // empty for the site as configured, else the change simulated
+  std::string variant;  // empty for the site as configured, else the change simulated
   // The default load drawn from the config (or its saved copy): job sizes and run times are
   // ours, not the site's, so a rule must not read the site's typical run times from it.
   bool derived = false;

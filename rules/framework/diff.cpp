@@ -76,7 +76,9 @@ void diff_findings(const LintReport& before, const LintReport& after, LintDiff& 
   };
   pair_up([&](const Finding& x, const Finding& y) { return flagged(x) == flagged(y); });
   auto only_one = [&](const std::string& code) {
-    auto n = [&](const std::vector<Finding>& v) { return std::count_if(v.begin(), v.end(), [&](const Finding& f) { return f.code == code; }); };
+    auto n = [&](const std::vector<Finding>& v) {
+      return std::count_if(v.begin(), v.end(), [&](const Finding& f) { return f.code == code; });
+    };
     return n(out.added) == 1 && n(out.removed) == 1;
   };
   pair_up([&](const Finding& x, const Finding& y) { return x.code == y.code && only_one(x.code); });
@@ -121,7 +123,8 @@ void diff_group(const char* group, const std::map<std::string, engine::WaitStats
                 const std::map<std::string, engine::WaitStats>& b, LintDiff& out) {
   for (const auto& [name, before] : a) {
     auto it = b.find(name);
-    if (it != b.end()) out.metrics.push_back({group, name, before, it->second, std::nullopt, std::nullopt, std::nullopt});
+    if (it != b.end())
+      out.metrics.push_back({group, name, before, it->second, std::nullopt, std::nullopt, std::nullopt});
   }
 }
 
@@ -177,8 +180,8 @@ std::vector<Regression> outcome_regressions(const LintDiff& d, double pct) {
       if (b > a * factor && b - a >= kMinWaitIncrease) {
         out.push_back({"p95 wait", m.group, m.name, a, b,
                        fmt::format("{} {}: p95 wait {} -> {} (+{:.1f}%)", m.group, m.name,
-                                   slurm_duration(static_cast<std::int64_t>(a)), slurm_duration(static_cast<std::int64_t>(b)),
-                                   a > 0 ? 100.0 * (b - a) / a : 100.0)});
+                                   slurm_duration(static_cast<std::int64_t>(a)),
+                                   slurm_duration(static_cast<std::int64_t>(b)), a > 0 ? 100.0 * (b - a) / a : 100.0)});
       }
     }
     if (m.group == "account" && m.share_before && m.share_after && m.share_target && *m.share_target > 0) {

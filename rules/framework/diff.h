@@ -14,7 +14,7 @@
 namespace sa::rules {
 
 struct SettingChange {
-  std::string what;  // "SchedulerParameters", "PartitionName=long MaxTime", "nodes"
+  std::string what;           // "SchedulerParameters", "PartitionName=long MaxTime", "nodes"
   std::string before, after;  // empty: not set
 };
 
@@ -23,7 +23,7 @@ struct MetricChange {
   std::string name;
   engine::WaitStats before, after;
   std::optional<double> share_before, share_after;  // accounts: delivered share of usage
-  std::optional<double> share_target;                // accounts: target share (classic product)
+  std::optional<double> share_target;               // accounts: target share (classic product)
 };
 
 /// An outcome the new config makes worse on the same load, beyond a threshold.
@@ -32,7 +32,7 @@ struct Regression {
   std::string group;  // "partition", "size", "account", "run"
   std::string name;
   double before = 0, after = 0;
-  std::string text;   // one line for reports
+  std::string text;  // one line for reports
 };
 
 struct MovedJob {
@@ -55,9 +55,9 @@ struct LintDiff {
   std::vector<const Finding*> worse() const;
   std::size_t unchanged = 0;
   std::vector<SettingChange> settings;
-  std::vector<MetricChange> metrics;    // groups in both runs, sorted by group and name
+  std::vector<MetricChange> metrics;  // groups in both runs, sorted by group and name
   std::optional<double> utilization_before, utilization_after;
-  std::vector<MovedJob> moved;          // at most 10, largest |start change| first
+  std::vector<MovedJob> moved;  // at most 10, largest |start change| first
   std::optional<Scenario> scenario;
   std::optional<engine::LoadCoverage> coverage_before, coverage_after;  // how much of the load ran
   /// Outcomes worse beyond the threshold (outcome_regressions), and whether they fail the

@@ -16,8 +16,11 @@ double round3(double v) { return std::round(v * 1000.0) / 1000.0; }
 }  // namespace
 
 nlohmann::json wait_json(const engine::WaitStats& w) {
-  return {{"jobs", w.jobs}, {"mean", std::llround(w.mean)}, {"median", std::llround(w.median)},
-          {"p95", std::llround(w.p95)}, {"max", std::llround(w.max)}};
+  return {{"jobs", w.jobs},
+          {"mean", std::llround(w.mean)},
+          {"median", std::llround(w.median)},
+          {"p95", std::llround(w.p95)},
+          {"max", std::llround(w.max)}};
 }
 
 engine::WaitStats wait_stats(std::vector<double> w) {
@@ -34,9 +37,7 @@ engine::WaitStats wait_stats(std::vector<double> w) {
   return out;
 }
 
-std::string join_names(const std::vector<std::string>& names) {
-  return join(names, ",");
-}
+std::string join_names(const std::vector<std::string>& names) { return join(names, ","); }
 
 nlohmann::json headline_metrics(const engine::Metrics& m) {
   return {{"jobs", m.jobs},
@@ -78,9 +79,12 @@ const std::string& partition_of(const Simulation& sim, const engine::SimJob& job
 nlohmann::json job_json(const Simulation& sim, const engine::SimJob& job) {
   const bool started = job.start != engine::kNoTime;
   const engine::SimRecord* rec = job.recs.empty() ? nullptr : &job.run_or_first_rec();
-  nlohmann::json j = {{"job", job.req.id},         {"user", job.req.user},
-                      {"account", job.req.account}, {"partition", partition_of(sim, job)},
-                      {"cpus", job.req.cpus},       {"submit", job.req.submit},
+  nlohmann::json j = {{"job", job.req.id},
+                      {"user", job.req.user},
+                      {"account", job.req.account},
+                      {"partition", partition_of(sim, job)},
+                      {"cpus", job.req.cpus},
+                      {"submit", job.req.submit},
                       {"wait_seconds", wait_of(sim, job)}};
   if (job.req.nodes) j["nodes"] = job.req.nodes;
   if (rec) j["time_limit"] = rec->time_limit;
@@ -117,7 +121,8 @@ std::string minutes_key_text(const Config& config, const std::string& key, std::
 }
 
 nlohmann::json simulated_evidence(const Simulation& sim) {
-  return {{"scenario", scenario_json(sim.scenario)}, {"metrics", nlohmann::json::object()},
+  return {{"scenario", scenario_json(sim.scenario)},
+          {"metrics", nlohmann::json::object()},
           {"examples", nlohmann::json::array()}};
 }
 

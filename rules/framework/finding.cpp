@@ -4,9 +4,12 @@ namespace sa::rules {
 
 const char* level_name(Severity level) {
   switch (level) {
-    case Severity::kError: return "error";
-    case Severity::kWarning: return "warning";
-    case Severity::kInfo: return "info";
+    case Severity::kError:
+      return "error";
+    case Severity::kWarning:
+      return "warning";
+    case Severity::kInfo:
+      return "info";
   }
   return "info";
 }
@@ -20,13 +23,20 @@ std::optional<Severity> parse_level(const std::string& text) {
 
 const char* check_name(Check check) {
   switch (check) {
-    case Check::kWeightResolution: return "weight-resolution";
-    case Check::kTierDominance: return "tier-dominance";
-    case Check::kBackfillLimits: return "backfill-limits";
-    case Check::kShareImbalance: return "share-imbalance";
-    case Check::kGangOversubscription: return "gang-oversubscription";
-    case Check::kLoad: return "load";
-    case Check::kConfig: return "config";
+    case Check::kWeightResolution:
+      return "weight-resolution";
+    case Check::kTierDominance:
+      return "tier-dominance";
+    case Check::kBackfillLimits:
+      return "backfill-limits";
+    case Check::kShareImbalance:
+      return "share-imbalance";
+    case Check::kGangOversubscription:
+      return "gang-oversubscription";
+    case Check::kLoad:
+      return "load";
+    case Check::kConfig:
+      return "config";
   }
   return "config";
 }

@@ -37,20 +37,28 @@ void compare(const nlohmann::json& before, const nlohmann::json& after, const st
   if (dir == 0) return;
   const double a = before.get<double>(), b = after.get<double>();
   const double tolerance = 0.01 * std::max(std::fabs(a), std::fabs(b));
-  if (std::fabs(b - a) <= tolerance) ++t.same;
-  else if ((b - a) * dir > 0) ++t.better;
-  else ++t.worse;
+  if (std::fabs(b - a) <= tolerance)
+    ++t.same;
+  else if ((b - a) * dir > 0)
+    ++t.better;
+  else
+    ++t.worse;
 }
 
 }  // namespace
 
 const char* fix_effect_name(FixEffect e) {
   switch (e) {
-    case FixEffect::kUnknown: return "unknown";
-    case FixEffect::kNone: return "none";
-    case FixEffect::kBetter: return "better";
-    case FixEffect::kWorse: return "worse";
-    case FixEffect::kMixed: return "mixed";
+    case FixEffect::kUnknown:
+      return "unknown";
+    case FixEffect::kNone:
+      return "none";
+    case FixEffect::kBetter:
+      return "better";
+    case FixEffect::kWorse:
+      return "worse";
+    case FixEffect::kMixed:
+      return "mixed";
   }
   return "unknown";
 }

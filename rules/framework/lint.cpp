@@ -4,10 +4,10 @@
 #include <atomic>
 #include <deque>
 #include <exception>
-#include <thread>
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -106,8 +106,8 @@ bool selected(const LintOptions& o, const std::string& code) { return o.only.emp
 // Rules whose evidence is fair share itself: without a sacctmgr dump every association's
 // fair share would be an invented zero, so they are skipped and the summary says why.
 bool needs_association_tree(const std::string& code) {
-  static const std::set<std::string> kCodes = {"FAIR001", "FAIR002", "FAIR003", "FAIR004", "FAIR005",
-                                               "FAIR006", "PRIO005"};
+  static const std::set<std::string> kCodes = {"FAIR001", "FAIR002", "FAIR003", "FAIR004",
+                                               "FAIR005", "FAIR006", "PRIO005"};
   return kCodes.count(code) > 0;
 }
 
@@ -131,8 +131,10 @@ void run_rules(LintContext& context, const LintOptions& o, FindingSink& sink, Li
   for (const Rule& rule : registry()) {
     if (!selected(o, rule.code)) continue;
     if (!context.tree() && needs_association_tree(rule.code)) {
-      report.skipped.push_back(fmt::format("{} (needs --assoc: it judges fair share, which a site without its "
-                                           "sacctmgr dump does not have)", rule.code));
+      report.skipped.push_back(
+          fmt::format("{} (needs --assoc: it judges fair share, which a site without its "
+                      "sacctmgr dump does not have)",
+                      rule.code));
       continue;
     }
     if (rule.simulation == SimUse::kRequired && !can) {
@@ -196,10 +198,14 @@ LintReport run_lint(const engine::LoadedSite& site, const LintOptions& o) {
     generated = engine::default_load(site.site, o.default_load);
     load = &generated.workload;
   }
-  if (!o.load_description.empty()) scenario.load = o.load_description;
-  else if (!load->description.empty()) scenario.load = load->description;
-  else if (load->format == engine::WorkloadFormat::kSynthetic) scenario.load = "synthetic profile " + load->source;
-  else scenario.load = "workload " + load->source;
+  if (!o.load_description.empty())
+    scenario.load = o.load_description;
+  else if (!load->description.empty())
+    scenario.load = load->description;
+  else if (load->format == engine::WorkloadFormat::kSynthetic)
+    scenario.load = "synthetic profile " + load->source;
+  else
+    scenario.load = "workload " + load->source;
   scenario.seed = load->seed;
   scenario.derived = !load->description.empty() && load->seed != 0;  // recorded traces have seed 0
   // A generated load (or its saved copy) stops where it was meant to; a recorded or

@@ -24,10 +24,10 @@ namespace sa::rules {
 
 struct LintOptions {
   bool simulate = true;
-  std::set<std::string> only;          // run only these codes (empty: every rule)
-  bool input_diagnostics = true;       // surface CONF/ACCT/WORK diagnostics as findings
+  std::set<std::string> only;     // run only these codes (empty: every rule)
+  bool input_diagnostics = true;  // surface CONF/ACCT/WORK diagnostics as findings
   SeverityOverrides overrides;
-  std::set<std::string> baseline;      // fingerprints of findings already accepted
+  std::set<std::string> baseline;  // fingerprints of findings already accepted
   engine::DefaultLoadOptions default_load;
   /// A default load generated elsewhere, simulated instead of this site's own (diff runs
   /// both configs on the old one's); `load_description` names it in the report.
@@ -37,13 +37,13 @@ struct LintOptions {
 };
 
 struct LintReport {
-  std::vector<Finding> findings;       // sorted
-  std::optional<Scenario> scenario;    // set when the site was simulated
-  nlohmann::json metrics;              // headline metrics of that run (empty when not simulated)
+  std::vector<Finding> findings;                 // sorted
+  std::optional<Scenario> scenario;              // set when the site was simulated
+  nlohmann::json metrics;                        // headline metrics of that run (empty when not simulated)
   std::shared_ptr<const Simulation> simulation;  // that run itself (diff compares two)
   std::size_t suppressed = 0, switched_off = 0, baselined = 0;
   std::size_t rules_run = 0;
-  std::vector<std::string> skipped;    // rules not run: "BF002 (needs a simulation)"
+  std::vector<std::string> skipped;              // rules not run: "BF002 (needs a simulation)"
   std::optional<engine::LoadCoverage> coverage;  // how much of the load ran (when simulated)
   std::vector<std::string> idle_partitions;      // partitions the default load gave no jobs, with why
   std::string conf_path, slurm_version;

@@ -18,9 +18,7 @@ namespace {
 constexpr std::size_t kPairBudget = 4'000'000;
 constexpr std::size_t kExamples = 5;
 
-bool is_all(const std::vector<std::string>& list) {
-  return list.size() == 1 && (list[0] == "all" || list[0] == "ALL");
-}
+bool is_all(const std::vector<std::string>& list) { return list.size() == 1 && (list[0] == "all" || list[0] == "ALL"); }
 
 bool names_accounts(const Partition& p) { return !p.allow_accounts.empty() && !is_all(p.allow_accounts); }
 
@@ -54,7 +52,8 @@ std::vector<std::vector<QueueRow>> queues_of(const Simulation& sim, const engine
     const auto part = static_cast<std::uint32_t>(p - c.partitions.data());
     out[part].push_back({&r, it->second, part, snap.at});
   }
-  for (auto& q : out) std::sort(q.begin(), q.end(), [&](const QueueRow& a, const QueueRow& b) { return ahead(c, a, b); });
+  for (auto& q : out)
+    std::sort(q.begin(), q.end(), [&](const QueueRow& a, const QueueRow& b) { return ahead(c, a, b); });
   return out;
 }
 
@@ -126,7 +125,8 @@ bool restricted(const Partition& p) {
 
 bool share_users(const Partition& a, const Partition& b) {
   auto denies_all = [](const Partition& open, const Partition& named) {
-    return names_accounts(named) && std::all_of(named.allow_accounts.begin(), named.allow_accounts.end(), [&](const std::string& acct) {
+    return names_accounts(named) &&
+           std::all_of(named.allow_accounts.begin(), named.allow_accounts.end(), [&](const std::string& acct) {
              return std::find(open.deny_accounts.begin(), open.deny_accounts.end(), acct) != open.deny_accounts.end();
            });
   };
@@ -154,12 +154,12 @@ bool meant_to_lose(const Config& c, const Partition& a, const Partition& b, cons
       });
     };
     if (!b.qos.empty() && preemptable(b.qos)) return true;
-    const bool listed = !b.allow_qos.empty() &&
-                        std::none_of(b.allow_qos.begin(), b.allow_qos.end(), [](const std::string& n) { return iequals(n, "ALL"); });
+    const bool listed = !b.allow_qos.empty() && std::none_of(b.allow_qos.begin(), b.allow_qos.end(),
+                                                             [](const std::string& n) { return iequals(n, "ALL"); });
     if (listed && std::all_of(b.allow_qos.begin(), b.allow_qos.end(), preemptable)) return true;
   }
-  const bool owner = !a.allow_accounts.empty() &&
-                     std::none_of(a.allow_accounts.begin(), a.allow_accounts.end(), [](const std::string& n) { return n == "ALL"; });
+  const bool owner = !a.allow_accounts.empty() && std::none_of(a.allow_accounts.begin(), a.allow_accounts.end(),
+                                                               [](const std::string& n) { return n == "ALL"; });
   return owner && (b.allow_accounts.empty() || b.allow_accounts.size() > a.allow_accounts.size());
 }
 
@@ -257,8 +257,10 @@ CrossPairStats cross_partition_pairs(const Simulation& sim, std::uint32_t first,
         ++s.pairs;
         if (wfs * (b.row->factors.fairshare - a.row->factors.fairshare) < 1.0) continue;
         ++s.fairshare_prefers_second;
-        if (ahead(c, b, a)) ++s.reversed;
-        else if (s.examples.size() < 2) s.examples.emplace_back(a, b);
+        if (ahead(c, b, a))
+          ++s.reversed;
+        else if (s.examples.size() < 2)
+          s.examples.emplace_back(a, b);
       }
     }
   }
@@ -277,8 +279,9 @@ PartitionWaits partition_waits(const Simulation& sim, std::uint32_t part) {
     out.longest.push_back(&j);
   }
   out.waits = wait_stats(std::move(w));
-  std::stable_sort(out.longest.begin(), out.longest.end(),
-                   [&](const engine::SimJob* a, const engine::SimJob* b) { return wait_of(sim, *a) > wait_of(sim, *b); });
+  std::stable_sort(out.longest.begin(), out.longest.end(), [&](const engine::SimJob* a, const engine::SimJob* b) {
+    return wait_of(sim, *a) > wait_of(sim, *b);
+  });
   if (out.longest.size() > kExamples) out.longest.resize(kExamples);
   return out;
 }

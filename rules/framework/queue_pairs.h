@@ -78,10 +78,10 @@ struct QueueRow {
 
 /// Adjacent pairs of each partition's queue (queues of at least `min_queue` rows).
 struct TieStats {
-  std::size_t queues = 0;         // (snapshot, partition) queues counted
-  std::size_t adjacent = 0;       // neighbouring pairs in those queues
-  std::size_t tied = 0;           // of them, equal priority: settled by submit time / job id
-  std::size_t cross_user = 0;     // neighbours of different users
+  std::size_t queues = 0;      // (snapshot, partition) queues counted
+  std::size_t adjacent = 0;    // neighbouring pairs in those queues
+  std::size_t tied = 0;        // of them, equal priority: settled by submit time / job id
+  std::size_t cross_user = 0;  // neighbours of different users
   std::size_t cross_user_tied = 0;
   std::size_t fairshare_differs_tied = 0;  // fair-share factors differ, priorities equal
   /// Examples: the first tied pairs whose fair-share factors differ (else of different users).
@@ -97,9 +97,9 @@ nlohmann::json tie_metrics(const TieStats& t);
 /// Pairs (a in `first`, b in `second`) pending in the same snapshot.
 struct CrossPairStats {
   std::size_t pairs = 0;
-  std::size_t fairshare_prefers_second = 0;  // b's weighted fair share is >= 1 point above a's
-  std::size_t reversed = 0;                  // of those, b was queued ahead of a
-  bool sampled = false;                      // stopped at the comparison budget
+  std::size_t fairshare_prefers_second = 0;             // b's weighted fair share is >= 1 point above a's
+  std::size_t reversed = 0;                             // of those, b was queued ahead of a
+  bool sampled = false;                                 // stopped at the comparison budget
   std::vector<std::pair<QueueRow, QueueRow>> examples;  // fair share preferred b, a stayed ahead
 };
 CrossPairStats cross_partition_pairs(const Simulation& sim, std::uint32_t first, std::uint32_t second);
@@ -108,9 +108,9 @@ CrossPairStats cross_partition_pairs(const Simulation& sim, std::uint32_t first,
 /// by `weight`) preferred the job behind by at least one point: how often age put the job
 /// ahead there anyway (its weighted age lead at least the factor's difference).
 struct AgeOverrules {
-  std::size_t cross_user = 0;      // adjacent pairs of different users
-  std::size_t factor_prefers = 0;  // of them, the factor preferred the job behind
-  std::size_t age_decided = 0;     // of those, age kept the other ahead
+  std::size_t cross_user = 0;                           // adjacent pairs of different users
+  std::size_t factor_prefers = 0;                       // of them, the factor preferred the job behind
+  std::size_t age_decided = 0;                          // of those, age kept the other ahead
   std::vector<std::pair<QueueRow, QueueRow>> examples;  // up to two of the last kind
 };
 AgeOverrules age_overrules(const Simulation& sim, double engine::PriorityFactors::*factor, double weight);

@@ -22,12 +22,12 @@ enum class SimUse { kStatic, kEvidence, kRequired };
 
 /// What a rule.cpp declares about itself.
 struct RuleDef {
-  const char* code;      // never changes once published: the SARIF ruleId and suppression key
-  const char* slug;      // names the defect, kebab-case
-  Severity severity;        // the default; a severity file may override it
-  Check check;           // the check family
-  SimUse simulation;     // kRequired rules are skipped under --no-simulate
-  const char* summary;   // one line, for listings and SARIF shortDescription
+  const char* code;     // never changes once published: the SARIF ruleId and suppression key
+  const char* slug;     // names the defect, kebab-case
+  Severity severity;    // the default; a severity file may override it
+  Check check;          // the check family
+  SimUse simulation;    // kRequired rules are skipped under --no-simulate
+  const char* summary;  // one line, for listings and SARIF shortDescription
   CheckFn run;
 };
 
@@ -47,7 +47,7 @@ const Rule* find_rule(std::string_view code);
 // Defines the rule of the folder being compiled; the build passes SA_RULE_FN, the name the
 // generated registry calls. Use once per rule.cpp:
 //   SA_RULE({"PRIO001", "slug", Severity::kWarning, Check::kWeightResolution, SimUse::kStatic, "summary", check})
-#define SA_RULE(...)                        \
-  namespace sa::rules {                     \
+#define SA_RULE(...)                                   \
+  namespace sa::rules {                                \
   RuleDef SA_RULE_FN() { return RuleDef __VA_ARGS__; } \
   }

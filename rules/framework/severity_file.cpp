@@ -19,8 +19,8 @@ std::string trim(const std::string& s) {
 }
 
 bool is_check_name(const std::string& name) {
-  for (Check c : {Check::kWeightResolution, Check::kTierDominance, Check::kBackfillLimits,
-                  Check::kShareImbalance, Check::kGangOversubscription, Check::kConfig, Check::kLoad}) {
+  for (Check c : {Check::kWeightResolution, Check::kTierDominance, Check::kBackfillLimits, Check::kShareImbalance,
+                  Check::kGangOversubscription, Check::kConfig, Check::kLoad}) {
     if (name == check_name(c)) return true;
   }
   return false;

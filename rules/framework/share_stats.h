@@ -45,8 +45,7 @@ bool account_lists_checked(const Config& config);
 /// RootOnly or reservation-only, and past AllowAccounts/DenyAccounts as the configured
 /// release checks them (from 23.02 the account or any account above it may be listed;
 /// before, the name must match exactly).
-bool partition_admits(const Config& config, const AssocTree& tree, const Partition& partition,
-                      std::uint32_t account);
+bool partition_admits(const Config& config, const AssocTree& tree, const Partition& partition, std::uint32_t account);
 
 /// CPUs of the usable nodes that belong to at least one UP partition.
 std::uint64_t cluster_cpus(const Config& config);

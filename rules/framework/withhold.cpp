@@ -20,7 +20,8 @@ void evidence_partitions(const nlohmann::json& j, int depth, std::set<std::strin
   if (depth > 4) return;
   if (j.is_object()) {
     for (auto it = j.begin(); it != j.end(); ++it) {
-      if (it.key() == "partition" && it.value().is_string()) out.insert(it.value().get<std::string>());
+      if (it.key() == "partition" && it.value().is_string())
+        out.insert(it.value().get<std::string>());
       else if (it.key() == "partitions" && it.value().is_array()) {
         for (const auto& p : it.value()) {
           if (p.is_string()) out.insert(p.get<std::string>());
@@ -73,7 +74,8 @@ Thinness thinness(const engine::LoadCoverage& coverage, const Config& config) {
   const auto& total = coverage.total;
   t.overall = total.offered == 0 ||
               static_cast<double>(total.started + excused) < engine::kMinCoverage * static_cast<double>(total.offered);
-  t.overall_refused = total.offered == 0 || static_cast<double>(total.refused) > 0.2 * static_cast<double>(total.offered);
+  t.overall_refused =
+      total.offered == 0 || static_cast<double>(total.refused) > 0.2 * static_cast<double>(total.offered);
   return t;
 }
 
@@ -116,7 +118,8 @@ void withhold_thin_evidence(const engine::LoadCoverage& coverage, const LintCont
     } else {
       for (const std::string& p : finding_partitions(f, context)) {
         if (auto it = thin.find(p); it != thin.end()) {
-          why = fmt::format("partition {}: {} of {} simulated jobs started", p, it->second->started, it->second->offered);
+          why =
+              fmt::format("partition {}: {} of {} simulated jobs started", p, it->second->started, it->second->offered);
           break;
         }
       }

@@ -189,8 +189,7 @@ Result<Child> spawn_chromium(const RenderOptions& options, const fs::path& dir) 
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                   0600);
+  posix_spawn_file_actions_addopen(&actions, 1, log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_adddup2(&actions, 1, 2);
   posix_spawn_file_actions_adddup2(&actions, child_fd, 3);
   posix_spawn_file_actions_adddup2(&actions, child_fd, 4);
@@ -205,8 +204,7 @@ Result<Child> spawn_chromium(const RenderOptions& options, const fs::path& dir) 
   sigset_t no_mask;
   sigemptyset(&no_mask);
   posix_spawnattr_setsigmask(&attr, &no_mask);
-  posix_spawnattr_setflags(&attr,
-                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
   pid_t pid = -1;
   int rc = ::posix_spawn(&pid, argv[0], &actions, &attr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
@@ -271,8 +269,7 @@ class Devtools {
       scanned_ = buffer_.size();
       if (closed_ || !fill(until)) return std::nullopt;
     }
-    Json message =
-        Json::parse(buffer_.begin(), buffer_.begin() + static_cast<long>(end), nullptr, false);
+    Json message = Json::parse(buffer_.begin(), buffer_.begin() + static_cast<long>(end), nullptr, false);
     buffer_.erase(0, end + 1);
     scanned_ = 0;
     return message;
@@ -318,8 +315,7 @@ std::string remote_object_text(const Json& object) {
 
 std::string location_text(const std::string& url, const Json& line, const Json& column) {
   if (url.empty()) return "";
-  return " (" + url + ":" + std::to_string(number_of(line) + 1) + ":" +
-         std::to_string(number_of(column) + 1) + ")";
+  return " (" + url + ":" + std::to_string(number_of(line) + 1) + ":" + std::to_string(number_of(column) + 1) + ")";
 }
 
 class PageSession {
@@ -328,8 +324,7 @@ class PageSession {
       : devtools_(devtools), deadline_(deadline), result_(result) {}
 
   // Runs a command and returns its "result", handling the events that arrive meanwhile.
-  Result<Json> call(const std::string& method, const Json& params = Json::object(),
-                    bool browser = false) {
+  Result<Json> call(const std::string& method, const Json& params = Json::object(), bool browser = false) {
     int id = devtools_.send(method, params, browser ? std::string() : session_);
     while (true) {
       std::optional<Json> message = devtools_.next(deadline_);
@@ -397,26 +392,23 @@ class PageSession {
     if (type != "error" && type != "assert") return;
     const Json& frames = field(field(params, "stackTrace"), "callFrames");
     const Json& top = frames.is_array() && !frames.empty() ? frames[0] : Json();
-    result_.console_errors.push_back("console." + type + ": " + text +
-                                     location_text(text_of(field(top, "url")),
-                                                   field(top, "lineNumber"),
-                                                   field(top, "columnNumber")));
+    result_.console_errors.push_back(
+        "console." + type + ": " + text +
+        location_text(text_of(field(top, "url")), field(top, "lineNumber"), field(top, "columnNumber")));
   }
 
   void on_exception(const Json& details) {
     std::string text = remote_object_text(field(details, "exception"));
     if (text.empty() || text == "undefined") text = text_of(field(details, "text"));
-    result_.console_errors.push_back("uncaught exception: " + first_line(text) +
-                                     location_text(text_of(field(details, "url")),
-                                                   field(details, "lineNumber"),
-                                                   field(details, "columnNumber")));
+    result_.console_errors.push_back(
+        "uncaught exception: " + first_line(text) +
+        location_text(text_of(field(details, "url")), field(details, "lineNumber"), field(details, "columnNumber")));
   }
 
   void on_log(const Json& entry) {
     if (text_of(field(entry, "level")) != "error") return;
     std::string url = text_of(field(entry, "url"));
-    result_.console_errors.push_back("log " + text_of(field(entry, "source")) + ": " +
-                                     text_of(field(entry, "text")) +
+    result_.console_errors.push_back("log " + text_of(field(entry, "source")) + ": " + text_of(field(entry, "text")) +
                                      (url.empty() ? "" : " (" + url + ")"));
   }
 
@@ -447,16 +439,14 @@ class PageSession {
 
 // ---- the render itself ---------------------------------------------------------------------
 
-constexpr const char* kTwoFrames =
-    "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))";
+constexpr const char* kTwoFrames = "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))";
 constexpr const char* kSerializeDom =
     "(document.doctype ? new XMLSerializer().serializeToString(document.doctype) + '\\n' : '')"
     " + document.documentElement.outerHTML";
 
 Result<bool> set_viewport(PageSession& page, long long width, long long height) {
-  auto metrics = page.call(
-      "Emulation.setDeviceMetricsOverride",
-      {{"width", width}, {"height", height}, {"deviceScaleFactor", 1}, {"mobile", false}});
+  auto metrics = page.call("Emulation.setDeviceMetricsOverride",
+                           {{"width", width}, {"height", height}, {"deviceScaleFactor", 1}, {"mobile", false}});
   if (!metrics) return Error{metrics.error()};
   return true;
 }
@@ -466,8 +456,8 @@ Result<bool> set_viewport(PageSession& page, long long width, long long height) 
 Result<bool> open_page(PageSession& page, const RenderOptions& options) {
   auto target = page.call("Target.createTarget", {{"url", "about:blank"}}, true);
   if (!target) return Error{target.error()};
-  auto attached = page.call("Target.attachToTarget",
-                            {{"targetId", field(*target, "targetId")}, {"flatten", true}}, true);
+  auto attached =
+      page.call("Target.attachToTarget", {{"targetId", field(*target, "targetId")}, {"flatten", true}}, true);
   if (!attached) return Error{attached.error()};
   page.set_session(text_of(field(*attached, "sessionId")));
   for (const char* domain : {"Runtime.enable", "Log.enable", "Network.enable", "Page.enable"}) {
@@ -484,8 +474,8 @@ Result<bool> open_page(PageSession& page, const RenderOptions& options) {
 // The caller's expressions, after the page settled; a throw is a value, not a failed run.
 Result<bool> run_scripts(PageSession& page, const RenderOptions& options, RenderResult& result) {
   for (const std::string& script : options.scripts) {
-    auto value = page.call("Runtime.evaluate",
-                           {{"expression", script}, {"returnByValue", true}, {"awaitPromise", true}});
+    auto value =
+        page.call("Runtime.evaluate", {{"expression", script}, {"returnByValue", true}, {"awaitPromise", true}});
     if (!value) return Error{value.error()};
     const Json& details = field(*value, "exceptionDetails");
     if (details.is_object()) {
@@ -506,12 +496,11 @@ Result<bool> load_page(PageSession& page, const std::string& url, const RenderOp
   if (!navigated) return Error{navigated.error()};
   std::string failure = text_of(field(*navigated, "errorText"));
   if (!failure.empty()) return Error{"cannot open " + url + ": " + failure};
-  auto loaded = page.wait_for([&] { return page.loaded() || page.crashed(); }, "the load event",
-                              Clock::time_point::max());
+  auto loaded =
+      page.wait_for([&] { return page.loaded() || page.crashed(); }, "the load event", Clock::time_point::max());
   if (!loaded) return loaded;
   if (page.crashed()) return Error{"the page crashed while loading"};
-  auto painted =
-      page.call("Runtime.evaluate", {{"expression", kTwoFrames}, {"awaitPromise", true}});
+  auto painted = page.call("Runtime.evaluate", {{"expression", kTwoFrames}, {"awaitPromise", true}});
   if (!painted) return Error{painted.error()};
   Clock::time_point quiet_from = Clock::now();
   const std::string what = "the page to settle (requests still in flight)";
@@ -520,9 +509,8 @@ Result<bool> load_page(PageSession& page, const std::string& url, const RenderOp
     bool idle = page.network_idle();
     if (idle && Clock::now() >= settled_at) return true;
     // Idle: sit out the quiet time (a new request restarts it). Busy: wait for idle.
-    auto waited =
-        idle ? page.wait_for([] { return false; }, what, settled_at)
-             : page.wait_for([&] { return page.network_idle(); }, what, Clock::time_point::max());
+    auto waited = idle ? page.wait_for([] { return false; }, what, settled_at)
+                       : page.wait_for([&] { return page.network_idle(); }, what, Clock::time_point::max());
     if (!waited) return waited;
   }
 }
@@ -531,23 +519,19 @@ Result<bool> load_page(PageSession& page, const std::string& url, const RenderOp
 // so one screenshot holds the whole page.
 Result<bool> fit_to_page(PageSession& page, const RenderOptions& options) {
   auto height =
-      page.call("Runtime.evaluate",
-                {{"expression", "document.documentElement.scrollHeight"}, {"returnByValue", true}});
+      page.call("Runtime.evaluate", {{"expression", "document.documentElement.scrollHeight"}, {"returnByValue", true}});
   if (!height) return Error{height.error()};
   long long page_height = number_of(field(field(*height, "result"), "value"));
-  auto resized = set_viewport(page, options.width,
-                              std::clamp<long long>(page_height, options.height, kMaxPageHeight));
+  auto resized = set_viewport(page, options.width, std::clamp<long long>(page_height, options.height, kMaxPageHeight));
   if (!resized) return resized;
-  auto painted =
-      page.call("Runtime.evaluate", {{"expression", kTwoFrames}, {"awaitPromise", true}});
+  auto painted = page.call("Runtime.evaluate", {{"expression", kTwoFrames}, {"awaitPromise", true}});
   if (!painted) return Error{painted.error()};
   return true;
 }
 
 Result<bool> capture(PageSession& page, const RenderOptions& options, RenderResult& result) {
   if (options.dump_dom) {
-    auto dom =
-        page.call("Runtime.evaluate", {{"expression", kSerializeDom}, {"returnByValue", true}});
+    auto dom = page.call("Runtime.evaluate", {{"expression", kSerializeDom}, {"returnByValue", true}});
     if (!dom) return Error{dom.error()};
     result.dom = text_of(field(field(*dom, "result"), "value"));
   }
@@ -568,8 +552,8 @@ Result<bool> capture(PageSession& page, const RenderOptions& options, RenderResu
   return true;
 }
 
-Result<bool> drive(Devtools& devtools, const std::string& url, const RenderOptions& options,
-                   Clock::time_point deadline, RenderResult& result) {
+Result<bool> drive(Devtools& devtools, const std::string& url, const RenderOptions& options, Clock::time_point deadline,
+                   RenderResult& result) {
   PageSession page(devtools, deadline, result);
   auto opened = open_page(page, options);
   if (!opened) return opened;
@@ -609,8 +593,8 @@ void render(const std::string& html_path, const RenderOptions& options, RenderRe
   // After a timeout there is nothing to wait for: kill at once.
   result.exit_code = reap(child->pid, result.timed_out ? Clock::now() : Clock::now() + kCloseGrace);
   result.log = read_tail(dir.path() / "chromium.log", kLogCap);
-  result.elapsed_ms = static_cast<long>(
-      std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count());
+  result.elapsed_ms =
+      static_cast<long>(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count());
 }
 
 }  // namespace
@@ -639,8 +623,7 @@ RenderResult render_in_chromium(const std::string& html_path, const RenderOption
 
 std::string describe(const RenderResult& result) {
   std::ostringstream out;
-  out << (result.ran ? "ran" : "did not run") << ", exit " << result.exit_code << ", "
-      << result.elapsed_ms << " ms";
+  out << (result.ran ? "ran" : "did not run") << ", exit " << result.exit_code << ", " << result.elapsed_ms << " ms";
   if (!result.error.empty()) out << ", error: " << result.error;
   for (const std::string& e : result.console_errors) out << "\n  console error: " << e;
   for (const std::string& r : result.network_requests) out << "\n  network request: " << r;

@@ -22,7 +22,7 @@ struct RenderOptions {
   // Screenshot the whole document: the viewport grows to the page height (up to 16384 px)
   // first, which re-lays out anything sized in vh units.
   bool full_page = false;
-  bool dump_dom = true;  // serialise the DOM (with its doctype) once the page settled
+  bool dump_dom = true;                      // serialise the DOM (with its doctype) once the page settled
   std::chrono::milliseconds timeout{20000};  // the whole run; Chromium is killed after it
   // Quiet time after the load event (and after the last network event) with no request in
   // flight before the page counts as settled, so failures of loads started late still arrive.

@@ -24,15 +24,13 @@
 namespace sa::browser {
 namespace {
 
-
 const Rgba kRed{255, 0, 0, 255};
 const Rgba kWhite{255, 255, 255, 255};
 
 std::string fixture(const std::string& name) { return std::string(SA_BROWSER_DATA) + "/" + name; }
 
 std::string temp_path(const std::string& name) {
-  return (std::filesystem::path(testing::TempDir()) /
-          ("sa_browser_" + std::to_string(::getpid()) + "_" + name))
+  return (std::filesystem::path(testing::TempDir()) / ("sa_browser_" + std::to_string(::getpid()) + "_" + name))
       .string();
 }
 
@@ -53,22 +51,21 @@ void put_chunk(std::string& out, const std::string& type, const std::string& dat
   put_u32(out, static_cast<std::uint32_t>(data.size()));
   std::string body = type + data;
   out += body;
-  put_u32(out, static_cast<std::uint32_t>(::crc32(0, reinterpret_cast<const Bytef*>(body.data()),
-                                                  static_cast<uInt>(body.size()))));
+  put_u32(out, static_cast<std::uint32_t>(
+                   ::crc32(0, reinterpret_cast<const Bytef*>(body.data()), static_cast<uInt>(body.size()))));
 }
 
 // `rows` are already filtered: each starts with its filter byte.
-std::string make_png(std::uint32_t width, std::uint32_t height, int colour_type,
-                     const std::string& rows, int interlace = 0, int depth = 8) {
+std::string make_png(std::uint32_t width, std::uint32_t height, int colour_type, const std::string& rows,
+                     int interlace = 0, int depth = 8) {
   std::string ihdr;
   put_u32(ihdr, width);
   put_u32(ihdr, height);
-  ihdr += {static_cast<char>(depth), static_cast<char>(colour_type), 0, 0,
-           static_cast<char>(interlace)};
+  ihdr += {static_cast<char>(depth), static_cast<char>(colour_type), 0, 0, static_cast<char>(interlace)};
   uLongf size = compressBound(static_cast<uLong>(rows.size()));
   std::string packed(size, '\0');
-  compress(reinterpret_cast<Bytef*>(packed.data()), &size,
-           reinterpret_cast<const Bytef*>(rows.data()), static_cast<uLong>(rows.size()));
+  compress(reinterpret_cast<Bytef*>(packed.data()), &size, reinterpret_cast<const Bytef*>(rows.data()),
+           static_cast<uLong>(rows.size()));
   packed.resize(size);
   std::string png("\x89PNG\r\n\x1a\n", 8);
   put_chunk(png, "IHDR", ihdr);
@@ -85,8 +82,8 @@ std::string bytes(std::initializer_list<int> values) {
 
 // 2x2 RGBA: row 0 plain (filter 0), row 1 "sub" filtered (filter 1), row 2 "up" (filter 2).
 std::string sample_png() {
-  std::string rows = bytes({0, 10, 20, 30, 255, 15, 25, 35, 255}) +
-                     bytes({1, 200, 100, 50, 255, 5, 5, 5, 0}) + bytes({2, 1, 1, 1, 0, 0, 0, 0, 0});
+  std::string rows = bytes({0, 10, 20, 30, 255, 15, 25, 35, 255}) + bytes({1, 200, 100, 50, 255, 5, 5, 5, 0}) +
+                     bytes({2, 1, 1, 1, 0, 0, 0, 0, 0});
   return make_png(2, 3, 6, rows);
 }
 
@@ -132,15 +129,11 @@ TEST(PngImage, RejectsBrokenFilesWithMessages) {
   std::string bad_crc = good;
   bad_crc[43] = static_cast<char>(bad_crc[43] ^ 0x55);  // inside the IDAT payload
   EXPECT_EQ(error_of(bad_crc), "bad CRC in chunk 'IDAT'");
-  EXPECT_EQ(error_of(make_png(2, 3, 6, std::string(27, '\0'), 1)),
-            "interlaced PNGs are not supported");
-  EXPECT_EQ(error_of(make_png(2, 3, 6, std::string(27, '\0'), 0, 16)),
-            "bit depth 16 is not supported (only 8)");
+  EXPECT_EQ(error_of(make_png(2, 3, 6, std::string(27, '\0'), 1)), "interlaced PNGs are not supported");
+  EXPECT_EQ(error_of(make_png(2, 3, 6, std::string(27, '\0'), 0, 16)), "bit depth 16 is not supported (only 8)");
   EXPECT_EQ(error_of(make_png(60000, 60000, 6, "")), "unsupported image size 60000x60000");
-  EXPECT_EQ(error_of(make_png(2, 3, 6, std::string(20, '\0'))),
-            "image data ends early (20 of 27 bytes)");
-  EXPECT_EQ(error_of(make_png(2, 3, 6, std::string(40, '\0'))),
-            "more image data than the size implies");
+  EXPECT_EQ(error_of(make_png(2, 3, 6, std::string(20, '\0'))), "image data ends early (20 of 27 bytes)");
+  EXPECT_EQ(error_of(make_png(2, 3, 6, std::string(40, '\0'))), "more image data than the size implies");
   EXPECT_EQ(error_of(make_png(2, 3, 6, std::string(27, '\7'))), "bad filter type 7 on row 0");
 }
 
@@ -150,8 +143,7 @@ TEST(PngImage, EveryTruncationAndByteFlipIsAnErrorNotACrash) {
     EXPECT_FALSE(PngImage::decode(good.substr(0, n))) << "prefix of " << n << " bytes";
     std::string flipped = good;
     flipped[n] = static_cast<char>(flipped[n] ^ 0xFF);
-    (void)PngImage::decode(
-        flipped);  // may decode (a flip inside an ignored field) but must not crash
+    (void)PngImage::decode(flipped);  // may decode (a flip inside an ignored field) but must not crash
   }
 }
 
@@ -239,8 +231,7 @@ TEST(Chromium, ThrowingPageReportsTheException) {
   RenderResult r = render_in_chromium(fixture("throws.html"));
   ASSERT_TRUE(r.ran) << describe(r);
   ASSERT_EQ(r.console_errors.size(), 1u) << describe(r);
-  EXPECT_NE(r.console_errors[0].find("uncaught exception: Error: kaboom from the fixture"),
-            std::string::npos)
+  EXPECT_NE(r.console_errors[0].find("uncaught exception: Error: kaboom from the fixture"), std::string::npos)
       << r.console_errors[0];
   EXPECT_NE(r.console_errors[0].find("throws.html:8:"), std::string::npos) << r.console_errors[0];
 }
@@ -250,8 +241,7 @@ TEST(Chromium, ConsoleErrorCountsAndLogAndWarnDoNot) {
   RenderResult r = render_in_chromium(fixture("console_error.html"));
   ASSERT_TRUE(r.ran) << describe(r);
   ASSERT_EQ(r.console_errors.size(), 1u) << describe(r);
-  EXPECT_NE(r.console_errors[0].find("console.error: fixture error 42"), std::string::npos)
-      << r.console_errors[0];
+  EXPECT_NE(r.console_errors[0].find("console.error: fixture error 42"), std::string::npos) << r.console_errors[0];
   EXPECT_TRUE(contains(r.console_messages, "log: just a log line"));
   EXPECT_TRUE(contains(r.console_messages, "warning: just a warning"));
 }
@@ -282,10 +272,9 @@ TEST(Chromium, LoopbackRequestsNeverConnect) {
   ASSERT_EQ(::getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len), 0);
   std::string port = std::to_string(ntohs(addr.sin_port));
   std::string page = temp_path("loopback.html");
-  std::ofstream(page)
-      << "<!doctype html><html><body><img src=\"http://127.0.0.1:" << port << "/a.png\">"
-      << "<script>fetch('http://localhost:" << port << "/b.json').catch(() => {"
-      << "document.documentElement.dataset.fetch = 'failed'; });</script></body></html>";
+  std::ofstream(page) << "<!doctype html><html><body><img src=\"http://127.0.0.1:" << port << "/a.png\">"
+                      << "<script>fetch('http://localhost:" << port << "/b.json').catch(() => {"
+                      << "document.documentElement.dataset.fetch = 'failed'; });</script></body></html>";
   RenderResult r = render_in_chromium(page);
   ASSERT_TRUE(r.ran) << describe(r);
   EXPECT_EQ(r.network_requests.size(), 2u) << describe(r);

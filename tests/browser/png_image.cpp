@@ -31,9 +31,7 @@ struct Chunks {
 };
 
 std::uint32_t big_endian(std::string_view bytes, std::size_t at) {
-  auto b = [&](std::size_t i) {
-    return static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[at + i]));
-  };
+  auto b = [&](std::size_t i) { return static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[at + i])); };
   return b(0) << 24 | b(1) << 16 | b(2) << 8 | b(3);
 }
 
@@ -56,8 +54,7 @@ Result<Header> read_header(std::string_view data) {
   h.channels = channels_of(h.colour_type);
   if (h.width == 0 || h.height == 0 || h.width > kMaxSide || h.height > kMaxSide ||
       std::uint64_t{h.width} * h.height > kMaxPixels) {
-    return Error{"unsupported image size " + std::to_string(h.width) + "x" +
-                 std::to_string(h.height)};
+    return Error{"unsupported image size " + std::to_string(h.width) + "x" + std::to_string(h.height)};
   }
   if (depth != 8) return Error{"bit depth " + std::to_string(depth) + " is not supported (only 8)"};
   if (h.channels == 0) return Error{"unknown colour type " + std::to_string(h.colour_type)};
@@ -142,8 +139,7 @@ Result<std::string> inflate_exact(const std::string& data, std::size_t expected)
   if ((rc == Z_OK || rc == Z_BUF_ERROR) && produced == expected) {
     return Error{"more image data than the size implies"};
   }
-  return Error{"image data ends early (" + std::to_string(produced) + " of " +
-               std::to_string(expected) + " bytes)"};
+  return Error{"image data ends early (" + std::to_string(produced) + " of " + std::to_string(expected) + " bytes)"};
 }
 
 std::uint8_t paeth(int a, int b, int c) {
@@ -166,11 +162,7 @@ Result<bool> unfilter(std::string& raw, std::size_t rows, std::size_t stride, in
       int a = i >= static_cast<std::size_t>(bpp) ? row[i - bpp] : 0;
       int b = up ? up[i] : 0;
       int c = up && i >= static_cast<std::size_t>(bpp) ? up[i - bpp] : 0;
-      int add = filter == 1   ? a
-                : filter == 2 ? b
-                : filter == 3 ? (a + b) / 2
-                : filter == 4 ? paeth(a, b, c)
-                              : 0;
+      int add = filter == 1 ? a : filter == 2 ? b : filter == 3 ? (a + b) / 2 : filter == 4 ? paeth(a, b, c) : 0;
       row[i] = static_cast<std::uint8_t>(row[i] + add);
     }
   }
@@ -206,13 +198,13 @@ std::uint32_t packed(Rgba c) {
 }  // namespace
 
 bool near(Rgba a, Rgba b, int tolerance) {
-  return std::abs(a.r - b.r) <= tolerance && std::abs(a.g - b.g) <= tolerance &&
-         std::abs(a.b - b.b) <= tolerance && std::abs(a.a - b.a) <= tolerance;
+  return std::abs(a.r - b.r) <= tolerance && std::abs(a.g - b.g) <= tolerance && std::abs(a.b - b.b) <= tolerance &&
+         std::abs(a.a - b.a) <= tolerance;
 }
 
 std::string to_string(Rgba c) {
-  return "rgba(" + std::to_string(c.r) + "," + std::to_string(c.g) + "," + std::to_string(c.b) +
-         "," + std::to_string(c.a) + ")";
+  return "rgba(" + std::to_string(c.r) + "," + std::to_string(c.g) + "," + std::to_string(c.b) + "," +
+         std::to_string(c.a) + ")";
 }
 
 Result<PngImage> PngImage::decode(std::string_view bytes) {
@@ -240,8 +232,7 @@ Result<PngImage> PngImage::load(const std::string& path) {
 
 Rgba PngImage::pixel(int x, int y) const {
   if (x < 0 || y < 0 || x >= width_ || y >= height_) return {0, 0, 0, 0};
-  return pixels_[static_cast<std::size_t>(y) * static_cast<std::size_t>(width_) +
-                 static_cast<std::size_t>(x)];
+  return pixels_[static_cast<std::size_t>(y) * static_cast<std::size_t>(width_) + static_cast<std::size_t>(x)];
 }
 
 ImageStats image_stats(const PngImage& image, int colour_cap) {
@@ -251,10 +242,9 @@ ImageStats image_stats(const PngImage& image, int colour_cap) {
     for (int x = 0; x < image.width(); ++x) ++counts[packed(image.pixel(x, y))];
   }
   ImageStats stats;
-  stats.distinct_colours =
-      static_cast<int>(std::min<std::size_t>(counts.size(), static_cast<std::size_t>(colour_cap)));
-  auto most = std::max_element(counts.begin(), counts.end(),
-                               [](const auto& a, const auto& b) { return a.second < b.second; });
+  stats.distinct_colours = static_cast<int>(std::min<std::size_t>(counts.size(), static_cast<std::size_t>(colour_cap)));
+  auto most =
+      std::max_element(counts.begin(), counts.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
   if (most == counts.end()) return stats;
   std::uint32_t bg = most->first;
   stats.background = {static_cast<std::uint8_t>(bg >> 24), static_cast<std::uint8_t>(bg >> 16),
@@ -265,8 +255,7 @@ ImageStats image_stats(const PngImage& image, int colour_cap) {
   for (int y = 0; y < image.height(); ++y) {
     for (int x = 0; x < image.width(); ++x) {
       if (image.pixel(x, y) == stats.background) continue;
-      box = {std::min(box.left, x), std::min(box.top, y), std::max(box.right, x + 1),
-             std::max(box.bottom, y + 1)};
+      box = {std::min(box.left, x), std::min(box.top, y), std::max(box.right, x + 1), std::max(box.bottom, y + 1)};
     }
   }
   if (!box.empty()) stats.content = box;

@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <sstream>
-#include <vector>
 #include <string>
+#include <vector>
 
 #include "chromium.h"
 #include "cli_util.h"
@@ -19,8 +19,8 @@ namespace sa::browser {
 namespace {
 
 const std::string kSite = std::string(SA_SOURCE_DIR) + "/corpora/tiered-university/";
-const std::string kSiteFiles = " --assoc " + kSite + "sacctmgr_dump.cfg --qos " + kSite + "qos.psv --usage " + kSite +
-                               "sshare_usage.psv --days 1";
+const std::string kSiteFiles =
+    " --assoc " + kSite + "sacctmgr_dump.cfg --qos " + kSite + "qos.psv --usage " + kSite + "sshare_usage.psv --days 1";
 
 std::string report(const std::string& name, const std::string& args) {
   const std::string path = test::write_temp(name, "");
@@ -92,8 +92,8 @@ TEST(ReportRender, HostileNamesStayText) {
 
 TEST(ReportRender, DiffReport) {
   SA_NEED_CHROMIUM();
-  const std::string html =
-      report("render_diff.html", "diff " + kSite + "slurm.conf " + kSite + "proposed/raise-bf-window.conf" + kSiteFiles);
+  const std::string html = report(
+      "render_diff.html", "diff " + kSite + "slurm.conf " + kSite + "proposed/raise-bf-window.conf" + kSiteFiles);
   const std::string png = html + ".png";
   const RenderResult r = render(html, png);
   expect_clean(r);
@@ -115,12 +115,9 @@ TEST(ReportRender, TablesSortOnAHeaderClick) {
   const std::string levels =
       "Array.from(document.querySelectorAll('#finding-index tbody tr')).map(r => r.cells[0].dataset.v).join(',')";
   RenderOptions options;
-  options.scripts = {codes,
-                     "document.querySelectorAll('#finding-index thead th')[1].click(), ''",
-                     codes,
-                     "document.querySelectorAll('#finding-index thead th')[1].click(), ''",
-                     codes,
-                     "document.querySelectorAll('#finding-index thead th')[0].click(), ''",
+  options.scripts = {codes, "document.querySelectorAll('#finding-index thead th')[1].click(), ''",
+                     codes, "document.querySelectorAll('#finding-index thead th')[1].click(), ''",
+                     codes, "document.querySelectorAll('#finding-index thead th')[0].click(), ''",
                      levels};
   const RenderResult r = render_in_chromium(html, options);
   expect_clean(r);

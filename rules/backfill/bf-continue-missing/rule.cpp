@@ -48,9 +48,12 @@ void check(const LintContext& ctx, FindingSink& sink) {
   f.evidence = simulated_evidence(*sim);
   f.evidence["metrics"] = run_metrics(*sim);
   add_examples(f.evidence, *sim, missed.empty() ? longest_waits(*sim) : missed);
-  f.fix = Fix{"add bf_continue to SchedulerParameters, so a cycle goes on after a lock yield (up to bf_max_time) "
-              "instead of ending whenever a job or node changed",
-              "SchedulerParameters", "bf_continue", {}};
+  f.fix =
+      Fix{"add bf_continue to SchedulerParameters, so a cycle goes on after a lock yield (up to bf_max_time) "
+          "instead of ending whenever a job or node changed",
+          "SchedulerParameters",
+          "bf_continue",
+          {}};
   const Simulation& after = ctx.resimulate("bf_continue", [](Config& v) { v.scheduler.bf_continue = true; });
   f.fix->resimulated = run_metrics(after);
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);

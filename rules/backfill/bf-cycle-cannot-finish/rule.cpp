@@ -62,8 +62,8 @@ void check(const LintContext& ctx, FindingSink& sink) {
   const double share = cycle_share(*sim, k.bf_stopped_by_max_time);
   if (share < kMinStoppedShare) return;
   const QueueDepth depth = queue_depth(*sim);
-  const double to_test = std::min(static_cast<double>(s.bf_max_job_test),
-                                  std::max(depth.mean, static_cast<double>(depth.peak)));
+  const double to_test =
+      std::min(static_cast<double>(s.bf_max_job_test), std::max(depth.mean, static_cast<double>(depth.peak)));
   const std::int64_t needed = seconds_for(s, to_test);
   const std::int64_t raised = std::min(kMaxTimeCeiling, std::max(s.bf_max_time * 2, round_up(needed + needed / 4, 10)));
   const std::string source = sched_param_written(c, "bf_max_time")
@@ -92,9 +92,11 @@ void check(const LintContext& ctx, FindingSink& sink) {
                           "from the cycle start, yields included); if the controller cannot spare that, lower "
                           "bf_max_job_test or add per-user limits so the time goes to the records that matter",
                           raised),
-              "SchedulerParameters", fmt::format("bf_max_time={}", raised), {}};
-  const Simulation& after = ctx.resimulate(fmt::format("bf_max_time={}", raised),
-                                           [&](Config& v) { v.scheduler.bf_max_time = raised; });
+              "SchedulerParameters",
+              fmt::format("bf_max_time={}", raised),
+              {}};
+  const Simulation& after =
+      ctx.resimulate(fmt::format("bf_max_time={}", raised), [&](Config& v) { v.scheduler.bf_max_time = raised; });
   f.fix->resimulated = run_metrics(after);
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
 }

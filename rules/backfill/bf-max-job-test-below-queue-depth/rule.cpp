@@ -33,8 +33,8 @@ nlohmann::json run_metrics(const Simulation& sim) {
 
 // The value to suggest: the deepest queue seen, with some headroom, at least twice the limit.
 std::int64_t suggested_limit(const QueueDepth& d, std::int64_t current) {
-  const auto deepest = std::max<std::int64_t>(static_cast<std::int64_t>(d.peak),
-                                              static_cast<std::int64_t>(std::ceil(d.mean)));
+  const auto deepest =
+      std::max<std::int64_t>(static_cast<std::int64_t>(d.peak), static_cast<std::int64_t>(std::ceil(d.mean)));
   const std::int64_t want = std::max(current * 2, round_up(deepest + deepest / 4, 100));
   return std::min(want, kMaxJobTestCeiling);
 }
@@ -68,7 +68,9 @@ void check(const LintContext& ctx, FindingSink& sink) {
   f.fix = Fix{fmt::format("raise bf_max_job_test to {} in SchedulerParameters (the deepest simulated queue with "
                           "headroom); each test costs controller time, so check bf_max_time with it{}",
                           raised, space_follows ? "" : ", and raise bf_node_space_size to match"),
-              "SchedulerParameters", fmt::format("bf_max_job_test={}", raised), {}};
+              "SchedulerParameters",
+              fmt::format("bf_max_job_test={}", raised),
+              {}};
   const Simulation& after = ctx.resimulate(fmt::format("bf_max_job_test={}", raised), [&](Config& v) {
     // bf_node_space_size defaults to bf_max_job_test when it is not written.
     if (space_follows) v.scheduler.bf_node_space_size = raised;

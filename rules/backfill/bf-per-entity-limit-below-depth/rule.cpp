@@ -48,9 +48,8 @@ std::string key_of(const Simulation& sim, const char* name, const engine::SimJob
 // The deepest pending queue one entity held at once in the run.
 void observe_peaks(const Simulation& sim, std::vector<Limit>& limits) {
   for (Limit& l : limits) {
-    const KeyPeak p = peak_pending(sim, [&](const engine::SimJob& j, const engine::SimRecord& r) {
-      return key_of(sim, l.name, j, r);
-    });
+    const KeyPeak p = peak_pending(
+        sim, [&](const engine::SimJob& j, const engine::SimRecord& r) { return key_of(sim, l.name, j, r); });
     l.peak = p.peak;
     l.peak_key = p.key;
     l.peak_at = p.at;
@@ -123,7 +122,9 @@ void check(const LintContext& ctx, FindingSink& sink) {
     f.fix = Fix{fmt::format("raise {} to {} in SchedulerParameters (or remove it), so each {}'s pending records are "
                             "all tested; keep bf_max_job_test above the total",
                             l.name, l.peak, l.entity),
-                "SchedulerParameters", fmt::format("{}={}", l.name, l.peak), {}};
+                "SchedulerParameters",
+                fmt::format("{}={}", l.name, l.peak),
+                {}};
     if (!first) continue;
     first = false;
     f.evidence = simulated_evidence(*sim);

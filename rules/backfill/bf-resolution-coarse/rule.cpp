@@ -83,13 +83,15 @@ void add_evidence(const LintContext& ctx, Finding& f, std::int64_t res, std::int
                           "proportion to bf_window/bf_resolution, so shorten bf_window or raise bf_max_time if "
                           "cycles start to run out of time",
                           better),
-              "SchedulerParameters", fmt::format("bf_resolution={}", better), {}};
+              "SchedulerParameters",
+              fmt::format("bf_resolution={}", better),
+              {}};
   const Simulation* sim = ctx.simulation();
   if (!sim) return;
   f.evidence = simulated_evidence(*sim);
   f.evidence["metrics"] = run_metrics(*sim, res);
-  const Simulation& after = ctx.resimulate(fmt::format("bf_resolution={}", better),
-                                           [&](Config& v) { v.scheduler.bf_resolution = better; });
+  const Simulation& after =
+      ctx.resimulate(fmt::format("bf_resolution={}", better), [&](Config& v) { v.scheduler.bf_resolution = better; });
   f.fix->resimulated = run_metrics(after, res);
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
 }

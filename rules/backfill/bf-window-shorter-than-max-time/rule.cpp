@@ -113,7 +113,8 @@ LongJobs long_jobs(const Simulation& sim, std::int64_t window, const std::vector
     out.worst.push_back(&j);
   }
   out.waits = wait_stats(std::move(w));
-  std::stable_sort(out.worst.begin(), out.worst.end(), [&](auto* a, auto* b) { return wait_of(sim, *a) > wait_of(sim, *b); });
+  std::stable_sort(out.worst.begin(), out.worst.end(),
+                   [&](auto* a, auto* b) { return wait_of(sim, *a) > wait_of(sim, *b); });
   if (out.worst.size() > 5) out.worst.resize(5);
   return out;
 }
@@ -153,8 +154,9 @@ void check(const LintContext& ctx, FindingSink& sink) {
       fmt::format("bf_window is {} ({} min), shorter than the limits jobs may ask for in {}; backfill gives jobs "
                   "that would start beyond the window no reservation, so smaller jobs can keep starting ahead of them",
                   slurm_duration(window), window / 60,
-                  shorts.size() == 1 ? fmt::format("partition {} (up to {})", first.name, limit_text(shorts.front().cap))
-                                     : fmt::format("{} partitions: {}", shorts.size(), join(names, ", "))));
+                  shorts.size() == 1
+                      ? fmt::format("partition {} (up to {})", first.name, limit_text(shorts.front().cap))
+                      : fmt::format("{} partitions: {}", shorts.size(), join(names, ", "))));
   Location w = ctx.sched_param_loc("bf_window");
   w.note = "bf_window";
   f.related.push_back(w);
@@ -173,9 +175,12 @@ void check(const LintContext& ctx, FindingSink& sink) {
   }
   f.evidence["partitions_beyond_window"] = caps;
   if (longest <= 0) {
-    f.fix = Fix{"give these partitions a MaxTime (an UNLIMITED limit cannot be planned for), then raise bf_window "
-                "to the longest of them",
-                "MaxTime", "", {}};
+    f.fix =
+        Fix{"give these partitions a MaxTime (an UNLIMITED limit cannot be planned for), then raise bf_window "
+            "to the longest of them",
+            "MaxTime",
+            "",
+            {}};
     return;
   }
   const std::int64_t minutes = (longest + 59) / 60;
@@ -185,7 +190,9 @@ void check(const LintContext& ctx, FindingSink& sink) {
   f.fix = Fix{fmt::format("raise bf_window to {} (minutes, the longest limit above) in SchedulerParameters; a wider "
                           "window costs backfill time, so consider a larger bf_resolution with it",
                           minutes),
-              "SchedulerParameters", fmt::format("bf_window={}", minutes), {}};
+              "SchedulerParameters",
+              fmt::format("bf_window={}", minutes),
+              {}};
   const Simulation* sim = ctx.simulation();
   if (!sim) return;
   const LongJobs before = long_jobs(*sim, window, shorts);

@@ -95,23 +95,25 @@ void check_partition(const LintContext& ctx, FindingSink& sink, std::size_t i) {
   if (!equals_max && !far_above) return;
   const std::string dt = slurm_duration(p.default_time);
   const std::string message =
-      far_above
-          ? fmt::format("partition '{}' sets DefaultTime={}, {:.0f} times what its jobs without --time run in the "
-                        "simulated load (p95 {}): backfill plans each of them as {} long, so they fit no gap and the "
-                        "reservations of the jobs behind them assume they hold their nodes that long",
-                        p.name, dt, static_cast<double>(p.default_time) / pj.p95_run_without,
-                        slurm_duration(std::llround(pj.p95_run_without)), dt)
-          : fmt::format("partition '{}' sets DefaultTime={} equal to its MaxTime ({}): backfill plans every job "
-                        "without --time as {} long, so such jobs fit no gap and the reservations of the jobs behind "
-                        "them assume they hold their nodes to the end",
-                        p.name, dt, slurm_duration(p.max_time), dt);
+      far_above ? fmt::format(
+                      "partition '{}' sets DefaultTime={}, {:.0f} times what its jobs without --time run in the "
+                      "simulated load (p95 {}): backfill plans each of them as {} long, so they fit no gap and the "
+                      "reservations of the jobs behind them assume they hold their nodes that long",
+                      p.name, dt, static_cast<double>(p.default_time) / pj.p95_run_without,
+                      slurm_duration(std::llround(pj.p95_run_without)), dt)
+                : fmt::format(
+                      "partition '{}' sets DefaultTime={} equal to its MaxTime ({}): backfill plans every job "
+                      "without --time as {} long, so such jobs fit no gap and the reservations of the jobs behind "
+                      "them assume they hold their nodes to the end",
+                      p.name, dt, slurm_duration(p.max_time), dt);
   Finding& f = sink.report(ctx.conf_loc(p.loc), message);
-  const std::int64_t value =
-      far_above ? (std::llround(pj.p95_run_without) + 3599) / 3600 * 3600 : std::int64_t{3600};
+  const std::int64_t value = far_above ? (std::llround(pj.p95_run_without) + 3599) / 3600 * 3600 : std::int64_t{3600};
   f.fix = Fix{fmt::format("set DefaultTime on partition '{}' to about what a job without --time runs (e.g. {}), so "
                           "such jobs are planned short and those that need longer ask with --time",
                           p.name, slurm_duration(value)),
-              "DefaultTime", slurm_duration(value), {}};
+              "DefaultTime",
+              slurm_duration(value),
+              {}};
   if (far_above) add_evidence(ctx, *sim, pj, i, f);
 }
 

@@ -49,19 +49,24 @@ void check(const LintContext& ctx, FindingSink& sink) {
   if (c.scheduler.type != "sched/builtin" || !mixed_sizes_possible(c)) return;
   const std::uint32_t rows = local_backfill_rows(c);
   const std::string filling =
-      rows > 1 ? fmt::format("the only gap filling is gang scheduling's local backfilling, which lets a later job "
-                             "start only on resources fewer than {} jobs hold (OverSubscribe=FORCE:{}), suspending or "
-                             "timeslicing against them",
-                             rows, rows)
-               : std::string("nothing fills the holes: a job that cannot start holds back every job behind it in "
-                             "its partition");
+      rows > 1 ? fmt::format(
+                     "the only gap filling is gang scheduling's local backfilling, which lets a later job "
+                     "start only on resources fewer than {} jobs hold (OverSubscribe=FORCE:{}), suspending or "
+                     "timeslicing against them",
+                     rows, rows)
+               : std::string(
+                     "nothing fills the holes: a job that cannot start holds back every job behind it in "
+                     "its partition");
   Finding& f = sink.report(ctx.setting_loc("SchedulerType"),
                            fmt::format("SchedulerType=sched/builtin runs no backfill: jobs start strictly in priority "
                                        "order per partition, and {}",
                                        filling));
-  f.fix = Fix{"set SchedulerType=sched/backfill (the default), so smaller and shorter jobs may start ahead of a "
-              "blocked job when they do not delay its reservation",
-              "SchedulerType", "sched/backfill", {}};
+  f.fix =
+      Fix{"set SchedulerType=sched/backfill (the default), so smaller and shorter jobs may start ahead of a "
+          "blocked job when they do not delay its reservation",
+          "SchedulerType",
+          "sched/backfill",
+          {}};
   const Simulation* sim = ctx.simulation();
   if (!sim) return;
   f.evidence = simulated_evidence(*sim);

@@ -45,7 +45,9 @@ void check(const LintContext& ctx, FindingSink& sink) {
     f.fix = Fix{fmt::format("add `associations` to AccountingStorageEnforce (every user then needs an association; "
                             "jobs without one are rejected), or drop the {} restriction",
                             key),
-                "AccountingStorageEnforce", suggested(c), {}};
+                "AccountingStorageEnforce",
+                suggested(c),
+                {}};
   }
 }
 
@@ -54,5 +56,4 @@ void check(const LintContext& ctx, FindingSink& sink) {
 }  // namespace sa::rules
 
 SA_RULE({"CONF100", "allow-accounts-not-enforced", Severity::kWarning, Check::kConfig, SimUse::kStatic,
-         "AllowAccounts/DenyAccounts on a partition while associations are not enforced: the lists are ignored",
-         check})
+         "AllowAccounts/DenyAccounts on a partition while associations are not enforced: the lists are ignored", check})

@@ -51,11 +51,12 @@ std::uint64_t per_cpu_default(const Config& c, const Partition& p, bool* own) {
 
 std::string message(const std::string& where, std::uint64_t per_cpu, const Short& s) {
   const Node& n = *s.node;
-  return fmt::format("{} gives jobs without --mem {} MB per CPU, but {} ({} CPUs, {} MB usable) holds only {} MB per "
-                     "CPU{}: such jobs can use at most {} of its {} CPUs, and --exclusive or OverSubscribe=EXCLUSIVE "
-                     "jobs without --mem cannot start there at all",
-                     where, per_cpu, n.name, n.cpus, node_memory(n), node_memory(n) / std::max<std::uint32_t>(1, n.cpus),
-                     s.nodes > 1 ? fmt::format(" ({} nodes are short)", s.nodes) : std::string(), s.usable, n.cpus);
+  return fmt::format(
+      "{} gives jobs without --mem {} MB per CPU, but {} ({} CPUs, {} MB usable) holds only {} MB per "
+      "CPU{}: such jobs can use at most {} of its {} CPUs, and --exclusive or OverSubscribe=EXCLUSIVE "
+      "jobs without --mem cannot start there at all",
+      where, per_cpu, n.name, n.cpus, node_memory(n), node_memory(n) / std::max<std::uint32_t>(1, n.cpus),
+      s.nodes > 1 ? fmt::format(" ({} nodes are short)", s.nodes) : std::string(), s.usable, n.cpus);
 }
 
 void check(const LintContext& ctx, FindingSink& sink) {
@@ -73,25 +74,30 @@ void check(const LintContext& ctx, FindingSink& sink) {
     }
     const Short s = shortfall(c, p.nodes, per_cpu);
     if (!s.node) continue;
-    Finding& f = sink.report(ctx.conf_loc(p.loc), message(fmt::format("partition '{}' DefMemPerCPU={}", p.name, per_cpu),
-                                                          per_cpu, s));
+    Finding& f = sink.report(ctx.conf_loc(p.loc),
+                             message(fmt::format("partition '{}' DefMemPerCPU={}", p.name, per_cpu), per_cpu, s));
     f.related.push_back({ctx.conf_loc(s.node->loc).file, ctx.conf_loc(s.node->loc).line, 0, s.node->name});
     f.fix = Fix{fmt::format("lower DefMemPerCPU on partition '{}' to {} (the smallest node's memory per CPU)", p.name,
                             node_memory(*s.node) / std::max<std::uint32_t>(1, s.node->cpus)),
-                "DefMemPerCPU", std::to_string(node_memory(*s.node) / std::max<std::uint32_t>(1, s.node->cpus)), {}};
+                "DefMemPerCPU",
+                std::to_string(node_memory(*s.node) / std::max<std::uint32_t>(1, s.node->cpus)),
+                {}};
   }
   std::sort(global_nodes.begin(), global_nodes.end());
   global_nodes.erase(std::unique(global_nodes.begin(), global_nodes.end()), global_nodes.end());
   const Short s = shortfall(c, global_nodes, c.select.def_mem_per_cpu);
   if (global_nodes.empty() || !s.node) return;
-  Finding& f = sink.report(ctx.setting_loc("DefMemPerCPU"),
-                           message(fmt::format("DefMemPerCPU={}", c.select.def_mem_per_cpu), c.select.def_mem_per_cpu, s));
+  Finding& f =
+      sink.report(ctx.setting_loc("DefMemPerCPU"),
+                  message(fmt::format("DefMemPerCPU={}", c.select.def_mem_per_cpu), c.select.def_mem_per_cpu, s));
   f.related.push_back({ctx.conf_loc(s.node->loc).file, ctx.conf_loc(s.node->loc).line, 0, s.node->name});
   const std::uint64_t fit = node_memory(*s.node) / std::max<std::uint32_t>(1, s.node->cpus);
   f.fix = Fix{fmt::format("lower DefMemPerCPU to {} MB, or set a larger DefMemPerCPU only on the partitions of the "
                           "big-memory nodes",
                           fit),
-              "DefMemPerCPU", std::to_string(fit), {}};
+              "DefMemPerCPU",
+              std::to_string(fit),
+              {}};
 }
 
 }  // namespace

@@ -69,8 +69,8 @@ void check_default(const LintContext& ctx, FindingSink& sink, const Default& d, 
   const std::uint64_t typical = d.per_cpu ? per_cpu : usable_mem(*n);
   if (d.mb * kShare >= typical) return;
   const std::string key = d.per_cpu ? "DefMemPerCPU" : "DefMemPerNode";
-  const std::string where = d.own ? fmt::format("partition '{}' {}={}", example.name, key, d.mb)
-                                  : fmt::format("{}={}", key, d.mb);
+  const std::string where =
+      d.own ? fmt::format("partition '{}' {}={}", example.name, key, d.mb) : fmt::format("{}={}", key, d.mb);
   const std::uint64_t fraction = typical / std::max<std::uint64_t>(1, d.mb);
   const std::string what =
       d.per_cpu ? fmt::format("{} MB per CPU, 1/{} of the {} MB per CPU", d.mb, fraction, per_cpu)
@@ -87,7 +87,9 @@ void check_default(const LintContext& ctx, FindingSink& sink, const Default& d, 
   f.fix = Fix{fmt::format("set DefMemPerCPU near a node's memory per CPU, e.g. {} MB (the smallest node's share{}), so "
                           "a job without --mem gets its CPUs' part of the node; users who need more ask with --mem",
                           fit, d.own ? fmt::format(", on partition '{}'", example.name) : ""),
-              "DefMemPerCPU", std::to_string(fit), {}};
+              "DefMemPerCPU",
+              std::to_string(fit),
+              {}};
 }
 
 void check(const LintContext& ctx, FindingSink& sink) {

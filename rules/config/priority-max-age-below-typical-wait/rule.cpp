@@ -68,24 +68,28 @@ void check(const LintContext& ctx, FindingSink& sink) {
   if (!short_static && !short_run) return;
   const std::string age = minutes_key_text(c, "PriorityMaxAge", p.max_age);
   std::string message =
-      short_static
-          ? fmt::format("{}: the age factor is full after less than an hour of waiting, so PriorityWeightAge={} "
-                        "sets only jobs submitted in the last {} apart from all others and never rewards a longer "
-                        "wait",
-                        age, p.weight_age, slurm_duration(p.max_age))
-          : fmt::format("{} is full after a quarter of a typical wait: in the simulation the jobs that waited did so "
-                        "for {} (median), and {} of {} held the whole PriorityWeightAge={}, so age no longer ordered "
-                        "them",
-                        age, slurm_duration(static_cast<std::int64_t>(w.waits.median)), w.saturated, w.waits.jobs,
-                        p.weight_age);
+      short_static ? fmt::format(
+                         "{}: the age factor is full after less than an hour of waiting, so PriorityWeightAge={} "
+                         "sets only jobs submitted in the last {} apart from all others and never rewards a longer "
+                         "wait",
+                         age, p.weight_age, slurm_duration(p.max_age))
+                   : fmt::format(
+                         "{} is full after a quarter of a typical wait: in the simulation the jobs that waited did so "
+                         "for {} (median), and {} of {} held the whole PriorityWeightAge={}, so age no longer ordered "
+                         "them",
+                         age, slurm_duration(static_cast<std::int64_t>(w.waits.median)), w.saturated, w.waits.jobs,
+                         p.weight_age);
   if (short_static && w.waits.jobs > 0) {
     message += fmt::format(" (in the simulation, {} of {} waiting jobs reached full age; median wait {})", w.saturated,
                            w.waits.jobs, slurm_duration(static_cast<std::int64_t>(w.waits.median)));
   }
   Finding& f = sink.report(ctx.setting_loc("PriorityMaxAge"), message);
-  f.fix = Fix{"give PriorityMaxAge the wait after which a job should have full age priority, in days: e.g. 7-0 "
-              "(the default)",
-              "PriorityMaxAge", "7-0", {}};
+  f.fix =
+      Fix{"give PriorityMaxAge the wait after which a job should have full age priority, in days: e.g. 7-0 "
+          "(the default)",
+          "PriorityMaxAge",
+          "7-0",
+          {}};
   if (sim) add_evidence(*sim, w, f);
 }
 

@@ -29,7 +29,9 @@ void check(const LintContext& ctx, FindingSink& sink) {
   r.note = "PriorityCalcPeriod";
   f.related.push_back(r);
   f.fix = Fix{"give PriorityMaxAge the wait after which a job should have full age priority, in days: e.g. 7-0",
-              "PriorityMaxAge", "7-0", {}};
+              "PriorityMaxAge",
+              "7-0",
+              {}};
 }
 
 }  // namespace

@@ -12,8 +12,8 @@ namespace sa::rules {
 
 namespace {
 
-const char* const kWeights[] = {"PriorityWeightAge",       "PriorityWeightAssoc",     "PriorityWeightFairshare",
-                                "PriorityWeightJobSize",   "PriorityWeightPartition", "PriorityWeightQOS",
+const char* const kWeights[] = {"PriorityWeightAge",     "PriorityWeightAssoc",     "PriorityWeightFairshare",
+                                "PriorityWeightJobSize", "PriorityWeightPartition", "PriorityWeightQOS",
                                 "PriorityWeightTRES"};
 
 bool nonzero(const Setting& s) {
@@ -41,15 +41,17 @@ void check(const LintContext& ctx, FindingSink& sink) {
       ctx.setting_loc("PriorityType"),
       fmt::format("PriorityType is priority/basic{} but {} {} set: the basic plugin reads no weights and orders jobs "
                   "by submission within each PriorityTier, so {} no effect",
-                  written ? "" : fmt::format(" (the default before 23.11; read as {})", c.version.to_string()),
-                  listed, set.size() == 1 ? "is" : "are", set.size() == 1 ? "it has" : "they have"));
+                  written ? "" : fmt::format(" (the default before 23.11; read as {})", c.version.to_string()), listed,
+                  set.size() == 1 ? "is" : "are", set.size() == 1 ? "it has" : "they have"));
   for (const Setting* s : set) {
     Location r = ctx.conf_loc(s->loc);
     r.note = s->key;
     f.related.push_back(r);
   }
   f.fix = Fix{"set PriorityType=priority/multifactor to use the weights (and fair share), or delete them",
-              "PriorityType", "priority/multifactor", {}};
+              "PriorityType",
+              "priority/multifactor",
+              {}};
 }
 
 }  // namespace

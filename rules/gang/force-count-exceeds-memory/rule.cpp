@@ -80,23 +80,25 @@ void report(const LintContext& ctx, FindingSink& sink, const Partition& p, std::
   const std::string who = p.oversubscribe.mode == OverSubscribe::Mode::kYes ? " that ask for --oversubscribe" : "";
   std::string msg;
   if (tracked && w.per_job == 0) {
-    msg = fmt::format("{} lets {} jobs{} share a CPU, but memory is consumable and no DefMemPerCPU or DefMemPerNode "
-                      "is set: a job without --mem is given the whole node's memory, so it shares its node with no "
-                      "other job and memory, not {}, limits sharing",
-                      os, n, who, os);
+    msg = fmt::format(
+        "{} lets {} jobs{} share a CPU, but memory is consumable and no DefMemPerCPU or DefMemPerNode "
+        "is set: a job without --mem is given the whole node's memory, so it shares its node with no "
+        "other job and memory, not {}, limits sharing",
+        os, n, who, os);
   } else if (tracked) {
     const std::string fits =
-        w.fit == 0 ? fmt::format("more than its {} MB, so such a job cannot start there at all", usable_mem(*w.node))
-                   : fmt::format("and only {} such job{} fit in its {} MB", w.fit, w.fit == 1 ? "" : "s",
-                                 usable_mem(*w.node));
-    msg = fmt::format("{} lets {} jobs{} share a CPU, but at {} a job on all {} CPUs of {} is given {} MB, {}: memory, "
-                      "not {}, limits sharing",
-                      os, n, who, default_text(c, p), w.node->cpus, w.node->name, w.per_job, fits, os);
+        w.fit == 0
+            ? fmt::format("more than its {} MB, so such a job cannot start there at all", usable_mem(*w.node))
+            : fmt::format("and only {} such job{} fit in its {} MB", w.fit, w.fit == 1 ? "" : "s", usable_mem(*w.node));
+    msg = fmt::format(
+        "{} lets {} jobs{} share a CPU, but at {} a job on all {} CPUs of {} is given {} MB, {}: memory, "
+        "not {}, limits sharing",
+        os, n, who, default_text(c, p), w.node->cpus, w.node->name, w.per_job, fits, os);
   } else {
-    msg = fmt::format("{} stacks {} jobs{} on a CPU while memory is not consumable: at {} {} jobs on all {} CPUs of {} "
-                      "ask for {} MB together, and it has {} MB",
-                      os, n, who, default_text(c, p), n, w.node->cpus, w.node->name, n * w.per_job,
-                      usable_mem(*w.node));
+    msg = fmt::format(
+        "{} stacks {} jobs{} on a CPU while memory is not consumable: at {} {} jobs on all {} CPUs of {} "
+        "ask for {} MB together, and it has {} MB",
+        os, n, who, default_text(c, p), n, w.node->cpus, w.node->name, n * w.per_job, usable_mem(*w.node));
   }
   Finding& f = sink.report(ctx.conf_loc(p.loc), msg);
   if (tracked) f.severity = Severity::kInfo;
@@ -107,7 +109,9 @@ void report(const LintContext& ctx, FindingSink& sink, const Partition& p, std::
                       : fmt::format("make memory consumable (a *_Memory SelectTypeParameters), or lower DefMemPerCPU "
                                     "to {} so {} jobs fit",
                                     per_cpu, n),
-              "DefMemPerCPU", std::to_string(per_cpu), {}};
+              "DefMemPerCPU",
+              std::to_string(per_cpu),
+              {}};
   const Simulation* sim = ctx.simulation();
   if (!sim || evidence_added) return;
   evidence_added = true;

@@ -169,9 +169,8 @@ nlohmann::json lower_tier_suspensions(const Simulation& sim, const Pair& p) {
 
 void add_evidence(const Simulation& sim, const Pair& p, Finding& f) {
   f.evidence = simulated_evidence(sim);
-  f.evidence["metrics"] = {{"co_allocated_job_pairs", p.co_allocated.size()},
-                           {"shared_nodes", p.shared_nodes},
-                           {"gang", gang_json(sim)}};
+  f.evidence["metrics"] = {
+      {"co_allocated_job_pairs", p.co_allocated.size()}, {"shared_nodes", p.shared_nodes}, {"gang", gang_json(sim)}};
   if (!p.same_tier) f.evidence["metrics"]["lower_tier"] = lower_tier_suspensions(sim, p);
   std::size_t shown = 0;
   for (const auto& [x, y] : p.co_allocated) {
@@ -186,18 +185,20 @@ std::string message(const Config& c, const Pair& p) {
   const Partition& a = c.partitions[p.a];
   const Partition& b = c.partitions[p.b];
   if (p.same_tier) {
-    return fmt::format("partitions '{}' and '{}' share {} nodes at the same PriorityTier={} while gang scheduling is "
-                       "on: gang timeslices each partition on its own, so once idle CPUs run out a job of one can be "
-                       "given CPUs a job of the other holds and both run at once, never timesliced against each other",
-                       a.name, b.name, p.shared_nodes, a.priority_tier);
+    return fmt::format(
+        "partitions '{}' and '{}' share {} nodes at the same PriorityTier={} while gang scheduling is "
+        "on: gang timeslices each partition on its own, so once idle CPUs run out a job of one can be "
+        "given CPUs a job of the other holds and both run at once, never timesliced against each other",
+        a.name, b.name, p.shared_nodes, a.priority_tier);
   }
   const Partition& hi = a.priority_tier > b.priority_tier ? a : b;
   const Partition& lo = a.priority_tier > b.priority_tier ? b : a;
-  return fmt::format("partitions '{}' (PriorityTier={}) and '{}' (PriorityTier={}) share {} nodes while gang "
-                     "scheduling is on without preempt/partition_prio: a running '{}' job's gang shadow suspends any "
-                     "'{}' job on its CPUs until it ends, suspension that is neither configured as preemption nor "
-                     "timesliced",
-                     hi.name, hi.priority_tier, lo.name, lo.priority_tier, p.shared_nodes, hi.name, lo.name);
+  return fmt::format(
+      "partitions '{}' (PriorityTier={}) and '{}' (PriorityTier={}) share {} nodes while gang "
+      "scheduling is on without preempt/partition_prio: a running '{}' job's gang shadow suspends any "
+      "'{}' job on its CPUs until it ends, suspension that is neither configured as preemption nor "
+      "timesliced",
+      hi.name, hi.priority_tier, lo.name, lo.priority_tier, p.shared_nodes, hi.name, lo.name);
 }
 
 void check(const LintContext& ctx, FindingSink& sink) {
@@ -217,7 +218,9 @@ void check(const LintContext& ctx, FindingSink& sink) {
                               "PreemptMode=SUSPEND,GANG"
                             : "set PreemptType=preempt/partition_prio (with PreemptMode=SUSPEND,GANG) if the higher "
                               "tier is meant to suspend the lower, or give the partitions disjoint nodes",
-                "", "", {}};
+                "",
+                "",
+                {}};
     if (sim) add_evidence(*sim, p, f);
   }
 }
@@ -228,5 +231,4 @@ void check(const LintContext& ctx, FindingSink& sink) {
 
 SA_RULE({"GANG002", "gang-across-overlapping-partitions", Severity::kWarning, Check::kGangOversubscription,
          SimUse::kEvidence,
-         "gang scheduling with overlapping partitions: jobs of the two are never timesliced against each other",
-         check})
+         "gang scheduling with overlapping partitions: jobs of the two are never timesliced against each other", check})

@@ -43,9 +43,12 @@ void check(const LintContext& ctx, FindingSink& sink) {
   Location p = ctx.conf_loc(example->loc);
   p.note = "no oversubscription";
   f.related.push_back(p);
-  f.fix = Fix{"set OverSubscribe=FORCE:2 (or another count) on the partitions whose jobs should take turns, with "
-              "memory tracked so the jobs fit together; or drop GANG from PreemptMode",
-              "OverSubscribe", "FORCE:2", {}};
+  f.fix =
+      Fix{"set OverSubscribe=FORCE:2 (or another count) on the partitions whose jobs should take turns, with "
+          "memory tracked so the jobs fit together; or drop GANG from PreemptMode",
+          "OverSubscribe",
+          "FORCE:2",
+          {}};
   if (const Simulation* sim = ctx.simulation()) {
     f.evidence = simulated_evidence(*sim);
     f.evidence["metrics"] = {{"timeslices", sim->result.counters.timeslices},

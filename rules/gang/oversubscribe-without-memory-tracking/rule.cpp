@@ -78,9 +78,12 @@ std::string describe(const std::vector<Exposed>& exposed, bool gang) {
 std::string memory_mode(const SelectSettings& s) {
   if (s.type == "select/linear") return "CR_Memory";
   switch (s.resource) {
-    case SelectSettings::Resource::kCpu: return "CR_CPU_Memory";
-    case SelectSettings::Resource::kSocket: return "CR_Socket_Memory";
-    default: return "CR_Core_Memory";
+    case SelectSettings::Resource::kCpu:
+      return "CR_CPU_Memory";
+    case SelectSettings::Resource::kSocket:
+      return "CR_Socket_Memory";
+    default:
+      return "CR_Core_Memory";
   }
 }
 
@@ -133,7 +136,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
   if (exposed.empty()) return;
   const std::string what = describe(exposed, c.preempt.mode.gang);
   const std::string params = c.setting("SelectTypeParameters") ? " with SelectTypeParameters=" + c.select.parameters
-                                                                  : " without SelectTypeParameters";
+                                                               : " without SelectTypeParameters";
   Finding& f = sink.report(
       select_loc(ctx),
       fmt::format("memory is not a consumable resource ({}{}) and no DefMemPerCPU or DefMemPerNode is set, yet {}: "
@@ -155,7 +158,9 @@ void check(const LintContext& ctx, FindingSink& sink) {
                           "and the jobs stacked on a CPU fit in the smallest node's RAM; add MaxMemPerCPU to bound "
                           "explicit requests",
                           mode, def_mem),
-              "SelectTypeParameters", mode, {}};
+              "SelectTypeParameters",
+              mode,
+              {}};
   add_evidence(ctx, f, mode, def_mem);
 }
 

@@ -20,8 +20,8 @@ namespace sa::rules {
 
 namespace {
 
-constexpr std::uint32_t kDefaultSlice = 30;   // Slurm's default; below it the overhead passes ~3 %
-constexpr double kSwitchCostSeconds = 1.0;    // suspend + resume of one job, all nodes (assumed)
+constexpr std::uint32_t kDefaultSlice = 30;  // Slurm's default; below it the overhead passes ~3 %
+constexpr double kSwitchCostSeconds = 1.0;   // suspend + resume of one job, all nodes (assumed)
 
 // The partitions whose jobs can be timesliced: FORCE:n / YES:n with n >= 2.
 std::vector<const Partition*> timesliced(const Config& c) {
@@ -79,7 +79,9 @@ void check(const LintContext& ctx, FindingSink& sink) {
   f.fix = Fix{fmt::format("set SchedulerTimeSlice={} (or longer: jobs then wait longer for their turn, but switch "
                           "less)",
                           kDefaultSlice),
-              "SchedulerTimeSlice", std::to_string(kDefaultSlice), {}};
+              "SchedulerTimeSlice",
+              std::to_string(kDefaultSlice),
+              {}};
   const Simulation* sim = ctx.simulation();
   if (!sim) return;
   f.evidence = simulated_evidence(*sim);

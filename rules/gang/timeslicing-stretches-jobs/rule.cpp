@@ -24,8 +24,8 @@ namespace {
 constexpr double kSuspendedPerRunning = 0.5;  // suspended CPU time >= half the running CPU time
 
 struct Stretch {
-  std::vector<double> values;                    // wall / run of the partition's finished jobs
-  std::vector<const engine::SimJob*> most;       // stretched most, up to five
+  std::vector<double> values;               // wall / run of the partition's finished jobs
+  std::vector<const engine::SimJob*> most;  // stretched most, up to five
   double mean = 1, p95 = 1;
 };
 
@@ -90,7 +90,9 @@ void report(const LintContext& ctx, FindingSink& sink, const Simulation& sim, st
                           "OverSubscribe=FORCE:1 (preemption only, no timeslicing) or a smaller FORCE:n: jobs then "
                           "wait in the queue instead of being suspended mid-run",
                           p.name),
-              "OverSubscribe", "FORCE:1", {}};
+              "OverSubscribe",
+              "FORCE:1",
+              {}};
   const Simulation& after = ctx.resimulate(label, [part](Config& c) { c.partitions[part].oversubscribe.count = 1; });
   f.fix->resimulated = run_metrics(after, after.site.config->partitions[part], partition_stretch(after, part));
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);

@@ -26,7 +26,8 @@ std::string reasons_text(const engine::PartitionCoverage& p) {
   for (const auto& [reason, n] : p.refused_reasons) by_count.push_back({n, reason});
   std::stable_sort(by_count.begin(), by_count.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   std::string out;
-  for (const auto& [n, reason] : by_count) out += fmt::format("{}{} refused \"{}\"", out.empty() ? "" : ", ", n, reason);
+  for (const auto& [n, reason] : by_count)
+    out += fmt::format("{}{} refused \"{}\"", out.empty() ? "" : ", ", n, reason);
   if (p.pending_at_end) out += fmt::format("{}{} still pending at the end", out.empty() ? "" : ", ", p.pending_at_end);
   return out;
 }
@@ -41,8 +42,12 @@ nlohmann::json refused_examples(const Simulation& sim) {
   std::map<std::string, int> per_reason;
   for (const engine::SimJob& j : sim.result.jobs) {
     if (j.state != engine::JobState::kRejected || per_reason[j.reject_error]++ >= 5) continue;
-    out.push_back({{"job", j.req.id}, {"partition", j.req.partitions.empty() ? "" : j.req.partitions.front()},
-                   {"user", j.req.user}, {"account", j.req.account}, {"qos", j.req.qos}, {"cpus", j.req.cpus},
+    out.push_back({{"job", j.req.id},
+                   {"partition", j.req.partitions.empty() ? "" : j.req.partitions.front()},
+                   {"user", j.req.user},
+                   {"account", j.req.account},
+                   {"qos", j.req.qos},
+                   {"cpus", j.req.cpus},
                    {"refused", j.reject_reason}});
   }
   return out;
@@ -83,37 +88,50 @@ void check(const LintContext& ctx, FindingSink& sink) {
     if (!part) continue;
     Location loc = ctx.conf_loc(part->loc);
     loc.note = fmt::format("partition {}: {} of {} jobs started", p->name, p->started, p->offered);
-    if (where.line == 0) where = loc;  // the worst partition's line, the others related
-    else related.push_back(loc);
+    if (where.line == 0)
+      where = loc;  // the worst partition's line, the others related
+    else
+      related.push_back(loc);
   }
   Finding& f = sink.report(
       where, fmt::format("only {} of {} simulated jobs started ({:.0f}%){}{}; {}", cov.total.started, cov.total.offered,
                          100 * cov.coverage(), parts.empty() ? "" : ": ", join(parts, "; "), consequence));
   f.related = std::move(related);
   f.evidence = simulated_evidence(*sim);
-  f.evidence["coverage"] = {{"offered", cov.total.offered}, {"started", cov.total.started},
-                            {"refused", cov.total.refused}, {"pending_at_end", cov.total.pending_at_end},
+  f.evidence["coverage"] = {{"offered", cov.total.offered},
+                            {"started", cov.total.started},
+                            {"refused", cov.total.refused},
+                            {"pending_at_end", cov.total.pending_at_end},
                             {"coverage", cov.coverage()}};
   nlohmann::json rows = nlohmann::json::array();
   for (const engine::PartitionCoverage* p : thin) {
-    rows.push_back({{"partition", p->name}, {"offered", p->offered}, {"started", p->started},
-                    {"refused", p->refused}, {"pending_at_end", p->pending_at_end},
+    rows.push_back({{"partition", p->name},
+                    {"offered", p->offered},
+                    {"started", p->started},
+                    {"refused", p->refused},
+                    {"pending_at_end", p->pending_at_end},
                     {"refused_reasons", p->refused_reasons}});
   }
   f.evidence["thin_partitions"] = rows;
   f.evidence["refused_jobs"] = refused_examples(*sim);
   if (cov.total.pending_at_end > cov.total.refused) {
-    f.fix = Fix{"the jobs were admitted but did not start: look at what holds them (the config findings on node "
-                "memory, GPUs and limits; `slurm-advisor explain JOBID` on a pending job)",
-                "", "", {}};
+    f.fix =
+        Fix{"the jobs were admitted but did not start: look at what holds them (the config findings on node "
+            "memory, GPUs and limits; `slurm-advisor explain JOBID` on a pending job)",
+            "",
+            "",
+            {}};
     return;
   }
-  f.fix = Fix{ctx.scenario().seed == 0
-                  ? "give the accounting files the load was recorded under (--assoc, --qos), map the trace's "
-                    "partitions onto this site's (--map-partition TRACE=SITE), or scale it to the site (--scale-to-site)"
-                  : "give the site's sacctmgr dump (--assoc) and QOS table (--qos), so the load is drawn from the "
-                    "associations and QOS that may really submit",
-              "", "", {}};
+  f.fix =
+      Fix{ctx.scenario().seed == 0
+              ? "give the accounting files the load was recorded under (--assoc, --qos), map the trace's "
+                "partitions onto this site's (--map-partition TRACE=SITE), or scale it to the site (--scale-to-site)"
+              : "give the site's sacctmgr dump (--assoc) and QOS table (--qos), so the load is drawn from the "
+                "associations and QOS that may really submit",
+          "",
+          "",
+          {}};
 }
 
 }  // namespace

@@ -31,18 +31,19 @@ std::uint64_t level_total(const AssocTree& tree, const std::vector<std::uint32_t
 }
 
 std::string message(const Config& c, const Association& a, double of_level, double of_machine, bool has_subaccounts) {
-  const std::string what = has_subaccounts ? "only sub-accounts below it, no user association"
-                                           : "no user association";
+  const std::string what = has_subaccounts ? "only sub-accounts below it, no user association" : "no user association";
   const std::string effect =
       shares::classic_fair_share(c)
-          ? fmt::format("classic fair share multiplies shares down the tree, so its siblings' users start "
-                        "from shares {} smaller than intended and rank below users elsewhere in the tree",
-                        shares::percent(of_level))
+          ? fmt::format(
+                "classic fair share multiplies shares down the tree, so its siblings' users start "
+                "from shares {} smaller than intended and rank below users elsewhere in the tree",
+                shares::percent(of_level))
           : "Fair Tree compares siblings only with one another, so job order is unchanged, but sshare's "
             "NormShares and every target share at this level understate what the other accounts get";
-  return fmt::format("account '{}' holds Fairshare={} ({} of its level, {} of the machine) with {}: that "
-                     "share is reserved for nobody; {}",
-                     a.account, a.shares_raw, shares::percent(of_level), shares::percent(of_machine), what, effect);
+  return fmt::format(
+      "account '{}' holds Fairshare={} ({} of its level, {} of the machine) with {}: that "
+      "share is reserved for nobody; {}",
+      a.account, a.shares_raw, shares::percent(of_level), shares::percent(of_machine), what, effect);
 }
 
 void check(const LintContext& ctx, FindingSink& sink) {
@@ -67,7 +68,9 @@ void check(const LintContext& ctx, FindingSink& sink) {
     f.fix = Fix{fmt::format("add the users who should charge '{}', or remove it (sacctmgr delete account {}), or "
                             "set its Fairshare to 0 while it is unused",
                             a.account, a.account),
-                "Fairshare", "0", {}};
+                "Fairshare",
+                "0",
+                {}};
   }
 }
 

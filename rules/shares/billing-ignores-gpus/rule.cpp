@@ -32,9 +32,8 @@ std::uint64_t gpus_of(const Node& n) {
 }
 
 bool bills_gpus(const Partition& p) {
-  return std::any_of(p.tres_billing_weights.begin(), p.tres_billing_weights.end(), [](const TresWeight& w) {
-    return w.tres.rfind("gres/gpu", 0) == 0 && w.weight > 0;
-  });
+  return std::any_of(p.tres_billing_weights.begin(), p.tres_billing_weights.end(),
+                     [](const TresWeight& w) { return w.tres.rfind("gres/gpu", 0) == 0 && w.weight > 0; });
 }
 
 struct GpuPart {
@@ -74,7 +73,7 @@ struct GpuUse {
   std::size_t jobs = 0;
   double gpu_seconds = 0, charged = 0, charged_weighted = 0;
   std::map<std::string, std::pair<double, double>> by_account;  // gpu-seconds, charged
-  std::vector<const engine::SimJob*> cheapest;                   // most GPU per charged unit
+  std::vector<const engine::SimJob*> cheapest;                  // most GPU per charged unit
   engine::WaitStats waits;
 };
 
@@ -112,9 +111,10 @@ nlohmann::json use_json(const GpuUse& u) {
   double all_charged = 0;
   for (const auto& [a, v] : u.by_account) all_charged += v.second;
   for (const auto& [a, v] : u.by_account) {
-    accounts.push_back({{"account", a},
-                        {"share_of_gpu_hours", u.gpu_seconds > 0 ? std::round(v.first / u.gpu_seconds * 1e4) / 1e4 : 0},
-                        {"share_of_charged_usage", all_charged > 0 ? std::round(v.second / all_charged * 1e4) / 1e4 : 0}});
+    accounts.push_back(
+        {{"account", a},
+         {"share_of_gpu_hours", u.gpu_seconds > 0 ? std::round(v.first / u.gpu_seconds * 1e4) / 1e4 : 0},
+         {"share_of_charged_usage", all_charged > 0 ? std::round(v.second / all_charged * 1e4) / 1e4 : 0}});
   }
   return {{"gpu_jobs", u.jobs},
           {"gpu_hours", std::llround(u.gpu_seconds / 3600)},
@@ -174,7 +174,9 @@ void check(const LintContext& ctx, FindingSink& sink) {
     f.fix = Fix{fmt::format("set TRESBillingWeights=\"{}\" on partition '{}' so a GPU costs the {:g} CPUs it keeps "
                             "from others",
                             value, p.name, g.cpus_per_gpu),
-                "TRESBillingWeights", value, {}};
+                "TRESBillingWeights",
+                value,
+                {}};
     add_evidence(ctx, f, flagged, g);
   }
 }

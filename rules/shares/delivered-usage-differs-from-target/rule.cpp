@@ -72,9 +72,12 @@ std::pair<double, double> demand(const std::vector<std::set<std::uint32_t>>& sna
   double self = 0, others = 0;
   for (const auto& s : snaps) {
     self += s.count(id) ? 1 : 0;
-    others += std::any_of(s.begin(), s.end(), [&](std::uint32_t a) {
-                return tree.assocs[a].parent != kNoAssoc && !within(tree, a, id) && !within(tree, id, a);
-              }) ? 1 : 0;
+    others += std::any_of(s.begin(), s.end(),
+                          [&](std::uint32_t a) {
+                            return tree.assocs[a].parent != kNoAssoc && !within(tree, a, id) && !within(tree, id, a);
+                          })
+                  ? 1
+                  : 0;
   }
   const auto n = static_cast<double>(snaps.size());
   return {self / n, others / n};
@@ -210,12 +213,14 @@ void report_share(const LintContext& ctx, FindingSink& sink, const Simulation& s
   const bool under = g.got < g.target;
   const double ratio = g.got / g.target;
   const std::string why =
-      under ? fmt::format("while it had jobs waiting at {:.0f}% of the sampled times and fair share favoured them (mean "
-                          "factor {:.2f} against {:.2f} for other accounts)",
-                          g.demand.first * 100, g.verdict.own, g.verdict.others)
-            : fmt::format("while other accounts had jobs waiting at {:.0f}% of the sampled times and fair share held its "
-                          "jobs back (mean factor {:.2f} against {:.2f} for other accounts)",
-                          g.demand.second * 100, g.verdict.own, g.verdict.others);
+      under ? fmt::format(
+                  "while it had jobs waiting at {:.0f}% of the sampled times and fair share favoured them (mean "
+                  "factor {:.2f} against {:.2f} for other accounts)",
+                  g.demand.first * 100, g.verdict.own, g.verdict.others)
+            : fmt::format(
+                  "while other accounts had jobs waiting at {:.0f}% of the sampled times and fair share held its "
+                  "jobs back (mean factor {:.2f} against {:.2f} for other accounts)",
+                  g.demand.second * 100, g.verdict.own, g.verdict.others);
   Finding& f = sink.report(
       ctx.acct_loc(a.loc),
       fmt::format("account '{}' got {} of the charged usage while work was arriving in the simulated run, against a "
@@ -242,7 +247,7 @@ void report_share(const LintContext& ctx, FindingSink& sink, const Simulation& s
 // The account's gap, when it is one this rule reports.
 std::optional<Gap> gap(const Simulation& sim, const AssocTree& tree, const std::vector<std::set<std::uint32_t>>& snaps,
                        std::uint32_t id, double target, double got) {
-  const bool under = got < kUnder * target, over = got > kOver * target;
+  const bool under = got<kUnder * target, over = got> kOver * target;
   if (target < kMinTarget || (!under && !over)) return std::nullopt;
   Gap g{id, target, got, demand(snaps, tree, id), {}};
   if ((under && g.demand.first < kDemand) || (over && g.demand.second < kDemand)) return std::nullopt;

@@ -81,11 +81,13 @@ nlohmann::json by_depth(const Simulation& sim, const AssocTree& tree) {
   }
   nlohmann::json out = nlohmann::json::array();
   for (const auto& [depth, w] : waits) {
-    nlohmann::json row = {{"user_depth", depth}, {"jobs", w.second},
+    nlohmann::json row = {{"user_depth", depth},
+                          {"jobs", w.second},
                           {"mean_wait_seconds", std::llround(w.first / static_cast<double>(w.second))}};
     auto it = fs.find(depth);
     if (it != fs.end() && it->second.second) {
-      row["mean_pending_fairshare_factor"] = std::round(it->second.first / static_cast<double>(it->second.second) * 1e4) / 1e4;
+      row["mean_pending_fairshare_factor"] =
+          std::round(it->second.first / static_cast<double>(it->second.second) * 1e4) / 1e4;
     }
     out.push_back(row);
   }
@@ -128,7 +130,8 @@ void check(const LintContext& ctx, FindingSink& sink) {
   const double spread = worst > 0 ? best / worst : std::numeric_limits<double>::infinity();
   const auto points = static_cast<long long>(std::llround((best - worst) * c.priority.weight_fairshare));
   // The usage/share ratio a depth-1 user would need to fall to the deep user's factor.
-  const double looks_like = worst > 0 ? -std::log2(worst) * std::max<std::uint32_t>(1, c.priority.fairshare_dampening_factor) : 0;
+  const double looks_like =
+      worst > 0 ? -std::log2(worst) * std::max<std::uint32_t>(1, c.priority.fairshare_dampening_factor) : 0;
   Finding& f = sink.report(
       ctx.setting_loc("PriorityFlags"),
       fmt::format("classic fair share (NO_FAIR_TREE) lets the tree's shape decide priority: with every user using "
@@ -146,8 +149,10 @@ void check(const LintContext& ctx, FindingSink& sink) {
   oblivious.algorithm = engine::FairShareAlgorithm::kDepthOblivious;
   const OnTarget fixed = on_target(*tree, oblivious);
   auto r4 = [](double v) { return std::round(v * 1e4) / 1e4; };
-  f.evidence["metrics"] = {{"on_target_factor_best", r4(best)}, {"on_target_factor_worst", r4(worst)},
-                           {"depth_best", tree->depth(now.best)}, {"depth_worst", tree->depth(now.worst)},
+  f.evidence["metrics"] = {{"on_target_factor_best", r4(best)},
+                           {"on_target_factor_worst", r4(worst)},
+                           {"depth_best", tree->depth(now.best)},
+                           {"depth_worst", tree->depth(now.worst)},
                            {"fairshare_points_apart", points},
                            {"depth_oblivious_on_target_best", r4(fixed.factor[now.best])},
                            {"depth_oblivious_on_target_worst", r4(fixed.factor[now.worst])}};
@@ -155,7 +160,9 @@ void check(const LintContext& ctx, FindingSink& sink) {
   f.fix = Fix{fmt::format("set PriorityFlags={} (or drop NO_FAIR_TREE for Fair Tree); on-target users then get "
                           "{:.3g} and {:.3g}",
                           flags, fixed.factor[now.worst], fixed.factor[now.best]),
-              "PriorityFlags", flags, {}};
+              "PriorityFlags",
+              flags,
+              {}};
   add_evidence(ctx, f, flags);
 }
 

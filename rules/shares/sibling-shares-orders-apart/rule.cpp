@@ -74,7 +74,9 @@ void check_level(const LintContext& ctx, FindingSink& sink, const std::vector<st
     f.fix = Fix{fmt::format("give '{}' a share on its siblings' scale, e.g. Fairshare={} like the smallest of "
                             "them (or Fairshare=parent to compete with its parent's share)",
                             a.name(), scale),
-                "Fairshare", std::to_string(scale), {}};
+                "Fairshare",
+                std::to_string(scale),
+                {}};
   }
 }
 

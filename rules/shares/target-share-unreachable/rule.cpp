@@ -80,8 +80,9 @@ void tighten(Cap& cap, double cpus, std::string why, bool own = false) {
 
 Cap limit_cap(const AssocTree& tree, const Association& a, const std::vector<std::uint32_t>& users, double reach) {
   Cap cap;
-  tighten(cap, reach, reach == 0 ? "no partition accepts its users' jobs"
-                                 : fmt::format("the partitions that accept its users' jobs hold {:.0f} CPUs", reach));
+  tighten(cap, reach,
+          reach == 0 ? "no partition accepts its users' jobs"
+                     : fmt::format("the partitions that accept its users' jobs hold {:.0f} CPUs", reach));
   if (auto cpu = tres_cpu(a.limits.grp_tres)) {
     tighten(cap, static_cast<double>(*cpu), fmt::format("its GrpTRES=cpu={} caps it at {} CPUs", *cpu, *cpu), true);
   }
@@ -111,7 +112,7 @@ Cap limit_cap(const AssocTree& tree, const Association& a, const std::vector<std
 }
 
 void report_unreachable(const LintContext& ctx, FindingSink& sink, const Association& a, double target, double want,
-            const Cap& cap, std::uint64_t total) {
+                        const Cap& cap, std::uint64_t total) {
   Finding& f = sink.report(
       ctx.acct_loc(a.loc),
       fmt::format("account '{}' has a target share of {} ({:.0f} of {} CPUs) but {}: its users can never reach "
@@ -128,11 +129,15 @@ void report_unreachable(const LintContext& ctx, FindingSink& sink, const Associa
     f.fix = Fix{fmt::format("admit '{}' (or an account above it) to partitions holding at least {:.0f} CPUs, or "
                             "lower its Fairshare to what it can use",
                             a.account, want),
-                "AllowAccounts", a.account, {}};
+                "AllowAccounts",
+                a.account,
+                {}};
   } else {
     f.fix = Fix{fmt::format("raise the limit to at least {:.0f} CPUs, or lower the account's Fairshare to match it",
                             std::ceil(want)),
-                "GrpTRES", fmt::format("cpu={:.0f}", std::ceil(want)), {}};
+                "GrpTRES",
+                fmt::format("cpu={:.0f}", std::ceil(want)),
+                {}};
   }
 }
 

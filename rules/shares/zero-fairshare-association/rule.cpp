@@ -27,9 +27,9 @@ std::size_t users_below(const AssocTree& tree, std::uint32_t id) {
 
 std::string who(const AssocTree& tree, const Association& a) {
   if (a.is_user()) {
-    return a.partition.empty() ? fmt::format("user '{}' in account '{}'", a.user, a.account)
-                               : fmt::format("user '{}' in account '{}' (partition {})", a.user, a.account,
-                                             a.partition);
+    return a.partition.empty()
+               ? fmt::format("user '{}' in account '{}'", a.user, a.account)
+               : fmt::format("user '{}' in account '{}' (partition {})", a.user, a.account, a.partition);
   }
   return fmt::format("account '{}' (with {} user association{} below it)", a.account, users_below(tree, a.id),
                      users_below(tree, a.id) == 1 ? "" : "s");
@@ -38,14 +38,16 @@ std::string who(const AssocTree& tree, const Association& a) {
 std::string effect(const Config& c, const AssocTree& tree, const Association& a) {
   const std::string parent = a.parent != kNoAssoc ? tree.assocs[a.parent].account : "root";
   if (shares::classic_fair_share(c) || c.priority.flags.depth_oblivious) {
-    return fmt::format("{} fair share gives a zero share a fair-share factor of 0, the lowest possible, whatever "
-                       "the usage{}",
-                       c.priority.flags.depth_oblivious ? "depth-oblivious" : "classic",
-                       a.is_user() ? "" : ", and so does every association below it");
+    return fmt::format(
+        "{} fair share gives a zero share a fair-share factor of 0, the lowest possible, whatever "
+        "the usage{}",
+        c.priority.flags.depth_oblivious ? "depth-oblivious" : "classic",
+        a.is_user() ? "" : ", and so does every association below it");
   }
-  return fmt::format("Fair Tree gives a zero share a level fair share of 0, so it ranks below every sibling "
-                     "under '{}' whatever the usage{}",
-                     parent, a.is_user() ? "" : ", and all its users rank after all of theirs");
+  return fmt::format(
+      "Fair Tree gives a zero share a level fair share of 0, so it ranks below every sibling "
+      "under '{}' whatever the usage{}",
+      parent, a.is_user() ? "" : ", and all its users rank after all of theirs");
 }
 
 void check(const LintContext& ctx, FindingSink& sink) {
@@ -65,9 +67,12 @@ void check(const LintContext& ctx, FindingSink& sink) {
                     who(*tree, a), effect(ctx.config(), *tree, a)));
     f.fix = Fix{fmt::format("give {} a share (Fairshare=1 or its siblings' scale), e.g. sacctmgr modify {} set "
                             "fairshare=1",
-                            a.name(), a.is_user() ? fmt::format("user {} where account={}", a.user, a.account)
-                                                  : fmt::format("account {}", a.account)),
-                "Fairshare", "1", {}};
+                            a.name(),
+                            a.is_user() ? fmt::format("user {} where account={}", a.user, a.account)
+                                        : fmt::format("account {}", a.account)),
+                "Fairshare",
+                "1",
+                {}};
   }
 }
 

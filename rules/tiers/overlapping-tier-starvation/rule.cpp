@@ -32,7 +32,8 @@ constexpr std::size_t kMinJobs = 10, kMinHigherJobs = 5;
 const char* const kEqualTiers = "PriorityTier=1 for every partition";
 
 bool starved(const PartitionWaits& w) {
-  const auto pending_needed = std::max<std::size_t>(1, static_cast<std::size_t>(kPendingShare * static_cast<double>(w.waits.jobs)));
+  const auto pending_needed =
+      std::max<std::size_t>(1, static_cast<std::size_t>(kPendingShare * static_cast<double>(w.waits.jobs)));
   return w.waits.p95 >= kStarvedWait || w.pending_at_end >= pending_needed;
 }
 
@@ -43,7 +44,8 @@ struct Candidate {
   std::vector<std::uint32_t> hi;
 };
 
-std::vector<Candidate> candidates(const Simulation& sim, const QosTable* qos, std::map<std::uint32_t, PartitionWaits>& waits) {
+std::vector<Candidate> candidates(const Simulation& sim, const QosTable* qos,
+                                  std::map<std::uint32_t, PartitionWaits>& waits) {
   const Config& c = *sim.site.config;
   auto waits_of = [&](std::uint32_t p) -> const PartitionWaits& {
     auto it = waits.find(p);
@@ -119,7 +121,9 @@ void report(const LintContext& ctx, FindingSink& sink, const Simulation& sim, co
   f.fix = Fix{fmt::format("put '{}' at the same PriorityTier as the partitions above it ({}) and order them with "
                           "PriorityJobFactor, or favour the urgent work with a QOS priority instead of a tier",
                           l.name, top),
-              "PriorityTier", std::to_string(top), {}};
+              "PriorityTier",
+              std::to_string(top),
+              {}};
   f.fix->resimulated = wait_metrics(equal, cand);
   f.fix->resimulated["scenario"] = scenario_json(equal.scenario);
 }
@@ -137,7 +141,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
     const PartitionWaits& lo = waits[cand.lo];
     const PartitionWaits lo_equal = partition_waits(equal, cand.lo);
     const bool fewer_pending = lo.pending_at_end > 0 && static_cast<double>(lo_equal.pending_at_end) <=
-                                                           kTierEffect * static_cast<double>(lo.pending_at_end);
+                                                            kTierEffect * static_cast<double>(lo.pending_at_end);
     if (lo_equal.waits.mean > kTierEffect * lo.waits.mean && !fewer_pending) continue;
     report(ctx, sink, *sim, equal, cand, lo, lo_equal, waits);
   }

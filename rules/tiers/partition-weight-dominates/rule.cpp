@@ -27,7 +27,8 @@ struct Dominated {
   double gap = 0;        // partition-term points above it (same tier)
 };
 
-std::vector<Dominated> dominated_by(const Config& c, const QosTable* qos, std::uint32_t p, double weight, double range) {
+std::vector<Dominated> dominated_by(const Config& c, const QosTable* qos, std::uint32_t p, double weight,
+                                    double range) {
   std::vector<Dominated> out;
   const Partition& a = c.partitions[p];
   for (std::uint32_t q = 0; q < c.partitions.size(); ++q) {
@@ -37,8 +38,10 @@ std::vector<Dominated> dominated_by(const Config& c, const QosTable* qos, std::u
     const bool nodes = share_nodes(a, b);
     if (!nodes && !share_users(a, b)) continue;
     const double gap = weight * (partition_factor(c, a) - partition_factor(c, b));
-    if (a.priority_tier > b.priority_tier) out.push_back({q, true, nodes, gap});
-    else if (a.priority_tier == b.priority_tier && range > 0 && gap >= range) out.push_back({q, false, nodes, gap});
+    if (a.priority_tier > b.priority_tier)
+      out.push_back({q, true, nodes, gap});
+    else if (a.priority_tier == b.priority_tier && range > 0 && gap >= range)
+      out.push_back({q, false, nodes, gap});
   }
   // Node-sharing partitions first: they compete for the same resources.
   std::stable_sort(out.begin(), out.end(), [](const Dominated& x, const Dominated& y) { return x.nodes > y.nodes; });
@@ -50,8 +53,8 @@ std::string names(const Config& c, const std::vector<Dominated>& d, bool by_tier
   for (const Dominated& x : d) {
     if (x.by_tier != by_tier || x.nodes != nodes) continue;
     const Partition& q = c.partitions[x.part];
-    out += (out.empty() ? "" : ", ") +
-           (by_tier ? fmt::format("{} (tier {})", q.name, q.priority_tier) : fmt::format("{} ({} points below)", q.name, points(x.gap)));
+    out += (out.empty() ? "" : ", ") + (by_tier ? fmt::format("{} (tier {})", q.name, q.priority_tier)
+                                                : fmt::format("{} ({} points below)", q.name, points(x.gap)));
   }
   return out;
 }
@@ -126,7 +129,9 @@ void weight_fix(const LintContext& ctx, Finding& f, std::uint32_t p, const std::
   f.fix = Fix{fmt::format("lower PriorityWeightPartition to {} so the partition term is at most half the fair-share "
                           "and age range; or use PriorityTier if one partition is meant to always come first",
                           points(static_cast<double>(value))),
-              "PriorityWeightPartition", std::to_string(value), {}};
+              "PriorityWeightPartition",
+              std::to_string(value),
+              {}};
   const Simulation* sim = ctx.simulation();
   if (!sim) return;
   const Simulation& after = ctx.resimulate(fmt::format("PriorityWeightPartition={}", value), [&](Config& c) {
@@ -147,9 +152,10 @@ std::string message(const Config& c, std::uint32_t p, const std::vector<Dominate
   const bool term = std::any_of(d.begin(), d.end(), [](const Dominated& x) { return !x.by_tier; });
   std::string msg = fmt::format("partition '{}' (PriorityTier={}) always comes before ", a.name, a.priority_tier);
   if (tier) {
-    msg += fmt::format("the lower-tier partitions {}: Slurm orders the queue by PriorityTier before priority, so fair "
-                       "share and age never reorder their jobs",
-                       describe(c, d, true));
+    msg += fmt::format(
+        "the lower-tier partitions {}: Slurm orders the queue by PriorityTier before priority, so fair "
+        "share and age never reorder their jobs",
+        describe(c, d, true));
   }
   // Across tiers the partition term is moot, but say when it would dominate on its own too.
   const Dominated* widest = nullptr;
@@ -157,15 +163,16 @@ std::string message(const Config& c, std::uint32_t p, const std::vector<Dominate
     if (x.by_tier && (!widest || x.gap > widest->gap)) widest = &x;
   }
   if (widest && widest->gap >= range) {
-    msg += fmt::format("; even at one tier its partition term ({} points above {}) would exceed the whole fair-share "
-                       "and age range ({} points)",
-                       points(widest->gap), c.partitions[widest->part].name, points(range));
+    msg += fmt::format(
+        "; even at one tier its partition term ({} points above {}) would exceed the whole fair-share "
+        "and age range ({} points)",
+        points(widest->gap), c.partitions[widest->part].name, points(range));
   }
   if (term) {
-    msg += fmt::format("{}the partitions of its tier {}: PriorityWeightPartition={} with PriorityJobFactor={} puts its "
-                       "jobs at least the whole fair-share and age range ({} points) ahead",
-                       tier ? "; and before " : "", describe(c, d, false), points(weight), a.priority_job_factor,
-                       points(range));
+    msg += fmt::format(
+        "{}the partitions of its tier {}: PriorityWeightPartition={} with PriorityJobFactor={} puts its "
+        "jobs at least the whole fair-share and age range ({} points) ahead",
+        tier ? "; and before " : "", describe(c, d, false), points(weight), a.priority_job_factor, points(range));
   }
   return msg;
 }
@@ -188,10 +195,13 @@ void report(const LintContext& ctx, FindingSink& sink, std::uint32_t p, const st
     f.related.push_back(l);
   }
   if (tier && !term) {
-    f.fix = Fix{"if fair share should decide between these partitions, put them at the same PriorityTier and express "
-                "the preference with PriorityJobFactor (its weighted difference well below the fair-share range) or "
-                "a QOS priority",
-                {}, {}, {}};
+    f.fix =
+        Fix{"if fair share should decide between these partitions, put them at the same PriorityTier and express "
+            "the preference with PriorityJobFactor (its weighted difference well below the fair-share range) or "
+            "a QOS priority",
+            {},
+            {},
+            {}};
   }
   add_evidence(ctx, f, p, d);
   if (term) weight_fix(ctx, f, p, d, weight, range);
@@ -238,5 +248,4 @@ void check(const LintContext& ctx, FindingSink& sink) {
 }  // namespace sa::rules
 
 SA_RULE({"TIER001", "partition-weight-dominates", Severity::kWarning, Check::kTierDominance, SimUse::kEvidence,
-         "a partition's tier or weighted job factor puts its jobs ahead of another's whatever their fair share",
-         check})
+         "a partition's tier or weighted job factor puts its jobs ahead of another's whatever their fair share", check})

@@ -8,8 +8,8 @@
 #include <fmt/format.h>
 
 #include "rules/framework/context.h"
-#include "rules/framework/queue_pairs.h"
 #include "rules/framework/evidence.h"
+#include "rules/framework/queue_pairs.h"
 #include "rules/framework/rule.h"
 #include "rules/framework/sink.h"
 
@@ -40,10 +40,14 @@ std::size_t shared_count(const Partition& a, const Partition& b) {
 
 const char* mode_verb(PreemptMode::Base b) {
   switch (b) {
-    case PreemptMode::Base::kSuspend: return "suspend";
-    case PreemptMode::Base::kRequeue: return "requeue";
-    case PreemptMode::Base::kCancel: return "cancel";
-    case PreemptMode::Base::kOff: break;
+    case PreemptMode::Base::kSuspend:
+      return "suspend";
+    case PreemptMode::Base::kRequeue:
+      return "requeue";
+    case PreemptMode::Base::kCancel:
+      return "cancel";
+    case PreemptMode::Base::kOff:
+      break;
   }
   return "";
 }
@@ -55,7 +59,8 @@ PreemptMode::Base victim_mode(const Config& c, const Partition& shared) {
   return shared.preempt_mode.value_or(c.preempt.mode).base;
 }
 
-void report(const LintContext& ctx, FindingSink& sink, const Partition& priv, const std::vector<const Partition*>& open) {
+void report(const LintContext& ctx, FindingSink& sink, const Partition& priv,
+            const std::vector<const Partition*>& open) {
   const Config& c = ctx.config();
   std::string list;
   PreemptMode::Base mode = PreemptMode::Base::kOff;
@@ -66,11 +71,13 @@ void report(const LintContext& ctx, FindingSink& sink, const Partition& priv, co
   }
   const bool preempts = mode != PreemptMode::Base::kOff;
   const std::string effect =
-      preempts ? fmt::format("with PreemptType=preempt/partition_prio its jobs {} the shared partitions' jobs on "
-                             "those nodes whenever they need them",
-                             mode_verb(mode))
-               : std::string("without preemption its jobs are still scheduled first on those nodes, ahead of "
-                             "everyone else's");
+      preempts ? fmt::format(
+                     "with PreemptType=preempt/partition_prio its jobs {} the shared partitions' jobs on "
+                     "those nodes whenever they need them",
+                     mode_verb(mode))
+               : std::string(
+                     "without preemption its jobs are still scheduled first on those nodes, ahead of "
+                     "everyone else's");
   Finding& f = sink.report(ctx.conf_loc(priv.loc),
                            fmt::format("restricted partition '{}' ({}) is at PriorityTier={}, above partitions open to "
                                        "everyone on the same nodes: {}; {}",
@@ -91,7 +98,9 @@ void report(const LintContext& ctx, FindingSink& sink, const Partition& priv, co
                          "users that shared jobs on those nodes can be preempted"
                        : "take the private nodes out of the shared partitions if shared jobs are not meant to wait "
                          "behind the private ones, or document that they do",
-              {}, {}, {}};
+              {},
+              {},
+              {}};
 }
 
 void check(const LintContext& ctx, FindingSink& sink) {
@@ -112,5 +121,4 @@ void check(const LintContext& ctx, FindingSink& sink) {
 }  // namespace sa::rules
 
 SA_RULE({"TIER004", "private-partition-preempts-shared", Severity::kWarning, Check::kTierDominance, SimUse::kStatic,
-         "a restricted partition at a higher PriorityTier than a partition open to everyone on the same nodes",
-         check})
+         "a restricted partition at a higher PriorityTier than a partition open to everyone on the same nodes", check})

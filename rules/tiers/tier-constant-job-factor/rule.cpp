@@ -49,23 +49,25 @@ void check(const LintContext& ctx, FindingSink& sink) {
   }
   if (std::any_of(tiers.begin(), tiers.end(), [](const auto& t) { return t.second.factors.size() > 1; })) return;
   // All factors 0: the term is not constant but absent (PRIO003).
-  if (std::all_of(c.partitions.begin(), c.partitions.end(), [](const Partition& p) { return p.priority_job_factor == 0; })) {
+  if (std::all_of(c.partitions.begin(), c.partitions.end(),
+                  [](const Partition& p) { return p.priority_job_factor == 0; })) {
     return;
   }
   std::string message;
   if (tiers.size() == 1) {
     const Partition& first = c.partitions.front();
-    message = fmt::format("PriorityWeightPartition={} adds the same {} points to every job: {} PriorityJobFactor={}, "
-                          "so the partition term never changes the order of two jobs and only uses up priority range",
-                          points(weight), points(weight * partition_factor(c, first)),
-                          c.partitions.size() == 1 ? "the only partition has" : "every partition has",
-                          first.priority_job_factor);
+    message = fmt::format(
+        "PriorityWeightPartition={} adds the same {} points to every job: {} PriorityJobFactor={}, "
+        "so the partition term never changes the order of two jobs and only uses up priority range",
+        points(weight), points(weight * partition_factor(c, first)),
+        c.partitions.size() == 1 ? "the only partition has" : "every partition has", first.priority_job_factor);
   } else {
-    message = fmt::format("PriorityWeightPartition={} adds a constant inside each tier ({}): every partition of a "
-                          "PriorityTier has the same PriorityJobFactor and Slurm orders by PriorityTier before "
-                          "priority, so the partition term never changes the order of two jobs and only uses up "
-                          "priority range",
-                          points(weight), tier_list(c, tiers, weight));
+    message = fmt::format(
+        "PriorityWeightPartition={} adds a constant inside each tier ({}): every partition of a "
+        "PriorityTier has the same PriorityJobFactor and Slurm orders by PriorityTier before "
+        "priority, so the partition term never changes the order of two jobs and only uses up "
+        "priority range",
+        points(weight), tier_list(c, tiers, weight));
   }
   Finding& f = sink.report(ctx.setting_loc("PriorityWeightPartition"), message);
   for (const auto& [tier, t] : tiers) {
@@ -73,9 +75,12 @@ void check(const LintContext& ctx, FindingSink& sink) {
     l.note = fmt::format("PriorityTier={}", tier);
     f.related.push_back(l);
   }
-  f.fix = Fix{"set PriorityWeightPartition=0 (PriorityTier already orders the partitions), or give partitions of one "
-              "tier different PriorityJobFactor values if they are meant to be ordered against each other",
-              "PriorityWeightPartition", "0", {}};
+  f.fix =
+      Fix{"set PriorityWeightPartition=0 (PriorityTier already orders the partitions), or give partitions of one "
+          "tier different PriorityJobFactor values if they are meant to be ordered against each other",
+          "PriorityWeightPartition",
+          "0",
+          {}};
 }
 
 }  // namespace

@@ -33,7 +33,9 @@ Finding& report(const LintContext& ctx, FindingSink& sink, const std::string& ke
                           "PriorityWeightFairshare if fair share is meant to dominate it; or set {}=0 if it is not "
                           "meant to matter",
                           key, points(static_cast<double>(value)), key),
-              key, std::to_string(value), {}};
+              key,
+              std::to_string(value),
+              {}};
   Location fs = ctx.setting_loc("PriorityWeightFairshare");
   fs.note = "the fair-share weight that sets the rank step";
   f.related.push_back(fs);
@@ -68,10 +70,11 @@ void age(const LintContext& ctx, FindingSink& sink, const FairTreeStep& ft, doub
   const double per_day = weight * std::min(1.0, kDay / max_age);
   if (per_day >= ft.step) return;
   const double per_period = weight * std::min(1.0, static_cast<double>(p.calc_period) / max_age);
-  const std::string reach = weight < ft.step
-                                ? "even a job at PriorityMaxAge cannot overtake one rank"
-                                : fmt::format("a job must wait {:.1f} days longer than another user's to overtake "
-                                              "one rank", ft.step / per_day);
+  const std::string reach = weight < ft.step ? "even a job at PriorityMaxAge cannot overtake one rank"
+                                             : fmt::format(
+                                                   "a job must wait {:.1f} days longer than another user's to overtake "
+                                                   "one rank",
+                                                   ft.step / per_day);
   report(ctx, sink, "PriorityWeightAge",
          fmt::format("PriorityWeightAge={} over PriorityMaxAge={} adds {} points per PriorityCalcPeriod ({}) and {} "
                      "a day, less than {}: {}",

@@ -32,9 +32,10 @@ void add_evidence(const Simulation& sim, double engine::PriorityFactors::*factor
     f.evidence["examples"].push_back(row_json(sim, a));
     f.evidence["examples"].push_back(row_json(sim, b));
   }
-  f.message += fmt::format(" (in the simulation, age kept the job ahead in {} of {} neighbouring pending pairs of "
-                           "different users where this factor preferred the job behind)",
-                           o.age_decided, o.factor_prefers);
+  f.message += fmt::format(
+      " (in the simulation, age kept the job ahead in {} of {} neighbouring pending pairs of "
+      "different users where this factor preferred the job behind)",
+      o.age_decided, o.factor_prefers);
 }
 
 void flag(const LintContext& ctx, FindingSink& sink, const std::string& key, const std::string& factor_name,
@@ -60,7 +61,9 @@ void flag(const LintContext& ctx, FindingSink& sink, const std::string& key, con
   f.fix = Fix{fmt::format("if {} is meant to matter, raise {} to at least what age adds in a day ({}), or lower "
                           "PriorityWeightAge; if age is meant to decide, set {}=0 so the configuration says so",
                           factor_name, key, needed, key),
-              key, std::to_string(needed), {}};
+              key,
+              std::to_string(needed),
+              {}};
   if (const Simulation* sim = ctx.simulation()) add_evidence(*sim, factor, weight, f);
 }
 

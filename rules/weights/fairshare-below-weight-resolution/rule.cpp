@@ -34,9 +34,8 @@ void add_evidence(const LintContext& ctx, Finding& f, std::uint64_t suggested) {
     f.evidence["examples"].push_back(row_json(*sim, b));
   }
   const std::string label = fmt::format("PriorityWeightFairshare={}", suggested);
-  const Simulation& after = ctx.resimulate(label, [&](Config& c) {
-    c.priority.weight_fairshare = static_cast<std::uint32_t>(suggested);
-  });
+  const Simulation& after =
+      ctx.resimulate(label, [&](Config& c) { c.priority.weight_fairshare = static_cast<std::uint32_t>(suggested); });
   f.fix->resimulated = run_metrics(after);
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
 }
@@ -66,7 +65,9 @@ void check_fair_tree(const LintContext& ctx, FindingSink& sink, const FairTreeSt
                           "neighbouring ranks are a whole point apart; raise the other weights with it to keep "
                           "their balance",
                           ft.users),
-              "PriorityWeightFairshare", std::to_string(suggested), {}};
+              "PriorityWeightFairshare",
+              std::to_string(suggested),
+              {}};
   add_evidence(ctx, f, suggested);
 }
 
@@ -81,7 +82,9 @@ void check_classic(const LintContext& ctx, FindingSink& sink, double weight) {
                   "ordered by submit time instead",
                   points(weight), flag, points(1.0 / weight)));
   f.fix = Fix{"raise PriorityWeightFairshare to at least 1000, so factor differences of 0.001 are a whole point",
-              "PriorityWeightFairshare", std::to_string(suggested), {}};
+              "PriorityWeightFairshare",
+              std::to_string(suggested),
+              {}};
   add_evidence(ctx, f, suggested);
 }
 

@@ -26,7 +26,9 @@ void flag(const LintContext& ctx, FindingSink& sink, const std::string& key, con
   f.fix = Fix{fmt::format("scale the priority weights so every factor meant to matter spans well over 100 points "
                           "(e.g. multiply them all by 1000), or set {}=0 if the factor is not meant to matter",
                           key),
-              {}, {}, {}};
+              {},
+              {},
+              {}};
 }
 
 void check(const LintContext& ctx, FindingSink& sink) {

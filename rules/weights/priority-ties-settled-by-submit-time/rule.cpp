@@ -32,9 +32,12 @@ struct Weight {
 
 // The largest weight in effect: the factor the site expected to order its queue.
 Weight largest(const EffectiveWeights& w) {
-  const Weight all[] = {{"PriorityWeightFairshare", w.fairshare}, {"PriorityWeightAge", w.age},
-                        {"PriorityWeightQOS", w.qos},             {"PriorityWeightPartition", w.partition},
-                        {"PriorityWeightAssoc", w.assoc},         {"PriorityWeightJobSize", w.job_size},
+  const Weight all[] = {{"PriorityWeightFairshare", w.fairshare},
+                        {"PriorityWeightAge", w.age},
+                        {"PriorityWeightQOS", w.qos},
+                        {"PriorityWeightPartition", w.partition},
+                        {"PriorityWeightAssoc", w.assoc},
+                        {"PriorityWeightJobSize", w.job_size},
                         {"PriorityWeightTRES", w.tres}};
   Weight best = all[0];
   for (const Weight& x : all) {
@@ -64,9 +67,12 @@ void check(const LintContext& ctx, FindingSink& sink) {
     f.evidence["examples"].push_back(row_json(*sim, a));
     f.evidence["examples"].push_back(row_json(*sim, b));
   }
-  f.fix = Fix{"give a factor that differs between users (fair share, QOS, association priority) a weight large "
-              "enough to separate them: for Fair Tree at least the number of user associations",
-              {}, {}, {}};
+  f.fix =
+      Fix{"give a factor that differs between users (fair share, QOS, association priority) a weight large "
+          "enough to separate them: for Fair Tree at least the number of user associations",
+          {},
+          {},
+          {}};
 }
 
 }  // namespace
@@ -74,5 +80,5 @@ void check(const LintContext& ctx, FindingSink& sink) {
 }  // namespace sa::rules
 
 SA_RULE({"PRIO005", "priority-ties-settled-by-submit-time", Severity::kWarning, Check::kWeightResolution,
-         SimUse::kRequired,
-         "multifactor weights are set, yet most queue decisions between users fall to submit time", check})
+         SimUse::kRequired, "multifactor weights are set, yet most queue decisions between users fall to submit time",
+         check})

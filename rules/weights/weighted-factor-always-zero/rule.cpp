@@ -15,8 +15,8 @@ namespace sa::rules {
 
 namespace {
 
-void report(const LintContext& ctx, FindingSink& sink, const std::string& key, double weight,
-            const std::string& why, const std::string& fix) {
+void report(const LintContext& ctx, FindingSink& sink, const std::string& key, double weight, const std::string& why,
+            const std::string& fix) {
   Finding& f = sink.report(ctx.setting_loc(key),
                            fmt::format("{}={} weights a factor that is 0 for every job: {}", key, points(weight), why));
   f.fix = Fix{fix, key, "0", {}};
@@ -34,16 +34,20 @@ void qos(const LintContext& ctx, FindingSink& sink, double weight) {
   Location table = ctx.acct_loc(q.front().loc);
   table.note = "the QOS table";
   f.related.push_back(table);
-  f.fix = Fix{"give the QOS that should be favoured a Priority (sacctmgr modify qos NAME set Priority=N), or set "
-              "PriorityWeightQOS=0",
-              "PriorityWeightQOS", "0", {}};
+  f.fix =
+      Fix{"give the QOS that should be favoured a Priority (sacctmgr modify qos NAME set Priority=N), or set "
+          "PriorityWeightQOS=0",
+          "PriorityWeightQOS",
+          "0",
+          {}};
 }
 
 // Only with the association tree. INFINITE counts as 0, as Slurm's factor does.
 void assoc(const LintContext& ctx, FindingSink& sink, double weight) {
   if (weight <= 0 || !ctx.tree()) return;
   const auto& a = ctx.tree()->assocs;
-  if (std::any_of(a.begin(), a.end(), [](const Association& x) { return x.priority && *x.priority != 0 && *x.priority != 0xFFFFFFFFU; })) {
+  if (std::any_of(a.begin(), a.end(),
+                  [](const Association& x) { return x.priority && *x.priority != 0 && *x.priority != 0xFFFFFFFFU; })) {
     return;
   }
   report(ctx, sink, "PriorityWeightAssoc", weight,
