@@ -9,13 +9,10 @@
 #include <optional>
 #include <sstream>
 
-#include "analyzer/accounting_readers.h"
-#include "analyzer/analyze.h"
-#include "analyzer/assoc_links.h"
-#include "analyzer/assoc_reader.h"
 #include "cli/common.h"
 #include "cli/input_options.h"
 #include "engine/fair_share.h"
+#include "engine/site_loader.h"
 #include "report/diagnostic_printer.h"
 #include "report/sshare_table.h"
 
@@ -32,14 +29,12 @@ struct AccountingOptions {
   InputOptions input;
 };
 
-// Everything the two commands read, with the diagnostics of every input.
+// Everything the two commands read, through the one loader every engine command uses
+// (engine/site_loader.h): the slurm.conf is optional here, the association dump is not.
 struct AccountingInputs {
-  SourceManager sources;
-  DiagnosticSink diagnostics;
-  std::unique_ptr<Analysis> conf;
-  AssocTree tree;
-  QosTable qos = QosTable::slurm_default();
-  std::vector<long double> usage;
+  std::unique_ptr<engine::LoadedSite> site;
+  const AssocTree* tree = nullptr;
+  std::vector<long double> usage;  // raw usage per association, 0 where none was recorded
   SlurmVersion version;
   PrioritySettings priority;  // Fair Tree unless --conf says otherwise
 };
@@ -47,52 +42,39 @@ struct AccountingInputs {
 std::optional<AccountingInputs> load(const AccountingOptions& o) {
   AccountingInputs in;
   if (!o.version.resolve(in.version)) return std::nullopt;
-  AnalyzeOptions options{in.version, ConfKind::kSlurm, {}, {}};
-  if (!o.input.resolve(options.includes, options.limits)) return std::nullopt;
-  in.sources.set_limits(options.limits);
-  if (!o.conf.empty()) {
-    in.conf = analyze_file(o.conf, options);
-    if (!in.conf->ok()) {
-      std::cerr << "slurm-advisor: " << in.conf->failure << "\n";
-      return std::nullopt;
-    }
-    in.priority = in.conf->config.priority;
-  }
-  auto tree = read_assoc_dump(o.assoc, in.sources, in.diagnostics);
-  if (!tree) {
-    std::cerr << "slurm-advisor: " << tree.error() << "\n";
+  engine::SitePaths paths;
+  paths.conf = o.conf;
+  paths.assoc = o.assoc;
+  paths.qos = o.qos;
+  paths.usage = o.usage;
+  paths.version = in.version;
+  if (!o.input.resolve(paths.includes, paths.limits)) return std::nullopt;
+  auto loaded = engine::load_site(paths);
+  if (!loaded) {
+    std::cerr << "slurm-advisor: " << loaded.error() << "\n";
     return std::nullopt;
   }
-  in.tree = std::move(*tree);
-  if (!o.qos.empty()) {
-    auto qos = read_qos_table(o.qos, in.sources, in.diagnostics);
-    if (!qos) {
-      std::cerr << "slurm-advisor: " << qos.error() << "\n";
-      return std::nullopt;
-    }
-    in.qos = std::move(*qos);
+  in.site = std::move(*loaded);
+  if (!in.site->tree) {
+    std::cerr << "slurm-advisor: --assoc is required (a `sacctmgr dump` file)\n";
+    return std::nullopt;
   }
-  if (in.conf) check_accounting_links(in.conf->config, in.tree, in.qos, in.conf->diagnostics, in.diagnostics);
-  in.usage.assign(in.tree.assocs.size(), 0.0L);
-  if (!o.usage.empty()) {
-    auto usage = read_sshare_usage(o.usage, in.sources, in.diagnostics);
-    if (!usage) {
-      std::cerr << "slurm-advisor: " << usage.error() << "\n";
-      return std::nullopt;
-    }
-    std::vector<double> raw = usage_by_association(in.tree, *usage, in.diagnostics);
-    for (std::size_t i = 0; i < raw.size(); ++i) in.usage[i] = raw[i];
-  }
+  in.tree = &*in.site->tree;
+  if (in.site->conf) in.priority = in.site->conf->config.priority;
+  const std::vector<double>& recorded = in.site->site.initial_usage;
+  in.usage.assign(in.tree->assocs.size(), 0.0L);
+  for (std::size_t i = 0; i < recorded.size() && i < in.usage.size(); ++i) in.usage[i] = recorded[i];
   return in;
 }
 
 // Input problems go to stderr; the exit code says whether any was an error.
 int report_inputs(const AccountingInputs& in) {
-  bool errors = in.diagnostics.has_errors();
-  report::print_diagnostics_text(std::cerr, in.diagnostics.sorted(), in.sources, {false, false});
-  if (in.conf) {
-    report::print_diagnostics_text(std::cerr, in.conf->diagnostics.sorted(), in.conf->sources, {false, false});
-    errors = errors || in.conf->diagnostics.has_errors();
+  const engine::LoadedSite& site = *in.site;
+  bool errors = site.diagnostics.has_errors();
+  report::print_diagnostics_text(std::cerr, site.diagnostics.sorted(), site.sources, {false, false});
+  if (site.conf) {
+    report::print_diagnostics_text(std::cerr, site.conf->diagnostics.sorted(), site.conf->sources, {false, false});
+    errors = errors || site.conf->diagnostics.has_errors();
   }
   return errors ? kExitFindings : kExitOk;
 }
@@ -112,12 +94,12 @@ int run_sshare(const AccountingOptions& o) {
   auto in = load(o);
   if (!in) return kExitUsage;
   int status = report_inputs(*in);
-  engine::FairShare fs(in->tree, engine::FairShareSettings::from(in->priority));
+  engine::FairShare fs(*in->tree, engine::FairShareSettings::from(in->priority));
   auto shares = fs.compute(in->usage);
   if (o.format == "json") {
     write_json(std::cout, report::sshare_json(fs, shares));
   } else {
-    std::string tres = in->conf ? in->conf->config.accounting.tres : "";
+    std::string tres = in->site->conf ? in->site->conf->config.accounting.tres : "";
     std::ostringstream text;
     report::print_sshare_psv(
         text, report::sshare_table(fs, shares, in->version, !o.short_format, report::tracked_tres(tres)));
@@ -138,9 +120,9 @@ int run_tree(const AccountingOptions& o) {
   auto in = load(o);
   if (!in) return kExitUsage;
   int status = report_inputs(*in);
-  engine::FairShare fs(in->tree, engine::FairShareSettings::from(in->priority));
+  engine::FairShare fs(*in->tree, engine::FairShareSettings::from(in->priority));
   auto shares = fs.compute(in->usage);
-  const AssocTree& tree = in->tree;
+  const AssocTree& tree = *in->tree;
   std::ostringstream text;
   text << fmt::format("{:<32} {:>8}  {:<22} {:>7}  {:<22} {}\n", "association", "shares", "target share", "",
                       "delivered usage", "fair share");

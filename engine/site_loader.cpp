@@ -26,7 +26,9 @@ std::string load_accounting(const SitePaths& p, LoadedSite& in) {
   }
   if (in.tree) {
     in.site.tree = &*in.tree;
-    check_accounting_links(in.conf->config, *in.tree, in.site.qos, in.conf->diagnostics, in.diagnostics);
+    if (in.conf) {
+      check_accounting_links(in.conf->config, *in.tree, in.site.qos, in.conf->diagnostics, in.diagnostics);
+    }
   }
   if (!p.usage.empty()) {
     if (!in.tree) return "--usage needs --assoc (usage belongs to associations)";
@@ -77,9 +79,13 @@ void use_default_load(LoadedSite& in, const DefaultLoadOptions& options) {
 Result<std::unique_ptr<LoadedSite>> load_site(const SitePaths& p) {
   auto in = std::make_unique<LoadedSite>();
   in->sources.set_limits(p.limits);
-  in->conf = analyze_file(p.conf, {p.version, ConfKind::kSlurm, p.includes, p.limits});
-  if (!in->conf->ok()) return Error{in->conf->failure};
-  in->site.config = &in->conf->config;
+  if (!p.conf.empty()) {
+    in->conf = analyze_file(p.conf, {p.version, ConfKind::kSlurm, p.includes, p.limits});
+    if (!in->conf->ok()) return Error{in->conf->failure};
+    in->site.config = &in->conf->config;
+  } else if (!p.workload.empty() || !p.synthetic.empty()) {
+    return Error{"a workload needs a slurm.conf to run on"};
+  }
   in->partition_map = p.partition_map;
   if (std::string e = load_accounting(p, *in); !e.empty()) return Error{e};
   if (std::string e = load_workload(p, *in); !e.empty()) return Error{e};

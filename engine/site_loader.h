@@ -43,7 +43,8 @@ struct LoadedSite {
 };
 
 /// Reads every file named; a file that cannot be read at all (or --usage without --assoc)
-/// is the error. Problems inside the files are diagnostics.
+/// is the error. Problems inside the files are diagnostics. Without `conf` (the accounting
+/// commands) only the accounting files are read: `conf` and `site.config` stay null.
 Result<std::unique_ptr<LoadedSite>> load_site(const SitePaths& paths);
 
 /// Gives a site without a load the default load lint simulates (the same jobs for the same
