@@ -17,6 +17,7 @@ struct InputLimits {
   std::int64_t hostlist_names = 10'000'000;           // names all hostlists of one config expand to
   std::int64_t sim_jobs = 2'000'000;                  // jobs in one simulated load
   std::int64_t sim_span = std::int64_t{366} * 86400;  // simulated seconds from first submit
+  std::int64_t reservation_windows = 100'000;         // windows one recurring reservation opens
   std::int64_t model_node_names = 10'000;             // node names listed per entry in `model`
 };
 

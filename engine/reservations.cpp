@@ -9,8 +9,6 @@ namespace sa::engine {
 namespace {
 
 constexpr std::int64_t kDay = 86400;
-// Windows per reservation: years of an HOURLY reservation, and a bound on a hostile start time.
-constexpr std::int64_t kMaxOccurrences = 100000;
 
 // 1970-01-01 was a Thursday: weekday 0 = Monday.
 int weekday(std::int64_t t) { return static_cast<int>(((t / kDay) % 7 + 3) % 7); }
@@ -23,10 +21,23 @@ bool listed(const std::vector<std::string>& list, const std::string& name) {
   return false;
 }
 
+std::int64_t repeat_step(const Reservation& resv) {
+  if (resv.has_flag("HOURLY")) return 3600;
+  if (resv.has_flag("DAILY") || resv.has_flag("WEEKDAY") || resv.has_flag("WEEKEND")) return kDay;
+  if (resv.has_flag("WEEKLY")) return 7 * kDay;
+  return 0;
+}
+
 }  // namespace
 
+std::int64_t ReservationBook::windows_until(const Reservation& r, std::int64_t horizon) {
+  const std::int64_t step = repeat_step(r);
+  if (step == 0 || r.start >= horizon) return 1;
+  return (horizon - 1 - r.start) / step + 1;
+}
+
 ReservationBook::ReservationBook(const std::vector<Reservation>& list, const Config& config, const NodePool& pool,
-                                 std::int64_t horizon)
+                                 std::int64_t horizon, std::int64_t max_windows)
     : list_(list), scratch_(config.nodes.size()) {
   for (std::uint32_t r = 0; r < list_.size(); ++r) {
     const Reservation& resv = list_[r];
@@ -54,15 +65,12 @@ ReservationBook::ReservationBook(const std::vector<Reservation>& list, const Con
         return --left == 0;
       });
     }
-    std::int64_t step = 0;
-    if (resv.has_flag("HOURLY")) step = 3600;
-    else if (resv.has_flag("DAILY") || resv.has_flag("WEEKDAY") || resv.has_flag("WEEKEND")) step = kDay;
-    else if (resv.has_flag("WEEKLY")) step = 7 * kDay;
+    const std::int64_t step = repeat_step(resv);
     const std::int64_t length = resv.end - resv.start;
     // Capped: a recurring reservation starting decades before the load would otherwise add
     // one window per hour of the gap.
     std::int64_t occurrences = 0;
-    for (std::int64_t s = resv.start; (s < horizon || s == resv.start) && occurrences++ < kMaxOccurrences; s += step) {
+    for (std::int64_t s = resv.start; (s < horizon || s == resv.start) && occurrences++ < max_windows; s += step) {
       const int wd = weekday(s);
       const bool skip = (resv.has_flag("WEEKDAY") && wd >= 5) || (resv.has_flag("WEEKEND") && wd < 5);
       if (!skip) windows_.push_back(ResvWindow{r, s, s + length, nodes, resv.has_flag("MAINT")});
@@ -92,8 +100,10 @@ const NodeBitset* ReservationBook::excluded(std::int64_t from, std::int64_t to) 
   for (const ResvWindow& w : windows_) {
     if (w.start >= to) break;
     if (w.end <= from) continue;
-    if (!any) scratch_.assign_and(w.nodes, w.nodes);
-    else scratch_ |= w.nodes;
+    if (!any)
+      scratch_.assign_and(w.nodes, w.nodes);
+    else
+      scratch_ |= w.nodes;
     any = true;
   }
   return any ? &scratch_ : nullptr;

@@ -18,7 +18,7 @@ namespace sa::engine {
 struct ResvWindow {
   std::uint32_t resv = 0;  // index into the reservation list
   std::int64_t start = 0, end = 0;
-  NodeBitset nodes;        // internal node numbering
+  NodeBitset nodes;  // internal node numbering
   bool maint = false;
 };
 
@@ -27,8 +27,11 @@ class ReservationBook {
   /// Windows from `list` up to `horizon` (repeats stop there). Nodes named are mapped to
   /// the pool; a count-only reservation takes the first nodes in selection order of its
   /// partition (or the cluster), as a deterministic stand-in for slurmctld's pick.
+  /// At most `max_windows` windows per reservation (site_loader says when a load needs more).
   ReservationBook(const std::vector<Reservation>& list, const Config& config, const NodePool& pool,
-                  std::int64_t horizon);
+                  std::int64_t horizon, std::int64_t max_windows);
+  /// How many windows `r` repeats into before `horizon` (1 for a one-off reservation).
+  static std::int64_t windows_until(const Reservation& r, std::int64_t horizon);
   bool empty() const { return windows_.empty(); }
   const std::vector<ResvWindow>& windows() const { return windows_; }
   const std::vector<Reservation>& list() const { return list_; }

@@ -121,11 +121,16 @@ void Simulator::push(std::int64_t time, EventType type, std::uint32_t job) {
   events_.push(Event{time, phase_of(static_cast<int>(type)), seq_++, type, job});
 }
 
+std::int64_t reservation_horizon(const Workload& workload, std::int64_t until) {
+  if (until != kNoTime) return until;
+  std::int64_t last = 0;
+  for (const JobRequest& r : workload.jobs) last = std::max(last, r.submit);
+  return last + 60 * 86400;
+}
+
 SimResult Simulator::run(const Workload& workload) {
-  std::int64_t horizon = 0;
-  for (const JobRequest& r : workload.jobs) horizon = std::max(horizon, r.submit);
-  horizon = opt_.until != kNoTime ? opt_.until : horizon + 60 * 86400;
-  if (!site_.reservations.empty()) resv_.emplace(site_.reservations, conf_, pool_, horizon);
+  const std::int64_t horizon = reservation_horizon(workload, opt_.until);
+  if (!site_.reservations.empty()) resv_.emplace(site_.reservations, conf_, pool_, horizon, site_.max_reservation_windows);
   bind(workload);
   result_.epoch_offset = workload.epoch_offset;
   std::int64_t first = jobs_.empty() ? 0 : jobs_.front().req.submit;

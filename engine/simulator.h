@@ -37,7 +37,14 @@ struct Site {
   std::vector<double> initial_usage;  // raw usage per association id (users), from sshare
   std::vector<Reservation> reservations;  // advanced reservations (scontrol show reservation)
   std::vector<NodeEvent> node_events;     // DOWN/DRAIN periods replayed on the nodes
+  /// Windows one recurring reservation may open (InputLimits::reservation_windows): years of
+  /// an HOURLY reservation, and a bound on a hostile start time decades before the load.
+  std::int64_t max_reservation_windows = InputLimits{}.reservation_windows;
 };
+
+/// Where recurring reservations stop repeating in a run: `until`, or 60 days past the last
+/// submit (long enough for any job of the load to end).
+std::int64_t reservation_horizon(const Workload& workload, std::int64_t until);
 
 struct SimOptions {
   std::int64_t start = kNoTime;  // clock start; default: the first submit

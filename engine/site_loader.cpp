@@ -1,10 +1,13 @@
 #include "engine/site_loader.h"
 
+#include <fmt/format.h>
+
 #include "analyzer/accounting_readers.h"
 #include "analyzer/assoc_links.h"
 #include "analyzer/assoc_reader.h"
 #include "analyzer/node_events_reader.h"
 #include "analyzer/reservation_reader.h"
+#include "analyzer/text_util.h"
 #include "engine/workload/scale.h"
 #include "engine/workload/synthetic.h"
 
@@ -67,6 +70,21 @@ std::string load_workload(const SitePaths& p, LoadedSite& in) {
   return {};
 }
 
+// A recurring reservation that repeats more often before the load ends than the limit allows
+// opens only its first windows; say so where it is defined.
+void check_reservation_windows(LoadedSite& in) {
+  const std::int64_t horizon = reservation_horizon(in.workload, kNoTime);
+  for (const Reservation& r : in.site.reservations) {
+    const std::int64_t windows = ReservationBook::windows_until(r, horizon);
+    if (windows <= in.site.max_reservation_windows) continue;
+    in.diagnostics.warning("WORK006", r.loc,
+                           fmt::format("reservation '{}' repeats {} times before the load ends; only its first {} "
+                                       "windows are simulated",
+                                       printable(r.name), windows, in.site.max_reservation_windows),
+                           "raise the limit with --limit reservation-windows=N");
+  }
+}
+
 }  // namespace
 
 void use_default_load(LoadedSite& in, const DefaultLoadOptions& options) {
@@ -74,6 +92,7 @@ void use_default_load(LoadedSite& in, const DefaultLoadOptions& options) {
   in.workload = std::move(d.workload);
   add_assumed_qos(in.site, in.workload);
   in.has_workload = true;
+  check_reservation_windows(in);
 }
 
 Result<std::unique_ptr<LoadedSite>> load_site(const SitePaths& p) {
@@ -88,7 +107,9 @@ Result<std::unique_ptr<LoadedSite>> load_site(const SitePaths& p) {
   }
   in->partition_map = p.partition_map;
   if (std::string e = load_accounting(p, *in); !e.empty()) return Error{e};
+  in->site.max_reservation_windows = p.limits.reservation_windows;
   if (std::string e = load_workload(p, *in); !e.empty()) return Error{e};
+  if (in->has_workload) check_reservation_windows(*in);
   return in;
 }
 

@@ -8,6 +8,8 @@
 
 #include "analyzer/assoc_model.h"
 #include "analyzer/assoc_reader.h"
+#include "engine/reservations.h"
+#include "engine/site_loader.h"
 #include "engine/workload/synthetic.h"
 #include "engine/workload/trace_fields.h"
 #include "engine/workload/workload.h"
@@ -150,6 +152,39 @@ TEST(InputBounds, UnknownHostlistNamesAreOneDiagnosticPerLineAndBudgeted) {
   ASSERT_EQ(test::count(*b, "CONF049"), 35);
   EXPECT_NE(test::first(*b, "CONF049")->message.find("past their limit of names"), std::string::npos);
   EXPECT_NE(test::first(*b, "CONF049")->hint.find("--limit hostlist-names=N"), std::string::npos);
+}
+
+// A recurring reservation that began long before the load repeats into more windows than the
+// limit allows: the simulation opens only the first ones and the load says so, where the
+// reservation is defined.
+TEST(InputBounds, RecurringReservationWindowsAreCappedWithADiagnostic) {
+  engine::SitePaths paths;
+  paths.conf = test::write_temp("resv_cap.conf",
+                                "ClusterName=c\nSlurmctldHost=h\nNodeName=n[1-2] CPUs=4 "
+                                "RealMemory=1000\nPartitionName=p Nodes=ALL Default=YES\n");
+  paths.reservations = test::write_temp(
+      "resv_cap.txt",
+      "ReservationName=hourly StartTime=2020-01-01T00:00:00 EndTime=2020-01-01T00:10:00 Duration=00:10:00\n"
+      "   Nodes=n1 NodeCnt=1 CoreCnt=4 Features=(null) PartitionName=(null) Flags=HOURLY,SPEC_NODES\n");
+  paths.synthetic = test::write_temp("resv_cap_profile.txt",
+                                     "seed = 1\nstart = 2020-01-02T00:00:00\nduration = 01:00:00\n"
+                                     "jobs_per_hour = 10\ncpus = 1:1\nruntime = lognormal 600 0.5\npartition = p:1\n");
+  paths.limits.reservation_windows = 10;
+  auto in = engine::load_site(paths);
+  ASSERT_TRUE(in) << in.error();
+  const Diagnostic* d = nullptr;
+  for (const Diagnostic& any : (*in)->diagnostics.all()) {
+    if (any.code == "WORK006") d = &any;
+  }
+  ASSERT_TRUE(d);
+  EXPECT_NE(d->message.find("reservation 'hourly' repeats"), std::string::npos) << d->message;
+  EXPECT_NE(d->message.find("only its first 10 windows"), std::string::npos) << d->message;
+  EXPECT_NE(d->hint.find("--limit reservation-windows=N"), std::string::npos);
+  EXPECT_EQ((*in)->site.max_reservation_windows, 10);
+  Reservation once;
+  once.start = 0;
+  once.end = 60;
+  EXPECT_EQ(engine::ReservationBook::windows_until(once, 1'000'000), 1);
 }
 
 }  // namespace
