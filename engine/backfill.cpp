@@ -6,10 +6,12 @@
 // will-run test) to apply bf_max_time and, without bf_continue, the end of the cycle at the
 // first lock yield after which job or node state has changed.
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <set>
 #include <string>
 
+#include "engine/bf_profile.h"
 #include "engine/simulator.h"
 
 namespace sa::engine {
@@ -28,15 +30,26 @@ bool overlaps(const Allocation& a, const NodeBitset& nodes) {
   return false;
 }
 
+/// The first slot still open at `t`: slots are contiguous and sorted, so a binary search
+/// finds it (a deep queue leaves hundreds of slots in a cycle).
+std::size_t slot_at(const std::vector<Slot>& slots, std::int64_t t) {
+  return static_cast<std::size_t>(
+      std::partition_point(slots.begin(), slots.end(), [t](const Slot& sl) { return sl.end <= t; }) - slots.begin());
+}
+
 /// Splits the slot containing `t` so that a slot boundary falls on `t`.
 void split_at(std::vector<Slot>& slots, std::int64_t t) {
-  for (std::size_t i = 0; i < slots.size(); ++i) {
-    if (slots[i].begin < t && t < slots[i].end) {
-      Slot tail{t, slots[i].end, slots[i].avail};
-      slots[i].end = t;
-      slots.insert(slots.begin() + static_cast<std::ptrdiff_t>(i) + 1, std::move(tail));
-      return;
-    }
+  const std::size_t i = slot_at(slots, t);
+  if (i == slots.size() || slots[i].begin >= t) return;
+  Slot tail{t, slots[i].end, slots[i].avail};
+  slots[i].end = t;
+  slots.insert(slots.begin() + static_cast<std::ptrdiff_t>(i) + 1, std::move(tail));
+}
+
+/// Takes `nodes` out of every slot lying within [from, to).
+void subtract_within(std::vector<Slot>& slots, std::int64_t from, std::int64_t to, const NodeBitset& nodes) {
+  for (std::size_t i = slot_at(slots, from); i < slots.size() && slots[i].end <= to; ++i) {
+    if (slots[i].begin >= from) slots[i].avail.subtract(nodes);
   }
 }
 
@@ -62,12 +75,12 @@ void Simulator::backfill_cycle() {
       if (w.end <= slots.front().begin) continue;
       split_at(slots, std::max(w.start, slots.front().begin));
       split_at(slots, std::min(w.end, window_end));
-      for (Slot& sl : slots) {
-        if (sl.begin >= w.start && sl.end <= w.end) sl.avail.subtract(w.nodes);
-      }
+      subtract_within(slots, w.start, w.end, w.nodes);
     }
   }
-  PoolState scratch = pool_.state();
+  // Where CPUs may be shared, the will-run tests release jobs into a copy of the pool.
+  PoolState scratch;
+  if (rows_) scratch = pool_.state();
 
   std::int64_t next_change = kNoTime;
   for (std::uint32_t j : running_) {
@@ -80,104 +93,98 @@ void Simulator::backfill_cycle() {
       break;
     }
   }
-  // ends_ is kept sorted by planned end; jobs past it (OverTimeLimit) count as ending now + 1.
+  // ends_ is kept sorted by planned end.
   sort_ends();
   const std::vector<PlannedEnd>& ends = ends_;
-  auto end_of = [this](const PlannedEnd& e) { return std::max(now_ + 1, e.end); };
 
-  // The will-run test: current resources first, then running jobs removed in batches of
-  // growing time windows (30 s, doubling, or +bf_window_linear); the predicted start is
-  // the end of the last job removed.
-  std::vector<std::uint32_t> released;
+  // The will-run test: current resources first, then running jobs released in batches
+  // (release_in_batches). Without shared CPUs the node states after each release come from
+  // the cycle's release profile, built once and again after each start; where CPUs may be
+  // shared the scratch pool is released and taken back as the rows left it.
+  std::vector<const Allocation*> end_allocs;
+  ReleaseProfile profile;
+  bool profile_stale = true;
   NodeBitset candidates;
-  auto will_run = [&](const Demand& d, const NodeBitset& avail, std::int64_t& pred, Allocation& alloc) {
+  // A fit needs at least this many candidate nodes: min_nodes, and enough nodes to give the
+  // CPUs at the most one node can give. Counting candidates rules a fit out without trying it.
+  auto nodes_needed = [&](const Demand& d) -> std::size_t {
+    const std::size_t min_nodes = std::max<std::uint32_t>(1, d.min_nodes);
+    const std::uint32_t per_node = std::min(pool_.max_node_cpus(), d.max_cpus_per_node);
+    if (d.cpus == 0) return min_nodes;
+    if (per_node == 0) return std::numeric_limits<std::size_t>::max();
+    return std::max<std::size_t>(min_nodes, (d.cpus + per_node - 1) / per_node);
+  };
+  auto will_run_profile = [&](const Demand& d, const NodeBitset& avail, std::int64_t& pred, Allocation& alloc) {
+    if (profile_stale) {
+      end_allocs.clear();
+      for (const PlannedEnd& e : ends) end_allocs.push_back(&jobs_[e.job].alloc);
+      profile.build(pool_.state(), end_allocs);
+      profile_stale = false;
+    }
+    // Even with every running job gone too few nodes are allowed: no release can help.
+    const std::size_t need = nodes_needed(d);
+    if (!avail.count_at_least(need)) return false;
+    const PoolState& st = pool_.state();
+    candidates.assign_and(avail, d.whole_nodes ? st.idle : st.free);
+    std::size_t open = candidates.count();
+    auto fits = [&](std::size_t p) {
+      return open >= need &&
+             pool_.fit_nodes([&](std::uint32_t i) -> const NodeResources& { return profile.node_at(i, p); }, d,
+                             candidates, s.bf_busy_nodes, &alloc,
+                             [](std::uint32_t, const NodeResources& n) { return n.cpus_free; });
+    };
+    if (fits(0)) {
+      pred = now_;
+      return true;
+    }
+    return release_in_batches(
+        ends, now_, s.bf_window_linear, [&](std::size_t k) { return profile.touches(k, avail); },
+        [&](std::size_t k) {
+          profile.for_each_opened(k, d.whole_nodes, [&](std::uint32_t i) {
+            if (avail.test(i)) {
+              candidates.set(i);
+              ++open;
+            }
+          });
+        },
+        fits, pred);
+  };
+  std::vector<std::uint32_t> released;
+  auto will_run_shared = [&](const Demand& d, const NodeBitset& avail, std::int64_t& pred, Allocation& alloc) {
     // An aggregate of what the avail nodes can give (CPUs, nodes giving any) is kept as
     // jobs are released, so the node-by-node fit runs only when the totals allow it.
-    // GPU demands always take the full fit.
+    // GPU demands always take the full fit. (The rows were asked about starting now.)
     std::int64_t total = 0;
     std::uint32_t giving = 0;
     candidates.assign_and(avail, d.whole_nodes ? scratch.idle : scratch.free);
     const std::uint32_t min_nodes = std::max<std::uint32_t>(1, d.min_nodes);
     auto may_fit = [&] { return d.gpus > 0 || (total >= d.cpus && giving >= min_nodes); };
-    // The sum stops as soon as it says the job may fit now (capacities are never negative);
-    // it is completed only if the immediate fit fails and running jobs must be released.
-    bool partial = false;
-    candidates.for_each_until([&](std::size_t i) {
+    auto add_capacity = [&](std::uint32_t i, int sign) {
       const std::uint32_t c = pool_.capacity(scratch.nodes[i], d);
-      total += c;
-      giving += c > 0;
-      return partial = may_fit();
-    });
-    // (Where CPUs may be shared the caller has already asked the rows about starting now.)
-    if (!rows_ && may_fit() && pool_.fit(scratch, d, avail, &alloc, s.bf_busy_nodes)) {
-      pred = now_;
-      return true;
-    }
-    if (partial) {
-      total = 0;
-      giving = 0;
-      candidates.for_each([&](std::size_t i) {
-        const std::uint32_t c = pool_.capacity(scratch.nodes[i], d);
-        total += c;
-        giving += c > 0;
-      });
-    }
+      total += sign * static_cast<std::int64_t>(c);
+      giving = static_cast<std::uint32_t>(static_cast<std::int64_t>(giving) + sign * (c > 0));
+    };
+    candidates.for_each([&](std::size_t i) { add_capacity(static_cast<std::uint32_t>(i), 1); });
     released.clear();
-    std::int64_t window = 30, end_time = 0;
-    std::size_t it = 0;
-    bool more = true, ok = false;
-    while (more && !ok) {
-      std::int64_t last = -1;
-      bool skip_test = false;
-      int removed = 0;
-      while (true) {
-        if (it == ends.size()) {
-          more = false;
-          break;
-        }
-        const PlannedEnd& e = ends[it++];
-        const Allocation& a = jobs_[e.job].alloc;
-        if (!overlaps(a, avail)) continue;
-        const std::int64_t e_end = end_of(e);
-        if (!end_time) end_time = e_end + (30 - e_end % 30);
-        last = static_cast<std::int64_t>(it - 1);
-        for (const AllocPiece& p : a.pieces) {
-          if (!avail.test(p.node)) continue;
-          const std::uint32_t c = pool_.capacity(scratch.nodes[p.node], d);
-          total -= c;
-          giving -= c > 0;
-        }
-        scratch.give_back(a);
-        for (const AllocPiece& p : a.pieces) {
-          if (!avail.test(p.node)) continue;
-          const std::uint32_t c = pool_.capacity(scratch.nodes[p.node], d);
-          total += c;
-          giving += c > 0;
-        }
-        released.push_back(e.job);
-        if (it == ends.size()) {
-          more = false;
-          break;
-        }
-        if (end_of(ends[it]) > end_time + window) break;
-        if (removed++ > 200) {
-          skip_test = true;
-          break;
-        }
-      }
-      if (last < 0) break;
-      if (skip_test) continue;
-      do {
-        window = s.bf_window_linear > 0 ? window + s.bf_window_linear : window * 2;
-      } while (it < ends.size() && end_of(ends[it]) > end_time + window);
-      if (may_fit() && pool_.fit(scratch, d, avail, &alloc, s.bf_busy_nodes)) {
-        const std::int64_t e = end_of(ends[static_cast<std::size_t>(last)]);
-        pred = e <= now_ ? now_ + 1 : e;
-        ok = true;
-      }
-    }
+    const bool ok = release_in_batches(
+        ends, now_, s.bf_window_linear, [&](std::size_t k) { return overlaps(jobs_[ends[k].job].alloc, avail); },
+        [&](std::size_t k) {
+          const Allocation& a = jobs_[ends[k].job].alloc;
+          for (const AllocPiece& p : a.pieces) {
+            if (avail.test(p.node)) add_capacity(p.node, -1);
+          }
+          scratch.give_back(a);
+          for (const AllocPiece& p : a.pieces) {
+            if (avail.test(p.node)) add_capacity(p.node, 1);
+          }
+          released.push_back(ends[k].job);
+        },
+        [&](std::size_t) { return may_fit() && pool_.fit(scratch, d, avail, &alloc, s.bf_busy_nodes); }, pred);
     for (std::uint32_t j : released) scratch.take(jobs_[j].alloc);
     return ok;
+  };
+  auto will_run = [&](const Demand& d, const NodeBitset& avail, std::int64_t& pred, Allocation& alloc) {
+    return rows_ ? will_run_shared(d, avail, pred, alloc) : will_run_profile(d, avail, pred, alloc);
   };
 
   // Will-run answers depend only on the demand, the nodes allowed and the scratch state,
@@ -272,7 +279,8 @@ void Simulator::backfill_cycle() {
       if (base.count_at_least(rec.demand.min_nodes) && place(job, rec, base, &alloc) &&
           limits_allow(job, rec, LimitPhase::kPost)) {
         start_job(e.job, e.rec, alloc, StartedBy::kBackfill);
-        scratch = pool_.state();
+        if (rows_) scratch = pool_.state();
+        profile_stale = true;
         ++started;
       }
       continue;
@@ -287,9 +295,7 @@ void Simulator::backfill_cycle() {
       avail = base;
       std::int64_t later_start = 0;
       // Slots are contiguous and sorted: start at the first one still open at start_res.
-      const auto first = std::partition_point(slots.begin(), slots.end(),
-                                              [&](const Slot& sl) { return sl.end <= start_res; });
-      for (std::size_t k = static_cast<std::size_t>(first - slots.begin()); k < slots.size(); ++k) {
+      for (std::size_t k = slot_at(slots, start_res); k < slots.size(); ++k) {
         const Slot& sl = slots[k];
         // A later start is worth trying only if the next slot frees nodes.
         if (sl.end > start_res && k + 1 < slots.size() && later_start == 0 &&
@@ -350,13 +356,10 @@ void Simulator::backfill_cycle() {
       // is retried from its predicted start.
       const std::int64_t r0 = pred / res * res, r1 = (pred + tl) / res * res;
       bool conflict = false;
-      for (const Slot& sl : slots) {
-        if (sl.end > r0 && sl.begin < r1) {
-          for (const AllocPiece& p : alloc.pieces) {
-            if (!sl.avail.test(p.node)) conflict = true;
-          }
+      for (std::size_t k = slot_at(slots, r0); k < slots.size() && slots[k].begin < r1 && !conflict; ++k) {
+        for (const AllocPiece& p : alloc.pieces) {
+          if (!slots[k].avail.test(p.node)) conflict = true;
         }
-        if (conflict) break;
       }
       if (conflict) {
         start_res = pred > start_res ? pred : start_res + res;
@@ -377,9 +380,8 @@ void Simulator::backfill_cycle() {
         for (const AllocPiece& p : alloc.pieces) scratch.nodes[p.node] = pool_.state().nodes[p.node];
         scratch.free = pool_.state().free;
         scratch.idle = pool_.state().idle;
-      } else {
-        scratch.take(alloc);
       }
+      profile_stale = true;
       if (job.planned_end > now_ && (next_change == kNoTime || job.planned_end < next_change)) next_change = job.planned_end;
       ++started;
       if (s.bf_max_job_start > 0 && started >= s.bf_max_job_start) {
@@ -398,9 +400,7 @@ void Simulator::backfill_cycle() {
     split_at(slots, std::min(r1, window_end));
     NodeBitset nodes(conf_.nodes.size());
     for (const AllocPiece& p : alloc.pieces) nodes.set(p.node);
-    for (Slot& sl : slots) {
-      if (sl.begin >= r0 && sl.end <= r1) sl.avail.subtract(nodes);
-    }
+    subtract_within(slots, r0, r1, nodes);
     ++result_.counters.bf_reservations;
     ++resv_per_part[rec.part];
     reserved_jobs.insert(e.job);

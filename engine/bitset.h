@@ -15,6 +15,7 @@ class NodeBitset {
     trim();
   }
   std::size_t size() const { return size_; }
+  std::uint64_t word(std::size_t w) const { return words_[w]; }
   bool test(std::size_t i) const { return (words_[i >> 6] >> (i & 63)) & 1U; }
   void set(std::size_t i) { words_[i >> 6] |= std::uint64_t{1} << (i & 63); }
   void reset(std::size_t i) { words_[i >> 6] &= ~(std::uint64_t{1} << (i & 63)); }
