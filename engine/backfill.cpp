@@ -101,54 +101,9 @@ void Simulator::backfill_cycle() {
   // (release_in_batches). Without shared CPUs the node states after each release come from
   // the cycle's release profile, built once and again after each start; where CPUs may be
   // shared the scratch pool is released and taken back as the rows left it.
-  std::vector<const Allocation*> end_allocs;
   ReleaseProfile profile;
   bool profile_stale = true;
   NodeBitset candidates;
-  // A fit needs at least this many candidate nodes: min_nodes, and enough nodes to give the
-  // CPUs at the most one node can give. Counting candidates rules a fit out without trying it.
-  auto nodes_needed = [&](const Demand& d) -> std::size_t {
-    const std::size_t min_nodes = std::max<std::uint32_t>(1, d.min_nodes);
-    const std::uint32_t per_node = std::min(pool_.max_node_cpus(), d.max_cpus_per_node);
-    if (d.cpus == 0) return min_nodes;
-    if (per_node == 0) return std::numeric_limits<std::size_t>::max();
-    return std::max<std::size_t>(min_nodes, (d.cpus + per_node - 1) / per_node);
-  };
-  auto will_run_profile = [&](const Demand& d, const NodeBitset& avail, std::int64_t& pred, Allocation& alloc) {
-    if (profile_stale) {
-      end_allocs.clear();
-      for (const PlannedEnd& e : ends) end_allocs.push_back(&jobs_[e.job].alloc);
-      profile.build(pool_.state(), end_allocs);
-      profile_stale = false;
-    }
-    // Even with every running job gone too few nodes are allowed: no release can help.
-    const std::size_t need = nodes_needed(d);
-    if (!avail.count_at_least(need)) return false;
-    const PoolState& st = pool_.state();
-    candidates.assign_and(avail, d.whole_nodes ? st.idle : st.free);
-    std::size_t open = candidates.count();
-    auto fits = [&](std::size_t p) {
-      return open >= need &&
-             pool_.fit_nodes([&](std::uint32_t i) -> const NodeResources& { return profile.node_at(i, p); }, d,
-                             candidates, s.bf_busy_nodes, &alloc,
-                             [](std::uint32_t, const NodeResources& n) { return n.cpus_free; });
-    };
-    if (fits(0)) {
-      pred = now_;
-      return true;
-    }
-    return release_in_batches(
-        ends, now_, s.bf_window_linear, [&](std::size_t k) { return profile.touches(k, avail); },
-        [&](std::size_t k) {
-          profile.for_each_opened(k, d.whole_nodes, [&](std::uint32_t i) {
-            if (avail.test(i)) {
-              candidates.set(i);
-              ++open;
-            }
-          });
-        },
-        fits, pred);
-  };
   std::vector<std::uint32_t> released;
   auto will_run_shared = [&](const Demand& d, const NodeBitset& avail, std::int64_t& pred, Allocation& alloc) {
     // An aggregate of what the avail nodes can give (CPUs, nodes giving any) is kept as
@@ -183,34 +138,51 @@ void Simulator::backfill_cycle() {
     for (std::uint32_t j : released) scratch.take(jobs_[j].alloc);
     return ok;
   };
-  auto will_run = [&](const Demand& d, const NodeBitset& avail, std::int64_t& pred, Allocation& alloc) {
-    return rows_ ? will_run_shared(d, avail, pred, alloc) : will_run_profile(d, avail, pred, alloc);
-  };
-
-  // Will-run answers depend only on the demand, the nodes allowed and the scratch state,
-  // which changes only when a job starts; queues are full of jobs of the same shape, so
-  // one answer serves them all until then. (The test still counts for each job: bf_tests
-  // and the bf_max_time cost model see every job, as slurmctld would.)
+  // Will-run answers depend only on the demand, the nodes allowed and the pool, which
+  // changes only when a job starts; queues are full of jobs of the same shape, so one answer
+  // serves them all until then. (The test still counts for each job: bf_tests and the
+  // bf_max_time cost model see every job, as slurmctld would.) Entries keep their storage
+  // from cycle to cycle of the cache; the allocation of a profile answer is made only when
+  // a start or plan uses it.
   struct WillRun {
     Demand d;
     NodeBitset avail;
-    bool ok;
-    std::int64_t pred;
+    bool ok = false;
+    std::int64_t pred = 0;
+    std::size_t pos = 0;      // ends released (profile answers)
+    bool has_alloc = false;
     Allocation alloc;
   };
-  std::vector<WillRun> answers;
-  auto will_run_cached = [&](const Demand& d, const NodeBitset& av, std::int64_t& pred, Allocation& out) {
-    for (const WillRun& w : answers) {
-      if (w.d == d && w.avail == av) {
-        pred = w.pred;
-        out = w.alloc;
-        return w.ok;
-      }
+  std::vector<WillRun> answers(64);
+  std::size_t n_answers = 0;
+  auto will_run_cached = [&](const Demand& d, const NodeBitset& av) -> WillRun& {
+    for (std::size_t i = 0; i < n_answers; ++i) {
+      if (answers[i].d == d && answers[i].avail == av) return answers[i];
     }
-    const bool ok = will_run(d, av, pred, out);
-    if (answers.size() >= 64) answers.clear();
-    answers.push_back({d, av, ok, pred, out});
-    return ok;
+    if (n_answers == answers.size()) n_answers = 0;
+    WillRun& w = answers[n_answers++];
+    w.d = d;
+    w.avail = av;
+    if (rows_) {
+      w.ok = will_run_shared(d, av, w.pred, w.alloc);
+      w.has_alloc = true;
+    } else {
+      if (profile_stale) {
+        std::vector<ReleaseProfile::End> pe;
+        pe.reserve(ends.size());
+        for (const PlannedEnd& e : ends) pe.push_back({e.end, &jobs_[e.job].alloc});
+        profile.build(pool_.state(), std::move(pe));
+        profile_stale = false;
+      }
+      w.ok = profile.will_run(pool_, d, av, now_, s.bf_window_linear, s.bf_busy_nodes, w.pred, w.pos);
+      w.has_alloc = false;
+    }
+    return w;
+  };
+  auto alloc_of = [&](WillRun& w) -> const Allocation& {
+    if (!w.has_alloc) profile.allocate(pool_, w.d, w.avail, w.pos, s.bf_busy_nodes, w.alloc);
+    w.has_alloc = true;
+    return w.alloc;
   };
 
   std::map<std::string, std::int64_t> per_user, per_assoc, per_user_part;
@@ -278,6 +250,11 @@ void Simulator::backfill_cycle() {
       apply_reservations(job, rec, base);
       if (base.count_at_least(rec.demand.min_nodes) && place(job, rec, base, &alloc) &&
           limits_allow(job, rec, LimitPhase::kPost)) {
+        // The answers stay (as in every cycle so far), so those still without their
+        // allocation take it from the profile before the start changes the pool.
+        for (std::size_t i = 0; i < n_answers; ++i) {
+          if (answers[i].ok) alloc_of(answers[i]);
+        }
         start_job(e.job, e.rec, alloc, StartedBy::kBackfill);
         if (rows_) scratch = pool_.state();
         profile_stale = true;
@@ -332,7 +309,9 @@ void Simulator::backfill_cycle() {
         start_now = true;
         break;
       }
-      if (!will_run_cached(rec.demand, avail, pred, alloc)) {
+      WillRun& w = will_run_cached(rec.demand, avail);
+      pred = w.pred;
+      if (!w.ok) {
         if (later_start) {
           start_res = later_start;
           continue;
@@ -341,6 +320,7 @@ void Simulator::backfill_cycle() {
       }
       pred = std::max(pred, start_res);
       if (pred <= now_) {
+        alloc = alloc_of(w);
         start_now = true;
         break;
       }
@@ -355,9 +335,10 @@ void Simulator::backfill_cycle() {
       // The select plugin does not know pending reservations: a plan that runs into one
       // is retried from its predicted start.
       const std::int64_t r0 = pred / res * res, r1 = (pred + tl) / res * res;
+      const Allocation& planned = alloc_of(w);
       bool conflict = false;
       for (std::size_t k = slot_at(slots, r0); k < slots.size() && slots[k].begin < r1 && !conflict; ++k) {
-        for (const AllocPiece& p : alloc.pieces) {
+        for (const AllocPiece& p : planned.pieces) {
           if (!slots[k].avail.test(p.node)) conflict = true;
         }
       }
@@ -365,6 +346,7 @@ void Simulator::backfill_cycle() {
         start_res = pred > start_res ? pred : start_res + res;
         continue;
       }
+      alloc = planned;
       plan = true;
       break;
     }
@@ -374,7 +356,7 @@ void Simulator::backfill_cycle() {
     if ((start_now || plan) && !limits_allow(job, rec, start_now ? LimitPhase::kBoth : LimitPhase::kPost)) continue;
     if (start_now) {
       start_job(e.job, e.rec, alloc, StartedBy::kBackfill);  // also adds it to ends_
-      answers.clear();
+      n_answers = 0;
       if (rows_) {
         // Shared CPUs are not a count: copy what the rows left on its nodes.
         for (const AllocPiece& p : alloc.pieces) scratch.nodes[p.node] = pool_.state().nodes[p.node];

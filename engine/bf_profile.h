@@ -15,10 +15,24 @@ namespace sa::engine {
 
 class ReleaseProfile {
  public:
+  struct End {
+    std::int64_t end;         // planned end (start + limit)
+    const Allocation* alloc;  // what it hands back
+  };
   /// The states of `base` (kept by reference: it must outlive the profile's use and change
-  /// only through a new build) as the allocations in `ends`, in planned-end order, are
-  /// handed back one after another.
-  void build(const PoolState& base, const std::vector<const Allocation*>& ends);
+  /// only through a new build) as `ends`, in planned-end order, hand their allocations back
+  /// one after another.
+  void build(const PoolState& base, std::vector<End> ends);
+
+  /// The will-run test on the profile (release_in_batches): whether the demand fits on
+  /// `avail` now or once some ends are released; `pred` the predicted start and `pos` the
+  /// ends released by then, for allocate(). The decision takes no allocation: most answers
+  /// only move a plan later, and the fit is repeated for the few that are used.
+  bool will_run(const NodePool& pool, const Demand& d, const NodeBitset& avail, std::int64_t now,
+                std::int64_t window_linear, bool prefer_busy, std::int64_t& pred, std::size_t& pos);
+  /// The allocation will_run() found at `pos` (same demand, nodes and options).
+  void allocate(const NodePool& pool, const Demand& d, const NodeBitset& avail, std::size_t pos, bool prefer_busy,
+                Allocation& out);
 
   /// Node `i` once the first `p` ends are released: the base state with the pieces of those
   /// ends on it given back in order, exactly as PoolState::give_back leaves it.
@@ -27,46 +41,31 @@ class ReleaseProfile {
     for (std::uint32_t s = first_[i]; s < first_[i + 1] && steps_[s].pos < p; ++s) n = &steps_[s].after;
     return *n;
   }
-  /// Whether end `k` holds a node in `nodes` (a word-wise test over the words its nodes span).
-  bool touches(std::size_t k, const NodeBitset& nodes) const {
-    const Span& sp = spans_[k];
-    for (std::uint32_t w = 0; w < sp.words; ++w) {
-      if (nodes.word(sp.first_word + w) & span_bits_[sp.bits + w]) return true;
-    }
-    return false;
-  }
-  /// Calls f(node) for each node whose idle bit (`idle`) or free-CPU bit releasing end `k`
-  /// turns on: the nodes a fit may newly consider once `k` is released.
-  template <typename F>
-  void for_each_opened(std::size_t k, bool idle, F&& f) const {
-    const Opened& o = idle ? idled_ : freed_;
-    for (std::uint32_t x = o.first[k]; x < o.first[k + 1]; ++x) f(o.nodes[x]);
-  }
 
  private:
   struct Step {
     std::uint32_t pos;    // the end whose release leads to this state
     NodeResources after;  // the node once it is released
   };
-  struct Opened {  // per end: the nodes its release opens (CSR)
-    std::vector<std::uint32_t> first, nodes;
-    void clear() {
-      first.clear();
-      nodes.clear();
-    }
-  };
-  // Each end's nodes as a bitmap over the words they span: allocations follow selection
-  // order, so the span is short even on big machines, and a test is a few word ANDs.
+  // Each end's nodes, and the nodes whose free-CPU or idle bit its release turns on, as
+  // bitmaps over the words its nodes span: allocations follow selection order, so the span
+  // is short even on big machines, and a test is a few word ANDs.
   struct Span {
-    std::uint32_t first_word = 0, words = 0, bits = 0;  // bits: offset into span_bits_
+    std::uint32_t first_word = 0, words = 0, bits = 0;  // bits: offset into the *_bits_ arrays
   };
-  std::vector<Span> spans_;
-  std::vector<std::uint64_t> span_bits_;
+  bool touches(std::size_t k, const NodeBitset& nodes) const;
+  /// Adds the allowed nodes end k's release opens to `cand`; returns how many were new.
+  std::size_t open(std::size_t k, bool idle, const NodeBitset& allowed, NodeBitset& cand) const;
+  /// Candidates once the first p ends are released: allowed nodes free (or idle) by then.
+  std::size_t candidates_at(std::size_t p, bool idle, const NodeBitset& allowed, NodeBitset& cand) const;
+
   const PoolState* base_ = nullptr;
+  std::vector<End> ends_;
   std::vector<std::uint32_t> first_, fill_;  // per node: its steps in steps_ (CSR)
   std::vector<Step> steps_;
-  Opened freed_, idled_;
-  NodeBitset free_now_, idle_now_;
+  std::vector<Span> spans_;
+  std::vector<std::uint64_t> node_bits_, freed_bits_, idled_bits_;
+  NodeBitset free_now_, idle_now_, cand_;
 };
 
 /// The will-run test's release walk (cons_tres _will_run_test): running jobs that hold a node
