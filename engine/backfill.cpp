@@ -11,6 +11,7 @@
 #include <set>
 #include <string>
 
+#include "engine/bf_answers.h"
 #include "engine/bf_profile.h"
 #include "engine/simulator.h"
 
@@ -138,35 +139,14 @@ void Simulator::backfill_cycle() {
     for (std::uint32_t j : released) scratch.take(jobs_[j].alloc);
     return ok;
   };
-  // Will-run answers depend only on the demand, the nodes allowed and the pool, which
-  // changes only when a job starts; queues are full of jobs of the same shape, so one answer
-  // serves them all until then. (The test still counts for each job: bf_tests and the
-  // bf_max_time cost model see every job, as slurmctld would.) Entries keep their storage
-  // from cycle to cycle of the cache; the allocation of a profile answer is made only when
-  // a start or plan uses it.
-  struct WillRun {
-    Demand d;
-    NodeBitset avail;
-    bool ok = false;
-    std::int64_t pred = 0;
-    std::size_t pos = 0;      // ends released (profile answers)
-    bool has_alloc = false;
-    Allocation alloc;
-  };
-  std::vector<WillRun> answers(64);
-  std::size_t n_answers = 0;
-  auto will_run_cached = [&](const Demand& d, const NodeBitset& av) -> WillRun& {
-    for (std::size_t i = 0; i < n_answers; ++i) {
-      if (answers[i].d == d && answers[i].avail == av) return answers[i];
-    }
-    if (n_answers == answers.size()) n_answers = 0;
-    WillRun& w = answers[n_answers++];
-    w.d = d;
-    w.avail = av;
-    if (rows_) {
-      w.ok = will_run_shared(d, av, w.pred, w.alloc);
-      w.has_alloc = true;
-    } else {
+  WillRunAnswers answers;
+  auto will_run_cached = [&](const Demand& d, const NodeBitset& av) -> WillRunAnswer& {
+    return answers.get(d, av, [&](WillRunAnswer& w) {
+      if (rows_) {
+        w.ok = will_run_shared(d, av, w.pred, w.alloc);
+        w.has_alloc = true;
+        return;
+      }
       if (profile_stale) {
         std::vector<ReleaseProfile::End> pe;
         pe.reserve(ends.size());
@@ -176,10 +156,9 @@ void Simulator::backfill_cycle() {
       }
       w.ok = profile.will_run(pool_, d, av, now_, s.bf_window_linear, s.bf_busy_nodes, w.pred, w.pos);
       w.has_alloc = false;
-    }
-    return w;
+    });
   };
-  auto alloc_of = [&](WillRun& w) -> const Allocation& {
+  auto alloc_of = [&](WillRunAnswer& w) -> const Allocation& {
     if (!w.has_alloc) profile.allocate(pool_, w.d, w.avail, w.pos, s.bf_busy_nodes, w.alloc);
     w.has_alloc = true;
     return w.alloc;
@@ -252,9 +231,9 @@ void Simulator::backfill_cycle() {
           limits_allow(job, rec, LimitPhase::kPost)) {
         // The answers stay (as in every cycle so far), so those still without their
         // allocation take it from the profile before the start changes the pool.
-        for (std::size_t i = 0; i < n_answers; ++i) {
-          if (answers[i].ok) alloc_of(answers[i]);
-        }
+        answers.for_each_recent([&](WillRunAnswer& w) {
+          if (w.ok) alloc_of(w);
+        });
         start_job(e.job, e.rec, alloc, StartedBy::kBackfill);
         if (rows_) scratch = pool_.state();
         profile_stale = true;
@@ -272,16 +251,18 @@ void Simulator::backfill_cycle() {
       avail = base;
       std::int64_t later_start = 0;
       // Slots are contiguous and sorted: start at the first one still open at start_res.
+      // A later start is worth trying only if the next slot frees nodes: one pass narrows
+      // avail and asks that while no later start is known.
       for (std::size_t k = slot_at(slots, start_res); k < slots.size(); ++k) {
         const Slot& sl = slots[k];
-        // A later start is worth trying only if the next slot frees nodes.
-        if (sl.end > start_res && k + 1 < slots.size() && later_start == 0 &&
-            NodeBitset::any_gain(base, slots[k + 1].avail, avail, sl.avail)) {
+        const bool ask = k + 1 < slots.size() && later_start == 0;
+        if (sl.begin > end_time) {
+          if (ask && NodeBitset::any_gain(base, slots[k + 1].avail, avail, sl.avail)) later_start = sl.end;
+          break;
+        }
+        if (ask ? avail.and_gains(sl.avail, base, slots[k + 1].avail) : (avail &= sl.avail, false)) {
           later_start = sl.end;
         }
-        if (sl.end <= start_res) continue;
-        if (sl.begin > end_time) break;
-        avail &= sl.avail;
       }
       if (!avail.count_at_least(rec.demand.min_nodes)) {
         if (later_start) {
@@ -309,7 +290,7 @@ void Simulator::backfill_cycle() {
         start_now = true;
         break;
       }
-      WillRun& w = will_run_cached(rec.demand, avail);
+      WillRunAnswer& w = will_run_cached(rec.demand, avail);
       pred = w.pred;
       if (!w.ok) {
         if (later_start) {
@@ -356,7 +337,7 @@ void Simulator::backfill_cycle() {
     if ((start_now || plan) && !limits_allow(job, rec, start_now ? LimitPhase::kBoth : LimitPhase::kPost)) continue;
     if (start_now) {
       start_job(e.job, e.rec, alloc, StartedBy::kBackfill);  // also adds it to ends_
-      n_answers = 0;
+      answers.job_started();
       if (rows_) {
         // Shared CPUs are not a count: copy what the rows left on its nodes.
         for (const AllocPiece& p : alloc.pieces) scratch.nodes[p.node] = pool_.state().nodes[p.node];

@@ -23,6 +23,15 @@ void ReleaseProfile::build(const PoolState& base, std::vector<End> ends) {
   base_ = &base;
   ends_ = std::move(ends);
   const std::size_t n = base.nodes.size();
+  uniform_ = true;
+  for (const NodeResources& r : base.nodes) {
+    const NodeResources& r0 = base.nodes.front();
+    if (r.cpus_total != r0.cpus_total || r.mem_total != r0.mem_total || r.gpus_total != r0.gpus_total ||
+        r.unit != r0.unit) {
+      uniform_ = false;
+      break;
+    }
+  }
   first_.assign(n + 1, 0);
   spans_.clear();
   std::uint32_t span_words = 0;
@@ -86,9 +95,9 @@ std::size_t ReleaseProfile::open(std::size_t k, bool idle, const NodeBitset& all
   std::size_t added = 0;
   for (std::uint32_t w = 0; w < sp.words; ++w) {
     const std::size_t at = sp.first_word + w;
-    std::uint64_t bits = opened[sp.bits + w] & allowed.word(at) & ~cand.word(at);
+    const std::uint64_t bits = opened[sp.bits + w] & allowed.word(at) & ~cand.word(at);
+    cand.or_word(at, bits);
     added += static_cast<std::size_t>(std::popcount(bits));
-    for (; bits; bits &= bits - 1) cand.set(at * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
   }
   return added;
 }
@@ -101,15 +110,36 @@ std::size_t ReleaseProfile::candidates_at(std::size_t p, bool idle, const NodeBi
   return count;
 }
 
+bool ReleaseProfile::idle_capacity(const NodePool& pool, const Demand& d, std::uint32_t& cap) const {
+  // Only CPU counts decide then: no GPUs to find, no fixed CPUs per node (fit_pass takes
+  // what it needs from each node in turn, so the count of nodes and their capacity do).
+  if (!uniform_ || base_->nodes.empty() || d.gpus > 0 || d.cpus_per_node > 0) return false;
+  NodeResources idle = base_->nodes.front();
+  idle.cpus_free = idle.cpus_total;
+  idle.mem_free = idle.mem_total;
+  idle.gpus_free = idle.gpus_total;
+  idle.jobs = 0;
+  cap = pool.capacity(idle, d);
+  return true;
+}
+
 bool ReleaseProfile::will_run(const NodePool& pool, const Demand& d, const NodeBitset& avail, std::int64_t now,
                               std::int64_t window_linear, bool prefer_busy, std::int64_t& pred, std::size_t& pos) {
   // Even with every running job gone too few nodes are allowed: no release can help.
   const std::size_t need = nodes_needed(pool, d);
   if (!avail.count_at_least(need)) return false;
   std::size_t count = candidates_at(0, d.whole_nodes, avail, cand_);
+  // When every candidate is idle on a pool of alike nodes (a machine of whole-node jobs),
+  // each gives the same capacity and the fit is decided by counting; idle candidates are
+  // counted beside the others for that.
+  std::uint32_t idle_cap = 0;
+  const bool by_count = idle_capacity(pool, d, idle_cap);
+  std::size_t idle_count = by_count && !d.whole_nodes ? candidates_at(0, true, avail, cand_idle_) : 0;
   auto fits = [&](std::size_t p) {
-    if (count < need ||
-        !pool.fit_nodes([&](std::uint32_t i) -> const NodeResources& { return node_at(i, p); }, d, cand_,
+    if (count < need) return false;
+    if (by_count && (d.whole_nodes || (idle_count == count && cand_idle_ == cand_))) {
+      if (idle_cap == 0 || static_cast<std::uint64_t>(count) * idle_cap < d.cpus) return false;
+    } else if (!pool.fit_nodes([&](std::uint32_t i) -> const NodeResources& { return node_at(i, p); }, d, cand_,
                         prefer_busy, nullptr, [](std::uint32_t, const NodeResources& n) { return n.cpus_free; })) {
       return false;
     }
@@ -122,7 +152,11 @@ bool ReleaseProfile::will_run(const NodePool& pool, const Demand& d, const NodeB
   }
   return release_in_batches(
       ends_, now, window_linear, [&](std::size_t k) { return touches(k, avail); },
-      [&](std::size_t k) { count += open(k, d.whole_nodes, avail, cand_); }, fits, pred);
+      [&](std::size_t k) {
+        count += open(k, d.whole_nodes, avail, cand_);
+        if (by_count && !d.whole_nodes) idle_count += open(k, true, avail, cand_idle_);
+      },
+      fits, pred);
 }
 
 void ReleaseProfile::allocate(const NodePool& pool, const Demand& d, const NodeBitset& avail, std::size_t pos,

@@ -59,13 +59,18 @@ class ReleaseProfile {
   /// Candidates once the first p ends are released: allowed nodes free (or idle) by then.
   std::size_t candidates_at(std::size_t p, bool idle, const NodeBitset& allowed, NodeBitset& cand) const;
 
+  /// What the demand can take of an idle node when every node is alike (0 when it takes
+  /// none): on such a pool a fit among idle nodes is decided by their count.
+  bool idle_capacity(const NodePool& pool, const Demand& d, std::uint32_t& cap) const;
+
   const PoolState* base_ = nullptr;
+  bool uniform_ = false;  // every node has the same CPUs, memory, GPUs and allocation unit
   std::vector<End> ends_;
   std::vector<std::uint32_t> first_, fill_;  // per node: its steps in steps_ (CSR)
   std::vector<Step> steps_;
   std::vector<Span> spans_;
   std::vector<std::uint64_t> node_bits_, freed_bits_, idled_bits_;
-  NodeBitset free_now_, idle_now_, cand_;
+  NodeBitset free_now_, idle_now_, cand_, cand_idle_;
 };
 
 /// The will-run test's release walk (cons_tres _will_run_test): running jobs that hold a node
