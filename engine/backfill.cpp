@@ -6,52 +6,24 @@
 // will-run test) to apply bf_max_time and, without bf_continue, the end of the cycle at the
 // first lock yield after which job or node state has changed.
 #include <algorithm>
-#include <limits>
 #include <map>
 #include <set>
 #include <string>
 
 #include "engine/bf_answers.h"
 #include "engine/bf_profile.h"
+#include "engine/bf_slots.h"
 #include "engine/simulator.h"
 
 namespace sa::engine {
 
 namespace {
 
-struct Slot {
-  std::int64_t begin, end;
-  NodeBitset avail;
-};
-
 bool overlaps(const Allocation& a, const NodeBitset& nodes) {
   for (const AllocPiece& p : a.pieces) {
     if (nodes.test(p.node)) return true;
   }
   return false;
-}
-
-/// The first slot still open at `t`: slots are contiguous and sorted, so a binary search
-/// finds it (a deep queue leaves hundreds of slots in a cycle).
-std::size_t slot_at(const std::vector<Slot>& slots, std::int64_t t) {
-  return static_cast<std::size_t>(
-      std::partition_point(slots.begin(), slots.end(), [t](const Slot& sl) { return sl.end <= t; }) - slots.begin());
-}
-
-/// Splits the slot containing `t` so that a slot boundary falls on `t`.
-void split_at(std::vector<Slot>& slots, std::int64_t t) {
-  const std::size_t i = slot_at(slots, t);
-  if (i == slots.size() || slots[i].begin >= t) return;
-  Slot tail{t, slots[i].end, slots[i].avail};
-  slots[i].end = t;
-  slots.insert(slots.begin() + static_cast<std::ptrdiff_t>(i) + 1, std::move(tail));
-}
-
-/// Takes `nodes` out of every slot lying within [from, to).
-void subtract_within(std::vector<Slot>& slots, std::int64_t from, std::int64_t to, const NodeBitset& nodes) {
-  for (std::size_t i = slot_at(slots, from); i < slots.size() && slots[i].end <= to; ++i) {
-    if (slots[i].begin >= from) slots[i].avail.subtract(nodes);
-  }
 }
 
 }  // namespace
@@ -67,18 +39,7 @@ void Simulator::backfill_cycle() {
   const SchedulerSettings& s = conf_.scheduler;
   const std::int64_t res = std::max<std::int64_t>(1, s.bf_resolution);
   const std::int64_t window_end = (now_ + s.bf_window) / res * res;
-  std::vector<Slot> slots{Slot{now_ / res * res, window_end, pool_.usable()}};
-  // Advanced reservations take their nodes out of the map for their windows, so a job
-  // without one is planned around them exactly as job_test_resv keeps it off them.
-  if (resv_) {
-    for (const ResvWindow& w : resv_->windows()) {
-      if (w.start >= window_end) break;
-      if (w.end <= slots.front().begin) continue;
-      split_at(slots, std::max(w.start, slots.front().begin));
-      split_at(slots, std::min(w.end, window_end));
-      subtract_within(slots, w.start, w.end, w.nodes);
-    }
-  }
+  SlotMap slots(now_ / res * res, window_end, pool_.usable(), resv_ ? &resv_->windows() : nullptr);
   // Where CPUs may be shared, the will-run tests release jobs into a copy of the pool.
   PoolState scratch;
   if (rows_) scratch = pool_.state();
@@ -249,21 +210,7 @@ void Simulator::backfill_cycle() {
       const std::int64_t end_time = std::max(start_res, now_) + tl;
       base.assign_and(part_nodes_[rec.part], pool_.usable());
       avail = base;
-      std::int64_t later_start = 0;
-      // Slots are contiguous and sorted: start at the first one still open at start_res.
-      // A later start is worth trying only if the next slot frees nodes: one pass narrows
-      // avail and asks that while no later start is known.
-      for (std::size_t k = slot_at(slots, start_res); k < slots.size(); ++k) {
-        const Slot& sl = slots[k];
-        const bool ask = k + 1 < slots.size() && later_start == 0;
-        if (sl.begin > end_time) {
-          if (ask && NodeBitset::any_gain(base, slots[k + 1].avail, avail, sl.avail)) later_start = sl.end;
-          break;
-        }
-        if (ask ? avail.and_gains(sl.avail, base, slots[k + 1].avail) : (avail &= sl.avail, false)) {
-          later_start = sl.end;
-        }
-      }
+      const std::int64_t later_start = slots.narrow(start_res, end_time, base, avail);
       if (!avail.count_at_least(rec.demand.min_nodes)) {
         if (later_start) {
           start_res = later_start;
@@ -317,13 +264,7 @@ void Simulator::backfill_cycle() {
       // is retried from its predicted start.
       const std::int64_t r0 = pred / res * res, r1 = (pred + tl) / res * res;
       const Allocation& planned = alloc_of(w);
-      bool conflict = false;
-      for (std::size_t k = slot_at(slots, r0); k < slots.size() && slots[k].begin < r1 && !conflict; ++k) {
-        for (const AllocPiece& p : planned.pieces) {
-          if (!slots[k].avail.test(p.node)) conflict = true;
-        }
-      }
-      if (conflict) {
+      if (slots.conflicts(r0, r1, planned)) {
         start_res = pred > start_res ? pred : start_res + res;
         continue;
       }
@@ -359,11 +300,9 @@ void Simulator::backfill_cycle() {
     const std::int64_t r0 = pred / res * res;
     std::int64_t r1 = (pred + tl + res - 1) / res * res;
     if (r1 <= r0) r1 = r0 + res;
-    split_at(slots, r0);
-    split_at(slots, std::min(r1, window_end));
     NodeBitset nodes(conf_.nodes.size());
     for (const AllocPiece& p : alloc.pieces) nodes.set(p.node);
-    subtract_within(slots, r0, r1, nodes);
+    slots.reserve(r0, r1, nodes);
     ++result_.counters.bf_reservations;
     ++resv_per_part[rec.part];
     reserved_jobs.insert(e.job);
