@@ -10,34 +10,20 @@
 #include <set>
 #include <string>
 
+#include "engine/bf_answers.h"
+#include "engine/bf_profile.h"
+#include "engine/bf_slots.h"
 #include "engine/simulator.h"
 
 namespace sa::engine {
 
 namespace {
 
-struct Slot {
-  std::int64_t begin, end;
-  NodeBitset avail;
-};
-
 bool overlaps(const Allocation& a, const NodeBitset& nodes) {
   for (const AllocPiece& p : a.pieces) {
     if (nodes.test(p.node)) return true;
   }
   return false;
-}
-
-/// Splits the slot containing `t` so that a slot boundary falls on `t`.
-void split_at(std::vector<Slot>& slots, std::int64_t t) {
-  for (std::size_t i = 0; i < slots.size(); ++i) {
-    if (slots[i].begin < t && t < slots[i].end) {
-      Slot tail{t, slots[i].end, slots[i].avail};
-      slots[i].end = t;
-      slots.insert(slots.begin() + static_cast<std::ptrdiff_t>(i) + 1, std::move(tail));
-      return;
-    }
-  }
 }
 
 }  // namespace
@@ -53,21 +39,10 @@ void Simulator::backfill_cycle() {
   const SchedulerSettings& s = conf_.scheduler;
   const std::int64_t res = std::max<std::int64_t>(1, s.bf_resolution);
   const std::int64_t window_end = (now_ + s.bf_window) / res * res;
-  std::vector<Slot> slots{Slot{now_ / res * res, window_end, pool_.usable()}};
-  // Advanced reservations take their nodes out of the map for their windows, so a job
-  // without one is planned around them exactly as job_test_resv keeps it off them.
-  if (resv_) {
-    for (const ResvWindow& w : resv_->windows()) {
-      if (w.start >= window_end) break;
-      if (w.end <= slots.front().begin) continue;
-      split_at(slots, std::max(w.start, slots.front().begin));
-      split_at(slots, std::min(w.end, window_end));
-      for (Slot& sl : slots) {
-        if (sl.begin >= w.start && sl.end <= w.end) sl.avail.subtract(w.nodes);
-      }
-    }
-  }
-  PoolState scratch = pool_.state();
+  SlotMap slots(now_ / res * res, window_end, pool_.usable(), resv_ ? &resv_->windows() : nullptr);
+  // Where CPUs may be shared, the will-run tests release jobs into a copy of the pool.
+  PoolState scratch;
+  if (rows_) scratch = pool_.state();
 
   std::int64_t next_change = kNoTime;
   for (std::uint32_t j : running_) {
@@ -80,130 +55,74 @@ void Simulator::backfill_cycle() {
       break;
     }
   }
-  // ends_ is kept sorted by planned end; jobs past it (OverTimeLimit) count as ending now + 1.
+  // ends_ is kept sorted by planned end.
   sort_ends();
   const std::vector<PlannedEnd>& ends = ends_;
-  auto end_of = [this](const PlannedEnd& e) { return std::max(now_ + 1, e.end); };
 
-  // The will-run test: current resources first, then running jobs removed in batches of
-  // growing time windows (30 s, doubling, or +bf_window_linear); the predicted start is
-  // the end of the last job removed.
-  std::vector<std::uint32_t> released;
+  // The will-run test: current resources first, then running jobs released in batches
+  // (release_in_batches). Without shared CPUs the node states after each release come from
+  // the cycle's release profile, built once and again after each start; where CPUs may be
+  // shared the scratch pool is released and taken back as the rows left it.
+  ReleaseProfile profile;
+  bool profile_stale = true;
   NodeBitset candidates;
-  auto will_run = [&](const Demand& d, const NodeBitset& avail, std::int64_t& pred, Allocation& alloc) {
+  std::vector<std::uint32_t> released;
+  auto will_run_shared = [&](const Demand& d, const NodeBitset& avail, std::int64_t& pred, Allocation& alloc) {
     // An aggregate of what the avail nodes can give (CPUs, nodes giving any) is kept as
     // jobs are released, so the node-by-node fit runs only when the totals allow it.
-    // GPU demands always take the full fit.
+    // GPU demands always take the full fit. (The rows were asked about starting now.)
     std::int64_t total = 0;
     std::uint32_t giving = 0;
     candidates.assign_and(avail, d.whole_nodes ? scratch.idle : scratch.free);
     const std::uint32_t min_nodes = std::max<std::uint32_t>(1, d.min_nodes);
     auto may_fit = [&] { return d.gpus > 0 || (total >= d.cpus && giving >= min_nodes); };
-    // The sum stops as soon as it says the job may fit now (capacities are never negative);
-    // it is completed only if the immediate fit fails and running jobs must be released.
-    bool partial = false;
-    candidates.for_each_until([&](std::size_t i) {
+    auto add_capacity = [&](std::uint32_t i, int sign) {
       const std::uint32_t c = pool_.capacity(scratch.nodes[i], d);
-      total += c;
-      giving += c > 0;
-      return partial = may_fit();
-    });
-    // (Where CPUs may be shared the caller has already asked the rows about starting now.)
-    if (!rows_ && may_fit() && pool_.fit(scratch, d, avail, &alloc, s.bf_busy_nodes)) {
-      pred = now_;
-      return true;
-    }
-    if (partial) {
-      total = 0;
-      giving = 0;
-      candidates.for_each([&](std::size_t i) {
-        const std::uint32_t c = pool_.capacity(scratch.nodes[i], d);
-        total += c;
-        giving += c > 0;
-      });
-    }
+      total += sign * static_cast<std::int64_t>(c);
+      giving = static_cast<std::uint32_t>(static_cast<std::int64_t>(giving) + sign * (c > 0));
+    };
+    candidates.for_each([&](std::size_t i) { add_capacity(static_cast<std::uint32_t>(i), 1); });
     released.clear();
-    std::int64_t window = 30, end_time = 0;
-    std::size_t it = 0;
-    bool more = true, ok = false;
-    while (more && !ok) {
-      std::int64_t last = -1;
-      bool skip_test = false;
-      int removed = 0;
-      while (true) {
-        if (it == ends.size()) {
-          more = false;
-          break;
-        }
-        const PlannedEnd& e = ends[it++];
-        const Allocation& a = jobs_[e.job].alloc;
-        if (!overlaps(a, avail)) continue;
-        const std::int64_t e_end = end_of(e);
-        if (!end_time) end_time = e_end + (30 - e_end % 30);
-        last = static_cast<std::int64_t>(it - 1);
-        for (const AllocPiece& p : a.pieces) {
-          if (!avail.test(p.node)) continue;
-          const std::uint32_t c = pool_.capacity(scratch.nodes[p.node], d);
-          total -= c;
-          giving -= c > 0;
-        }
-        scratch.give_back(a);
-        for (const AllocPiece& p : a.pieces) {
-          if (!avail.test(p.node)) continue;
-          const std::uint32_t c = pool_.capacity(scratch.nodes[p.node], d);
-          total += c;
-          giving += c > 0;
-        }
-        released.push_back(e.job);
-        if (it == ends.size()) {
-          more = false;
-          break;
-        }
-        if (end_of(ends[it]) > end_time + window) break;
-        if (removed++ > 200) {
-          skip_test = true;
-          break;
-        }
-      }
-      if (last < 0) break;
-      if (skip_test) continue;
-      do {
-        window = s.bf_window_linear > 0 ? window + s.bf_window_linear : window * 2;
-      } while (it < ends.size() && end_of(ends[it]) > end_time + window);
-      if (may_fit() && pool_.fit(scratch, d, avail, &alloc, s.bf_busy_nodes)) {
-        const std::int64_t e = end_of(ends[static_cast<std::size_t>(last)]);
-        pred = e <= now_ ? now_ + 1 : e;
-        ok = true;
-      }
-    }
+    const bool ok = release_in_batches(
+        ends, now_, s.bf_window_linear, [&](std::size_t k) { return overlaps(jobs_[ends[k].job].alloc, avail); },
+        [&](std::size_t k) {
+          const Allocation& a = jobs_[ends[k].job].alloc;
+          for (const AllocPiece& p : a.pieces) {
+            if (avail.test(p.node)) add_capacity(p.node, -1);
+          }
+          scratch.give_back(a);
+          for (const AllocPiece& p : a.pieces) {
+            if (avail.test(p.node)) add_capacity(p.node, 1);
+          }
+          released.push_back(ends[k].job);
+        },
+        [&](std::size_t) { return may_fit() && pool_.fit(scratch, d, avail, &alloc, s.bf_busy_nodes); }, pred);
     for (std::uint32_t j : released) scratch.take(jobs_[j].alloc);
     return ok;
   };
-
-  // Will-run answers depend only on the demand, the nodes allowed and the scratch state,
-  // which changes only when a job starts; queues are full of jobs of the same shape, so
-  // one answer serves them all until then. (The test still counts for each job: bf_tests
-  // and the bf_max_time cost model see every job, as slurmctld would.)
-  struct WillRun {
-    Demand d;
-    NodeBitset avail;
-    bool ok;
-    std::int64_t pred;
-    Allocation alloc;
-  };
-  std::vector<WillRun> answers;
-  auto will_run_cached = [&](const Demand& d, const NodeBitset& av, std::int64_t& pred, Allocation& out) {
-    for (const WillRun& w : answers) {
-      if (w.d == d && w.avail == av) {
-        pred = w.pred;
-        out = w.alloc;
-        return w.ok;
+  WillRunAnswers answers;
+  auto will_run_cached = [&](const Demand& d, const NodeBitset& av) -> WillRunAnswer& {
+    return answers.get(d, av, [&](WillRunAnswer& w) {
+      if (rows_) {
+        w.ok = will_run_shared(d, av, w.pred, w.alloc);
+        w.has_alloc = true;
+        return;
       }
-    }
-    const bool ok = will_run(d, av, pred, out);
-    if (answers.size() >= 64) answers.clear();
-    answers.push_back({d, av, ok, pred, out});
-    return ok;
+      if (profile_stale) {
+        std::vector<ReleaseProfile::End> pe;
+        pe.reserve(ends.size());
+        for (const PlannedEnd& e : ends) pe.push_back({e.end, &jobs_[e.job].alloc});
+        profile.build(pool_.state(), std::move(pe));
+        profile_stale = false;
+      }
+      w.ok = profile.will_run(pool_, d, av, now_, s.bf_window_linear, s.bf_busy_nodes, w.pred, w.pos);
+      w.has_alloc = false;
+    });
+  };
+  auto alloc_of = [&](WillRunAnswer& w) -> const Allocation& {
+    if (!w.has_alloc) profile.allocate(pool_, w.d, w.avail, w.pos, s.bf_busy_nodes, w.alloc);
+    w.has_alloc = true;
+    return w.alloc;
   };
 
   std::map<std::string, std::int64_t> per_user, per_assoc, per_user_part;
@@ -271,8 +190,14 @@ void Simulator::backfill_cycle() {
       apply_reservations(job, rec, base);
       if (base.count_at_least(rec.demand.min_nodes) && place(job, rec, base, &alloc) &&
           limits_allow(job, rec, LimitPhase::kPost)) {
+        // The answers stay (as in every cycle so far), so those still without their
+        // allocation take it from the profile before the start changes the pool.
+        answers.for_each_recent([&](WillRunAnswer& w) {
+          if (w.ok) alloc_of(w);
+        });
         start_job(e.job, e.rec, alloc, StartedBy::kBackfill);
-        scratch = pool_.state();
+        if (rows_) scratch = pool_.state();
+        profile_stale = true;
         ++started;
       }
       continue;
@@ -285,21 +210,7 @@ void Simulator::backfill_cycle() {
       const std::int64_t end_time = std::max(start_res, now_) + tl;
       base.assign_and(part_nodes_[rec.part], pool_.usable());
       avail = base;
-      std::int64_t later_start = 0;
-      // Slots are contiguous and sorted: start at the first one still open at start_res.
-      const auto first = std::partition_point(slots.begin(), slots.end(),
-                                              [&](const Slot& sl) { return sl.end <= start_res; });
-      for (std::size_t k = static_cast<std::size_t>(first - slots.begin()); k < slots.size(); ++k) {
-        const Slot& sl = slots[k];
-        // A later start is worth trying only if the next slot frees nodes.
-        if (sl.end > start_res && k + 1 < slots.size() && later_start == 0 &&
-            NodeBitset::any_gain(base, slots[k + 1].avail, avail, sl.avail)) {
-          later_start = sl.end;
-        }
-        if (sl.end <= start_res) continue;
-        if (sl.begin > end_time) break;
-        avail &= sl.avail;
-      }
+      const std::int64_t later_start = slots.narrow(start_res, end_time, base, avail);
       if (!avail.count_at_least(rec.demand.min_nodes)) {
         if (later_start) {
           start_res = later_start;
@@ -326,7 +237,9 @@ void Simulator::backfill_cycle() {
         start_now = true;
         break;
       }
-      if (!will_run_cached(rec.demand, avail, pred, alloc)) {
+      WillRunAnswer& w = will_run_cached(rec.demand, avail);
+      pred = w.pred;
+      if (!w.ok) {
         if (later_start) {
           start_res = later_start;
           continue;
@@ -335,6 +248,7 @@ void Simulator::backfill_cycle() {
       }
       pred = std::max(pred, start_res);
       if (pred <= now_) {
+        alloc = alloc_of(w);
         start_now = true;
         break;
       }
@@ -349,19 +263,12 @@ void Simulator::backfill_cycle() {
       // The select plugin does not know pending reservations: a plan that runs into one
       // is retried from its predicted start.
       const std::int64_t r0 = pred / res * res, r1 = (pred + tl) / res * res;
-      bool conflict = false;
-      for (const Slot& sl : slots) {
-        if (sl.end > r0 && sl.begin < r1) {
-          for (const AllocPiece& p : alloc.pieces) {
-            if (!sl.avail.test(p.node)) conflict = true;
-          }
-        }
-        if (conflict) break;
-      }
-      if (conflict) {
+      const Allocation& planned = alloc_of(w);
+      if (slots.conflicts(r0, r1, planned)) {
         start_res = pred > start_res ? pred : start_res + res;
         continue;
       }
+      alloc = planned;
       plan = true;
       break;
     }
@@ -371,15 +278,14 @@ void Simulator::backfill_cycle() {
     if ((start_now || plan) && !limits_allow(job, rec, start_now ? LimitPhase::kBoth : LimitPhase::kPost)) continue;
     if (start_now) {
       start_job(e.job, e.rec, alloc, StartedBy::kBackfill);  // also adds it to ends_
-      answers.clear();
+      answers.job_started();
       if (rows_) {
         // Shared CPUs are not a count: copy what the rows left on its nodes.
         for (const AllocPiece& p : alloc.pieces) scratch.nodes[p.node] = pool_.state().nodes[p.node];
         scratch.free = pool_.state().free;
         scratch.idle = pool_.state().idle;
-      } else {
-        scratch.take(alloc);
       }
+      profile_stale = true;
       if (job.planned_end > now_ && (next_change == kNoTime || job.planned_end < next_change)) next_change = job.planned_end;
       ++started;
       if (s.bf_max_job_start > 0 && started >= s.bf_max_job_start) {
@@ -394,13 +300,9 @@ void Simulator::backfill_cycle() {
     const std::int64_t r0 = pred / res * res;
     std::int64_t r1 = (pred + tl + res - 1) / res * res;
     if (r1 <= r0) r1 = r0 + res;
-    split_at(slots, r0);
-    split_at(slots, std::min(r1, window_end));
     NodeBitset nodes(conf_.nodes.size());
     for (const AllocPiece& p : alloc.pieces) nodes.set(p.node);
-    for (Slot& sl : slots) {
-      if (sl.begin >= r0 && sl.end <= r1) sl.avail.subtract(nodes);
-    }
+    slots.reserve(r0, r1, nodes);
     ++result_.counters.bf_reservations;
     ++resv_per_part[rec.part];
     reserved_jobs.insert(e.job);

@@ -15,6 +15,8 @@ class NodeBitset {
     trim();
   }
   std::size_t size() const { return size_; }
+  std::uint64_t word(std::size_t w) const { return words_[w]; }
+  void or_word(std::size_t w, std::uint64_t bits) { words_[w] |= bits; }
   bool test(std::size_t i) const { return (words_[i >> 6] >> (i & 63)) & 1U; }
   void set(std::size_t i) { words_[i >> 6] |= std::uint64_t{1} << (i & 63); }
   void reset(std::size_t i) { words_[i >> 6] &= ~(std::uint64_t{1} << (i & 63)); }
@@ -48,6 +50,16 @@ class NodeBitset {
       if ((a.words_[w] & b.words_[w]) & ~(c.words_[w] & d.words_[w])) return true;
     }
     return false;
+  }
+  /// this &= o, and whether (a & b) has a bit the result lacks (any_gain(a, b, this, o) in
+  /// the same pass: backfill narrows its node set slot by slot and asks this at each one).
+  bool and_gains(const NodeBitset& o, const NodeBitset& a, const NodeBitset& b) {
+    std::uint64_t gain = 0;
+    for (std::size_t w = 0; w < words_.size(); ++w) {
+      words_[w] &= o.words_[w];
+      gain |= a.words_[w] & b.words_[w] & ~words_[w];
+    }
+    return gain != 0;
   }
   /// count() >= n, stopping as soon as it is known.
   bool count_at_least(std::size_t n) const {

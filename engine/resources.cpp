@@ -52,6 +52,7 @@ NodePool::NodePool(const Config& config) {
     }
     r.unit = std::max<std::uint32_t>(1, std::min(r.unit, std::max<std::uint32_t>(1, n.cpus)));
     state_.nodes.push_back(r);
+    max_node_cpus_ = std::max(max_node_cpus_, r.cpus_total);
     if (n.usable()) usable_.set(i);
   }
   state_.free = NodeBitset(n_nodes, true);
@@ -132,10 +133,7 @@ void PoolState::take(const Allocation& a) {
 void PoolState::give_back(const Allocation& a) {
   for (const AllocPiece& p : a.pieces) {
     NodeResources& n = nodes[p.node];
-    n.cpus_free = std::min(n.cpus_total, n.cpus_free + p.cpus);
-    n.mem_free = std::min(n.mem_total, n.mem_free + p.mem);
-    n.gpus_free = std::min(n.gpus_total, n.gpus_free + p.gpus);
-    if (n.jobs) --n.jobs;
+    release_piece(n, p);
     if (n.jobs == 0) idle.set(p.node);
     if (n.cpus_free > 0) free.set(p.node);
   }

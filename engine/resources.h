@@ -60,6 +60,14 @@ struct Allocation {
   std::uint32_t nodes() const { return static_cast<std::uint32_t>(pieces.size()); }
 };
 
+/// One piece of an allocation handed back to its node (PoolState::give_back, node by node).
+inline void release_piece(NodeResources& n, const AllocPiece& p) {
+  n.cpus_free = std::min(n.cpus_total, n.cpus_free + p.cpus);
+  n.mem_free = std::min(n.mem_total, n.mem_free + p.mem);
+  n.gpus_free = std::min(n.gpus_total, n.gpus_free + p.gpus);
+  if (n.jobs) --n.jobs;
+}
+
 /// Resource use of every node (internal numbering) with the bitmaps fits search.
 struct PoolState {
   std::vector<NodeResources> nodes;
@@ -104,11 +112,22 @@ class NodePool {
   /// Memory the demand asks of a node for `cpus` CPUs, tracked or not (0 when unbounded).
   std::uint64_t requested_mem(const NodeResources& n, const Demand& d, std::uint32_t cpus) const;
   bool memory_tracked() const { return memory_; }
+  /// The most CPUs any node has: with the demand's max_cpus_per_node it bounds what one node
+  /// can give, so a count of candidate nodes can rule a fit out before it is tried.
+  std::uint32_t max_node_cpus() const { return max_node_cpus_; }
   /// The fit itself, over `candidates`, with each visited node's free CPUs from
   /// free_cpus(internal index, node): views are computed only for the nodes looked at.
   template <class FreeCpus>
   bool fit_pass(const PoolState& state, const Demand& d, const NodeBitset& candidates, bool prefer_busy,
-                Allocation* out, FreeCpus free_cpus) const;
+                Allocation* out, FreeCpus free_cpus) const {
+    return fit_nodes([&state](std::uint32_t i) -> const NodeResources& { return state.nodes[i]; }, d, candidates,
+                     prefer_busy, out, free_cpus);
+  }
+  /// The same fit with each node's state from node_at(internal index): backfill's planning
+  /// reads node states at a future time from its release profile instead of a pool copy.
+  template <class NodeAt, class FreeCpus>
+  bool fit_nodes(NodeAt node_at, const Demand& d, const NodeBitset& candidates, bool prefer_busy, Allocation* out,
+                 FreeCpus free_cpus) const;
 
  private:
 
@@ -116,12 +135,13 @@ class NodePool {
   PoolState empty_;
   NodeBitset usable_;
   std::vector<std::uint32_t> config_index_, internal_index_;
+  std::uint32_t max_node_cpus_ = 0;
   bool memory_ = true;
 };
 
-template <class FreeCpus>
-inline bool NodePool::fit_pass(const PoolState& state, const Demand& d, const NodeBitset& candidates, bool prefer_busy,
-                        Allocation* out, FreeCpus free_cpus) const {
+template <class NodeAt, class FreeCpus>
+inline bool NodePool::fit_nodes(NodeAt node_at, const Demand& d, const NodeBitset& candidates, bool prefer_busy,
+                                Allocation* out, FreeCpus free_cpus) const {
   std::int64_t cpus_left = d.cpus;
   std::uint32_t gpus_left = d.gpus;
   std::uint32_t nodes_used = 0;
@@ -134,7 +154,7 @@ inline bool NodePool::fit_pass(const PoolState& state, const Demand& d, const No
   for (int pass = prefer_busy ? 0 : 1; pass < 2 && !done(); ++pass) {
     candidates.for_each_until([&](std::size_t idx) {
       const std::uint32_t i = static_cast<std::uint32_t>(idx);
-      const NodeResources& n = state.nodes[i];
+      const NodeResources& n = node_at(i);
       // bf_busy_nodes: first the nodes already in use, then the idle ones.
       if (prefer_busy && (pass == 0) == n.idle()) return false;
       const std::uint32_t cap = capacity(n, d, free_cpus(i, n));

@@ -1,0 +1,169 @@
+#include "engine/bf_profile.h"
+
+#include <bit>
+#include <limits>
+
+namespace sa::engine {
+
+namespace {
+
+/// A fit needs at least this many candidate nodes: min_nodes, and enough nodes to give the
+/// CPUs at the most one node can give. Counting candidates rules a fit out without trying it.
+std::size_t nodes_needed(const NodePool& pool, const Demand& d) {
+  const std::size_t min_nodes = std::max<std::uint32_t>(1, d.min_nodes);
+  const std::uint32_t per_node = std::min(pool.max_node_cpus(), d.max_cpus_per_node);
+  if (d.cpus == 0) return min_nodes;
+  if (per_node == 0) return std::numeric_limits<std::size_t>::max();
+  return std::max<std::size_t>(min_nodes, (d.cpus + per_node - 1) / per_node);
+}
+
+}  // namespace
+
+void ReleaseProfile::build(const PoolState& base, std::vector<End> ends) {
+  base_ = &base;
+  ends_ = std::move(ends);
+  const std::size_t n = base.nodes.size();
+  uniform_ = true;
+  for (const NodeResources& r : base.nodes) {
+    const NodeResources& r0 = base.nodes.front();
+    if (r.cpus_total != r0.cpus_total || r.mem_total != r0.mem_total || r.gpus_total != r0.gpus_total ||
+        r.unit != r0.unit) {
+      uniform_ = false;
+      break;
+    }
+  }
+  first_.assign(n + 1, 0);
+  spans_.clear();
+  std::uint32_t span_words = 0;
+  for (const End& e : ends_) {
+    Span sp;
+    if (!e.alloc->pieces.empty()) {
+      std::uint32_t lo = e.alloc->pieces.front().node, hi = lo;
+      for (const AllocPiece& p : e.alloc->pieces) {
+        ++first_[p.node + 1];
+        lo = std::min(lo, p.node);
+        hi = std::max(hi, p.node);
+      }
+      sp = Span{lo / 64, hi / 64 - lo / 64 + 1, span_words};
+      span_words += sp.words;
+    }
+    spans_.push_back(sp);
+  }
+  for (std::size_t i = 0; i < n; ++i) first_[i + 1] += first_[i];
+  fill_.assign(first_.begin(), first_.end() - 1);
+  steps_.resize(first_[n]);
+  node_bits_.assign(span_words, 0);
+  freed_bits_.assign(span_words, 0);
+  idled_bits_.assign(span_words, 0);
+  free_now_ = base.free;
+  idle_now_ = base.idle;
+  for (std::uint32_t k = 0; k < ends_.size(); ++k) {
+    const Span& sp = spans_[k];
+    for (const AllocPiece& p : ends_[k].alloc->pieces) {
+      const std::uint32_t i = p.node;
+      const std::uint32_t s = fill_[i]++;
+      NodeResources after = s == first_[i] ? base.nodes[i] : steps_[s - 1].after;
+      release_piece(after, p);
+      steps_[s] = Step{k, after};
+      const std::size_t w = sp.bits + i / 64 - sp.first_word;
+      const std::uint64_t bit = std::uint64_t{1} << (i % 64);
+      node_bits_[w] |= bit;
+      // The bits PoolState::give_back sets; no release clears them.
+      if (after.cpus_free > 0 && !free_now_.test(i)) {
+        free_now_.set(i);
+        freed_bits_[w] |= bit;
+      }
+      if (after.jobs == 0 && !idle_now_.test(i)) {
+        idle_now_.set(i);
+        idled_bits_[w] |= bit;
+      }
+    }
+  }
+}
+
+bool ReleaseProfile::touches(std::size_t k, const NodeBitset& nodes) const {
+  const Span& sp = spans_[k];
+  for (std::uint32_t w = 0; w < sp.words; ++w) {
+    if (nodes.word(sp.first_word + w) & node_bits_[sp.bits + w]) return true;
+  }
+  return false;
+}
+
+std::size_t ReleaseProfile::open(std::size_t k, bool idle, const NodeBitset& allowed, NodeBitset& cand) const {
+  const Span& sp = spans_[k];
+  const std::vector<std::uint64_t>& opened = idle ? idled_bits_ : freed_bits_;
+  std::size_t added = 0;
+  for (std::uint32_t w = 0; w < sp.words; ++w) {
+    const std::size_t at = sp.first_word + w;
+    const std::uint64_t bits = opened[sp.bits + w] & allowed.word(at) & ~cand.word(at);
+    cand.or_word(at, bits);
+    added += static_cast<std::size_t>(std::popcount(bits));
+  }
+  return added;
+}
+
+std::size_t ReleaseProfile::candidates_at(std::size_t p, bool idle, const NodeBitset& allowed,
+                                          NodeBitset& cand) const {
+  cand.assign_and(allowed, idle ? base_->idle : base_->free);
+  std::size_t count = cand.count();
+  for (std::size_t k = 0; k < p; ++k) count += open(k, idle, allowed, cand);
+  return count;
+}
+
+bool ReleaseProfile::idle_capacity(const NodePool& pool, const Demand& d, std::uint32_t& cap) const {
+  // Only CPU counts decide then: no GPUs to find, no fixed CPUs per node (fit_pass takes
+  // what it needs from each node in turn, so the count of nodes and their capacity do).
+  if (!uniform_ || base_->nodes.empty() || d.gpus > 0 || d.cpus_per_node > 0) return false;
+  NodeResources idle = base_->nodes.front();
+  idle.cpus_free = idle.cpus_total;
+  idle.mem_free = idle.mem_total;
+  idle.gpus_free = idle.gpus_total;
+  idle.jobs = 0;
+  cap = pool.capacity(idle, d);
+  return true;
+}
+
+bool ReleaseProfile::will_run(const NodePool& pool, const Demand& d, const NodeBitset& avail, std::int64_t now,
+                              std::int64_t window_linear, bool prefer_busy, std::int64_t& pred, std::size_t& pos) {
+  // Even with every running job gone too few nodes are allowed: no release can help.
+  const std::size_t need = nodes_needed(pool, d);
+  if (!avail.count_at_least(need)) return false;
+  std::size_t count = candidates_at(0, d.whole_nodes, avail, cand_);
+  // When every candidate is idle on a pool of alike nodes (a machine of whole-node jobs),
+  // each gives the same capacity and the fit is decided by counting; idle candidates are
+  // counted beside the others for that.
+  std::uint32_t idle_cap = 0;
+  const bool by_count = idle_capacity(pool, d, idle_cap);
+  std::size_t idle_count = by_count && !d.whole_nodes ? candidates_at(0, true, avail, cand_idle_) : 0;
+  auto fits = [&](std::size_t p) {
+    if (count < need) return false;
+    if (by_count && (d.whole_nodes || (idle_count == count && cand_idle_ == cand_))) {
+      if (idle_cap == 0 || static_cast<std::uint64_t>(count) * idle_cap < d.cpus) return false;
+    } else if (!pool.fit_nodes([&](std::uint32_t i) -> const NodeResources& { return node_at(i, p); }, d, cand_,
+                        prefer_busy, nullptr, [](std::uint32_t, const NodeResources& n) { return n.cpus_free; })) {
+      return false;
+    }
+    pos = p;
+    return true;
+  };
+  if (fits(0)) {
+    pred = now;
+    return true;
+  }
+  return release_in_batches(
+      ends_, now, window_linear, [&](std::size_t k) { return touches(k, avail); },
+      [&](std::size_t k) {
+        count += open(k, d.whole_nodes, avail, cand_);
+        if (by_count && !d.whole_nodes) idle_count += open(k, true, avail, cand_idle_);
+      },
+      fits, pred);
+}
+
+void ReleaseProfile::allocate(const NodePool& pool, const Demand& d, const NodeBitset& avail, std::size_t pos,
+                              bool prefer_busy, Allocation& out) {
+  candidates_at(pos, d.whole_nodes, avail, cand_);
+  pool.fit_nodes([&](std::uint32_t i) -> const NodeResources& { return node_at(i, pos); }, d, cand_, prefer_busy,
+                 &out, [](std::uint32_t, const NodeResources& n) { return n.cpus_free; });
+}
+
+}  // namespace sa::engine

@@ -1,0 +1,130 @@
+#pragma once
+// Backfill's view of the future within one cycle (backfill.c _attempt_backfill with
+// cons_tres's _will_run_test): the node states the machine passes through as running jobs end
+// at their planned ends. Built once per cycle and again after each start, never per tested
+// job: a will-run test reads node states at a position in the end order instead of giving
+// the running jobs back to a copy of the pool and taking them again.
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "engine/bitset.h"
+#include "engine/resources.h"
+
+namespace sa::engine {
+
+class ReleaseProfile {
+ public:
+  struct End {
+    std::int64_t end;         // planned end (start + limit)
+    const Allocation* alloc;  // what it hands back
+  };
+  /// The states of `base` (kept by reference: it must outlive the profile's use and change
+  /// only through a new build) as `ends`, in planned-end order, hand their allocations back
+  /// one after another.
+  void build(const PoolState& base, std::vector<End> ends);
+
+  /// The will-run test on the profile (release_in_batches): whether the demand fits on
+  /// `avail` now or once some ends are released; `pred` the predicted start and `pos` the
+  /// ends released by then, for allocate(). The decision takes no allocation: most answers
+  /// only move a plan later, and the fit is repeated for the few that are used.
+  bool will_run(const NodePool& pool, const Demand& d, const NodeBitset& avail, std::int64_t now,
+                std::int64_t window_linear, bool prefer_busy, std::int64_t& pred, std::size_t& pos);
+  /// The allocation will_run() found at `pos` (same demand, nodes and options).
+  void allocate(const NodePool& pool, const Demand& d, const NodeBitset& avail, std::size_t pos, bool prefer_busy,
+                Allocation& out);
+
+  /// Node `i` once the first `p` ends are released: the base state with the pieces of those
+  /// ends on it given back in order, exactly as PoolState::give_back leaves it.
+  const NodeResources& node_at(std::uint32_t i, std::size_t p) const {
+    const NodeResources* n = &base_->nodes[i];
+    for (std::uint32_t s = first_[i]; s < first_[i + 1] && steps_[s].pos < p; ++s) n = &steps_[s].after;
+    return *n;
+  }
+
+ private:
+  struct Step {
+    std::uint32_t pos;    // the end whose release leads to this state
+    NodeResources after;  // the node once it is released
+  };
+  // Each end's nodes, and the nodes whose free-CPU or idle bit its release turns on, as
+  // bitmaps over the words its nodes span: allocations follow selection order, so the span
+  // is short even on big machines, and a test is a few word ANDs.
+  struct Span {
+    std::uint32_t first_word = 0, words = 0, bits = 0;  // bits: offset into the *_bits_ arrays
+  };
+  bool touches(std::size_t k, const NodeBitset& nodes) const;
+  /// Adds the allowed nodes end k's release opens to `cand`; returns how many were new.
+  std::size_t open(std::size_t k, bool idle, const NodeBitset& allowed, NodeBitset& cand) const;
+  /// Candidates once the first p ends are released: allowed nodes free (or idle) by then.
+  std::size_t candidates_at(std::size_t p, bool idle, const NodeBitset& allowed, NodeBitset& cand) const;
+
+  /// What the demand can take of an idle node when every node is alike (0 when it takes
+  /// none): on such a pool a fit among idle nodes is decided by their count.
+  bool idle_capacity(const NodePool& pool, const Demand& d, std::uint32_t& cap) const;
+
+  const PoolState* base_ = nullptr;
+  bool uniform_ = false;  // every node has the same CPUs, memory, GPUs and allocation unit
+  std::vector<End> ends_;
+  std::vector<std::uint32_t> first_, fill_;  // per node: its steps in steps_ (CSR)
+  std::vector<Step> steps_;
+  std::vector<Span> spans_;
+  std::vector<std::uint64_t> node_bits_, freed_bits_, idled_bits_;
+  NodeBitset free_now_, idle_now_, cand_, cand_idle_;
+};
+
+/// The will-run test's release walk (cons_tres _will_run_test): running jobs that hold a node
+/// the job may use are released in planned-end order in batches of growing time windows
+/// (30 s, then doubling, or +bf_window_linear), and the job is tried after each batch; the
+/// predicted start is the (rounded-up) end of the last job released. A batch cut short after
+/// 200 removals is not tried. `ends[k].end` is end k's planned end; touches(k): end k holds
+/// an allowed node; release(k): hand it back; fits(p): the job fits once the first p ends
+/// are released.
+template <class Ends, class Touches, class Release, class Fits>
+bool release_in_batches(const Ends& ends, std::int64_t now, std::int64_t window_linear, Touches&& touches,
+                        Release&& release, Fits&& fits, std::int64_t& pred) {
+  // Jobs past their planned end (OverTimeLimit) count as ending now + 1.
+  auto end_of = [&](std::size_t k) { return std::max(now + 1, ends[k].end); };
+  std::int64_t window = 30, end_time = 0;
+  std::size_t it = 0;
+  bool more = true;
+  while (more) {
+    std::int64_t last = -1;
+    bool skip_test = false;
+    int removed = 0;
+    while (true) {
+      if (it == ends.size()) {
+        more = false;
+        break;
+      }
+      const std::size_t k = it++;
+      if (!touches(k)) continue;
+      const std::int64_t e_end = end_of(k);
+      if (!end_time) end_time = e_end + (30 - e_end % 30);
+      last = static_cast<std::int64_t>(k);
+      release(k);
+      if (it == ends.size()) {
+        more = false;
+        break;
+      }
+      if (end_of(it) > end_time + window) break;
+      if (removed++ > 200) {
+        skip_test = true;
+        break;
+      }
+    }
+    if (last < 0) break;
+    if (skip_test) continue;
+    do {
+      window = window_linear > 0 ? window + window_linear : window * 2;
+    } while (it < ends.size() && end_of(it) > end_time + window);
+    if (fits(it)) {
+      const std::int64_t e = end_of(static_cast<std::size_t>(last));
+      pred = e <= now ? now + 1 : e;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace sa::engine
