@@ -8,7 +8,9 @@
 namespace sa::bench {
 
 inline std::string tree_dump(int accounts, int users_per_account) {
-  std::string out = "Cluster - 'bench'\nParent - 'root'\nUser - 'root':DefaultAccount='root':AdminLevel='Administrator':Fairshare=1\n";
+  std::string out =
+      "Cluster - 'bench'\nParent - 'root'\nUser - "
+      "'root':DefaultAccount='root':AdminLevel='Administrator':Fairshare=1\n";
   for (int a = 0; a < accounts; ++a) out += fmt::format("Account - 'acct{}':Fairshare={}\n", a, 1 + a % 7);
   for (int a = 0; a < accounts; ++a) {
     out += fmt::format("Parent - 'acct{}'\n", a);

@@ -41,10 +41,11 @@ std::string site_conf(int nodes, const char* extra = "") {
 /// The benchmarks' synthetic load: 5,000 jobs a day on 5,000 nodes at load 1.0, scaled with
 /// the node count; 1 to 1,024 CPUs, lognormal run times (median 3 h), limits 1.2-4x.
 std::string load_profile(int days, double load, int nodes, const char* partitions) {
-  return fmt::format("seed = 11\nduration = {}-00:00:00\njobs_per_hour = {}\ndaily_cycle = 0.3\n"
-                     "cpus = 1:30, 4:15, 16:20, 32:15, 64:10, 256:7, 1024:3\n"
-                     "runtime = lognormal 10800 1.5\nlimit_factor = 1.2 4\npartition = {}\nusers = tree\n",
-                     days, 5000.0 / 24.0 * load * nodes / 5000.0, partitions);
+  return fmt::format(
+      "seed = 11\nduration = {}-00:00:00\njobs_per_hour = {}\ndaily_cycle = 0.3\n"
+      "cpus = 1:30, 4:15, 16:20, 32:15, 64:10, 256:7, 1024:3\n"
+      "runtime = lognormal 10800 1.5\nlimit_factor = 1.2 4\npartition = {}\nusers = tree\n",
+      days, 5000.0 / 24.0 * load * nodes / 5000.0, partitions);
 }
 
 using sa::bench::tree_dump;
@@ -95,7 +96,9 @@ void run_engine(benchmark::State& state) {
   state.counters["jobs_per_s"] = benchmark::Counter(static_cast<double>(w.jobs.size()), benchmark::Counter::kIsRate);
   state.counters["sim_s_per_s"] = benchmark::Counter(static_cast<double>(r.end - r.start), benchmark::Counter::kIsRate);
   state.counters["bf_tests"] = static_cast<double>(r.counters.bf_tests);
-  state.counters["queue"] = r.counters.bf_cycles ? static_cast<double>(r.counters.bf_queue_records) / static_cast<double>(r.counters.bf_cycles) : 0.0;
+  state.counters["queue"] = r.counters.bf_cycles ? static_cast<double>(r.counters.bf_queue_records) /
+                                                       static_cast<double>(r.counters.bf_cycles)
+                                                 : 0.0;
   std::size_t bf = 0;
   for (const auto& j : r.jobs) bf += j.started_by == sa::engine::StartedBy::kBackfill;
   state.counters["bf_starts"] = static_cast<double>(bf);
@@ -142,7 +145,9 @@ LoadStats load_stats(const sa::engine::Workload& w) {
 constexpr double kLoose = 1000;
 
 std::string limit_tree_dump(const LoadStats* st, double scale) {
-  std::string out = "Cluster - 'bench'\nParent - 'root'\nUser - 'root':DefaultAccount='root':AdminLevel='Administrator':Fairshare=1\n";
+  std::string out =
+      "Cluster - 'bench'\nParent - 'root'\nUser - "
+      "'root':DefaultAccount='root':AdminLevel='Administrator':Fairshare=1\n";
   for (int a = 0; a < kLimitAccounts; ++a) {
     const std::string name = fmt::format("acct{}", a);
     std::string limits;
@@ -165,8 +170,8 @@ std::string limit_tree_dump(const LoadStats* st, double scale) {
         auto it = st->user_jobs.find(user);
         const double mean = it == st->user_jobs.end() ? 0.0 : it->second;
         const auto max_jobs = static_cast<long long>(std::max(3.0, std::ceil(3.0 * mean)) * scale);
-        limits = fmt::format(":MaxJobs={}:MaxTRESPerJob=cpu={},node={}", max_jobs,
-                             static_cast<long long>(1024 * scale), static_cast<long long>(32 * scale));
+        limits = fmt::format(":MaxJobs={}:MaxTRESPerJob=cpu={},node={}", max_jobs, static_cast<long long>(1024 * scale),
+                             static_cast<long long>(32 * scale));
       }
       out += fmt::format("User - '{}':DefaultAccount='acct{}':Fairshare={}{}\n", user, a, 1 + u % 3, limits);
     }
@@ -227,7 +232,9 @@ void run_engine_limits(benchmark::State& state) {
   state.counters["jobs"] = static_cast<double>(w.jobs.size());
   state.counters["jobs_per_s"] = benchmark::Counter(static_cast<double>(w.jobs.size()), benchmark::Counter::kIsRate);
   state.counters["bf_tests"] = static_cast<double>(r.counters.bf_tests);
-  state.counters["queue"] = r.counters.bf_cycles ? static_cast<double>(r.counters.bf_queue_records) / static_cast<double>(r.counters.bf_cycles) : 0.0;
+  state.counters["queue"] = r.counters.bf_cycles ? static_cast<double>(r.counters.bf_queue_records) /
+                                                       static_cast<double>(r.counters.bf_cycles)
+                                                 : 0.0;
   std::vector<char> limit(r.reason_names.size());
   for (std::size_t i = 0; i < limit.size(); ++i) limit[i] = is_limit_reason(r.reason_names[i]);
   std::map<std::string, double> by_reason;
@@ -297,7 +304,8 @@ void run_engine_gang(benchmark::State& state) {
   for (const auto& j : r.jobs) {
     if (j.state != sa::engine::JobState::kDone) continue;
     const double wall = static_cast<double>(j.end - j.start);
-    stretch.push_back(wall > static_cast<double>(j.tot_sus_time) ? wall / (wall - static_cast<double>(j.tot_sus_time)) : 1.0);
+    stretch.push_back(wall > static_cast<double>(j.tot_sus_time) ? wall / (wall - static_cast<double>(j.tot_sus_time))
+                                                                 : 1.0);
     wait += static_cast<double>(j.start - j.begin);
     ++done;
   }

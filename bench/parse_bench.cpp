@@ -20,14 +20,16 @@ std::string generate_site(int nodes, int partitions, bool one_line_per_node) {
   if (one_line_per_node) {
     for (int i = 0; i < nodes; ++i) text += fmt::format("NodeName=c{:05} Weight={}\n", i, 1 + i % 3);
   } else {
-    for (int i = 0; i < nodes; i += 100) text += fmt::format("NodeName=c[{:05}-{:05}] Weight={}\n", i, i + 99, 1 + i / 100 % 3);
+    for (int i = 0; i < nodes; i += 100)
+      text += fmt::format("NodeName=c[{:05}-{:05}] Weight={}\n", i, i + 99, 1 + i / 100 % 3);
   }
   const int span = nodes / 20;  // each partition covers a 1,000-node window; windows overlap
   for (int p = 0; p < partitions; ++p) {
     int start = (p * 97) % (nodes - span);
-    text += fmt::format("PartitionName=p{:03} Nodes=c[{:05}-{:05}] MaxTime=2-00:00:00 PriorityTier={} "
-                        "PriorityJobFactor={} OverSubscribe=NO AllowAccounts=acct{},shared\n",
-                        p, start, start + span - 1, 1 + p % 3, 1 + p % 10, p);
+    text += fmt::format(
+        "PartitionName=p{:03} Nodes=c[{:05}-{:05}] MaxTime=2-00:00:00 PriorityTier={} "
+        "PriorityJobFactor={} OverSubscribe=NO AllowAccounts=acct{},shared\n",
+        p, start, start + span - 1, 1 + p % 3, 1 + p % 10, p);
   }
   return text;
 }

@@ -47,7 +47,8 @@ void Simulator::backfill_cycle() {
   std::int64_t next_change = kNoTime;
   for (std::uint32_t j : running_) {
     const SimJob& job = jobs_[j];
-    if (job.planned_end > now_ && (next_change == kNoTime || job.planned_end < next_change)) next_change = job.planned_end;
+    if (job.planned_end > now_ && (next_change == kNoTime || job.planned_end < next_change))
+      next_change = job.planned_end;
   }
   for (std::size_t i = submit_cursor_; i < jobs_.size(); ++i) {
     if (jobs_[i].req.submit > now_) {
@@ -163,10 +164,11 @@ void Simulator::backfill_cycle() {
     // Reserve nothing for jobs below bf_min_prio_reserve, younger than bf_min_age_reserve,
     // already reserved in another partition (bf_one_resv_per_job), or past the partition's
     // bf_job_part_count_reserve.
-    bool test_now_only = (s.bf_min_prio_reserve > 0 && rec.priority < static_cast<std::uint64_t>(s.bf_min_prio_reserve)) ||
-                         (s.bf_min_age_reserve > 0 && now_ - job.begin < s.bf_min_age_reserve) ||
-                         (s.bf_one_resv_per_job && reserved_jobs.count(e.job)) ||
-                         (s.bf_job_part_count_reserve > 0 && resv_per_part[rec.part] >= s.bf_job_part_count_reserve);
+    bool test_now_only =
+        (s.bf_min_prio_reserve > 0 && rec.priority < static_cast<std::uint64_t>(s.bf_min_prio_reserve)) ||
+        (s.bf_min_age_reserve > 0 && now_ - job.begin < s.bf_min_age_reserve) ||
+        (s.bf_one_resv_per_job && reserved_jobs.count(e.job)) ||
+        (s.bf_job_part_count_reserve > 0 && resv_per_part[rec.part] >= s.bf_job_part_count_reserve);
     // Per-cycle record limits: they count records tested, not jobs started; records they
     // skip do not count towards bf_max_job_test.
     const std::string& user = job.req.user;
@@ -181,8 +183,10 @@ void Simulator::backfill_cycle() {
     }
     if (s.bf_max_job_user_part > 0) ++per_user_part[part_key];
     if (s.bf_max_job_part > 0) ++per_part[rec.part];
-    if (s.bf_max_job_assoc > 0) ++per_assoc[assoc_key];
-    else if (s.bf_max_job_user > 0) ++per_user[user];
+    if (s.bf_max_job_assoc > 0)
+      ++per_assoc[assoc_key];
+    else if (s.bf_max_job_user > 0)
+      ++per_user[user];
 
     if (job.resv >= 0) {
       // A reservation job can only start now, on its reservation's nodes; it plans nothing.
@@ -286,7 +290,8 @@ void Simulator::backfill_cycle() {
         scratch.idle = pool_.state().idle;
       }
       profile_stale = true;
-      if (job.planned_end > now_ && (next_change == kNoTime || job.planned_end < next_change)) next_change = job.planned_end;
+      if (job.planned_end > now_ && (next_change == kNoTime || job.planned_end < next_change))
+        next_change = job.planned_end;
       ++started;
       if (s.bf_max_job_start > 0 && started >= s.bf_max_job_start) {
         ++result_.counters.bf_stopped_by_max_job_start;

@@ -102,8 +102,7 @@ std::size_t ReleaseProfile::open(std::size_t k, bool idle, const NodeBitset& all
   return added;
 }
 
-std::size_t ReleaseProfile::candidates_at(std::size_t p, bool idle, const NodeBitset& allowed,
-                                          NodeBitset& cand) const {
+std::size_t ReleaseProfile::candidates_at(std::size_t p, bool idle, const NodeBitset& allowed, NodeBitset& cand) const {
   cand.assign_and(allowed, idle ? base_->idle : base_->free);
   std::size_t count = cand.count();
   for (std::size_t k = 0; k < p; ++k) count += open(k, idle, allowed, cand);
@@ -140,7 +139,8 @@ bool ReleaseProfile::will_run(const NodePool& pool, const Demand& d, const NodeB
     if (by_count && (d.whole_nodes || (idle_count == count && cand_idle_ == cand_))) {
       if (idle_cap == 0 || static_cast<std::uint64_t>(count) * idle_cap < d.cpus) return false;
     } else if (!pool.fit_nodes([&](std::uint32_t i) -> const NodeResources& { return node_at(i, p); }, d, cand_,
-                        prefer_busy, nullptr, [](std::uint32_t, const NodeResources& n) { return n.cpus_free; })) {
+                               prefer_busy, nullptr,
+                               [](std::uint32_t, const NodeResources& n) { return n.cpus_free; })) {
       return false;
     }
     pos = p;
@@ -162,8 +162,8 @@ bool ReleaseProfile::will_run(const NodePool& pool, const Demand& d, const NodeB
 void ReleaseProfile::allocate(const NodePool& pool, const Demand& d, const NodeBitset& avail, std::size_t pos,
                               bool prefer_busy, Allocation& out) {
   candidates_at(pos, d.whole_nodes, avail, cand_);
-  pool.fit_nodes([&](std::uint32_t i) -> const NodeResources& { return node_at(i, pos); }, d, cand_, prefer_busy,
-                 &out, [](std::uint32_t, const NodeResources& n) { return n.cpus_free; });
+  pool.fit_nodes([&](std::uint32_t i) -> const NodeResources& { return node_at(i, pos); }, d, cand_, prefer_busy, &out,
+                 [](std::uint32_t, const NodeResources& n) { return n.cpus_free; });
 }
 
 }  // namespace sa::engine

@@ -19,8 +19,7 @@ SlotMap::SlotMap(std::int64_t begin, std::int64_t window_end, const NodeBitset& 
 
 std::size_t SlotMap::slot_at(std::int64_t t) const {
   return static_cast<std::size_t>(
-      std::partition_point(slots_.begin(), slots_.end(), [t](const Slot& sl) { return sl.end <= t; }) -
-      slots_.begin());
+      std::partition_point(slots_.begin(), slots_.end(), [t](const Slot& sl) { return sl.end <= t; }) - slots_.begin());
 }
 
 void SlotMap::split_at(std::int64_t t) {

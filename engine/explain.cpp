@@ -49,8 +49,8 @@ Explanation explain_job(const Site& site, const SimOptions& options, const Workl
   e.job = *j;
   e.run_end = r.end;
   const Config& conf = *site.config;
-  const SimRecord* rec = j->run_rec >= 0 ? &j->recs[static_cast<std::size_t>(j->run_rec)]
-                                         : (j->recs.empty() ? nullptr : &j->recs.front());
+  const SimRecord* rec =
+      j->run_rec >= 0 ? &j->recs[static_cast<std::size_t>(j->run_rec)] : (j->recs.empty() ? nullptr : &j->recs.front());
   if (rec) e.partition = conf.partitions[rec->part].name;
   e.account = j->assoc != kNoAssoc && site.tree ? site.tree->assocs[j->assoc].account : j->req.account;
   e.qos = j->qos >= 0 ? site.qos.records[static_cast<std::size_t>(j->qos)].name : j->req.qos;
@@ -72,8 +72,8 @@ Explanation explain_job(const Site& site, const SimOptions& options, const Workl
   for (const LimitBlock& b : j->limit_blocks) {
     SimOptions o = options;
     o.lift_limits.push_back(b);
-    e.what_ifs.push_back({fmt::format("lift {} on {}", b.reason, limit_owner(site, b)),
-                          start_with(site, o, workload, job_id, until)});
+    e.what_ifs.push_back(
+        {fmt::format("lift {} on {}", b.reason, limit_owner(site, b)), start_with(site, o, workload, job_id, until)});
   }
   const bool waited_in_queue = std::any_of(e.spans.begin(), e.spans.end(), [](const ExplainSpan& s) {
     return s.reason == "Priority" || s.reason == "Resources";

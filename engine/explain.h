@@ -17,18 +17,18 @@ struct ExplainSpan {
 };
 
 struct WhatIf {
-  std::string change;              // "lift AssocGrpCpuLimit on account chem", "top priority"
-  std::int64_t start = kNoTime;    // kNoTime: still not started by the original start
+  std::string change;            // "lift AssocGrpCpuLimit on account chem", "top priority"
+  std::int64_t start = kNoTime;  // kNoTime: still not started by the original start
 };
 
 struct Explanation {
   bool found = false;
-  SimJob job;                      // as simulated (reasons, start, how)
+  SimJob job;  // as simulated (reasons, start, how)
   std::string partition, account, qos;
   std::vector<ExplainSpan> spans;  // while pending, in order
   std::vector<WhatIf> what_ifs;
-  std::int64_t run_end = 0;        // when the simulation stopped
-  LoadCoverage coverage;           // how much of the load that run ran
+  std::int64_t run_end = 0;  // when the simulation stopped
+  LoadCoverage coverage;     // how much of the load that run ran
 };
 
 /// Simulates `workload` on `site` with `options`, recording job `job_id`'s reasons in

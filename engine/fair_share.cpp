@@ -209,8 +209,8 @@ void FairShare::classic(std::vector<AssocShare>& out) const {
   }
 }
 
-double FairShare::classic_user_factor(std::uint32_t user, const std::vector<AssocShare>& at_start,
-                                      long double user_raw, long double root_raw) const {
+double FairShare::classic_user_factor(std::uint32_t user, const std::vector<AssocShare>& at_start, long double user_raw,
+                                      long double root_raw) const {
   const Association& a = tree_.assocs[user];
   const std::uint32_t p = fs_parent_[user];
   const double un = root_raw > 0 ? static_cast<double>(user_raw / root_raw) : 0.0;
@@ -275,12 +275,27 @@ std::int64_t next_usage_reset(UsageReset period, std::int64_t after) {
   gmtime_r(&t, &tm);
   tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
   switch (period) {
-    case UsageReset::kDaily: tm.tm_mday += 1; break;
-    case UsageReset::kWeekly: tm.tm_mday += 7 - tm.tm_wday; break;  // next Sunday 00:00
-    case UsageReset::kMonthly: tm.tm_mday = 1; tm.tm_mon += 1; break;
-    case UsageReset::kQuarterly: tm.tm_mday = 1; tm.tm_mon = (tm.tm_mon / 3 + 1) * 3; break;
-    case UsageReset::kYearly: tm.tm_mday = 1; tm.tm_mon = 0; tm.tm_year += 1; break;
-    default: return -1;
+    case UsageReset::kDaily:
+      tm.tm_mday += 1;
+      break;
+    case UsageReset::kWeekly:
+      tm.tm_mday += 7 - tm.tm_wday;
+      break;  // next Sunday 00:00
+    case UsageReset::kMonthly:
+      tm.tm_mday = 1;
+      tm.tm_mon += 1;
+      break;
+    case UsageReset::kQuarterly:
+      tm.tm_mday = 1;
+      tm.tm_mon = (tm.tm_mon / 3 + 1) * 3;
+      break;
+    case UsageReset::kYearly:
+      tm.tm_mday = 1;
+      tm.tm_mon = 0;
+      tm.tm_year += 1;
+      break;
+    default:
+      return -1;
   }
   return static_cast<std::int64_t>(timegm(&tm));
 }

@@ -27,8 +27,10 @@ Gang::Gang(const Config& config, const PoolState& pool, const UnitLayout* layout
   for (std::size_t i = 0; i < parts_.size(); ++i) {
     GPart& p = parts_[i];
     p.tier = config.partitions[i].priority_tier;
-    if (grain_ == Grain::kUnits) p.units.assign(layout_->total_words(), 0);
-    else p.nodes = NodeBitset(pool.nodes.size());
+    if (grain_ == Grain::kUnits)
+      p.units.assign(layout_->total_words(), 0);
+    else
+      p.nodes = NodeBitset(pool.nodes.size());
     if (grain_ == Grain::kCpuCount) p.cpus.assign(pool.nodes.size(), 0);
   }
   by_tier_.resize(parts_.size());
@@ -77,7 +79,8 @@ void Gang::add_active(const Allocation& a, GPart& p) {
     for (const AllocPiece& piece : a.pieces) {
       p.nodes.set(piece.node);
       // Shadows can overcommit a node: the count is capped at its CPUs.
-      if (grain_ == Grain::kCpuCount) p.cpus[piece.node] = std::min(node_cpus_[piece.node], p.cpus[piece.node] + piece.cpus);
+      if (grain_ == Grain::kCpuCount)
+        p.cpus[piece.node] = std::min(node_cpus_[piece.node], p.cpus[piece.node] + piece.cpus);
     }
   }
   ++p.active;

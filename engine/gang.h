@@ -51,15 +51,15 @@ class Gang {
   };
   struct GPart {
     std::uint16_t tier = 1;
-    std::vector<GJob> jobs;                 // arrival order
-    std::vector<std::uint32_t> shadows;     // job ids of higher-tier running jobs
-    std::uint32_t active = 0;               // jobs_active
-    std::vector<std::uint64_t> units;       // kUnits: active map
-    NodeBitset nodes;                       // kNode / kCpuCount: active node map
-    std::vector<std::uint32_t> cpus;        // kCpuCount: active CPUs per node
-    std::uint32_t stopped = 0;              // jobs suspended (or queued for preemption)
-    bool shadows_changed = false;           // since its last rebuild
-    bool stale = false;                     // its map awaits a rebuild that can change nothing
+    std::vector<GJob> jobs;              // arrival order
+    std::vector<std::uint32_t> shadows;  // job ids of higher-tier running jobs
+    std::uint32_t active = 0;            // jobs_active
+    std::vector<std::uint64_t> units;    // kUnits: active map
+    NodeBitset nodes;                    // kNode / kCpuCount: active node map
+    std::vector<std::uint32_t> cpus;     // kCpuCount: active CPUs per node
+    std::uint32_t stopped = 0;           // jobs suspended (or queued for preemption)
+    bool shadows_changed = false;        // since its last rebuild
+    bool stale = false;                  // its map awaits a rebuild that can change nothing
   };
   struct Where {
     std::int32_t part = -1;

@@ -43,7 +43,8 @@ void Simulator::schedule_end(std::uint32_t j) {
 void Simulator::close_interval(const SimJob& job, std::int64_t from, std::int64_t to, bool was_suspended) {
   if (job.run_rec < 0 || to <= from || from == kNoTime) return;
   PartitionTimeline& t = result_.timeline;
-  std::vector<double>& row = (was_suspended ? t.suspended : t.running)[job.recs[static_cast<std::size_t>(job.run_rec)].part];
+  std::vector<double>& row =
+      (was_suspended ? t.suspended : t.running)[job.recs[static_cast<std::size_t>(job.run_rec)].part];
   const double cpus = job.alloc.cpus();
   for (std::int64_t at = from; at < to;) {
     const std::int64_t b = (at - result_.start) / t.bucket;
@@ -58,8 +59,8 @@ void Simulator::close_interval(const SimJob& job, std::int64_t from, std::int64_
 }
 
 void Simulator::note_alloc(const SimJob& job, bool add) {
-  const bool unbounded = job.run_rec >= 0 && job.recs[static_cast<std::size_t>(job.run_rec)].demand.mem_unknown &&
-                         !pool_.memory_tracked();
+  const bool unbounded =
+      job.run_rec >= 0 && job.recs[static_cast<std::size_t>(job.run_rec)].demand.mem_unknown && !pool_.memory_tracked();
   for (const AllocPiece& p : job.alloc.pieces) {
     if (add) {
       node_mem_now_[p.node] += p.mem_req;
@@ -130,9 +131,15 @@ void Simulator::apply_gang_actions() {
   for (std::size_t i = 0; i < acts.size(); ++i) {
     const Gang::Action a = acts[i];
     switch (a.kind) {
-      case Gang::Action::Kind::kSuspend: suspend(a.job); break;
-      case Gang::Action::Kind::kResume: resume(a.job); break;
-      case Gang::Action::Kind::kPreempt: stop_preempted(a.job, 0); break;  // _preempt_job_dequeue: no grace
+      case Gang::Action::Kind::kSuspend:
+        suspend(a.job);
+        break;
+      case Gang::Action::Kind::kResume:
+        resume(a.job);
+        break;
+      case Gang::Action::Kind::kPreempt:
+        stop_preempted(a.job, 0);
+        break;  // _preempt_job_dequeue: no grace
     }
   }
   acts.clear();
@@ -168,7 +175,8 @@ void Simulator::stop_preempted(std::uint32_t j, std::uint32_t by) {
 void Simulator::preempt(std::uint32_t victim, std::uint32_t by, bool honour_grace) {
   SimJob& job = jobs_[victim];
   if (job.state != JobState::kRunning || job.preempt_time != kNoTime) return;
-  const std::int64_t grace = honour_grace ? preempt_.grace(job.recs[static_cast<std::size_t>(job.run_rec)].part, job.qos) : 0;
+  const std::int64_t grace =
+      honour_grace ? preempt_.grace(job.recs[static_cast<std::size_t>(job.run_rec)].part, job.qos) : 0;
   if (grace <= 0) {
     stop_preempted(victim, by);
     return;

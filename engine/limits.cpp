@@ -50,9 +50,7 @@ TresCounts unlimited() {
   return t;
 }
 
-std::int64_t minutes(const std::optional<std::int64_t>& secs) {
-  return secs && *secs >= 0 ? *secs / 60 : kUnlimited;
-}
+std::int64_t minutes(const std::optional<std::int64_t>& secs) { return secs && *secs >= 0 ? *secs / 60 : kUnlimited; }
 std::int64_t count(const std::optional<std::int64_t>& v) { return v && *v >= 0 ? *v : kUnlimited; }
 
 bool any_set(const TresCounts& t) {
@@ -139,18 +137,29 @@ TresCounts tres_limits(const std::optional<TresMap>& map) {
   if (!map) return t;
   for (const auto& [name, value] : *map) {
     if (value < 0) continue;
-    if (name == "cpu") t[kTresCpu] = value;
-    else if (name == "mem") t[kTresMem] = value;
-    else if (name == "node") t[kTresNode] = value;
-    else if (name == "billing") t[kTresBilling] = value;
-    else if (name == "gres/gpu") t[kTresGpu] = value;
+    if (name == "cpu")
+      t[kTresCpu] = value;
+    else if (name == "mem")
+      t[kTresMem] = value;
+    else if (name == "node")
+      t[kTresNode] = value;
+    else if (name == "billing")
+      t[kTresBilling] = value;
+    else if (name == "gres/gpu")
+      t[kTresGpu] = value;
   }
   return t;
 }
 
 LimitTable::LimitTable()
-    : grp_tres(unlimited()), grp_tres_mins(unlimited()), grp_tres_run_mins(unlimited()), max_tres_pj(unlimited()),
-      max_tres_pn(unlimited()), max_tres_mins_pj(unlimited()), max_tres_pu(unlimited()), max_tres_pa(unlimited()),
+    : grp_tres(unlimited()),
+      grp_tres_mins(unlimited()),
+      grp_tres_run_mins(unlimited()),
+      max_tres_pj(unlimited()),
+      max_tres_pn(unlimited()),
+      max_tres_mins_pj(unlimited()),
+      max_tres_pu(unlimited()),
+      max_tres_pa(unlimited()),
       min_tres(unlimited()) {}
 
 namespace {
@@ -225,7 +234,8 @@ Limits::Limits(const Config& config, const AssocTree* tree, const QosTable& qos)
 std::int64_t Limits::default_wall(const LimitKey& key) const {
   if (!enforce_) return kUnlimited;
   for (std::int32_t q : {key.qos1, key.qos2}) {
-    if (q >= 0 && qos_[static_cast<std::size_t>(q)].max_wall != kUnlimited) return qos_[static_cast<std::size_t>(q)].max_wall;
+    if (q >= 0 && qos_[static_cast<std::size_t>(q)].max_wall != kUnlimited)
+      return qos_[static_cast<std::size_t>(q)].max_wall;
   }
   if (key.assoc < assoc_.size() && assoc_[key.assoc].max_wall != kUnlimited) return assoc_[key.assoc].max_wall;
   return kUnlimited;
@@ -234,22 +244,33 @@ std::int64_t Limits::default_wall(const LimitKey& key) const {
 void Limits::lift(const LimitBlock& b) {
   if (!b.reason) return;
   LimitTable* t = nullptr;
-  if (b.qos >= 0 && static_cast<std::size_t>(b.qos) < qos_.size()) t = &qos_[static_cast<std::size_t>(b.qos)];
-  else if (b.assoc < assoc_.size()) t = &assoc_[b.assoc];
+  if (b.qos >= 0 && static_cast<std::size_t>(b.qos) < qos_.size())
+    t = &qos_[static_cast<std::size_t>(b.qos)];
+  else if (b.assoc < assoc_.size())
+    t = &assoc_[b.assoc];
   if (!t) return;
   const std::string r = b.reason;
   auto has = [&r](const char* s) { return r.find(s) != std::string::npos; };
   if (b.tres >= 0) {
     TresCounts* field = nullptr;
-    if (has("RunMinutes")) field = &t->grp_tres_run_mins;
-    else if (has("MinutesPerJob")) field = &t->max_tres_mins_pj;
-    else if (has("Grp") && has("Minutes")) field = &t->grp_tres_mins;
-    else if (has("Grp")) field = &t->grp_tres;
-    else if (has("PerJob")) field = &t->max_tres_pj;
-    else if (has("PerNode")) field = &t->max_tres_pn;
-    else if (has("PerUser")) field = &t->max_tres_pu;
-    else if (has("PerAccount")) field = &t->max_tres_pa;
-    else if (has("Min")) field = &t->min_tres;
+    if (has("RunMinutes"))
+      field = &t->grp_tres_run_mins;
+    else if (has("MinutesPerJob"))
+      field = &t->max_tres_mins_pj;
+    else if (has("Grp") && has("Minutes"))
+      field = &t->grp_tres_mins;
+    else if (has("Grp"))
+      field = &t->grp_tres;
+    else if (has("PerJob"))
+      field = &t->max_tres_pj;
+    else if (has("PerNode"))
+      field = &t->max_tres_pn;
+    else if (has("PerUser"))
+      field = &t->max_tres_pu;
+    else if (has("PerAccount"))
+      field = &t->max_tres_pa;
+    else if (has("Min"))
+      field = &t->min_tres;
     if (field) (*field)[b.tres] = kUnlimited;
   } else if (has("GrpSubmit")) {
     t->grp_submit = kUnlimited;

@@ -35,10 +35,10 @@ const char* tres_name(int pos);
 
 /// One association's or QOS's limits, compiled. Times in minutes, as Slurm keeps them.
 struct LimitTable {
-  TresCounts grp_tres, grp_tres_mins, grp_tres_run_mins, max_tres_pj, max_tres_pn, max_tres_mins_pj,
-      max_tres_pu, max_tres_pa, min_tres;
+  TresCounts grp_tres, grp_tres_mins, grp_tres_run_mins, max_tres_pj, max_tres_pn, max_tres_mins_pj, max_tres_pu,
+      max_tres_pa, min_tres;
   std::int64_t grp_jobs = kUnlimited, grp_submit = kUnlimited;
-  std::int64_t max_jobs = kUnlimited, max_submit = kUnlimited;  // assoc MaxJobs/MaxSubmitJobs; QOS per user
+  std::int64_t max_jobs = kUnlimited, max_submit = kUnlimited;        // assoc MaxJobs/MaxSubmitJobs; QOS per user
   std::int64_t max_jobs_pa = kUnlimited, max_submit_pa = kUnlimited;  // QOS per account
   std::int64_t grp_wall = kUnlimited, max_wall = kUnlimited;
   bool deny_on_limit = false, over_part_qos = false;
@@ -67,10 +67,10 @@ struct LimitKey {
 /// Why a job may not start (or be submitted): Slurm's Reason and the numbers behind it.
 /// (Also names a limit to lift in what-if runs: reason + QOS or association + TRES.)
 struct LimitBlock {
-  const char* reason = nullptr;  // nullptr: not blocked
-  std::int32_t qos = -1;         // the QOS whose limit binds, or -1
+  const char* reason = nullptr;      // nullptr: not blocked
+  std::int32_t qos = -1;             // the QOS whose limit binds, or -1
   std::uint32_t assoc = 0xFFFFFFFF;  // the association whose limit binds
-  int tres = -1;                 // TRES position for TRES limits
+  int tres = -1;                     // TRES position for TRES limits
   std::int64_t limit = 0, used = 0, want = 0;
   explicit operator bool() const { return reason != nullptr; }
 };
@@ -111,7 +111,6 @@ class Limits {
   /// consumed.
   void job_ran(const LimitKey& key, const TresCounts& alloc, std::int64_t secs, double charge_factor);
   void decay(double factor);
-
 
  private:
   template <typename F>

@@ -109,7 +109,8 @@ void Simulator::main_loop(bool full) {
         std::string detail;
         if (explained(job)) {
           detail = resources_detail(rec, before);
-          if (!(allowed == before)) detail += "; nodes in advanced reservations its time limit would overlap are kept off";
+          if (!(allowed == before))
+            detail += "; nodes in advanced reservations its time limit would overlap are kept off";
         }
         set_reason(job, kReasonResources, detail);
       }

@@ -142,8 +142,10 @@ Metrics compute_metrics(const SimResult& r, const Site& site) {
     if (j.start == kNoTime) continue;
     ++m.started;
     if (j.state == JobState::kDone) ++m.completed;
-    if (j.started_by == StartedBy::kBackfill) ++m.backfill_starts;
-    else ++m.main_starts;
+    if (j.started_by == StartedBy::kBackfill)
+      ++m.backfill_starts;
+    else
+      ++m.main_starts;
     const std::int64_t end = j.end != kNoTime ? j.end : r.end;
     const double run = static_cast<double>(std::max<std::int64_t>(0, end - j.start));
     // Suspended time holds CPUs without using them: utilisation counts running time only

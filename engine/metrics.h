@@ -25,8 +25,8 @@ struct AccountShare {
 
 /// What CPU sharing, gang scheduling and preemption did in the run.
 struct GangMetrics {
-  bool sharing = false;                 // jobs could share CPUs (FORCE/YES partitions or gang)
-  std::size_t suspended_jobs = 0;       // jobs suspended at least once
+  bool sharing = false;            // jobs could share CPUs (FORCE/YES partitions or gang)
+  std::size_t suspended_jobs = 0;  // jobs suspended at least once
   std::size_t suspends = 0, preempt_requeues = 0, preempt_cancels = 0;
   double suspended_cpu_seconds = 0;     // CPU-seconds held by suspended jobs
   double preempt_lost_cpu_seconds = 0;  // work thrown away by requeue/cancel preemption

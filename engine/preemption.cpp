@@ -8,8 +8,10 @@ namespace sa::engine {
 
 PreemptPolicy::PreemptPolicy(const Config& config, const QosTable& qos) : config_(config), qos_(qos) {
   const PreemptSettings& ps = config.preempt;
-  if (ps.type == "preempt/partition_prio") kind_ = Kind::kPartition;
-  else if (ps.type == "preempt/qos") kind_ = Kind::kQos;
+  if (ps.type == "preempt/partition_prio")
+    kind_ = Kind::kPartition;
+  else if (ps.type == "preempt/qos")
+    kind_ = Kind::kQos;
   gang_ = ps.mode.gang;
   within_ = ps.mode.within;
   enabled_ = kind_ != Kind::kNone && (ps.mode.base != PreemptMode::Base::kOff || ps.mode.gang || ps.mode.within);
@@ -27,11 +29,16 @@ PreemptPolicy::PreemptPolicy(const Config& config, const QosTable& qos) : config
     // sacctmgr prints the QOS PreemptMode as "cluster" or a word list ("requeue", "suspend,within").
     for (const std::string& word : split(q.preempt_mode, ',')) {
       const std::string w = to_lower(trim(word));
-      if (w == "cancel") qos_mode_[i] = PreemptMode::Base::kCancel, qos_mode_set_[i] = 1;
-      else if (w == "requeue") qos_mode_[i] = PreemptMode::Base::kRequeue, qos_mode_set_[i] = 1;
-      else if (w == "suspend") qos_mode_[i] = PreemptMode::Base::kSuspend, qos_mode_set_[i] = 1;
-      else if (w == "off") qos_mode_set_[i] = 1;
-      else if (w == "within") qos_within_[i] = 1;
+      if (w == "cancel")
+        qos_mode_[i] = PreemptMode::Base::kCancel, qos_mode_set_[i] = 1;
+      else if (w == "requeue")
+        qos_mode_[i] = PreemptMode::Base::kRequeue, qos_mode_set_[i] = 1;
+      else if (w == "suspend")
+        qos_mode_[i] = PreemptMode::Base::kSuspend, qos_mode_set_[i] = 1;
+      else if (w == "off")
+        qos_mode_set_[i] = 1;
+      else if (w == "within")
+        qos_within_[i] = 1;
     }
   }
   // Ranks by longest preemption chain; a cycle is cut where it closes.
@@ -96,8 +103,10 @@ std::int64_t PreemptPolicy::exempt_after(std::int32_t qos1, std::int32_t qos2) c
 
 std::uint32_t PreemptPolicy::order_key(std::uint32_t part, std::int32_t qos, std::uint32_t nodes) const {
   std::uint32_t key = 0;
-  if (kind_ == Kind::kPartition) key = static_cast<std::uint32_t>(config_.partitions[part].priority_tier) << 16;
-  else if (qos >= 0) key = std::min<std::uint32_t>(qos_.records[static_cast<std::size_t>(qos)].priority, 0xFFFF) << 16;
+  if (kind_ == Kind::kPartition)
+    key = static_cast<std::uint32_t>(config_.partitions[part].priority_tier) << 16;
+  else if (qos >= 0)
+    key = std::min<std::uint32_t>(qos_.records[static_cast<std::size_t>(qos)].priority, 0xFFFF) << 16;
   return key + std::min<std::uint32_t>(nodes, 0xFFFF);
 }
 

@@ -21,7 +21,8 @@ PriorityModel::PriorityModel(const Config& config, const AssocTree* tree, const 
     }
   }
   for (const QosRecord& q : qos.records) max_qos_ = std::max(max_qos_, static_cast<double>(q.priority));
-  for (const Partition& p : config.partitions) max_part_ = std::max(max_part_, static_cast<double>(p.priority_job_factor));
+  for (const Partition& p : config.partitions)
+    max_part_ = std::max(max_part_, static_cast<double>(p.priority_job_factor));
   // Job-size denominators are cluster-wide: every configured node and its CPUs.
   node_count_ = std::max<double>(1, static_cast<double>(config.nodes.size()));
   double cpus = 0;
@@ -33,10 +34,14 @@ PriorityModel::PriorityModel(const Config& config, const AssocTree* tree, const 
       double total = 0;
       for (std::uint32_t i : config.partitions[p].nodes) {
         const Node& n = config.nodes[i];
-        if (w.tres == "cpu") total += n.cpus;
-        else if (w.tres == "mem") total += static_cast<double>(n.real_memory_mb);
-        else if (w.tres == "node") total += 1;
-        else if (w.tres == "billing") total += n.cpus;
+        if (w.tres == "cpu")
+          total += n.cpus;
+        else if (w.tres == "mem")
+          total += static_cast<double>(n.real_memory_mb);
+        else if (w.tres == "node")
+          total += 1;
+        else if (w.tres == "billing")
+          total += n.cpus;
         else if (w.tres.rfind("gres/", 0) == 0) {
           const std::string name = w.tres.substr(5);
           for (const GresSpec& g : n.gres) {
@@ -57,8 +62,10 @@ PriorityFactors PriorityModel::factors(const PriorityInput& in, std::int64_t now
     f.age = diff < s_.max_age ? static_cast<double>(diff) / static_cast<double>(s_.max_age) : 1.0;
   }
   if (in.assoc_priority) {
-    if (fl.no_normal_assoc) f.assoc = in.assoc_priority;
-    else if (max_assoc_ > 0) f.assoc = in.assoc_priority / max_assoc_;
+    if (fl.no_normal_assoc)
+      f.assoc = in.assoc_priority;
+    else if (max_assoc_ > 0)
+      f.assoc = in.assoc_priority / max_assoc_;
   }
   f.fairshare = in.fairshare;
   if (s_.weight_job_size) {
@@ -80,7 +87,8 @@ PriorityFactors PriorityModel::factors(const PriorityInput& in, std::int64_t now
       js = node_count_ > min_nodes ? (node_count_ - min_nodes) / node_count_ : 0.0;
       if (cpu_cnt != 0) {
         // Slurm subtracts in uint32: more CPUs than the cluster wraps, and the clamp gives 1.
-        const double free_cpus = cpu_cnt > cluster_cpus_ ? 4294967296.0 - (cpu_cnt - cluster_cpus_) : cluster_cpus_ - cpu_cnt;
+        const double free_cpus =
+            cpu_cnt > cluster_cpus_ ? 4294967296.0 - (cpu_cnt - cluster_cpus_) : cluster_cpus_ - cpu_cnt;
         js = (js + free_cpus / cluster_cpus_) / 2.0;
       }
     } else {
@@ -94,14 +102,18 @@ PriorityFactors PriorityModel::factors(const PriorityInput& in, std::int64_t now
     f.partition = fl.no_normal_part ? part.priority_job_factor : part.priority_job_factor / max_part_;
   }
   if (in.qos_priority && s_.weight_qos) {
-    if (fl.no_normal_qos) f.qos = in.qos_priority;
-    else if (max_qos_ > 0) f.qos = in.qos_priority / max_qos_;
+    if (fl.no_normal_qos)
+      f.qos = in.qos_priority;
+    else if (max_qos_ > 0)
+      f.qos = in.qos_priority / max_qos_;
   }
   f.tres.assign(s_.weight_tres.size(), 0.0);
   for (std::size_t t = 0; t < s_.weight_tres.size() && t < in.tres_counts.size(); ++t) {
     const double total = part_tres_[in.partition][t];
-    if (fl.no_normal_tres) f.tres[t] = in.tres_counts[t];
-    else if (total > 0) f.tres[t] = in.tres_counts[t] / total;
+    if (fl.no_normal_tres)
+      f.tres[t] = in.tres_counts[t];
+    else if (total > 0)
+      f.tres[t] = in.tres_counts[t] / total;
   }
   f.site = in.site;
   f.nice = in.nice;

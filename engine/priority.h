@@ -16,13 +16,13 @@ namespace sa::engine {
 struct PriorityInput {
   std::int64_t accrue_time = kNoTime;  // kNoTime: not accruing (age 0)
   std::uint32_t min_nodes = 1;
-  std::uint32_t cpus = 1;              // details.min_cpus, or total_cpus once allocated
-  std::int64_t time_limit = kNoTime;   // seconds; for SMALL_RELATIVE_TO_TIME
-  std::uint32_t partition = 0;         // index into Config::partitions
+  std::uint32_t cpus = 1;             // details.min_cpus, or total_cpus once allocated
+  std::int64_t time_limit = kNoTime;  // seconds; for SMALL_RELATIVE_TO_TIME
+  std::uint32_t partition = 0;        // index into Config::partitions
   std::uint32_t assoc_priority = 0;
   std::uint32_t qos_priority = 0;
   double fairshare = 0;
-  std::vector<double> tres_counts;     // parallel to PrioritySettings::weight_tres
+  std::vector<double> tres_counts;  // parallel to PrioritySettings::weight_tres
   std::int32_t nice = 0;
   std::int64_t site = 0;
 };

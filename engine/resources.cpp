@@ -26,9 +26,8 @@ NodePool::NodePool(const Config& config) {
   const std::size_t n_nodes = config.nodes.size();
   config_index_.resize(n_nodes);
   std::iota(config_index_.begin(), config_index_.end(), 0U);
-  std::stable_sort(config_index_.begin(), config_index_.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return config.nodes[a].weight < config.nodes[b].weight;
-  });
+  std::stable_sort(config_index_.begin(), config_index_.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return config.nodes[a].weight < config.nodes[b].weight; });
   internal_index_.resize(n_nodes);
   for (std::uint32_t i = 0; i < n_nodes; ++i) internal_index_[config_index_[i]] = i;
   usable_ = NodeBitset(n_nodes);
@@ -46,9 +45,14 @@ NodePool::NodePool(const Config& config) {
     // CR_Core allocates whole cores: a 1-CPU task on a hyperthreaded node takes both threads.
     const bool threads_counted = n.cpus == n.cores() * n.threads_per_core;
     switch (config.select.resource) {
-      case SelectSettings::Resource::kCore: r.unit = threads_counted ? n.threads_per_core : 1; break;
-      case SelectSettings::Resource::kSocket: r.unit = threads_counted ? n.cores_per_socket * n.threads_per_core : n.cores_per_socket; break;
-      default: r.unit = 1;
+      case SelectSettings::Resource::kCore:
+        r.unit = threads_counted ? n.threads_per_core : 1;
+        break;
+      case SelectSettings::Resource::kSocket:
+        r.unit = threads_counted ? n.cores_per_socket * n.threads_per_core : n.cores_per_socket;
+        break;
+      default:
+        r.unit = 1;
     }
     r.unit = std::max<std::uint32_t>(1, std::min(r.unit, std::max<std::uint32_t>(1, n.cpus)));
     state_.nodes.push_back(r);

@@ -33,7 +33,7 @@ struct Demand {
   bool mem_whole_node = false;     // --mem=0, or no default: the node's whole memory
   bool mem_unknown = false;        // no request and no default: bounded by nothing but the node
   std::uint32_t gpus = 0;
-  bool whole_nodes = false;        // --exclusive, OverSubscribe=EXCLUSIVE or select/linear
+  bool whole_nodes = false;  // --exclusive, OverSubscribe=EXCLUSIVE or select/linear
   std::uint32_t max_cpus_per_node = 0xFFFFFFFF;
   std::uint32_t cpus_per_node = 0;  // --ntasks-per-node x --cpus-per-task: exactly this on each node
   bool operator==(const Demand&) const = default;
@@ -42,9 +42,9 @@ struct Demand {
 struct AllocPiece {
   std::uint32_t node = 0;
   std::uint32_t cpus = 0;
-  std::uint64_t mem = 0;      // MB taken from the node when memory is consumable
+  std::uint64_t mem = 0;  // MB taken from the node when memory is consumable
   std::uint32_t gpus = 0;
-  std::uint64_t mem_req = 0;  // MB the job asked for here (or its default), consumable or not
+  std::uint64_t mem_req = 0;    // MB the job asked for here (or its default), consumable or not
   std::uint32_t unit_word = 0;  // sharing mode: first word of this node's units in Allocation::units
 };
 
@@ -87,8 +87,10 @@ class NodePool {
   const NodeBitset& usable() const { return usable_; }
   /// Node events (DOWN/DRAIN periods) switch nodes off and back on; internal numbering.
   void set_usable(std::uint32_t internal, bool on) {
-    if (on) usable_.set(internal);
-    else usable_.reset(internal);
+    if (on)
+      usable_.set(internal);
+    else
+      usable_.reset(internal);
   }
   std::size_t size() const { return config_index_.size(); }
   /// The Config::nodes index of an internal node number, and back.
@@ -130,7 +132,6 @@ class NodePool {
                  FreeCpus free_cpus) const;
 
  private:
-
   PoolState state_;
   PoolState empty_;
   NodeBitset usable_;
@@ -183,9 +184,12 @@ inline bool NodePool::fit_nodes(NodeAt node_at, const Demand& d, const NodeBitse
         AllocPiece p{i, take, 0, g, 0, 0};
         if (d.whole_nodes) p.gpus = n.gpus_total;
         if (memory_) {
-          if (d.mem_whole_node) p.mem = n.mem_total;
-          else if (d.mem_per_node) p.mem = std::min<std::uint64_t>(n.mem_free, d.mem_per_node);
-          else p.mem = std::min<std::uint64_t>(n.mem_free, d.mem_per_cpu * take);
+          if (d.mem_whole_node)
+            p.mem = n.mem_total;
+          else if (d.mem_per_node)
+            p.mem = std::min<std::uint64_t>(n.mem_free, d.mem_per_node);
+          else
+            p.mem = std::min<std::uint64_t>(n.mem_free, d.mem_per_cpu * take);
         }
         p.mem_req = requested_mem(n, d, take);
         out->pieces.push_back(p);

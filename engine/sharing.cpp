@@ -62,10 +62,10 @@ CoreRows::CoreRows(const Config& config, const NodePool& pool, const std::vector
                     !p.preempt_mode->within;
     // part_data_create_res: FORCE:n and YES:n give n rows, NO and EXCLUSIVE one; preempt/qos
     // adds a row a preemptor may use.
-    std::uint32_t rows = p.oversubscribe.mode == OverSubscribe::Mode::kForce ||
-                                 p.oversubscribe.mode == OverSubscribe::Mode::kYes
-                             ? std::max<std::uint32_t>(1, p.oversubscribe.count)
-                             : 1;
+    std::uint32_t rows =
+        p.oversubscribe.mode == OverSubscribe::Mode::kForce || p.oversubscribe.mode == OverSubscribe::Mode::kYes
+            ? std::max<std::uint32_t>(1, p.oversubscribe.count)
+            : 1;
     part.share = rows;
     if (by_qos_) ++rows;
     part.rows.resize(rows);
@@ -301,7 +301,8 @@ void CoreRows::add(std::uint32_t part, NodeReq req, Allocation& a, PoolState& st
           row.set_count += added;
           row.set_cpus += added * unit_cpus_[piece.node];
           row.mask[off + w] |= bits;
-          p.all_rows_cpus += static_cast<std::uint64_t>(std::popcount(bits & ~p.all_rows[off + w])) * unit_cpus_[piece.node];
+          p.all_rows_cpus +=
+              static_cast<std::uint64_t>(std::popcount(bits & ~p.all_rows[off + w])) * unit_cpus_[piece.node];
           p.all_rows[off + w] |= bits;
         }
       }
@@ -337,7 +338,8 @@ void CoreRows::remove(std::uint32_t part, NodeReq req, const Allocation& a, Pool
         row.mask[off + w] &= ~bits;
         std::uint64_t all = 0;
         for (const Row& r : p.rows) all |= r.mask[off + w];
-        p.all_rows_cpus -= static_cast<std::uint64_t>(std::popcount(p.all_rows[off + w] & ~all)) * unit_cpus_[piece.node];
+        p.all_rows_cpus -=
+            static_cast<std::uint64_t>(std::popcount(p.all_rows[off + w] & ~all)) * unit_cpus_[piece.node];
         p.all_rows[off + w] = all;
       }
     }
@@ -366,10 +368,13 @@ void CoreRows::refresh_node(std::uint32_t node, PoolState& state) const {
       for (const Part& p : parts_) all |= p.all_rows[off + w];
       used += static_cast<std::uint32_t>(std::popcount(all & layout_.valid(node, w)));
     }
-    n.cpus_free = std::min(n.cpus_total, (layout_.units(node) - std::min(used, layout_.units(node))) * unit_cpus_[node]);
+    n.cpus_free =
+        std::min(n.cpus_total, (layout_.units(node) - std::min(used, layout_.units(node))) * unit_cpus_[node]);
   }
-  if (n.cpus_free > 0) state.free.set(node);
-  else state.free.reset(node);
+  if (n.cpus_free > 0)
+    state.free.set(node);
+  else
+    state.free.reset(node);
 }
 
 }  // namespace sa::engine

@@ -73,8 +73,8 @@ class CoreRows {
     std::vector<std::uint16_t> node_jobs;  // jobs of this partition per node
     bool any_row = false;                  // has a row array (a job ever ran here)
     std::uint16_t tier = 1;
-    bool mode_off = false;                 // its PreemptMode resolves to OFF
-    std::uint32_t share = 1;               // rows (select/linear: jobs per node)
+    bool mode_off = false;    // its PreemptMode resolves to OFF
+    std::uint32_t share = 1;  // rows (select/linear: jobs per node)
   };
   using Masks = std::vector<const std::vector<std::uint64_t>*>;
 
@@ -86,21 +86,21 @@ class CoreRows {
                Allocation* out);
   /// Gives each piece its lowest free units (of those not in `excluded`).
   void pick_units(const Demand& d, const Masks& excluded, Allocation& a) const;
-  bool place_linear(const PoolState& state, std::uint32_t part, const Demand& d, NodeReq req,
-                    const NodeBitset& allowed, Allocation* out);
+  bool place_linear(const PoolState& state, std::uint32_t part, const Demand& d, NodeReq req, const NodeBitset& allowed,
+                    Allocation* out);
   void refresh_node(std::uint32_t node, PoolState& state) const;
 
   const NodePool& pool_;
   UnitLayout layout_;
   std::vector<Part> parts_;
   std::vector<OverSubscribe> part_oversub_;
-  std::vector<std::uint32_t> by_tier_;         // partitions, highest tier first
-  std::vector<std::uint32_t> unit_cpus_;       // CPUs per unit, per node
-  std::vector<std::uint32_t> sockets_;         // CR_Core: sockets per node (cores dealt over them)
-  std::vector<std::uint32_t> one_row_jobs_;    // node_state: ONE_ROW jobs per node
-  std::vector<std::uint32_t> reserved_jobs_;   // exclusive (RESERVED) jobs per node
-  std::vector<std::uint32_t> sharing_jobs_;    // jobs of partitions with 2+ rows, per node
-  std::vector<std::uint32_t> free_view_;       // select/linear: every node's CPUs
+  std::vector<std::uint32_t> by_tier_;        // partitions, highest tier first
+  std::vector<std::uint32_t> unit_cpus_;      // CPUs per unit, per node
+  std::vector<std::uint32_t> sockets_;        // CR_Core: sockets per node (cores dealt over them)
+  std::vector<std::uint32_t> one_row_jobs_;   // node_state: ONE_ROW jobs per node
+  std::vector<std::uint32_t> reserved_jobs_;  // exclusive (RESERVED) jobs per node
+  std::vector<std::uint32_t> sharing_jobs_;   // jobs of partitions with 2+ rows, per node
+  std::vector<std::uint32_t> free_view_;      // select/linear: every node's CPUs
   bool linear_ = false, gang_ = false, by_part_ = false, by_qos_ = false;
 };
 

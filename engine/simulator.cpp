@@ -22,7 +22,7 @@ std::uint8_t phase_of(int type) {
   return kPhase[type];
 }
 
-constexpr std::int64_t kYear = 525600LL * 60;  // backfill's plan for jobs without a limit
+constexpr std::int64_t kYear = 525600LL * 60;        // backfill's plan for jobs without a limit
 constexpr std::uint32_t kTopPriority = 0xFFFF0000U;  // priority/basic's first value + 1
 
 std::uint64_t fnv1a(const std::string& s) {
@@ -57,18 +57,28 @@ std::int64_t SimJob::ran(std::int64_t now) const {
 
 const char* job_event_name(JobEvent::Kind kind) {
   switch (kind) {
-    case JobEvent::Kind::kSuspend: return "suspend";
-    case JobEvent::Kind::kResume: return "resume";
-    case JobEvent::Kind::kPreemptRequeue: return "preempt-requeue";
-    case JobEvent::Kind::kPreemptCancel: return "preempt-cancel";
-    case JobEvent::Kind::kPreemptGrace: return "preempt-signal";
+    case JobEvent::Kind::kSuspend:
+      return "suspend";
+    case JobEvent::Kind::kResume:
+      return "resume";
+    case JobEvent::Kind::kPreemptRequeue:
+      return "preempt-requeue";
+    case JobEvent::Kind::kPreemptCancel:
+      return "preempt-cancel";
+    case JobEvent::Kind::kPreemptGrace:
+      return "preempt-signal";
   }
   return "?";
 }
 
 Simulator::Simulator(const Site& site, SimOptions options)
-    : site_(site), conf_(*site.config), opt_(std::move(options)), prio_(*site.config, site.tree, site.qos),
-      limits_(*site.config, site.tree, site.qos), pool_(*site.config), preempt_(*site.config, site_.qos) {
+    : site_(site),
+      conf_(*site.config),
+      opt_(std::move(options)),
+      prio_(*site.config, site.tree, site.qos),
+      limits_(*site.config, site.tree, site.qos),
+      pool_(*site.config),
+      preempt_(*site.config, site_.qos) {
   for (const char* name : {"None", "Priority", "Resources", "BeginTime", kNodesUnavailableText, "Reservation",
                            "ReqNodeNotAvail, Reserved for maintenance"}) {
     reason_id(name);
@@ -83,7 +93,8 @@ Simulator::Simulator(const Site& site, SimOptions options)
     rows_.emplace(conf_, pool_, part_nodes_);
     result_.sharing = true;
   }
-  if (conf_.preempt.mode.gang) gang_.emplace(conf_, pool_.state(), rows_ && !rows_->linear() ? &rows_->layout() : nullptr);
+  if (conf_.preempt.mode.gang)
+    gang_.emplace(conf_, pool_.state(), rows_ && !rows_->linear() ? &rows_->layout() : nullptr);
   {
     std::int64_t kill_wait = 30, msg_timeout = 10;
     if (const Setting* st = conf_.setting("KillWait")) kill_wait = std::atoll(st->value.c_str());
@@ -130,7 +141,8 @@ std::int64_t reservation_horizon(const Workload& workload, std::int64_t until) {
 
 SimResult Simulator::run(const Workload& workload) {
   const std::int64_t horizon = reservation_horizon(workload, opt_.until);
-  if (!site_.reservations.empty()) resv_.emplace(site_.reservations, conf_, pool_, horizon, site_.max_reservation_windows);
+  if (!site_.reservations.empty())
+    resv_.emplace(site_.reservations, conf_, pool_, horizon, site_.max_reservation_windows);
   bind(workload);
   result_.epoch_offset = workload.epoch_offset;
   std::int64_t first = jobs_.empty() ? 0 : jobs_.front().req.submit;
@@ -207,7 +219,9 @@ SimResult Simulator::run(const Workload& workload) {
         --future_eligible_;
         on_eligible(ev.job);
         break;
-      case EventType::kEnd: on_end(ev.job); break;
+      case EventType::kEnd:
+        on_end(ev.job);
+        break;
       case EventType::kPriority:
         priority_pass();
         push(now_ + std::max<std::int64_t>(60, conf_.priority.calc_period), EventType::kPriority);
@@ -257,11 +271,14 @@ SimResult Simulator::run(const Workload& workload) {
           const auto [end, j] = unscheduled_ends_.top();
           unscheduled_ends_.pop();
           const SimJob& job = jobs_[j];
-          if (job.state == JobState::kRunning && !job.suspended && job.planned_end == end) push(end, EventType::kEnd, j);
+          if (job.state == JobState::kRunning && !job.suspended && job.planned_end == end)
+            push(end, EventType::kEnd, j);
         }
         break;
       }
-      case EventType::kGraceEnd: on_grace_end(ev.job); break;
+      case EventType::kGraceEnd:
+        on_grace_end(ev.job);
+        break;
     }
     if (opt_.progress && (++tick & 0xFFFF) == 0) {
       opt_.progress(std::min(1.0, static_cast<double>(now_ - start) / static_cast<double>(span_guess)));
@@ -288,7 +305,8 @@ SimResult Simulator::run(const Workload& workload) {
   for (std::uint32_t i = 0; i < pool_.size(); ++i) result_.node_config_index.push_back(pool_.config_index(i));
   if (site_.tree) {
     result_.usage = usage_;
-    for (std::uint32_t id = 0; id < site_.tree->assocs.size(); ++id) result_.target_share.push_back(fair_share_->target_share(id));
+    for (std::uint32_t id = 0; id < site_.tree->assocs.size(); ++id)
+      result_.target_share.push_back(fair_share_->target_share(id));
   }
   if (opt_.progress) opt_.progress(1.0);
   return std::move(result_);
@@ -308,8 +326,10 @@ PendingSnapshot Simulator::queue_snapshot(const Workload& workload, std::int64_t
     if (job.state == JobState::kRejected || job.req.submit > at || started) continue;
     job.state = JobState::kPending;
     active_.push_back(static_cast<std::uint32_t>(&job - jobs_.data()));
-    if (conf_.priority.flags.accrue_always) job.accrue = job.req.submit;
-    else if (job.begin <= calc_at) job.accrue = job.begin;
+    if (conf_.priority.flags.accrue_always)
+      job.accrue = job.req.submit;
+    else if (job.begin <= calc_at)
+      job.accrue = job.begin;
     // Priced at the last pass, or at submission if it came after that pass.
     now_ = job.req.submit >= calc_at && calc_at < at ? job.req.submit : calc_at;
     if (now_ == job.req.submit && calc_at < at) job.accrue = conf_.priority.flags.accrue_always ? job.accrue : kNoTime;
@@ -424,8 +444,8 @@ void Simulator::bind_job(SimJob& job) {
   if (job.assoc != kNoAssoc && conf_.accounting.enforces("qos")) {
     const std::vector<std::string>& allowed_qos = site_.tree->assocs[job.assoc].qos;
     if (!allowed_qos.empty() && !listed(allowed_qos, qos_used)) {
-      refuse(job, kInvalidQos, fmt::format("QOS {} is not in the QOS list of user {} in account {}", qos_used,
-                                           r.user, account));
+      refuse(job, kInvalidQos,
+             fmt::format("QOS {} is not in the QOS list of user {} in account {}", qos_used, r.user, account));
       return;
     }
   }
@@ -474,8 +494,8 @@ void Simulator::bind_job(SimJob& job) {
     // DRAIN and INACTIVE partitions take no new jobs; DOWN ones queue them (PartitionDown).
     if (part.state == PartitionState::kInactive || part.state == PartitionState::kDrain) {
       access_error = kPartitionNotAvail;
-      access_reason = fmt::format("partition {} is {}", part.name,
-                                  part.state == PartitionState::kDrain ? "DRAIN" : "INACTIVE");
+      access_reason =
+          fmt::format("partition {} is {}", part.name, part.state == PartitionState::kDrain ? "DRAIN" : "INACTIVE");
       continue;
     }
     SimRecord rec;
@@ -494,10 +514,14 @@ void Simulator::bind_job(SimJob& job) {
     // MaxWall that applies (QOS in precedence order, then the association's) before the
     // partition's DefaultTime or MaxTime (_set_time_limit).
     const std::int64_t max_wall = r.time_limit > 0 ? kUnlimited : limits_.default_wall(limit_key(job, rec));
-    if (r.time_limit > 0) rec.time_limit = r.time_limit;
-    else if (max_wall != kUnlimited) rec.time_limit = max_wall * 60;
-    else if (part.default_time_set && part.default_time != kInfiniteTime) rec.time_limit = part.default_time;
-    else rec.time_limit = part.max_time;  // -1: infinite
+    if (r.time_limit > 0)
+      rec.time_limit = r.time_limit;
+    else if (max_wall != kUnlimited)
+      rec.time_limit = max_wall * 60;
+    else if (part.default_time_set && part.default_time != kInfiniteTime)
+      rec.time_limit = part.default_time;
+    else
+      rec.time_limit = part.max_time;  // -1: infinite
     Demand& d = rec.demand;
     d.cpus = std::max<std::uint32_t>(1, r.cpus);
     d.min_nodes = std::max<std::uint32_t>(1, r.nodes);
@@ -507,9 +531,12 @@ void Simulator::bind_job(SimJob& job) {
     d.max_cpus_per_node = part.max_cpus_per_node;
     d.cpus_per_node = r.cpus_per_node;
     if (r.mem_set) {
-      if (r.mem_mb == 0) d.mem_whole_node = true;
-      else if (r.mem_per_cpu) d.mem_per_cpu = r.mem_mb;
-      else d.mem_per_node = r.mem_mb;
+      if (r.mem_mb == 0)
+        d.mem_whole_node = true;
+      else if (r.mem_per_cpu)
+        d.mem_per_cpu = r.mem_mb;
+      else
+        d.mem_per_node = r.mem_mb;
     } else if (part.def_mem_per_cpu) {
       d.mem_per_cpu = part.def_mem_per_cpu;
     } else if (part.def_mem_per_node) {
@@ -532,11 +559,16 @@ void Simulator::bind_job(SimJob& job) {
                                   d.gpus ? fmt::format(" and {} GPUs", d.gpus) : "", allowed.count());
       continue;
     }
-    if (part.max_time >= 0 && rec.time_limit > part.max_time) rec.hold_reason = "PartitionTimeLimit";
-    else if (rec.time_limit < 0 && part.max_time >= 0) rec.hold_reason = "PartitionTimeLimit";
-    else if (part.max_nodes != 0xFFFFFFFFU && d.min_nodes > part.max_nodes) rec.hold_reason = "PartitionNodeLimit";
-    else if (d.min_nodes < part.min_nodes) rec.hold_reason = "PartitionNodeLimit";
-    else if (part.state == PartitionState::kDown) rec.hold_reason = "PartitionDown";
+    if (part.max_time >= 0 && rec.time_limit > part.max_time)
+      rec.hold_reason = "PartitionTimeLimit";
+    else if (rec.time_limit < 0 && part.max_time >= 0)
+      rec.hold_reason = "PartitionTimeLimit";
+    else if (part.max_nodes != 0xFFFFFFFFU && d.min_nodes > part.max_nodes)
+      rec.hold_reason = "PartitionNodeLimit";
+    else if (d.min_nodes < part.min_nodes)
+      rec.hold_reason = "PartitionNodeLimit";
+    else if (part.state == PartitionState::kDown)
+      rec.hold_reason = "PartitionDown";
     if (!rec.hold_reason.empty() && rec.hold_reason != "PartitionDown") limit_reason = rec.hold_reason;
     rec.tres = request_tres(d, part);
     job.recs.push_back(std::move(rec));
@@ -551,11 +583,12 @@ void Simulator::bind_job(SimJob& job) {
   const std::string& enforce = conf_.enforce_part_limits;
   std::size_t held = 0;
   for (const SimRecord& rec : job.recs) held += !rec.hold_reason.empty() && rec.hold_reason != "PartitionDown";
-  if ((iequals(enforce, "ALL") && held > 0) || ((iequals(enforce, "ANY") || iequals(enforce, "YES")) && held == job.recs.size())) {
+  if ((iequals(enforce, "ALL") && held > 0) ||
+      ((iequals(enforce, "ANY") || iequals(enforce, "YES")) && held == job.recs.size())) {
     // job_limits_check's failure becomes the submission's error (_job_create).
-    const char* error = limit_reason == "PartitionTimeLimit" ? kInvalidTimeLimit
+    const char* error = limit_reason == "PartitionTimeLimit"   ? kInvalidTimeLimit
                         : limit_reason == "PartitionNodeLimit" ? kInvalidNodeCount
-                                                                : kPartConfigUnavailable;
+                                                               : kPartConfigUnavailable;
     refuse(job, error, fmt::format("EnforcePartLimits={}: {}", enforce, limit_reason));
     job.recs.clear();
   }
@@ -761,11 +794,15 @@ PriorityInput Simulator::priority_input(const SimJob& job, const SimRecord& rec)
   const Demand& d = rec.demand;
   for (const TresWeight& w : ps.weight_tres) {
     double v = 0;
-    if (w.tres == "cpu" || w.tres == "billing") v = d.cpus;
-    else if (w.tres == "node") v = d.min_nodes;
+    if (w.tres == "cpu" || w.tres == "billing")
+      v = d.cpus;
+    else if (w.tres == "node")
+      v = d.min_nodes;
     else if (w.tres == "mem") {
-      if (d.mem_per_cpu) v = static_cast<double>(d.mem_per_cpu) * d.cpus;
-      else if (d.mem_per_node) v = static_cast<double>(d.mem_per_node) * d.min_nodes;
+      if (d.mem_per_cpu)
+        v = static_cast<double>(d.mem_per_cpu) * d.cpus;
+      else if (d.mem_per_node)
+        v = static_cast<double>(d.mem_per_node) * d.min_nodes;
     } else if (w.tres == "gres/gpu") {
       v = d.gpus;
     }
@@ -777,7 +814,8 @@ PriorityInput Simulator::priority_input(const SimJob& job, const SimRecord& rec)
 void Simulator::compute_priority(SimJob& job, bool incr_only) {
   if (!prio_.multifactor()) {
     // priority/basic: FIFO, each new job one below the last.
-    const std::uint32_t p = static_cast<std::uint32_t>(std::max<std::int64_t>(1, static_cast<std::int64_t>(kTopPriority) - 1 - job.req.id));
+    const std::uint32_t p =
+        static_cast<std::uint32_t>(std::max<std::int64_t>(1, static_cast<std::int64_t>(kTopPriority) - 1 - job.req.id));
     for (SimRecord& rec : job.recs) rec.priority = p;
     return;
   }
@@ -830,7 +868,8 @@ void Simulator::queue_insert(std::uint32_t j) {
 void Simulator::queue_sort() {
   std::erase_if(queue_, [this](const QueueEntry& e) { return jobs_[e.job].state != JobState::kPending; });
   if (queue_dirty_) {
-    std::sort(queue_.begin(), queue_.end(), [this](const QueueEntry& x, const QueueEntry& y) { return queue_less(x, y); });
+    std::sort(queue_.begin(), queue_.end(),
+              [this](const QueueEntry& x, const QueueEntry& y) { return queue_less(x, y); });
     queue_dirty_ = false;
   }
 }
@@ -850,8 +889,10 @@ void Simulator::start_job(std::uint32_t j, std::uint32_t r, const Allocation& al
   job.suspend_time = kNoTime;
   job.pre_sus_time = 0;
   job.preempt_time = kNoTime;
-  if (rows_) rows_->add(rec.part, node_req(job, rec), job.alloc, pool_.state());
-  else pool_.state().take(alloc);
+  if (rows_)
+    rows_->add(rec.part, node_req(job, rec), job.alloc, pool_.state());
+  else
+    pool_.state().take(alloc);
   note_alloc(job, true);
   // Billable TRES: the partition's TRESBillingWeights over the allocation, else its CPUs.
   const Partition& part = conf_.partitions[rec.part];
@@ -863,16 +904,21 @@ void Simulator::start_job(std::uint32_t j, std::uint32_t r, const Allocation& al
     for (const TresWeight& w : part.tres_billing_weights) {
       double v = 0;
       bool is_gres = false;
-      if (w.tres == "cpu") v = alloc.cpus() * w.weight;
-      else if (w.tres == "mem") v = static_cast<double>(alloc.mem()) * w.weight;
-      else if (w.tres == "node") v = alloc.nodes() * w.weight;
+      if (w.tres == "cpu")
+        v = alloc.cpus() * w.weight;
+      else if (w.tres == "mem")
+        v = static_cast<double>(alloc.mem()) * w.weight;
+      else if (w.tres == "node")
+        v = alloc.nodes() * w.weight;
       else if (w.tres == "gres/gpu") {
         v = alloc.gpus() * w.weight;
         is_gres = true;
       }
       sum += v;
-      if (is_gres && conf_.priority.flags.max_tres_gres) gres += v;
-      else mx = std::max(mx, v);
+      if (is_gres && conf_.priority.flags.max_tres_gres)
+        gres += v;
+      else
+        mx = std::max(mx, v);
     }
     job.billable = max_mode ? mx + gres : sum;
   }
@@ -890,8 +936,10 @@ void Simulator::start_job(std::uint32_t j, std::uint32_t r, const Allocation& al
   const PlannedEnd key{job.expected_end(), job.req.id, j};
   if (!ends_dirty_) ends_.insert(std::upper_bound(ends_.begin(), ends_.end(), key), key);
   bf_changed_ = true;
-  if (by == StartedBy::kMain) ++result_.counters.main_starts;
-  else ++result_.counters.bf_starts;
+  if (by == StartedBy::kMain)
+    ++result_.counters.main_starts;
+  else
+    ++result_.counters.bf_starts;
   if (gang_) {
     // gs_job_start: the gang scheduler may suspend it at once, or suspend (or preempt) the
     // lower-tier jobs it overlaps.
@@ -956,17 +1004,24 @@ TresCounts Simulator::request_tres(const Demand& d, const Partition& part) const
   t[kTresCpu] = d.cpus;
   t[kTresNode] = d.min_nodes;
   t[kTresGpu] = d.gpus;
-  if (d.mem_per_cpu) t[kTresMem] = static_cast<std::int64_t>(d.mem_per_cpu) * d.cpus;
-  else if (d.mem_per_node) t[kTresMem] = static_cast<std::int64_t>(d.mem_per_node) * d.min_nodes;
-  else if (!part.nodes.empty()) t[kTresMem] = static_cast<std::int64_t>(conf_.nodes[part.nodes.front()].real_memory_mb) * d.min_nodes;
+  if (d.mem_per_cpu)
+    t[kTresMem] = static_cast<std::int64_t>(d.mem_per_cpu) * d.cpus;
+  else if (d.mem_per_node)
+    t[kTresMem] = static_cast<std::int64_t>(d.mem_per_node) * d.min_nodes;
+  else if (!part.nodes.empty())
+    t[kTresMem] = static_cast<std::int64_t>(conf_.nodes[part.nodes.front()].real_memory_mb) * d.min_nodes;
   // Billing: the partition's TRESBillingWeights over the request, else its CPUs.
   double sum = 0, mx = 0;
   for (const TresWeight& w : part.tres_billing_weights) {
     double v = 0;
-    if (w.tres == "cpu") v = static_cast<double>(t[kTresCpu]) * w.weight;
-    else if (w.tres == "mem") v = static_cast<double>(t[kTresMem]) * w.weight;
-    else if (w.tres == "node") v = static_cast<double>(t[kTresNode]) * w.weight;
-    else if (w.tres == "gres/gpu") v = static_cast<double>(t[kTresGpu]) * w.weight;
+    if (w.tres == "cpu")
+      v = static_cast<double>(t[kTresCpu]) * w.weight;
+    else if (w.tres == "mem")
+      v = static_cast<double>(t[kTresMem]) * w.weight;
+    else if (w.tres == "node")
+      v = static_cast<double>(t[kTresNode]) * w.weight;
+    else if (w.tres == "gres/gpu")
+      v = static_cast<double>(t[kTresGpu]) * w.weight;
     sum += v;
     mx = std::max(mx, v);
   }
@@ -992,7 +1047,8 @@ bool Simulator::explained(const SimJob& job) const {
 
 std::string Simulator::describe_block(const LimitBlock& b) const {
   std::string who;
-  if (b.qos >= 0) who = fmt::format("QOS {}", site_.qos.records[static_cast<std::size_t>(b.qos)].name);
+  if (b.qos >= 0)
+    who = fmt::format("QOS {}", site_.qos.records[static_cast<std::size_t>(b.qos)].name);
   else if (b.assoc != kNoAssoc && site_.tree) {
     const Association& a = site_.tree->assocs[b.assoc];
     who = a.is_user() ? fmt::format("association {}/{}", a.account, a.user) : fmt::format("account {}", a.account);
@@ -1040,7 +1096,8 @@ bool Simulator::limits_allow(SimJob& job, const SimRecord& rec, LimitPhase phase
       if (r.find("PerUser") != std::string::npos) holds = holds && other.user_id == job.user_id;
       if (r.find("PerAccount") != std::string::npos) holds = holds && other.account_id == job.account_id;
     } else if (b.assoc != kNoAssoc && site_.tree) {
-      for (std::uint32_t a = other.assoc; a != kNoAssoc && !holds; a = site_.tree->assocs[a].parent) holds = a == b.assoc;
+      for (std::uint32_t a = other.assoc; a != kNoAssoc && !holds; a = site_.tree->assocs[a].parent)
+        holds = a == b.assoc;
     }
     if (holds) holders.push_back(other.req.id);
   }
@@ -1104,8 +1161,10 @@ void Simulator::apply_reservations(const SimJob& job, const SimRecord& rec, Node
   if (!resv_) return;
   if (job.resv >= 0) {
     const ResvWindow* w = resv_->active(job.resv, now_);
-    if (w) allowed &= w->nodes;
-    else allowed.assign_and(allowed, NodeBitset(allowed.size()));
+    if (w)
+      allowed &= w->nodes;
+    else
+      allowed.assign_and(allowed, NodeBitset(allowed.size()));
     return;
   }
   if (const NodeBitset* ex = resv_->excluded(now_, now_ + plan_limit(rec))) allowed.subtract(*ex);
@@ -1121,8 +1180,10 @@ void Simulator::on_node_event(std::uint32_t change) {
     const Node* node = &conf_.nodes[found->second];
     const std::uint32_t n = pool_.internal_index(found->second);
     std::uint32_t& open = down ? node_down_[n] : node_drain_[n];
-    if (c.begins) ++open;
-    else if (open > 0) --open;
+    if (c.begins)
+      ++open;
+    else if (open > 0)
+      --open;
     pool_.set_usable(n, node->usable() && node_down_[n] == 0 && node_drain_[n] == 0);
     if (c.begins && down) {
       // A DOWN node ends its jobs; slurmctld requeues batch jobs (JobRequeue=1, the default).
@@ -1158,7 +1219,8 @@ void Simulator::account_unavailable(std::int64_t start) {
     const double secs = overlap(ne.start, ne.end == kOpenEnd ? result_.end : ne.end);
     for (const std::string& name : ne.nodes) {
       auto found = conf_.node_index.find(name);
-      if (found != conf_.node_index.end()) result_.unavailable_cpu_seconds += secs * cpus_of(pool_.internal_index(found->second));
+      if (found != conf_.node_index.end())
+        result_.unavailable_cpu_seconds += secs * cpus_of(pool_.internal_index(found->second));
     }
   }
 }
@@ -1176,8 +1238,10 @@ void Simulator::stop_running(std::uint32_t j) {
   close_interval(job, job.suspend_time != kNoTime ? job.suspend_time : job.start, now_, job.suspended);
   if (job.suspended) job.tot_sus_time += now_ - job.suspend_time;
   const NodeReq req = rows_ ? node_req(job, job.recs[static_cast<std::size_t>(job.run_rec)]) : NodeReq::kOneRow;
-  if (rows_) rows_->remove(job.recs[static_cast<std::size_t>(job.run_rec)].part, req, job.alloc, pool_.state());
-  else pool_.state().give_back(job.alloc);
+  if (rows_)
+    rows_->remove(job.recs[static_cast<std::size_t>(job.run_rec)].part, req, job.alloc, pool_.state());
+  else
+    pool_.state().give_back(job.alloc);
   note_alloc(job, false);
   running_.erase(std::find(running_.begin(), running_.end(), j));
   const PlannedEnd key{job.expected_end(), job.req.id, j};

@@ -34,7 +34,7 @@ struct Site {
   const Config* config = nullptr;
   const AssocTree* tree = nullptr;
   QosTable qos = QosTable::slurm_default();
-  std::vector<double> initial_usage;  // raw usage per association id (users), from sshare
+  std::vector<double> initial_usage;      // raw usage per association id (users), from sshare
   std::vector<Reservation> reservations;  // advanced reservations (scontrol show reservation)
   std::vector<NodeEvent> node_events;     // DOWN/DRAIN periods replayed on the nodes
   /// Windows one recurring reservation may open (InputLimits::reservation_windows): years of
@@ -68,13 +68,13 @@ struct SimOptions {
 /// One (job x partition) queue record.
 struct SimRecord {
   std::uint32_t part = 0;
-  std::int64_t time_limit = 0;       // seconds the job may run in this partition; -1 infinite
+  std::int64_t time_limit = 0;  // seconds the job may run in this partition; -1 infinite
   Demand demand;
   std::uint32_t priority = 0;
   PriorityFactors factors;
-  std::string hold_reason;           // non-empty: excluded from the queue (partition limits)
-  TresCounts tres{};                 // the request as the limits see it
-  std::int32_t qos1 = -1, qos2 = -1; // partition QOS and job QOS in limit precedence order
+  std::string hold_reason;            // non-empty: excluded from the queue (partition limits)
+  TresCounts tres{};                  // the request as the limits see it
+  std::int32_t qos1 = -1, qos2 = -1;  // partition QOS and job QOS in limit precedence order
 };
 
 /// A pending job's Reason from `from` on (an index into SimResult::reason_names), and for
@@ -93,7 +93,7 @@ enum : std::uint16_t {
   kReasonBeginTime,
   kReasonNodesUnavailable,  // Resources with the main loop's description (squeue prints it)
   kReasonReservation,
-  kReasonMaintenance,       // ReqNodeNotAvail with select_nodes' maintenance description
+  kReasonMaintenance,  // ReqNodeNotAvail with select_nodes' maintenance description
   kReasonFixedCount
 };
 inline constexpr const char* kNodesUnavailableText =
@@ -130,11 +130,11 @@ inline constexpr const char* kAccountingPolicy =
 struct SimJob {
   JobRequest req;
   std::uint32_t assoc = kNoAssoc;
-  std::int32_t qos = -1;             // index into Site::qos
-  std::vector<SimRecord> recs;       // PriorityTier order, highest first
+  std::int32_t qos = -1;        // index into Site::qos
+  std::vector<SimRecord> recs;  // PriorityTier order, highest first
   JobState state = JobState::kFuture;
-  std::int64_t begin = 0;            // eligible time
-  std::int64_t accrue = kNoTime;     // accrue_time: age counts from here
+  std::int64_t begin = 0;         // eligible time
+  std::int64_t accrue = kNoTime;  // accrue_time: age counts from here
   std::int64_t start = kNoTime, end = kNoTime;
   std::int64_t planned_end = kNoTime;  // start + the run time, cut at the time limit
   std::int32_t run_rec = -1;
@@ -143,25 +143,25 @@ struct SimJob {
   std::uint32_t start_priority = 0;
   PriorityFactors start_factors;
   double billable = 0;
-  bool bf_tested = false;            // reached a backfill will-run test
-  std::string reject_error;   // Slurm's own message for the refusal (slurm_errno.c), e.g. kInvalidQos
-  std::string reject_reason;  // that message, ": ", and what in the job or site caused it
+  bool bf_tested = false;                     // reached a backfill will-run test
+  std::string reject_error;                   // Slurm's own message for the refusal (slurm_errno.c), e.g. kInvalidQos
+  std::string reject_reason;                  // that message, ": ", and what in the job or site caused it
   std::uint32_t user_id = 0, account_id = 0;  // Limits' interned ids
-  std::uint16_t reason = kReasonNone;          // the Reason squeue would print now
-  std::vector<ReasonSpan> reasons;             // every change, from submission on
-  double run_secs_done = 0;                    // TRES-run-seconds already released by decay ticks
-  std::vector<LimitBlock> limit_blocks;        // explained jobs: each distinct limit that held them
-  std::int32_t resv = -1;                      // the advanced reservation it runs in, or -1
-  std::uint32_t requeues = 0;                  // times a DOWN node or a preemptor sent it back to the queue
-  double lost_cpu_seconds = 0;                 // CPU time of runs cut short (DOWN node, preemption)
+  std::uint16_t reason = kReasonNone;         // the Reason squeue would print now
+  std::vector<ReasonSpan> reasons;            // every change, from submission on
+  double run_secs_done = 0;                   // TRES-run-seconds already released by decay ticks
+  std::vector<LimitBlock> limit_blocks;       // explained jobs: each distinct limit that held them
+  std::int32_t resv = -1;                     // the advanced reservation it runs in, or -1
+  std::uint32_t requeues = 0;                 // times a DOWN node or a preemptor sent it back to the queue
+  double lost_cpu_seconds = 0;                // CPU time of runs cut short (DOWN node, preemption)
   // Gang scheduling and preemption (job_mgr.c's suspend bookkeeping for the current run).
   bool suspended = false;
-  std::int64_t suspend_time = kNoTime;         // last suspend or resume
-  std::int64_t pre_sus_time = 0;               // seconds run before the last suspend
-  std::int64_t tot_sus_time = 0;               // seconds suspended, all runs
-  std::int64_t limit_end = kNoTime;            // Slurm's end_time: start + limit, reset at resume
-  std::int64_t preempt_time = kNoTime;         // a preemptor signalled it (GraceTime running)
-  std::int64_t preempt_start = kNoTime;        // as a preemptor: when it last preempted jobs
+  std::int64_t suspend_time = kNoTime;   // last suspend or resume
+  std::int64_t pre_sus_time = 0;         // seconds run before the last suspend
+  std::int64_t tot_sus_time = 0;         // seconds suspended, all runs
+  std::int64_t limit_end = kNoTime;      // Slurm's end_time: start + limit, reset at resume
+  std::int64_t preempt_time = kNoTime;   // a preemptor signalled it (GraceTime running)
+  std::int64_t preempt_start = kNoTime;  // as a preemptor: when it last preempted jobs
   std::uint32_t suspends = 0;
   EndState end_state = EndState::kCompleted;
   std::vector<JobEvent> events;
@@ -199,11 +199,11 @@ struct SimCounters {
 /// The most a node was asked to hold at once: the requested (or default) memory and the jobs
 /// of everything allocated on it, running or suspended (suspended jobs stay resident).
 struct NodePeak {
-  std::uint32_t node = 0;          // Config::nodes index
-  std::uint64_t mem_mb = 0;        // requested memory summed over its jobs at the peak
-  std::int64_t at = 0;             // when that peak was first reached
-  std::uint32_t jobs = 0;          // most jobs allocated at once
-  std::uint32_t unbounded = 0;     // most jobs at once with no memory request or default
+  std::uint32_t node = 0;       // Config::nodes index
+  std::uint64_t mem_mb = 0;     // requested memory summed over its jobs at the peak
+  std::int64_t at = 0;          // when that peak was first reached
+  std::uint32_t jobs = 0;       // most jobs allocated at once
+  std::uint32_t unbounded = 0;  // most jobs at once with no memory request or default
 };
 
 /// One backfill cycle: the queue it met and how far it got (the HTML report's coverage
@@ -218,7 +218,7 @@ struct BackfillCycle {
 
 /// CPU-seconds per partition and time bucket, split by what the CPUs' jobs were doing.
 struct PartitionTimeline {
-  std::int64_t bucket = 3600;      // seconds per bucket, from SimResult::start
+  std::int64_t bucket = 3600;                           // seconds per bucket, from SimResult::start
   std::vector<std::vector<double>> running, suspended;  // [partition][bucket]
 };
 
@@ -228,8 +228,8 @@ struct SimResult {
   SimCounters counters;
   std::vector<BackfillCycle> bf_log;  // every cycle that ran, in time order
   std::int64_t start = 0, end = 0;
-  std::vector<long double> usage;      // final raw usage per association
-  std::vector<double> target_share;    // per association (classic product of shares)
+  std::vector<long double> usage;    // final raw usage per association
+  std::vector<double> target_share;  // per association (classic product of shares)
   std::int64_t epoch_offset = 0;
   /// Allocations number nodes in selection order; this maps them to Config::nodes.
   std::vector<std::uint32_t> node_config_index;
@@ -238,10 +238,10 @@ struct SimResult {
   // CPU-seconds the run lost to maintenance reservations (MAINT windows) and to nodes
   // DOWN or DRAINED by node events, within [start, end].
   double maint_cpu_seconds = 0, unavailable_cpu_seconds = 0;
-  std::vector<NodePeak> node_peaks;  // nodes that held a job, Config order
+  std::vector<NodePeak> node_peaks;     // nodes that held a job, Config order
   double preempt_lost_cpu_seconds = 0;  // work lost to requeue and cancel preemption
   PartitionTimeline timeline;
-  bool sharing = false;              // jobs could share CPUs (FORCE/YES partitions or gang)
+  bool sharing = false;  // jobs could share CPUs (FORCE/YES partitions or gang)
   const std::string& reason_name(std::uint16_t id) const { return reason_names[id]; }
 };
 
@@ -263,8 +263,18 @@ class Simulator {
 
  private:
   enum class EventType : std::uint8_t {
-    kEnd, kSubmit, kEligible, kPriority, kMain, kMainFull, kBackfill, kSnapshot, kMainDirect, kNodeEvent,
-    kTimeslice, kGraceEnd
+    kEnd,
+    kSubmit,
+    kEligible,
+    kPriority,
+    kMain,
+    kMainFull,
+    kBackfill,
+    kSnapshot,
+    kMainDirect,
+    kNodeEvent,
+    kTimeslice,
+    kGraceEnd
   };
   struct Event {
     std::int64_t time;
@@ -375,16 +385,16 @@ class Simulator {
   std::vector<std::uint64_t> node_mem_now_;
   std::vector<std::uint32_t> node_jobs_now_, node_unbounded_now_;
   std::optional<FairShare> fair_share_;
-  std::vector<long double> usage_;      // per association, users only
-  std::vector<double> fs_factor_;       // per association
+  std::vector<long double> usage_;  // per association, users only
+  std::vector<double> fs_factor_;   // per association
   std::vector<std::uint32_t> assoc_prio_;
   std::vector<std::uint32_t> tree_users_;  // user associations, hierarchical order
-  std::int64_t last_decay_ = kNoTime;   // g_last_ran
+  std::int64_t last_decay_ = kNoTime;      // g_last_ran
   std::int64_t now_ = 0;
-  std::int64_t last_sched_ = -1000000;     // the background loop's last run (full or batched)
+  std::int64_t last_sched_ = -1000000;      // the background loop's last run (full or batched)
   std::int64_t main_pending_at_ = kNoTime;  // a batched run is queued for this time
   std::int64_t direct_pending_at_ = kNoTime;
-  std::uint64_t sched_cnt_ = 0;             // job_sched_cnt: events since the last batched run
+  std::uint64_t sched_cnt_ = 0;  // job_sched_cnt: events since the last batched run
   bool bf_changed_ = true;
   std::uint64_t seq_ = 0;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
@@ -392,12 +402,12 @@ class Simulator {
   std::vector<QueueEntry> queue_;
   bool queue_dirty_ = false;
   std::size_t active_jobs_ = 0;
-  std::size_t future_eligible_ = 0;        // eligibility events still to come
-  std::size_t future_node_changes_ = 0;    // node events still to come
-  std::int64_t stuck_since_ = kNoTime;     // since when only limit-held jobs are left
-  std::size_t submit_cursor_ = 0;       // first job (submit order) not yet submitted
-  std::vector<std::uint32_t> running_;  // job indices
-  std::vector<std::uint32_t> active_;   // pending or running jobs, job-list (submit) order
+  std::size_t future_eligible_ = 0;      // eligibility events still to come
+  std::size_t future_node_changes_ = 0;  // node events still to come
+  std::int64_t stuck_since_ = kNoTime;   // since when only limit-held jobs are left
+  std::size_t submit_cursor_ = 0;        // first job (submit order) not yet submitted
+  std::vector<std::uint32_t> running_;   // job indices
+  std::vector<std::uint32_t> active_;    // pending or running jobs, job-list (submit) order
   /// Running jobs by the end backfill plans with (start + limit), then job id.
   struct PlannedEnd {
     std::int64_t end;

@@ -23,7 +23,7 @@ struct SitePaths {
   std::string workload, synthetic;
   bool stop_on_error = false;
   std::map<std::string, std::string> partition_map;  // trace name -> site partition
-  double scale_to_site = 0;  // > 0: a recorded load scaled to this site at that offered load
+  double scale_to_site = 0;                          // > 0: a recorded load scaled to this site at that offered load
   SlurmVersion version = kDefaultSlurmVersion;
   IncludePolicy includes{};
   InputLimits limits{};

@@ -35,9 +35,9 @@ struct PartLoad {
   std::vector<Shape> shapes;
   std::int64_t max_time = 0;  // finite cap for run times
   std::vector<Submitter> users;
-  std::int64_t default_time = kNoTime;  // a finite DefaultTime: some jobs give no --time
+  std::int64_t default_time = kNoTime;              // a finite DefaultTime: some jobs give no --time
   std::uint64_t mem_per_cpu = 0, mem_per_node = 0;  // explicit requests under MaxMemPer*
-  std::int64_t max_run = 0;  // longest run time: half the arrival span
+  std::int64_t max_run = 0;                         // longest run time: half the arrival span
 };
 
 bool is_all(const std::vector<std::string>& names) {
@@ -73,7 +73,8 @@ std::uint64_t fair_mem_per_cpu(const Config& c, const Partition& p) {
   for (std::uint32_t n : p.nodes) {
     const Node& node = c.nodes[n];
     if (!node.usable() || node.cpus == 0) continue;
-    const std::uint64_t usable = node.real_memory_mb > node.mem_spec_limit_mb ? node.real_memory_mb - node.mem_spec_limit_mb : 1;
+    const std::uint64_t usable =
+        node.real_memory_mb > node.mem_spec_limit_mb ? node.real_memory_mb - node.mem_spec_limit_mb : 1;
     const std::uint64_t per_cpu = std::max<std::uint64_t>(1, usable / node.cpus);
     fair = fair ? std::min(fair, per_cpu) : per_cpu;
   }
@@ -111,15 +112,18 @@ std::vector<Shape> shapes_for(const Config& c, const Partition& p) {
     auto same = std::find_if(unique.begin(), unique.end(), [&](const Shape& u) {
       return u.cpus == x.cpus && u.nodes == x.nodes && u.gpus == x.gpus;
     });
-    if (same == unique.end()) unique.push_back(x);
-    else same->weight += x.weight;
+    if (same == unique.end())
+      unique.push_back(x);
+    else
+      same->weight += x.weight;
   }
   return unique;
 }
 
 // The QOS a job may name in partition `p`: those the partition's AllowQos/DenyQos admit,
 // that exist (or are assumed, without a QOS table), from `candidates` in order.
-std::vector<std::string> admitted_qos(const Site& site, const Partition& p, const std::vector<std::string>& candidates) {
+std::vector<std::string> admitted_qos(const Site& site, const Partition& p,
+                                      const std::vector<std::string>& candidates) {
   std::vector<std::string> out;
   for (const std::string& raw : candidates) {
     const std::string q = to_lower(raw);
@@ -192,7 +196,8 @@ std::vector<Submitter> invented_submitters(const Site& site, const Partition& p)
     for (int i = 1; i <= 8; ++i) who.push_back({fmt::format("user{}", i), fmt::format("account{}", (i + 1) / 2)});
   }
   std::vector<std::string> candidates = {"normal"};
-  if (!p.allow_qos.empty() && !is_all(p.allow_qos)) candidates = p.allow_qos;
+  if (!p.allow_qos.empty() && !is_all(p.allow_qos))
+    candidates = p.allow_qos;
   else if (site.qos.from_input()) {
     for (const QosRecord& q : site.qos.records) candidates.push_back(q.name);
   }
@@ -229,7 +234,8 @@ std::int64_t limit_cap(const Site& site, const PartLoad& pl, const Submitter& wh
   std::int64_t cap = pl.max_time;
   for (const std::string& name : {qos, pl.part->qos}) {
     if (name.empty()) continue;
-    if (const QosRecord* q = site.qos.find(name); q && q->max_wall && *q->max_wall > 0) cap = std::min(cap, *q->max_wall);
+    if (const QosRecord* q = site.qos.find(name); q && q->max_wall && *q->max_wall > 0)
+      cap = std::min(cap, *q->max_wall);
   }
   if (who.max_wall && *who.max_wall > 0) cap = std::min(cap, *who.max_wall);
   return std::max<std::int64_t>(60, cap);
@@ -253,7 +259,9 @@ JobRequest make_job(const Site& site, const PartLoad& pl, Rng& rng) {
   j.account = who.account;
   j.qos = pick(who.qos, rng);
   if (!pl.part->allow_groups.empty() && !is_all(pl.part->allow_groups)) {
-    j.group = pl.part->allow_groups[static_cast<std::size_t>(rng.uniform() * static_cast<double>(pl.part->allow_groups.size()))];
+    j.group =
+        pl.part
+            ->allow_groups[static_cast<std::size_t>(rng.uniform() * static_cast<double>(pl.part->allow_groups.size()))];
   }
   if (pl.mem_per_cpu) {
     j.mem_mb = pl.mem_per_cpu;
@@ -342,8 +350,10 @@ Plan plan_partitions(const Site& site, std::int64_t duration) {
     // without --mem would take its nodes' whole memory) or caps it below the default.
     const std::uint64_t fair = fair_mem_per_cpu(c, p);
     if (c.select.memory && !def_per_cpu && !def_per_node) pl.mem_per_cpu = fair;
-    if (max_per_cpu) pl.mem_per_cpu = std::min(def_per_cpu ? def_per_cpu : fair, max_per_cpu);
-    else if (max_per_node && def_per_node > max_per_node) pl.mem_per_node = max_per_node;
+    if (max_per_cpu)
+      pl.mem_per_cpu = std::min(def_per_cpu ? def_per_cpu : fair, max_per_cpu);
+    else if (max_per_node && def_per_node > max_per_node)
+      pl.mem_per_node = max_per_node;
     for (const Submitter& s : pl.users) {
       for (const auto& q : s.qos) {
         if (!site.qos.from_input() && !site.qos.find(q.first)) plan.assumed_qos.insert(q.first);

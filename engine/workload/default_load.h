@@ -34,8 +34,8 @@ struct DefaultLoadOptions {
 };
 
 struct DefaultLoad {
-  Workload workload;        // with `until` (a day past the arrivals), seed and description set
-  std::string description;  // one line for reports: what was generated and why
+  Workload workload;               // with `until` (a day past the arrivals), seed and description set
+  std::string description;         // one line for reports: what was generated and why
   bool invented_accounts = false;  // no association tree: accounts and users made up
 };
 

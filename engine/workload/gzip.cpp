@@ -29,8 +29,8 @@ Result<std::string> gunzip(const std::string& bytes, std::size_t max_bytes) {
     out.append(buffer, sizeof buffer - z.avail_out);
     if (out.size() > max_bytes) {
       inflateEnd(&z);
-      return Error{fmt::format("decompresses to more than {} MB (raise it with --limit file-bytes=N)",
-                               max_bytes >> 20)};
+      return Error{
+          fmt::format("decompresses to more than {} MB (raise it with --limit file-bytes=N)", max_bytes >> 20)};
     }
     if (rc == Z_OK && z.avail_in == 0 && z.avail_out != 0) break;  // truncated input
   }

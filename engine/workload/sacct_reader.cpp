@@ -21,17 +21,34 @@ namespace {
 
 struct Columns {
   std::optional<std::size_t> id, id_raw, user, account, partition, qos, submit, eligible, start, end, elapsed,
-      elapsed_raw, timelimit, timelimit_raw, req_cpus, alloc_cpus, ncpus, req_nodes, nnodes, req_mem, req_tres,
-      state, priority, nice, reservation, group;
+      elapsed_raw, timelimit, timelimit_raw, req_cpus, alloc_cpus, ncpus, req_nodes, nnodes, req_mem, req_tres, state,
+      priority, nice, reservation, group;
   explicit Columns(const PsvTable& t)
-      : id(t.column("JobID")), id_raw(t.column("JobIDRaw")), user(t.column("User")), account(t.column("Account")),
-        partition(t.column("Partition")), qos(t.column("QOS")), submit(t.column("Submit")),
-        eligible(t.column("Eligible")), start(t.column("Start")), end(t.column("End")),
-        elapsed(t.column("Elapsed")), elapsed_raw(t.column("ElapsedRaw")), timelimit(t.column("Timelimit")),
-        timelimit_raw(t.column("TimelimitRaw")), req_cpus(t.column("ReqCPUS")), alloc_cpus(t.column("AllocCPUS")),
-        ncpus(t.column("NCPUS")), req_nodes(t.column("ReqNodes")), nnodes(t.column("NNodes")),
-        req_mem(t.column("ReqMem")), req_tres(t.column("ReqTRES")), state(t.column("State")),
-        priority(t.column("Priority")), nice(t.column("Nice")), reservation(t.column("Reservation")),
+      : id(t.column("JobID")),
+        id_raw(t.column("JobIDRaw")),
+        user(t.column("User")),
+        account(t.column("Account")),
+        partition(t.column("Partition")),
+        qos(t.column("QOS")),
+        submit(t.column("Submit")),
+        eligible(t.column("Eligible")),
+        start(t.column("Start")),
+        end(t.column("End")),
+        elapsed(t.column("Elapsed")),
+        elapsed_raw(t.column("ElapsedRaw")),
+        timelimit(t.column("Timelimit")),
+        timelimit_raw(t.column("TimelimitRaw")),
+        req_cpus(t.column("ReqCPUS")),
+        alloc_cpus(t.column("AllocCPUS")),
+        ncpus(t.column("NCPUS")),
+        req_nodes(t.column("ReqNodes")),
+        nnodes(t.column("NNodes")),
+        req_mem(t.column("ReqMem")),
+        req_tres(t.column("ReqTRES")),
+        state(t.column("State")),
+        priority(t.column("Priority")),
+        nice(t.column("Nice")),
+        reservation(t.column("Reservation")),
         group(t.column("Group")) {}
 };
 
@@ -57,10 +74,14 @@ void read_saved_load_header(const std::string& text, Workload& w) {
         if (eq == std::string::npos) continue;
         const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
         const auto n = parse_trace_int(value);
-        if (key == "seed" && n && *n >= 0) w.seed = static_cast<std::uint64_t>(*n);
-        else if (key == "until" && n) w.until = *n;
-        else if (key == "epoch_offset" && n) w.epoch_offset = *n;
-        else if (key == "assumed_qos") w.assumed_qos = split(value, ',');
+        if (key == "seed" && n && *n >= 0)
+          w.seed = static_cast<std::uint64_t>(*n);
+        else if (key == "until" && n)
+          w.until = *n;
+        else if (key == "epoch_offset" && n)
+          w.epoch_offset = *n;
+        else if (key == "assumed_qos")
+          w.assumed_qos = split(value, ',');
       }
     } else if (line.starts_with("# description: ")) {
       w.description = std::string(line.substr(15));
@@ -128,9 +149,12 @@ Workload read_sacct(FileId file, const SourceManager& sources, DiagnosticSink& s
     auto end = parse_trace_time(get(c.end));
     if (start) j.recorded_start = *start;
     std::optional<std::int64_t> run;
-    if (auto r = parse_trace_int(get(c.elapsed_raw))) run = *r;
-    else if (auto d = parse_trace_duration(get(c.elapsed))) run = *d;
-    else if (start && end && *end >= *start) run = *end - *start;
+    if (auto r = parse_trace_int(get(c.elapsed_raw)))
+      run = *r;
+    else if (auto d = parse_trace_duration(get(c.elapsed)))
+      run = *d;
+    else if (start && end && *end >= *start)
+      run = *end - *start;
     if (auto tl = parse_trace_int(get(c.timelimit_raw))) {
       j.time_limit = *tl * 60;
     } else if (auto d = parse_trace_duration(get(c.timelimit))) {
@@ -164,8 +188,13 @@ Workload read_sacct(FileId file, const SourceManager& sources, DiagnosticSink& s
     if (auto m = parse_trace_memory(get(c.req_mem))) {
       j.mem_set = true;
       switch (m->per) {
-        case TraceMemory::Per::kCpu: j.mem_mb = m->mb; j.mem_per_cpu = true; break;
-        case TraceMemory::Per::kNode: j.mem_mb = m->mb; break;
+        case TraceMemory::Per::kCpu:
+          j.mem_mb = m->mb;
+          j.mem_per_cpu = true;
+          break;
+        case TraceMemory::Per::kNode:
+          j.mem_mb = m->mb;
+          break;
         case TraceMemory::Per::kJob:  // 21.08+: the job's total; kept per CPU so any layout fits
           j.mem_mb = (m->mb + j.cpus - 1) / j.cpus;
           j.mem_per_cpu = true;
@@ -186,7 +215,8 @@ Workload read_sacct(FileId file, const SourceManager& sources, DiagnosticSink& s
     j.group = std::string(trim(get(c.group)));
     const std::string resv(trim(get(c.reservation)));
     if (!resv.empty() && resv != "(null)") j.reservation = resv;
-    if (auto n = parse_trace_int(get(c.nice))) j.nice = static_cast<std::int32_t>(std::clamp<std::int64_t>(*n, -2147483645, 2147483645));
+    if (auto n = parse_trace_int(get(c.nice)))
+      j.nice = static_cast<std::int32_t>(std::clamp<std::int64_t>(*n, -2147483645, 2147483645));
     if (auto p = parse_trace_int(get(c.priority))) j.recorded_priority = *p;
     w.jobs.push_back(std::move(j));
   }
@@ -219,7 +249,8 @@ void drop_beyond_limits(Workload& w, DiagnosticSink& sink, FileId file, const In
     if (late++ == 0) {
       sink.warning("WORK006", {file, j.line, 1},
                    fmt::format("job {} submits or runs beyond {} seconds after the first submit; it and any "
-                               "other such job are not simulated", j.id, limits.sim_span),
+                               "other such job are not simulated",
+                               j.id, limits.sim_span),
                    "raise the limit with --limit sim-span=SECONDS");
     }
     return true;
@@ -227,8 +258,8 @@ void drop_beyond_limits(Workload& w, DiagnosticSink& sink, FileId file, const In
   if (static_cast<std::int64_t>(w.jobs.size()) > limits.sim_jobs) {
     const JobRequest& cut = w.jobs[static_cast<std::size_t>(limits.sim_jobs)];
     sink.warning("WORK006", {file, cut.line, 1},
-                 fmt::format("more than {} jobs; job {} and the {} after it are not simulated", limits.sim_jobs,
-                             cut.id, w.jobs.size() - static_cast<std::size_t>(limits.sim_jobs) - 1),
+                 fmt::format("more than {} jobs; job {} and the {} after it are not simulated", limits.sim_jobs, cut.id,
+                             w.jobs.size() - static_cast<std::size_t>(limits.sim_jobs) - 1),
                  "raise the limit with --limit sim-jobs=N");
     w.jobs.resize(static_cast<std::size_t>(limits.sim_jobs));
   }

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-
 namespace sa::engine {
 
 namespace {
@@ -39,13 +38,13 @@ void write_sacct_load(std::ostream& out, const Workload& w) {
     std::string parts;
     for (const std::string& p : j.partitions) parts += (parts.empty() ? "" : ",") + field(p);
     // Times as epoch seconds: the reader takes them as they are (no time zone in between).
-    out << fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|PENDING\n", j.id, j.submit,
-                       j.eligible == kNoTime ? "" : std::to_string(j.eligible), j.run_time,
-                       j.time_limit == kNoTime ? std::string("Partition_Limit") : std::to_string(j.time_limit / 60) + ":" +
-                                                                                      fmt::format("{:02}", j.time_limit % 60),
-                       j.cpus, j.nodes ? std::to_string(j.nodes) : "", memory(j),
-                       j.gpus ? fmt::format("gres/gpu={}", j.gpus) : "", parts, field(j.account), field(j.user),
-                       field(j.group), field(j.qos), j.nice, field(j.reservation));
+    out << fmt::format(
+        "{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|PENDING\n", j.id, j.submit,
+        j.eligible == kNoTime ? "" : std::to_string(j.eligible), j.run_time,
+        j.time_limit == kNoTime ? std::string("Partition_Limit")
+                                : std::to_string(j.time_limit / 60) + ":" + fmt::format("{:02}", j.time_limit % 60),
+        j.cpus, j.nodes ? std::to_string(j.nodes) : "", memory(j), j.gpus ? fmt::format("gres/gpu={}", j.gpus) : "",
+        parts, field(j.account), field(j.user), field(j.group), field(j.qos), j.nice, field(j.reservation));
   }
 }
 

@@ -44,9 +44,10 @@ ScaleReport scale_to_site(Workload& w, const Config& c, double offered) {
     j.submit = first + static_cast<std::int64_t>(std::min<long double>(at, 1e15L));
     if (j.eligible != kNoTime) j.eligible = std::max(j.eligible, j.submit);
   }
-  w.description = fmt::format("workload {} scaled to the site: sizes x{:.3g} ({} trace CPUs to {}), arrivals x{:.3g} "
-                              "to offer {:.0f}% of its CPUs",
-                              w.source, s.size_factor, s.trace_cpus, s.site_cpus, s.time_factor, 100 * offered);
+  w.description = fmt::format(
+      "workload {} scaled to the site: sizes x{:.3g} ({} trace CPUs to {}), arrivals x{:.3g} "
+      "to offer {:.0f}% of its CPUs",
+      w.source, s.size_factor, s.trace_cpus, s.site_cpus, s.time_factor, 100 * offered);
   return s;
 }
 

@@ -19,8 +19,25 @@ namespace sa::engine {
 namespace {
 
 enum SwfField {
-  kJobNumber, kSubmit, kWait, kRunTime, kAllocProcs, kAvgCpu, kUsedMem, kReqProcs, kReqTime, kReqMem,
-  kStatus, kUserId, kGroupId, kExecutable, kQueue, kPartition, kPreceding, kThinkTime, kFieldCount
+  kJobNumber,
+  kSubmit,
+  kWait,
+  kRunTime,
+  kAllocProcs,
+  kAvgCpu,
+  kUsedMem,
+  kReqProcs,
+  kReqTime,
+  kReqMem,
+  kStatus,
+  kUserId,
+  kGroupId,
+  kExecutable,
+  kQueue,
+  kPartition,
+  kPreceding,
+  kThinkTime,
+  kFieldCount
 };
 
 struct SwfLine {
@@ -82,7 +99,7 @@ Workload read_swf(FileId file, const SourceManager& sources, DiagnosticSink& sin
       continue;
     }
     SwfLine parsed;
-    double (&f)[kFieldCount] = parsed.f;
+    double(&f)[kFieldCount] = parsed.f;
     int n = 0;
     auto bad = [&](const std::string& message) {
       sink.error("WORK001", {file, line_no, 1}, message);
@@ -113,7 +130,9 @@ Workload read_swf(FileId file, const SourceManager& sources, DiagnosticSink& sin
       // occupied the machine, so a replay skips them.
       sink.note("WORK002", {file, line_no, 1},
                 fmt::format("job {} skipped: {} unknown", static_cast<long long>(f[kJobNumber]),
-                            f[kSubmit] < 0 ? "submit time" : procs <= 0 ? "processor count" : "run time"));
+                            f[kSubmit] < 0 ? "submit time"
+                            : procs <= 0   ? "processor count"
+                                           : "run time"));
       ++w.skipped_lines;
       continue;
     }
@@ -129,13 +148,20 @@ Workload read_swf(FileId file, const SourceManager& sources, DiagnosticSink& sin
       j.mem_set = true;
     }
     const auto& names = parsed.names;
-    if (!names[kUserId].empty()) j.user = names[kUserId];
-    else j.user = f[kUserId] >= 0 ? fmt::format("user{}", static_cast<long long>(f[kUserId])) : "user0";
-    if (!names[kGroupId].empty()) j.account = to_lower(names[kGroupId]);
-    else if (f[kGroupId] >= 0) j.account = fmt::format("group{}", static_cast<long long>(f[kGroupId]));
-    if (!names[kPartition].empty()) j.partitions.push_back(names[kPartition]);
-    else if (!names[kQueue].empty()) j.partitions.push_back(names[kQueue]);
-    else if (f[kQueue] >= 0) j.partitions.push_back(fmt::format("queue{}", static_cast<long long>(f[kQueue])));
+    if (!names[kUserId].empty())
+      j.user = names[kUserId];
+    else
+      j.user = f[kUserId] >= 0 ? fmt::format("user{}", static_cast<long long>(f[kUserId])) : "user0";
+    if (!names[kGroupId].empty())
+      j.account = to_lower(names[kGroupId]);
+    else if (f[kGroupId] >= 0)
+      j.account = fmt::format("group{}", static_cast<long long>(f[kGroupId]));
+    if (!names[kPartition].empty())
+      j.partitions.push_back(names[kPartition]);
+    else if (!names[kQueue].empty())
+      j.partitions.push_back(names[kQueue]);
+    else if (f[kQueue] >= 0)
+      j.partitions.push_back(fmt::format("queue{}", static_cast<long long>(f[kQueue])));
     j.line = line_no;
     w.jobs.push_back(std::move(j));
   }

@@ -31,10 +31,14 @@ double Rng::normal() {
 
 double Rng::sample(const Distribution& d) {
   switch (d.kind) {
-    case Distribution::Kind::kFixed: return d.a;
-    case Distribution::Kind::kUniform: return d.a + (d.b - d.a) * uniform();
-    case Distribution::Kind::kExponential: return -d.a * std::log(1.0 - uniform());
-    case Distribution::Kind::kLognormal: return d.a * std::exp(d.b * normal());
+    case Distribution::Kind::kFixed:
+      return d.a;
+    case Distribution::Kind::kUniform:
+      return d.a + (d.b - d.a) * uniform();
+    case Distribution::Kind::kExponential:
+      return -d.a * std::log(1.0 - uniform());
+    case Distribution::Kind::kLognormal:
+      return d.a * std::exp(d.b * normal());
   }
   return d.a;
 }
@@ -169,7 +173,9 @@ std::optional<std::int64_t> resv_time(ProfileReader& r, std::string_view v, std:
 std::optional<Reservation> reservation_value(ProfileReader& r, std::string_view value, std::int64_t origin) {
   std::vector<std::string> words = split_whitespace(value);
   if (words.empty() || words[0].find('=') != std::string::npos) {
-    r.error("a reservation starts with its name: `reservation = NAME start=+1-00:00:00 duration=04:00:00 nodes=ALL flags=MAINT`");
+    r.error(
+        "a reservation starts with its name: `reservation = NAME start=+1-00:00:00 duration=04:00:00 nodes=ALL "
+        "flags=MAINT`");
     return std::nullopt;
   }
   Reservation resv;
@@ -216,8 +222,10 @@ std::optional<Reservation> reservation_value(ProfileReader& r, std::string_view 
     } else if (k == "partition") {
       resv.partition = v;
     } else {
-      r.error(fmt::format("unknown reservation key '{}': use start, end, duration, nodes, nodecnt, flags, users, "
-                          "accounts or partition", k));
+      r.error(
+          fmt::format("unknown reservation key '{}': use start, end, duration, nodes, nodecnt, flags, users, "
+                      "accounts or partition",
+                      k));
       return std::nullopt;
     }
   }
@@ -251,25 +259,35 @@ Profile read_profile(FileId file, const SourceManager& sources, DiagnosticSink& 
     const std::string_view value = trim(line.substr(eq + 1));
     r.column = static_cast<int>(raw.find_first_not_of(" \t", raw.find('=') + 1)) + 1;
     if (key == "seed") {
-      if (auto v = parse_uint(value, IntWidth::k64)) p.seed = *v;
-      else r.error(fmt::format("'{}' is not a seed (an unsigned integer)", value));
+      if (auto v = parse_uint(value, IntWidth::k64))
+        p.seed = *v;
+      else
+        r.error(fmt::format("'{}' is not a seed (an unsigned integer)", value));
     } else if (key == "start") {
-      if (auto t = parse_trace_time(value)) p.start = *t;
-      else r.error(fmt::format("'{}' is not a time (epoch seconds or YYYY-MM-DDTHH:MM:SS)", value));
+      if (auto t = parse_trace_time(value))
+        p.start = *t;
+      else
+        r.error(fmt::format("'{}' is not a time (epoch seconds or YYYY-MM-DDTHH:MM:SS)", value));
     } else if (key == "duration") {
       if (auto d = r.duration(value)) p.duration = std::max<std::int64_t>(1, *d);
     } else if (key == "jobs") {
-      if (auto n = parse_uint(value, IntWidth::k64)) p.max_jobs = static_cast<std::int64_t>(*n);
-      else r.error(fmt::format("'{}' is not a job count", value));
+      if (auto n = parse_uint(value, IntWidth::k64))
+        p.max_jobs = static_cast<std::int64_t>(*n);
+      else
+        r.error(fmt::format("'{}' is not a job count", value));
     } else if (key == "jobs_per_hour") {
       if (auto v = r.number(value)) {
-        if (*v > 0) p.jobs_per_hour = *v;
-        else r.error("jobs_per_hour must be positive");
+        if (*v > 0)
+          p.jobs_per_hour = *v;
+        else
+          r.error("jobs_per_hour must be positive");
       }
     } else if (key == "daily_cycle") {
       if (auto v = r.number(value)) {
-        if (*v >= 0 && *v < 1) p.daily_cycle = *v;
-        else r.error("daily_cycle is an amplitude in [0, 1)");
+        if (*v >= 0 && *v < 1)
+          p.daily_cycle = *v;
+        else
+          r.error("daily_cycle is an amplitude in [0, 1)");
       }
     } else if (key == "cpus") {
       if (auto w = r.weighted<std::uint32_t>(value, [&](std::string_view v) { return count_value(r, v); })) p.cpus = *w;
@@ -277,8 +295,10 @@ Profile read_profile(FileId file, const SourceManager& sources, DiagnosticSink& 
       if (auto w = r.weighted<std::uint32_t>(value, [&](std::string_view v) { return count_value(r, v); })) p.gpus = *w;
     } else if (key == "exclusive_fraction") {
       if (auto v = r.number(value)) {
-        if (*v >= 0 && *v <= 1) p.exclusive_fraction = *v;
-        else r.error("exclusive_fraction is a fraction in [0, 1]");
+        if (*v >= 0 && *v <= 1)
+          p.exclusive_fraction = *v;
+        else
+          r.error("exclusive_fraction is a fraction in [0, 1]");
       }
     } else if (key == "runtime") {
       if (auto d = r.distribution(value)) p.runtime = *d;
@@ -288,7 +308,8 @@ Profile read_profile(FileId file, const SourceManager& sources, DiagnosticSink& 
       const std::vector<std::string> w = split_whitespace(value);
       auto a = w.size() >= 1 ? parse_double(w[0]) : Result<double>(Error{""});
       auto b = w.size() >= 2 ? parse_double(w[1]) : a;
-      if (!a || !b || *a < 1 || *b < *a) r.error("limit_factor is MIN [MAX] with 1 <= MIN <= MAX");
+      if (!a || !b || *a < 1 || *b < *a)
+        r.error("limit_factor is MIN [MAX] with 1 <= MIN <= MAX");
       else {
         p.limit_factor_min = *a;
         p.limit_factor_max = *b;
@@ -296,12 +317,17 @@ Profile read_profile(FileId file, const SourceManager& sources, DiagnosticSink& 
     } else if (key == "limit_round") {
       if (auto d = r.duration(value)) p.limit_round = std::max<std::int64_t>(60, *d);
     } else if (key == "mem_per_cpu") {
-      if (auto v = parse_uint(value, IntWidth::k64)) p.mem_per_cpu = *v;
-      else r.error(fmt::format("'{}' is not a memory size in MB", value));
+      if (auto v = parse_uint(value, IntWidth::k64))
+        p.mem_per_cpu = *v;
+      else
+        r.error(fmt::format("'{}' is not a memory size in MB", value));
     } else if (key == "partition" || key == "partitions") {
-      if (auto w = r.weighted<std::string>(value, [](std::string_view v) { return std::optional<std::string>(v); })) p.partitions = *w;
+      if (auto w = r.weighted<std::string>(value, [](std::string_view v) { return std::optional<std::string>(v); }))
+        p.partitions = *w;
     } else if (key == "qos") {
-      if (auto w = r.weighted<std::string>(value, [](std::string_view v) { return std::optional<std::string>(to_lower(v)); })) p.qos = *w;
+      if (auto w = r.weighted<std::string>(value,
+                                           [](std::string_view v) { return std::optional<std::string>(to_lower(v)); }))
+        p.qos = *w;
     } else if (key == "users") {
       if (iequals(value, "tree")) {
         p.users_from_tree = true;
@@ -330,12 +356,13 @@ Profile read_profile(FileId file, const SourceManager& sources, DiagnosticSink& 
       if (auto resv = reservation_value(r, value, p.start)) p.reservations.push_back(std::move(*resv));
     } else {
       static const std::vector<std::string> kKeys = {
-          "seed", "start", "duration", "jobs", "jobs_per_hour", "daily_cycle", "cpus", "gpus", "exclusive_fraction",
-          "runtime", "runtime_max", "limit_factor", "limit_round", "mem_per_cpu", "partition", "qos", "users",
-          "reservation"};
+          "seed",        "start",       "duration",           "jobs",    "jobs_per_hour", "daily_cycle",
+          "cpus",        "gpus",        "exclusive_fraction", "runtime", "runtime_max",   "limit_factor",
+          "limit_round", "mem_per_cpu", "partition",          "qos",     "users",         "reservation"};
       r.column = static_cast<int>(raw.find_first_not_of(" \t")) + 1;
       const std::string hint = closest_match(key, kKeys);
-      r.error(fmt::format("unknown profile key '{}'", key), hint.empty() ? "" : fmt::format("did you mean '{}'?", hint));
+      r.error(fmt::format("unknown profile key '{}'", key),
+              hint.empty() ? "" : fmt::format("did you mean '{}'?", hint));
     }
   }
   return p;
@@ -347,8 +374,8 @@ Result<Profile> read_profile_file(const std::string& path, SourceManager& source
   return read_profile(*file, sources, sink);
 }
 
-Weighted<std::pair<std::string, std::string>> users_by_target_share(
-    const AssocTree& tree, const std::function<bool(std::uint32_t)>& admit) {
+Weighted<std::pair<std::string, std::string>> users_by_target_share(const AssocTree& tree,
+                                                                    const std::function<bool(std::uint32_t)>& admit) {
   Weighted<std::pair<std::string, std::string>> users;
   FairShare fs(tree, FairShareSettings{});
   for (std::uint32_t id : tree.hierarchical_order()) {
@@ -377,7 +404,8 @@ Workload generate(const Profile& p, const Config& config, const AssocTree* tree)
     }
   }
   if (users.empty()) {
-    for (int i = 1; i <= 8; ++i) users.push_back({{fmt::format("user{}", i), fmt::format("account{}", (i + 1) / 2)}, 1.0});
+    for (int i = 1; i <= 8; ++i)
+      users.push_back({{fmt::format("user{}", i), fmt::format("account{}", (i + 1) / 2)}, 1.0});
   }
   // Poisson arrivals with a daily cycle, by thinning: candidate gaps at the peak rate,
   // each kept with probability rate(t) / peak.
@@ -415,7 +443,8 @@ Workload generate(const Profile& p, const Config& config, const AssocTree* tree)
     if (part && part->max_time > 0) cap = std::min(cap, part->max_time);
     const double run = std::clamp(rng.sample(p.runtime), 1.0, static_cast<double>(cap));
     const double factor = p.limit_factor_min + (p.limit_factor_max - p.limit_factor_min) * rng.uniform();
-    std::int64_t limit = static_cast<std::int64_t>(std::ceil(run * factor / static_cast<double>(p.limit_round))) * p.limit_round;
+    std::int64_t limit =
+        static_cast<std::int64_t>(std::ceil(run * factor / static_cast<double>(p.limit_round))) * p.limit_round;
     limit = std::max<std::int64_t>(60, std::min(limit, cap));
     j.time_limit = limit;
     j.run_time = std::min<std::int64_t>(static_cast<std::int64_t>(run), limit);

@@ -7,9 +7,9 @@
 #include <functional>
 #include <string>
 
-#include "analyzer/reservation_model.h"
 #include <utility>
 #include <vector>
+#include "analyzer/reservation_model.h"
 
 #include "analyzer/assoc_model.h"
 #include "analyzer/diagnostics.h"
@@ -30,9 +30,9 @@ struct Profile {
   std::uint64_t seed = 1;
   std::int64_t start = 0;
   std::int64_t duration = 86400;
-  std::int64_t max_jobs = 0;     // 0: no cap (the duration decides)
+  std::int64_t max_jobs = 0;  // 0: no cap (the duration decides)
   double jobs_per_hour = 60;
-  double daily_cycle = 0;        // amplitude in [0, 1); peak at 14:00 of the time base
+  double daily_cycle = 0;  // amplitude in [0, 1); peak at 14:00 of the time base
   Weighted<std::uint32_t> cpus{{1, 1.0}};
   Weighted<std::uint32_t> gpus{{0, 1.0}};
   double exclusive_fraction = 0;
@@ -40,7 +40,7 @@ struct Profile {
   std::int64_t runtime_max = 2 * 86400;
   double limit_factor_min = 1.0, limit_factor_max = 3.0;
   std::int64_t limit_round = 900;
-  std::uint64_t mem_per_cpu = 0;  // MB; 0: the partition default
+  std::uint64_t mem_per_cpu = 0;     // MB; 0: the partition default
   Weighted<std::string> partitions;  // empty: the default partition
   Weighted<std::string> qos;         // empty: the association's default QOS
   bool users_from_tree = true;

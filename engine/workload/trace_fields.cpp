@@ -74,9 +74,12 @@ std::optional<std::int64_t> parse_trace_duration(std::string_view text) {
     if (parts[k] > kMaxTraceSeconds) return std::nullopt;
   }
   std::int64_t secs = 0;
-  if (n == 3) secs = parts[0] * 3600 + parts[1] * 60 + parts[2];
-  else if (n == 2) secs = days > 0 ? parts[0] * 3600 + parts[1] * 60 : parts[0] * 60 + parts[1];
-  else secs = days > 0 ? parts[0] * 3600 : parts[0] * 60;  // "D-HH" or plain minutes
+  if (n == 3)
+    secs = parts[0] * 3600 + parts[1] * 60 + parts[2];
+  else if (n == 2)
+    secs = days > 0 ? parts[0] * 3600 + parts[1] * 60 : parts[0] * 60 + parts[1];
+  else
+    secs = days > 0 ? parts[0] * 3600 : parts[0] * 60;  // "D-HH" or plain minutes
   return days * 86400 + secs;
 }
 
@@ -92,11 +95,20 @@ std::optional<TraceMemory> parse_trace_memory(std::string_view text) {
   double scale = 1.0;  // MB
   if (!text.empty() && std::isalpha(static_cast<unsigned char>(text.back()))) {
     switch (std::toupper(static_cast<unsigned char>(text.back()))) {
-      case 'K': scale = 1.0 / 1024; break;
-      case 'M': scale = 1.0; break;
-      case 'G': scale = 1024.0; break;
-      case 'T': scale = 1024.0 * 1024; break;
-      default: return std::nullopt;
+      case 'K':
+        scale = 1.0 / 1024;
+        break;
+      case 'M':
+        scale = 1.0;
+        break;
+      case 'G':
+        scale = 1024.0;
+        break;
+      case 'T':
+        scale = 1024.0 * 1024;
+        break;
+      default:
+        return std::nullopt;
     }
     text.remove_suffix(1);
   }

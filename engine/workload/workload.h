@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "analyzer/diagnostics.h"
+#include "analyzer/reservation_model.h"
 #include "analyzer/result.h"
 #include "analyzer/source_manager.h"
-#include "analyzer/reservation_model.h"
 #include "engine/job.h"
 
 namespace sa::engine {
@@ -23,14 +23,14 @@ struct Workload {
   std::int64_t epoch_offset = 0;  // time + epoch_offset = Unix time (SWF UnixStartTime)
   bool names_accounts = false;    // the trace names real users/accounts/partitions
   std::size_t skipped_lines = 0;
-  std::string source;             // path or profile name, for reports
+  std::string source;                     // path or profile name, for reports
   std::vector<Reservation> reservations;  // a synthetic profile's reservation list
   // A generated load (or its saved copy, read back): how it was made and how far to run it,
   // so a replay simulates exactly what the original run did.
-  std::string description;             // empty for recorded traces
-  std::uint64_t seed = 0;              // 0: not generated from a seed
-  std::int64_t until = kNoTime;        // the simulated span's end; kNoTime: run to the end
-  std::vector<std::string> assumed_qos;  // QOS the load uses that a site without a QOS table lacks
+  std::string description;                   // empty for recorded traces
+  std::uint64_t seed = 0;                    // 0: not generated from a seed
+  std::int64_t until = kNoTime;              // the simulated span's end; kNoTime: run to the end
+  std::vector<std::string> assumed_qos;      // QOS the load uses that a site without a QOS table lacks
   std::vector<std::string> idle_partitions;  // partitions it gives no jobs, with why: "debug (RootOnly, ...)"
 };
 
