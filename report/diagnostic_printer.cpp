@@ -11,18 +11,6 @@ namespace sa::report {
 
 namespace {
 
-const char* color_of(Severity s) {
-  switch (s) {
-    case Severity::kError:
-      return "\033[1;31m";
-    case Severity::kWarning:
-      return "\033[1;35m";
-    case Severity::kInfo:
-      return "\033[1;36m";
-  }
-  return "";
-}
-
 std::string location(const Diagnostic& d, const SourceManager& sources) {
   if (!d.loc.valid()) return "slurm-advisor";
   return fmt::format("{}:{}:{}", printable(sources.path(d.loc.file), 400), d.loc.line, d.loc.column);
@@ -48,6 +36,18 @@ void print_source(std::ostream& out, const Diagnostic& d, const SourceManager& s
 
 }  // namespace
 
+const char* severity_color(Severity s) {
+  switch (s) {
+    case Severity::kError:
+      return "\033[1;31m";
+    case Severity::kWarning:
+      return "\033[1;35m";
+    case Severity::kInfo:
+      return "\033[1;36m";
+  }
+  return "";
+}
+
 void print_diagnostics_text(std::ostream& terminal, const std::vector<Diagnostic>& diagnostics,
                             const SourceManager& sources, const TextOptions& options) {
   // Rendered first, then made safe as a whole: no input byte reaches the terminal raw.
@@ -56,7 +56,7 @@ void print_diagnostics_text(std::ostream& terminal, const std::vector<Diagnostic
     const char* sev = severity_name(d.severity);
     if (options.color) {
       out << fmt::format("\033[1m{}:\033[0m {}{}:\033[0m \033[1m{}\033[0m [{}]\n", location(d, sources),
-                         color_of(d.severity), sev, printable(d.message, d.message.size()), d.code);
+                         severity_color(d.severity), sev, printable(d.message, d.message.size()), d.code);
     } else {
       out << fmt::format("{}: {}: {} [{}]\n", location(d, sources), sev, d.message, d.code);
     }

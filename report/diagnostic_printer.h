@@ -18,6 +18,9 @@ struct TextOptions {
 };
 
 /// "file:line:col: severity: message [CODE]", the source line, a caret, and the hint.
+/// The ANSI colour of a severity, shared by diagnostic lines and lint findings.
+const char* severity_color(Severity severity);
+
 void print_diagnostics_text(std::ostream& out, const std::vector<Diagnostic>& diagnostics, const SourceManager& sources,
                             const TextOptions& options = {});
 /// {"diagnostics":[{"code","severity","message","file","line","column","hint"?}]}

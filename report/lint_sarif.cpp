@@ -10,18 +10,7 @@ namespace sa::report {
 
 namespace {
 
-const char* sarif_level(Severity l) {
-  switch (l) {
-    case Severity::kError:
-      return "error";
-    case Severity::kWarning:
-      return "warning";
-    case Severity::kInfo:
-      return "note";
-  }
-  return "note";
-}
-
+// SARIF levels are severity_name's words (error, warning, note).
 // A path under the source root becomes relative to %SRCROOT%, as code scanning expects;
 // anything else stays a file path.
 nlohmann::json artifact(const std::string& file, const std::string& root) {
@@ -57,7 +46,7 @@ nlohmann::json rule_json(const rules::Rule& r) {
           {"shortDescription", {{"text", r.summary}}},
           {"fullDescription", {{"text", r.summary}}},
           {"help", {{"text", doc.empty() ? r.summary : doc}, {"markdown", doc.empty() ? r.summary : doc}}},
-          {"defaultConfiguration", {{"level", sarif_level(r.severity)}}},
+          {"defaultConfiguration", {{"level", severity_name(r.severity)}}},
           {"properties", {{"check", rules::check_name(r.check)}, {"tags", {rules::check_name(r.check)}}}}};
 }
 
@@ -79,7 +68,7 @@ nlohmann::json lint_sarif(const rules::LintReport& report, const std::string& ro
   for (const rules::Finding& f : report.findings) {
     nlohmann::json res = {{"ruleId", f.code},
                           {"ruleIndex", rule_index(f)},
-                          {"level", sarif_level(f.severity)},
+                          {"level", severity_name(f.severity)},
                           {"message", {{"text", f.message}}},
                           {"locations", {physical(f.loc, root, f.snippet)}},
                           {"partialFingerprints", {{"slurmAdvisor/v1", f.fingerprint}}},

@@ -6,6 +6,7 @@
 
 #include "analyzer/text_util.h"
 #include "report/coverage_report.h"
+#include "report/diagnostic_printer.h"
 #include "report/lint_report.h"
 #include "rules/framework/evidence.h"
 
@@ -14,18 +15,6 @@ namespace sa::report {
 namespace {
 
 using rules::Finding;
-
-const char* color_of(Severity l) {
-  switch (l) {
-    case Severity::kError:
-      return "\033[1;31m";
-    case Severity::kWarning:
-      return "\033[1;35m";
-    case Severity::kInfo:
-      return "\033[1;36m";
-  }
-  return "";
-}
 
 // Keys that hold seconds are printed as Slurm durations.
 bool is_seconds(const std::string& key) {
@@ -67,7 +56,7 @@ std::string job_line(const nlohmann::json& j) {
 }
 
 void print_finding(std::ostream& out, const Finding& f, const LintTextOptions& o) {
-  const char* on = o.color ? color_of(f.severity) : "";
+  const char* on = o.color ? severity_color(f.severity) : "";
   const char* off = o.color ? "\033[0m" : "";
   out << location_text(f.loc) << ": " << on << rules::level_name(f.severity) << off << ": " << f.message << " ["
       << f.code << " " << rules::check_name(f.check) << "]" << (f.baselined ? " (baselined)" : "") << "\n";
