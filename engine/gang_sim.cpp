@@ -37,47 +37,29 @@ void Simulator::schedule_end(std::uint32_t j) {
     unscheduled_ends_.push({jobs_[j].planned_end, j});
     return;
   }
-  push(jobs_[j].planned_end, EventType::kEnd, j);
-}
-
-void Simulator::close_interval(const SimJob& job, std::int64_t from, std::int64_t to, bool was_suspended) {
-  if (job.run_rec < 0 || to <= from || from == kNoTime) return;
-  PartitionTimeline& t = result_.timeline;
-  std::vector<double>& row =
-      (was_suspended ? t.suspended : t.running)[job.recs[static_cast<std::size_t>(job.run_rec)].part];
-  const double cpus = job.alloc.cpus();
-  for (std::int64_t at = from; at < to;) {
-    const std::int64_t b = (at - result_.start) / t.bucket;
-    const std::int64_t bucket_end = result_.start + (b + 1) * t.bucket;
-    const std::int64_t until = std::min(to, bucket_end);
-    if (b >= 0) {
-      if (row.size() <= static_cast<std::size_t>(b)) row.resize(static_cast<std::size_t>(b) + 1, 0.0);
-      row[static_cast<std::size_t>(b)] += cpus * static_cast<double>(until - at);
-    }
-    at = until;
-  }
+  events_.push(jobs_[j].planned_end, EventType::kEnd, j);
 }
 
 void Simulator::note_alloc(const SimJob& job, bool add) {
   const bool unbounded =
       job.run_rec >= 0 && job.recs[static_cast<std::size_t>(job.run_rec)].demand.mem_unknown && !pool_.memory_tracked();
-  for (const AllocPiece& p : job.alloc.pieces) {
-    if (add) {
-      node_mem_now_[p.node] += p.mem_req;
-      ++node_jobs_now_[p.node];
-      node_unbounded_now_[p.node] += unbounded;
-      NodePeak& peak = result_.node_peaks[p.node];
-      if (node_mem_now_[p.node] > peak.mem_mb) {
-        peak.mem_mb = node_mem_now_[p.node];
-        peak.at = now_;
-      }
-      peak.jobs = std::max(peak.jobs, node_jobs_now_[p.node]);
-      peak.unbounded = std::max(peak.unbounded, node_unbounded_now_[p.node]);
-    } else {
-      node_mem_now_[p.node] -= std::min(node_mem_now_[p.node], p.mem_req);
-      if (node_jobs_now_[p.node]) --node_jobs_now_[p.node];
-      if (unbounded && node_unbounded_now_[p.node]) --node_unbounded_now_[p.node];
-    }
+  probes_.allocation(job, add, unbounded, now_);
+}
+
+void Simulator::on_timeslice() {
+  ++result_.counters.timeslices;
+  next_slice_at_ = now_ + std::max<std::uint32_t>(1, conf_.scheduler.time_slice);
+  gang_->cycle();
+  apply_gang_actions();
+  events_.push(next_slice_at_, EventType::kTimeslice);
+  // End events for the running jobs that end by the next slice; the rest wait. Entries of
+  // jobs suspended (or ended) since are stale and dropped.
+  while (!unscheduled_ends_.empty() && unscheduled_ends_.top().first <= next_slice_at_) {
+    const auto [end, j] = unscheduled_ends_.top();
+    unscheduled_ends_.pop();
+    const SimJob& job = jobs_[j];
+    if (job.state == JobState::kRunning && !job.suspended && job.planned_end == end)
+      events_.push(end, EventType::kEnd, j);
   }
 }
 
@@ -85,7 +67,7 @@ void Simulator::suspend(std::uint32_t j) {
   SimJob& job = jobs_[j];
   if (job.state != JobState::kRunning || job.suspended) return;
   const std::int64_t since = job.suspend_time != kNoTime ? job.suspend_time : job.start;
-  close_interval(job, since, now_, false);
+  probes_.interval(job, since, now_, false);
   // job_suspend(): the run so far is banked; end_time is left as it was.
   job.pre_sus_time += now_ - since;
   job.suspend_time = now_;
@@ -100,7 +82,7 @@ void Simulator::suspend(std::uint32_t j) {
 void Simulator::resume(std::uint32_t j) {
   SimJob& job = jobs_[j];
   if (job.state != JobState::kRunning || !job.suspended) return;
-  close_interval(job, job.suspend_time, now_, true);
+  probes_.interval(job, job.suspend_time, now_, true);
   job.tot_sus_time += now_ - job.suspend_time;
   job.suspended = false;
   job.suspend_time = now_;
@@ -189,7 +171,7 @@ void Simulator::preempt(std::uint32_t victim, std::uint32_t by, bool honour_grac
   set_limit_end(victim, std::min(job.limit_end, now_ + grace));
   if (job.planned_end != kNoTime && job.planned_end > job.limit_end) {
     job.planned_end = kNoTime;
-    push(job.limit_end, EventType::kGraceEnd, victim);
+    events_.push(job.limit_end, EventType::kGraceEnd, victim);
   }
   (void)by;
 }

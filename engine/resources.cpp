@@ -56,6 +56,7 @@ NodePool::NodePool(const Config& config) {
     }
     r.unit = std::max<std::uint32_t>(1, std::min(r.unit, std::max<std::uint32_t>(1, n.cpus)));
     state_.nodes.push_back(r);
+    weight_.push_back(n.weight);
     max_node_cpus_ = std::max(max_node_cpus_, r.cpus_total);
     if (n.usable()) usable_.set(i);
   }

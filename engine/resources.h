@@ -77,6 +77,11 @@ struct PoolState {
   void give_back(const Allocation& a);
 };
 
+/// How nodes are chosen among the candidates (engine/policy/): kInOrder takes them in weight,
+/// then configuration order; kBestFit is select/cons_tres's _eval_nodes (consecutive sets,
+/// the tightest sufficient set, the best-fitting single node).
+enum class Placement : std::uint8_t { kInOrder, kBestFit };
+
 class NodePool {
  public:
   explicit NodePool(const Config& config);
@@ -114,6 +119,10 @@ class NodePool {
   /// Memory the demand asks of a node for `cpus` CPUs, tracked or not (0 when unbounded).
   std::uint64_t requested_mem(const NodeResources& n, const Demand& d, std::uint32_t cpus) const;
   bool memory_tracked() const { return memory_; }
+  Placement placement() const { return placement_; }
+  void set_placement(Placement p) { placement_ = p; }
+  /// The node's scheduling Weight (internal numbering; the numbering follows it).
+  std::uint64_t weight(std::uint32_t internal) const { return weight_[internal]; }
   /// The most CPUs any node has: with the demand's max_cpus_per_node it bounds what one node
   /// can give, so a count of candidate nodes can rule a fit out before it is tried.
   std::uint32_t max_node_cpus() const { return max_node_cpus_; }
@@ -127,6 +136,7 @@ class NodePool {
   }
   /// The same fit with each node's state from node_at(internal index): backfill's planning
   /// reads node states at a future time from its release profile instead of a pool copy.
+  /// Every fit ends here; the Placement strategy chooses the nodes (engine/policy/).
   template <class NodeAt, class FreeCpus>
   bool fit_nodes(NodeAt node_at, const Demand& d, const NodeBitset& candidates, bool prefer_busy, Allocation* out,
                  FreeCpus free_cpus) const;
@@ -138,67 +148,11 @@ class NodePool {
   std::vector<std::uint32_t> config_index_, internal_index_;
   std::uint32_t max_node_cpus_ = 0;
   bool memory_ = true;
+  Placement placement_ = Placement::kInOrder;
+  std::vector<std::uint64_t> weight_;
 };
 
-template <class NodeAt, class FreeCpus>
-inline bool NodePool::fit_nodes(NodeAt node_at, const Demand& d, const NodeBitset& candidates, bool prefer_busy,
-                                Allocation* out, FreeCpus free_cpus) const {
-  std::int64_t cpus_left = d.cpus;
-  std::uint32_t gpus_left = d.gpus;
-  std::uint32_t nodes_used = 0;
-  const std::uint32_t min_nodes = std::max<std::uint32_t>(1, d.min_nodes);
-  if (out) {
-    out->pieces.clear();
-    out->units.clear();
-  }
-  auto done = [&] { return cpus_left <= 0 && gpus_left == 0 && nodes_used >= min_nodes; };
-  for (int pass = prefer_busy ? 0 : 1; pass < 2 && !done(); ++pass) {
-    candidates.for_each_until([&](std::size_t idx) {
-      const std::uint32_t i = static_cast<std::uint32_t>(idx);
-      const NodeResources& n = node_at(i);
-      // bf_busy_nodes: first the nodes already in use, then the idle ones.
-      if (prefer_busy && (pass == 0) == n.idle()) return false;
-      const std::uint32_t cap = capacity(n, d, free_cpus(i, n));
-      if (cap == 0) return false;
-      std::uint32_t g = 0;
-      if (gpus_left) {
-        g = d.whole_nodes ? std::min(n.gpus_total, gpus_left) : std::min(n.gpus_free, gpus_left);
-        if (g == 0) return false;  // GPU jobs take nodes that give GPUs
-      }
-      // Leave at least one CPU for each node still needed to reach min_nodes: CPUs are
-      // packed onto the first nodes (-n10 -N5 on 8-CPU nodes takes 6,1,1,1,1, as captured),
-      // unless the job fixes its CPUs per node.
-      const std::int64_t later_nodes = static_cast<std::int64_t>(min_nodes) - nodes_used - 1;
-      std::int64_t want = std::max<std::int64_t>(cpus_left - std::max<std::int64_t>(0, later_nodes), 1);
-      if (d.cpus_per_node) {
-        if (cap < d.cpus_per_node) return false;
-        want = d.cpus_per_node;
-      }
-      std::uint32_t take = static_cast<std::uint32_t>(std::min<std::int64_t>(cap, want));
-      if (take % n.unit) take = std::min(cap, take + (n.unit - take % n.unit));
-      if (d.whole_nodes) take = cap;
-      cpus_left -= take;
-      gpus_left -= g;
-      ++nodes_used;
-      if (out) {
-        AllocPiece p{i, take, 0, g, 0, 0};
-        if (d.whole_nodes) p.gpus = n.gpus_total;
-        if (memory_) {
-          if (d.mem_whole_node)
-            p.mem = n.mem_total;
-          else if (d.mem_per_node)
-            p.mem = std::min<std::uint64_t>(n.mem_free, d.mem_per_node);
-          else
-            p.mem = std::min<std::uint64_t>(n.mem_free, d.mem_per_cpu * take);
-        }
-        p.mem_req = requested_mem(n, d, take);
-        out->pieces.push_back(p);
-      }
-      return done();
-    });
-  }
-  if (!done()) return false;
-  return true;
-}
-
 }  // namespace sa::engine
+
+// NodePool::fit_nodes and the strategies it dispatches to.
+#include "engine/policy/placement.h"  // IWYU pragma: export

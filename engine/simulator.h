@@ -16,12 +16,14 @@
 #include "analyzer/diagnostics.h"
 #include "analyzer/model.h"
 #include "analyzer/reservation_model.h"
+#include "engine/core/event_queue.h"
 #include "engine/fair_share.h"
 #include "engine/gang.h"
 #include "engine/job.h"
 #include "engine/limits.h"
 #include "engine/preemption.h"
 #include "engine/priority.h"
+#include "engine/probe/run_probes.h"
 #include "engine/reservations.h"
 #include "engine/resources.h"
 #include "engine/sharing.h"
@@ -262,32 +264,6 @@ class Simulator {
   std::string refusal(const JobRequest& request);
 
  private:
-  enum class EventType : std::uint8_t {
-    kEnd,
-    kSubmit,
-    kEligible,
-    kPriority,
-    kMain,
-    kMainFull,
-    kBackfill,
-    kSnapshot,
-    kMainDirect,
-    kNodeEvent,
-    kTimeslice,
-    kGraceEnd
-  };
-  struct Event {
-    std::int64_t time;
-    std::uint8_t phase;
-    std::uint64_t seq;
-    EventType type;
-    std::uint32_t job;
-    bool operator>(const Event& o) const {
-      if (time != o.time) return time > o.time;
-      if (phase != o.phase) return phase > o.phase;
-      return seq > o.seq;
-    }
-  };
   struct QueueEntry {
     std::uint32_t job;
     std::uint32_t rec;
@@ -298,7 +274,13 @@ class Simulator {
   void refuse(SimJob& job, const char* error, const std::string& detail);
   /// Refuses `job` if a submit limit (or a per-job limit under DenyOnLimit) blocks it.
   bool refuse_over_submit_limits(SimJob& job);
-  void push(std::int64_t time, EventType type, std::uint32_t job = 0);
+  // The clock (simulator.cpp): events scheduled at the start, whether an event is still
+  // worth running, one event's dispatch, and the result gathered at the end.
+  std::int64_t start_clock(const Workload& workload);
+  bool worth_running(const Event& ev);
+  void dispatch(const Event& ev);
+  void finish(std::int64_t start);
+  void on_timeslice();
   void on_submit(std::uint32_t j);
   void on_eligible(std::uint32_t j);
   void on_end(std::uint32_t j);
@@ -335,7 +317,6 @@ class Simulator {
   void on_grace_end(std::uint32_t j);
   void set_limit_end(std::uint32_t j, std::int64_t end);
   void note_alloc(const SimJob& job, bool add);
-  void close_interval(const SimJob& job, std::int64_t from, std::int64_t to, bool was_suspended);
   void backfill_cycle();
   void start_job(std::uint32_t j, std::uint32_t rec, const Allocation& alloc, StartedBy by);
   void charge_usage(SimJob& job, std::int64_t from, std::int64_t to);
@@ -382,8 +363,7 @@ class Simulator {
   PreemptPolicy preempt_;
   bool applying_gang_ = false;
   std::int64_t preempt_hold_ = 40;  // KillWait + MessageTimeout: no new preemptions meanwhile
-  std::vector<std::uint64_t> node_mem_now_;
-  std::vector<std::uint32_t> node_jobs_now_, node_unbounded_now_;
+  RunProbes probes_;
   std::optional<FairShare> fair_share_;
   std::vector<long double> usage_;  // per association, users only
   std::vector<double> fs_factor_;   // per association
@@ -396,12 +376,13 @@ class Simulator {
   std::int64_t direct_pending_at_ = kNoTime;
   std::uint64_t sched_cnt_ = 0;  // job_sched_cnt: events since the last batched run
   bool bf_changed_ = true;
-  std::uint64_t seq_ = 0;
-  std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
+  EventQueue events_;
   std::vector<SimJob> jobs_;
   std::vector<QueueEntry> queue_;
   bool queue_dirty_ = false;
   std::size_t active_jobs_ = 0;
+  std::size_t future_submits_ = 0;       // submissions still to come
+  std::size_t snapshots_left_ = 0;       // snapshots still to take
   std::size_t future_eligible_ = 0;      // eligibility events still to come
   std::size_t future_node_changes_ = 0;  // node events still to come
   std::int64_t stuck_since_ = kNoTime;   // since when only limit-held jobs are left

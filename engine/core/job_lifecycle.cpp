@@ -1,0 +1,242 @@
+// What happens to a job on the cluster: submission (job_allocate's checks and Reason),
+// eligibility, start (resources taken, limits charged, end planned), end, requeue, and the
+// main-loop triggers those events fire (job_sched_cnt, batch_sched_delay, the direct run at
+// a completion). These are the only places a job's state and the pool's allocations change.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "engine/simulator.h"
+
+namespace sa::engine {
+
+namespace {
+
+constexpr std::int64_t kYear = 525600LL * 60;  // backfill's plan for jobs without a limit
+
+}  // namespace
+
+void Simulator::on_submit(std::uint32_t j) {
+  SimJob& job = jobs_[j];
+  while (submit_cursor_ < jobs_.size() && jobs_[submit_cursor_].req.submit <= now_) ++submit_cursor_;
+  if (job.state == JobState::kRejected) return;
+  if (limits_.active()) {
+    if (refuse_over_submit_limits(job)) return;
+    limits_.add_submit(limit_key(job, job.recs.front()));
+  }
+  job.state = JobState::kPending;
+  set_reason(job, kReasonNone);
+  // ACCRUE_ALWAYS counts age from submission, held or not; otherwise from its begin time.
+  if (conf_.priority.flags.accrue_always) job.accrue = job.req.submit;
+  active_.push_back(j);
+  ++active_jobs_;
+  compute_priority(job, false);
+  // job_allocate() runs job_independent() at submission, which sets begin_time and from it
+  // accrue_time; the submit-time priority above was computed before that, with age 0.
+  if (job.begin <= now_ && job.accrue == kNoTime) job.accrue = job.begin;
+  if (job.begin <= now_) {
+    if (job.resv >= 0 && !resv_->active(job.resv, now_)) {
+      set_reason(job, kReasonReservation);  // job_independent(): reservation not active yet
+    } else if (const SimJob* ahead = ahead_at_submit(job)) {
+      set_reason(job, kReasonPriority,
+                 explained(job) ? fmt::format("job {} (priority {}) was ahead at submission", ahead->req.id,
+                                              ahead->recs.front().priority)
+                                : std::string());
+    }
+    if (job.resv < 0) submit_select_reason(job);
+    queue_insert(j);
+    trigger_main();
+  } else {
+    set_reason(job, kReasonBeginTime);  // job_independent(): begin time in the future
+    events_.push(job.begin, EventType::kEligible, j);
+    ++future_eligible_;
+  }
+  // A job whose every partition record is held shows the partition's reason.
+  if (std::all_of(job.recs.begin(), job.recs.end(), [](const SimRecord& r) { return !r.hold_reason.empty(); })) {
+    set_reason(job, reason_id(job.recs.front().hold_reason));
+  }
+  bf_changed_ = true;
+}
+
+void Simulator::on_eligible(std::uint32_t j) {
+  if (jobs_[j].state != JobState::kPending) return;
+  if (jobs_[j].accrue == kNoTime) jobs_[j].accrue = jobs_[j].begin;
+  // BeginTime stays until a scheduling pass sets another Reason: job_independent() only
+  // ever sets WAIT_TIME (the captured requeue shows BeginTime up to the restart).
+  queue_insert(j);
+  trigger_main();
+  bf_changed_ = true;
+}
+
+void Simulator::on_end(std::uint32_t j) {
+  SimJob& job = jobs_[j];
+  // A run cut short by a DOWN node leaves its end event behind: it no longer applies.
+  if (job.state != JobState::kRunning || job.planned_end != now_) return;
+  job.state = JobState::kDone;
+  job.end = now_;
+  if (job.ran(now_) < job.req.run_time) job.end_state = EndState::kTimeout;
+  stop_running(j);
+  if (limits_.active()) limits_.remove_submit(limit_key(job, job.recs.front()));
+  --active_jobs_;
+  trigger_direct();
+  bf_changed_ = true;
+}
+
+void Simulator::trigger_main() {
+  // Submissions bump job_sched_cnt; slurmctld's background loop (every second) turns it
+  // into a default-depth run once batch_sched_delay has passed since its last run, unless
+  // a full sched_interval run comes first. sbatch jobs never start inside the submit call.
+  if (conf_.scheduler.sched_interval < 0) return;
+  ++sched_cnt_;
+  if (main_pending_at_ != kNoTime) return;
+  const std::int64_t at = std::max(now_ + 1, last_sched_ + conf_.scheduler.batch_sched_delay);
+  main_pending_at_ = at;
+  events_.push(at, EventType::kMain);
+}
+
+void Simulator::trigger_direct() {
+  // A job's epilog completing calls schedule() directly: a default-depth run right away.
+  if (conf_.scheduler.sched_interval < 0 || direct_pending_at_ == now_) return;
+  direct_pending_at_ = now_;
+  events_.push(now_, EventType::kMainDirect);
+}
+
+void Simulator::start_job(std::uint32_t j, std::uint32_t r, const Allocation& alloc, StartedBy by) {
+  SimJob& job = jobs_[j];
+  const SimRecord& rec = job.recs[r];
+  job.state = JobState::kRunning;
+  job.start = now_;
+  job.run_rec = static_cast<std::int32_t>(r);
+  job.alloc = alloc;
+  job.started_by = by;
+  job.start_priority = rec.priority;
+  job.start_factors = rec.factors;
+  set_reason(job, kReasonNone);
+  job.suspended = false;
+  job.suspend_time = kNoTime;
+  job.pre_sus_time = 0;
+  job.preempt_time = kNoTime;
+  if (rows_)
+    rows_->add(rec.part, node_req(job, rec), job.alloc, pool_.state());
+  else
+    pool_.state().take(alloc);
+  note_alloc(job, true);
+  // Billable TRES: the partition's TRESBillingWeights over the allocation, else its CPUs.
+  const Partition& part = conf_.partitions[rec.part];
+  if (part.tres_billing_weights.empty()) {
+    job.billable = alloc.cpus();
+  } else {
+    const bool max_mode = conf_.priority.flags.max_tres || conf_.priority.flags.max_tres_gres;
+    double sum = 0, mx = 0, gres = 0;
+    for (const TresWeight& w : part.tres_billing_weights) {
+      double v = 0;
+      bool is_gres = false;
+      if (w.tres == "cpu")
+        v = alloc.cpus() * w.weight;
+      else if (w.tres == "mem")
+        v = static_cast<double>(alloc.mem()) * w.weight;
+      else if (w.tres == "node")
+        v = alloc.nodes() * w.weight;
+      else if (w.tres == "gres/gpu") {
+        v = alloc.gpus() * w.weight;
+        is_gres = true;
+      }
+      sum += v;
+      if (is_gres && conf_.priority.flags.max_tres_gres)
+        gres += v;
+      else
+        mx = std::max(mx, v);
+    }
+    job.billable = max_mode ? mx + gres : sum;
+  }
+  // Jobs are killed at their limit plus OverTimeLimit.
+  std::int64_t run = job.req.run_time;
+  if (rec.time_limit >= 0) {
+    const std::int64_t over = static_cast<std::int64_t>(part.over_time_limit.value_or(conf_.over_time_limit)) * 60;
+    run = std::min(run, rec.time_limit + over);
+  }
+  if (limits_.active()) limits_.job_begin(limit_key(job, rec), alloc_tres(job), rec.time_limit);
+  job.planned_end = now_ + std::max<std::int64_t>(run, 0);
+  schedule_end(j);
+  running_.push_back(j);
+  job.limit_end = now_ + (rec.time_limit < 0 ? kYear : rec.time_limit);
+  const PlannedEnd key{job.expected_end(), job.req.id, j};
+  if (!ends_dirty_) ends_.insert(std::upper_bound(ends_.begin(), ends_.end(), key), key);
+  bf_changed_ = true;
+  if (by == StartedBy::kMain)
+    ++result_.counters.main_starts;
+  else
+    ++result_.counters.bf_starts;
+  if (gang_) {
+    // gs_job_start: the gang scheduler may suspend it at once, or suspend (or preempt) the
+    // lower-tier jobs it overlaps.
+    const PreemptMode::Base mode = preempt_.mode(rec.part, job.qos);
+    gang_->job_start(j, rec.part, &job.alloc,
+                     preempt_.enabled() && (mode == PreemptMode::Base::kRequeue || mode == PreemptMode::Base::kCancel));
+    apply_gang_actions();
+  }
+}
+
+std::int64_t Simulator::plan_limit(const SimRecord& rec) const {
+  if (rec.time_limit >= 0) return rec.time_limit;
+  const std::int64_t max_time = conf_.partitions[rec.part].max_time;
+  return max_time >= 0 ? max_time : kYear;
+}
+
+void Simulator::stop_running(std::uint32_t j) {
+  SimJob& job = jobs_[j];
+  if (last_decay_ != kNoTime) charge_usage(job, std::max(last_decay_, job.start), now_);
+  if (limits_.active()) {
+    // Release the TRES-run-seconds the decay ticks have not consumed yet.
+    const std::int64_t limit = job.recs[static_cast<std::size_t>(job.run_rec)].time_limit;
+    const double left = (limit < 0 ? 0xFFFFFFFFLL * 60.0 : static_cast<double>(limit)) - job.run_secs_done;
+    limits_.job_fini(limit_key(job, job.recs[static_cast<std::size_t>(job.run_rec)]), alloc_tres(job),
+                     std::max(0.0, left));
+  }
+  probes_.interval(job, job.suspend_time != kNoTime ? job.suspend_time : job.start, now_, job.suspended);
+  if (job.suspended) job.tot_sus_time += now_ - job.suspend_time;
+  const NodeReq req = rows_ ? node_req(job, job.recs[static_cast<std::size_t>(job.run_rec)]) : NodeReq::kOneRow;
+  if (rows_)
+    rows_->remove(job.recs[static_cast<std::size_t>(job.run_rec)].part, req, job.alloc, pool_.state());
+  else
+    pool_.state().give_back(job.alloc);
+  note_alloc(job, false);
+  running_.erase(std::find(running_.begin(), running_.end(), j));
+  const PlannedEnd key{job.expected_end(), job.req.id, j};
+  if (!ends_dirty_) {  // (a dirty list is rebuilt from running_ anyway)
+    auto it = std::lower_bound(ends_.begin(), ends_.end(), key);
+    if (it != ends_.end() && it->job == j) ends_.erase(it);
+  }
+  if (gang_) {
+    // gs_job_fini: the rows are rebuilt; jobs it held suspended may resume now.
+    gang_->job_fini(j);
+    apply_gang_actions();
+  }
+}
+
+void Simulator::requeue(std::uint32_t j) {
+  SimJob& job = jobs_[j];
+  job.lost_cpu_seconds += static_cast<double>(job.alloc.cpus()) * static_cast<double>(job.ran(now_));
+  ++job.requeues;
+  stop_running(j);
+  // Back to pending, eligible again after the credential lifetime (cred_expire 120 s + 1),
+  // as the captures show: BeginTime for 121 s.
+  job.state = JobState::kPending;
+  job.start = job.planned_end = kNoTime;
+  job.run_rec = -1;
+  job.alloc = Allocation{};
+  job.started_by = StartedBy::kNone;
+  job.run_secs_done = 0;
+  job.suspended = false;
+  job.suspend_time = kNoTime;
+  job.pre_sus_time = 0;
+  job.preempt_time = kNoTime;
+  job.limit_end = kNoTime;
+  job.begin = now_ + 121;
+  job.accrue = kNoTime;
+  set_reason(job, kReasonBeginTime);
+  events_.push(job.begin, EventType::kEligible, j);
+  ++future_eligible_;
+}
+
+}  // namespace sa::engine

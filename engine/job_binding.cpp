@@ -1,0 +1,287 @@
+// Binding a recorded or generated job to the site as _job_create and job_allocate do at
+// submission: partitions (with the trace's names mapped), association, QOS, reservation,
+// one queue record per partition with its defaults and limits, and the refusals sbatch
+// would print (slurm_errno.c) for what slurmctld rejects outright.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "analyzer/text_util.h"
+#include "analyzer/values.h"
+#include "engine/simulator.h"
+
+namespace sa::engine {
+
+namespace {
+
+std::uint64_t fnv1a(const std::string& s) {
+  std::uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  return h;
+}
+
+bool listed(const std::vector<std::string>& list, const std::string& name) {
+  for (const std::string& item : list) {
+    if (iequals(item, name) || iequals(item, "ALL")) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void Simulator::bind(const Workload& workload) {
+  // Mapping trace names onto the site is counted (SimCounters::mapped_*), not diagnosed
+  // per job: a trace from another machine maps every job.
+  jobs_.reserve(workload.jobs.size());
+  for (const JobRequest& r : workload.jobs) {
+    SimJob j;
+    j.req = r;
+    bind_job(j);
+    jobs_.push_back(std::move(j));
+  }
+}
+
+void Simulator::refuse(SimJob& job, const char* error, const std::string& detail) {
+  job.state = JobState::kRejected;
+  job.reject_error = error;
+  job.reject_reason = detail.empty() ? std::string(error) : fmt::format("{}: {}", error, detail);
+}
+
+std::string Simulator::refusal(const JobRequest& request) {
+  SimJob job;
+  job.req = request;
+  bind_job(job);
+  if (job.state != JobState::kRejected && limits_.active()) refuse_over_submit_limits(job);
+  return job.state == JobState::kRejected ? job.reject_reason : std::string();
+}
+
+bool Simulator::refuse_over_submit_limits(SimJob& job) {
+  // acct_policy_validate runs against every partition the job names; one failure refuses
+  // the submission ("Job violates accounting/QOS policy").
+  for (const SimRecord& rec : job.recs) {
+    if (const LimitBlock b = limits_.validate_submit(limit_key(job, rec), rec.tres, rec.time_limit)) {
+      refuse(job, kAccountingPolicy, fmt::format("{}: {}", b.reason, describe_block(b)));
+      return true;
+    }
+  }
+  return false;
+}
+
+void Simulator::bind_job(SimJob& job) {
+  const JobRequest& r = job.req;
+  job.begin = std::max(r.submit, r.eligible == kNoTime ? r.submit : r.eligible);
+  // Partitions: by name, through the trace map, else the default partition.
+  std::vector<std::uint32_t> parts;
+  auto index_of = [&](const Partition* p) { return static_cast<std::uint32_t>(p - conf_.partitions.data()); };
+  for (const std::string& name : r.partitions) {
+    const Partition* p = conf_.find_partition(name);
+    if (!p) {
+      auto it = opt_.partition_map.find(name);
+      if (it != opt_.partition_map.end()) p = conf_.find_partition(it->second);
+      if (!p) p = conf_.default_partition();
+      ++result_.counters.mapped_partitions;
+    }
+    if (p && std::find(parts.begin(), parts.end(), index_of(p)) == parts.end()) parts.push_back(index_of(p));
+  }
+  if (r.partitions.empty()) {
+    if (const Partition* p = conf_.default_partition()) parts.push_back(index_of(p));
+  }
+  if (parts.empty()) {
+    refuse(job, kNoDefaultPartition, "none named and no Default=YES partition");
+    return;
+  }
+  // part_ptr_list is kept in PriorityTier order, highest first.
+  std::stable_sort(parts.begin(), parts.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return conf_.partitions[a].priority_tier > conf_.partitions[b].priority_tier;
+  });
+  // Association: exact (user, account), the user's first association, or a stable hash
+  // onto the tree's users when the trace's users are not in it.
+  if (const AssocTree* tree = site_.tree) {
+    std::uint32_t id = kNoAssoc;
+    if (!r.account.empty()) id = tree->find_user(r.user, r.account);
+    if (id == kNoAssoc) {
+      for (const Association& a : tree->assocs) {
+        if (a.is_user() && a.user == r.user && (r.account.empty() || a.default_account == a.account)) {
+          id = a.id;
+          break;
+        }
+      }
+    }
+    if (id == kNoAssoc && !tree_users_.empty()) {
+      id = tree_users_[fnv1a(r.user + "/" + r.account) % tree_users_.size()];
+      ++result_.counters.mapped_users;
+    }
+    job.assoc = id;
+  }
+  std::string qos_name = r.qos;
+  if (qos_name.empty() && job.assoc != kNoAssoc) qos_name = site_.tree->assocs[job.assoc].default_qos;
+  if (qos_name.empty()) qos_name = "normal";
+  const QosRecord* q = site_.qos.find(qos_name);
+  if (!q) {
+    q = site_.qos.find("normal");
+    ++result_.counters.mapped_qos;
+  }
+  job.qos = q ? static_cast<std::int32_t>(q - site_.qos.records.data()) : -1;
+  const std::string account = job.assoc != kNoAssoc ? site_.tree->assocs[job.assoc].account : r.account;
+  const std::string qos_used = q ? q->name : qos_name;
+  job.user_id = limits_.user_id(r.user);
+  job.account_id = limits_.account_id(account);
+  // AccountingStorageEnforce=qos: the QOS must be one of the association's (_job_create's
+  // valid_qos check); an association without a QOS list is not checked.
+  if (job.assoc != kNoAssoc && conf_.accounting.enforces("qos")) {
+    const std::vector<std::string>& allowed_qos = site_.tree->assocs[job.assoc].qos;
+    if (!allowed_qos.empty() && !listed(allowed_qos, qos_used)) {
+      refuse(job, kInvalidQos,
+             fmt::format("QOS {} is not in the QOS list of user {} in account {}", qos_used, r.user, account));
+      return;
+    }
+  }
+  if (!r.reservation.empty()) {
+    job.resv = resv_ ? resv_->find(r.reservation) : -1;
+    if (job.resv < 0) {
+      refuse(job, kReservationInvalid, r.reservation);
+      return;
+    }
+    if (!resv_->may_use(job.resv, r.user, account)) {
+      refuse(job, kReservationAccess, r.reservation);
+      return;
+    }
+  }
+  // One record per partition, with the partition's defaults and limit checks. The refusal
+  // kept is the last partition's, as job_mgr.c's _valid_job_part reports the last failure.
+  const char* access_error = nullptr;
+  std::string access_reason, limit_reason;
+  for (std::uint32_t p : parts) {
+    const Partition& part = conf_.partitions[p];
+    // _part_access_check, in its order: RootOnly, the group list, then accounts and QOS
+    // (_valid_job_part_acct/_qos), then whether the partition takes submissions at all.
+    if (part.root_only && r.user != "root") {
+      access_error = kAccessDenied;
+      access_reason = fmt::format("partition {} is RootOnly", part.name);
+      continue;
+    }
+    if (!part.allow_groups.empty() && !listed(part.allow_groups, "ALL") && !r.group.empty() &&
+        !listed(part.allow_groups, r.group)) {
+      access_error = kGroupDenied;
+      access_reason = fmt::format("group {} is not in partition {}'s AllowGroups", r.group, part.name);
+      continue;
+    }
+    if ((!part.allow_accounts.empty() && !listed(part.allow_accounts, account)) ||
+        (!part.deny_accounts.empty() && listed(part.deny_accounts, account))) {
+      access_error = kInvalidAccount;
+      access_reason = fmt::format("account {} may not use partition {}", account, part.name);
+      continue;
+    }
+    if ((!part.allow_qos.empty() && !listed(part.allow_qos, qos_used)) ||
+        (!part.deny_qos.empty() && listed(part.deny_qos, qos_used))) {
+      access_error = kInvalidQos;
+      access_reason = fmt::format("QOS {} may not use partition {}", qos_used, part.name);
+      continue;
+    }
+    // DRAIN and INACTIVE partitions take no new jobs; DOWN ones queue them (PartitionDown).
+    if (part.state == PartitionState::kInactive || part.state == PartitionState::kDrain) {
+      access_error = kPartitionNotAvail;
+      access_reason =
+          fmt::format("partition {} is {}", part.name, part.state == PartitionState::kDrain ? "DRAIN" : "INACTIVE");
+      continue;
+    }
+    SimRecord rec;
+    rec.part = p;
+    // acct_policy_set_qos_order: the partition QOS rules unless the job QOS has OverPartQOS.
+    const QosRecord* pq = part.qos.empty() ? nullptr : site_.qos.find(part.qos);
+    const std::int32_t part_qos = pq ? static_cast<std::int32_t>(pq - site_.qos.records.data()) : -1;
+    if (part_qos >= 0 && job.qos >= 0 && part_qos != job.qos) {
+      const bool over = limits_.qos_table(job.qos).over_part_qos;
+      rec.qos1 = over ? job.qos : part_qos;
+      rec.qos2 = over ? part_qos : job.qos;
+    } else {
+      rec.qos1 = job.qos >= 0 ? job.qos : part_qos;
+    }
+    // A job without a time limit: under enforced limits acct_policy gives it the first
+    // MaxWall that applies (QOS in precedence order, then the association's) before the
+    // partition's DefaultTime or MaxTime (_set_time_limit).
+    const std::int64_t max_wall = r.time_limit > 0 ? kUnlimited : limits_.default_wall(limit_key(job, rec));
+    if (r.time_limit > 0)
+      rec.time_limit = r.time_limit;
+    else if (max_wall != kUnlimited)
+      rec.time_limit = max_wall * 60;
+    else if (part.default_time_set && part.default_time != kInfiniteTime)
+      rec.time_limit = part.default_time;
+    else
+      rec.time_limit = part.max_time;  // -1: infinite
+    Demand& d = rec.demand;
+    d.cpus = std::max<std::uint32_t>(1, r.cpus);
+    d.min_nodes = std::max<std::uint32_t>(1, r.nodes);
+    d.gpus = r.gpus;
+    d.whole_nodes = r.exclusive || part.oversubscribe.mode == OverSubscribe::Mode::kExclusive ||
+                    conf_.select.type == "select/linear";
+    d.max_cpus_per_node = part.max_cpus_per_node;
+    d.cpus_per_node = r.cpus_per_node;
+    if (r.mem_set) {
+      if (r.mem_mb == 0)
+        d.mem_whole_node = true;
+      else if (r.mem_per_cpu)
+        d.mem_per_cpu = r.mem_mb;
+      else
+        d.mem_per_node = r.mem_mb;
+    } else if (part.def_mem_per_cpu) {
+      d.mem_per_cpu = part.def_mem_per_cpu;
+    } else if (part.def_mem_per_node) {
+      d.mem_per_node = part.def_mem_per_node;
+    } else if (conf_.select.def_mem_per_cpu) {
+      d.mem_per_cpu = conf_.select.def_mem_per_cpu;
+    } else if (conf_.select.def_mem_per_node) {
+      d.mem_per_node = conf_.select.def_mem_per_node;
+    } else {
+      // No default anywhere: the job is given each node's whole memory, which keeps other
+      // jobs off its nodes when memory is consumable (and is unbounded when it is not).
+      d.mem_whole_node = true;
+      d.mem_unknown = true;
+    }
+    NodeBitset allowed = part_nodes_[p];
+    allowed &= pool_.usable();
+    if (!pool_.could_ever_fit(d, allowed)) {
+      access_error = kNodeConfigUnavailable;
+      access_reason = fmt::format("partition {} cannot hold {} CPUs{} on {} usable nodes", part.name, d.cpus,
+                                  d.gpus ? fmt::format(" and {} GPUs", d.gpus) : "", allowed.count());
+      continue;
+    }
+    if (part.max_time >= 0 && rec.time_limit > part.max_time)
+      rec.hold_reason = "PartitionTimeLimit";
+    else if (rec.time_limit < 0 && part.max_time >= 0)
+      rec.hold_reason = "PartitionTimeLimit";
+    else if (part.max_nodes != 0xFFFFFFFFU && d.min_nodes > part.max_nodes)
+      rec.hold_reason = "PartitionNodeLimit";
+    else if (d.min_nodes < part.min_nodes)
+      rec.hold_reason = "PartitionNodeLimit";
+    else if (part.state == PartitionState::kDown)
+      rec.hold_reason = "PartitionDown";
+    if (!rec.hold_reason.empty() && rec.hold_reason != "PartitionDown") limit_reason = rec.hold_reason;
+    rec.tres = request_tres(d, part);
+    job.recs.push_back(std::move(rec));
+  }
+  if (job.recs.empty()) {
+    refuse(job, access_error ? access_error : kNodeConfigUnavailable,
+           access_reason.empty() ? "no usable partition" : access_reason);
+    return;
+  }
+  // EnforcePartLimits: ALL rejects when any partition's limits fail, ANY when all do; NO
+  // leaves the job pending with the partition's Reason.
+  const std::string& enforce = conf_.enforce_part_limits;
+  std::size_t held = 0;
+  for (const SimRecord& rec : job.recs) held += !rec.hold_reason.empty() && rec.hold_reason != "PartitionDown";
+  if ((iequals(enforce, "ALL") && held > 0) ||
+      ((iequals(enforce, "ANY") || iequals(enforce, "YES")) && held == job.recs.size())) {
+    // job_limits_check's failure becomes the submission's error (_job_create).
+    const char* error = limit_reason == "PartitionTimeLimit"   ? kInvalidTimeLimit
+                        : limit_reason == "PartitionNodeLimit" ? kInvalidNodeCount
+                                                               : kPartConfigUnavailable;
+    refuse(job, error, fmt::format("EnforcePartLimits={}: {}", enforce, limit_reason));
+    job.recs.clear();
+  }
+}
+
+}  // namespace sa::engine

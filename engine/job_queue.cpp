@@ -1,0 +1,65 @@
+// The pending queue in scheduling order (sort_job_queue2: preemptors, reservation jobs,
+// PriorityTier, priority, submit time, job id), kept sorted across runs and re-sorted only
+// after a priority pass.
+#include <algorithm>
+
+#include "engine/simulator.h"
+
+namespace sa::engine {
+
+bool Simulator::queue_less(const QueueEntry& a, const QueueEntry& b) const {
+  const SimJob& ja = jobs_[a.job];
+  const SimJob& jb = jobs_[b.job];
+  const SimRecord& ra = ja.recs[a.rec];
+  const SimRecord& rb = jb.recs[b.rec];
+  // Preemptors before the jobs they may preempt (preempt/qos; tiers already order
+  // partition_prio's), then jobs with a reservation.
+  const std::uint32_t pa = preempt_.queue_rank(ja.qos), pb = preempt_.queue_rank(jb.qos);
+  if (pa != pb) return pa > pb;
+  if ((ja.resv >= 0) != (jb.resv >= 0)) return ja.resv >= 0;
+  const std::uint16_t ta = conf_.partitions[ra.part].priority_tier, tb = conf_.partitions[rb.part].priority_tier;
+  if (ta != tb) return ta > tb;
+  if (ra.priority != rb.priority) return ra.priority > rb.priority;
+  if (ja.req.submit != jb.req.submit) return ja.req.submit < jb.req.submit;
+  if (ja.req.id != jb.req.id) return ja.req.id < jb.req.id;
+  return a.rec < b.rec;
+}
+
+void Simulator::queue_insert(std::uint32_t j) {
+  for (std::uint32_t r = 0; r < jobs_[j].recs.size(); ++r) {
+    if (!jobs_[j].recs[r].hold_reason.empty()) continue;
+    QueueEntry e{j, r};
+    if (queue_dirty_) {
+      queue_.push_back(e);
+    } else {
+      auto at = std::upper_bound(queue_.begin(), queue_.end(), e,
+                                 [this](const QueueEntry& x, const QueueEntry& y) { return queue_less(x, y); });
+      queue_.insert(at, e);
+    }
+  }
+}
+
+void Simulator::queue_sort() {
+  std::erase_if(queue_, [this](const QueueEntry& e) { return jobs_[e.job].state != JobState::kPending; });
+  if (queue_dirty_) {
+    std::sort(queue_.begin(), queue_.end(),
+              [this](const QueueEntry& x, const QueueEntry& y) { return queue_less(x, y); });
+    queue_dirty_ = false;
+  }
+}
+
+const SimJob* Simulator::ahead_at_submit(const SimJob& job) const {
+  // _top_priority() at submission: any other eligible pending job (not held by a limit or
+  // a partition rule) outside reservations with a strictly higher priority makes the new
+  // job show "Priority" from the start. Partitions do not enter into it: the same-
+  // reservation test (both without one) comes first and decides.
+  const std::uint32_t mine = job.recs.front().priority;
+  for (const QueueEntry& e : queue_) {
+    const SimJob& other = jobs_[e.job];
+    if (&other == &job || other.state != JobState::kPending || limit_reason_[other.reason]) continue;
+    if (other.recs.front().priority > mine) return &other;
+  }
+  return nullptr;
+}
+
+}  // namespace sa::engine

@@ -1,0 +1,94 @@
+#pragma once
+// select/cons_tres's default node choice (cons_tres/job_test.c _eval_nodes in 22.05; the
+// same scheme as select/linear's _job_test): the candidates that can give the job anything
+// form sets of consecutive nodes (configuration order, one node weight per set; a node that
+// cannot give anything ends a set). Sets are used one at a time: the lowest weight first,
+// among equal weights the first set that is sufficient, then a tighter sufficient one (fewer
+// CPUs: less waste), and while none is sufficient the biggest. In the chosen set a job that
+// still needs at most one node takes the single node that fits with the fewest CPUs to spare
+// (the first such node on ties); otherwise the set's nodes are taken in order.
+// Included from the end of engine/resources.h: include that instead.
+#include <cstdint>
+#include <vector>
+
+#include "engine/bitset.h"
+
+namespace sa::engine {
+
+template <class Taker>
+bool fit_best(const NodePool& pool, Taker& taker, const NodeBitset& candidates) {
+  struct Set {
+    std::size_t first = 0, last = 0;  // positions in `nodes`
+    std::int64_t cpus = 0;
+    std::uint32_t count = 0, gpus = 0;
+    std::uint64_t weight = 0;
+    bool used = false;
+  };
+  struct Offered {
+    std::uint32_t node, avail;
+  };
+  thread_local std::vector<Offered> nodes;
+  thread_local std::vector<Set> sets;
+  nodes.clear();
+  sets.clear();
+  std::uint32_t prev_config = 0;
+  const bool gpus = taker.demand().gpus > 0;
+  candidates.for_each([&](std::size_t idx) {
+    const std::uint32_t i = static_cast<std::uint32_t>(idx);
+    const std::uint32_t avail = taker.available(i);
+    if (avail == 0) return;
+    const std::uint32_t c = pool.config_index(i);
+    if (sets.empty() || c != prev_config + 1 || pool.weight(i) != sets.back().weight) {
+      sets.push_back(Set{nodes.size(), nodes.size(), 0, 0, 0, pool.weight(i), false});
+    }
+    Set& s = sets.back();
+    s.last = nodes.size();
+    s.cpus += avail;
+    ++s.count;
+    if (gpus) s.gpus += taker.demand().whole_nodes ? taker.node(i).gpus_total : taker.node(i).gpus_free;
+    nodes.push_back(Offered{i, avail});
+    prev_config = c;
+  });
+  for (;;) {
+    const std::int64_t rem_cpus = taker.cpus_left();
+    const std::uint32_t rem_nodes = taker.nodes_left();
+    Set* best = nullptr;
+    bool best_sufficient = false;
+    for (Set& s : sets) {
+      if (s.used) continue;
+      const bool sufficient = s.cpus >= rem_cpus && s.count >= rem_nodes && (!gpus || s.gpus >= taker.demand().gpus);
+      bool new_best = !best || s.weight < best->weight;
+      // Slurm's literal test: an insufficient set bigger than the best so far replaces it,
+      // even a sufficient best (possible when the sufficient one lacked nodes, not CPUs).
+      if (!new_best && s.weight == best->weight &&
+          ((sufficient && !best_sufficient) || (sufficient && s.cpus < best->cpus) ||
+           (!sufficient && s.cpus > best->cpus)))
+        new_best = true;
+      if (new_best) {
+        best = &s;
+        best_sufficient = sufficient;
+      }
+    }
+    if (!best) return false;
+    best->used = true;
+    std::size_t single = best->last + 1;
+    if (rem_nodes <= 1) {
+      for (std::size_t k = best->first; k <= best->last; ++k) {
+        if (nodes[k].avail < rem_cpus) continue;
+        if (single > best->last || nodes[k].avail < nodes[single].avail) {
+          single = k;
+          if (nodes[k].avail == rem_cpus) break;
+        }
+      }
+    }
+    if (single <= best->last) {
+      if (taker.offer(nodes[single].node)) return true;
+      continue;
+    }
+    for (std::size_t k = best->first; k <= best->last; ++k) {
+      if (taker.offer(nodes[k].node)) return true;
+    }
+  }
+}
+
+}  // namespace sa::engine

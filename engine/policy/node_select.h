@@ -1,0 +1,120 @@
+#pragma once
+// Node selection: the one place that decides which nodes a job gets, for the main loop,
+// backfill's will-run tests and plans, preemption and the sharing rows alike (all reach it
+// through NodePool::fit_nodes). A strategy only chooses the order in which nodes are offered
+// to a NodeTaker; the taker decides how much of an offered node the job takes (CPUs packed
+// onto the first nodes, whole nodes, memory, GPUs), the same for every strategy. A new
+// strategy is a new header beside this one and a case in NodePool::fit_nodes. Strategies are
+// templates, not virtual calls: they run once per node visited in backfill's innermost loop.
+#include <algorithm>
+#include <cstdint>
+
+#include "engine/bitset.h"
+// Included from the end of engine/resources.h (NodePool must be complete here): include that.
+
+namespace sa::engine {
+
+/// Takes from offered nodes until the demand is met; the bookkeeping of one fit.
+template <class NodeAt, class FreeCpus>
+class NodeTaker {
+ public:
+  NodeTaker(const NodePool& pool, NodeAt& node_at, const Demand& d, Allocation* out, FreeCpus& free_cpus)
+      : pool_(pool),
+        node_at_(node_at),
+        d_(d),
+        out_(out),
+        free_cpus_(free_cpus),
+        cpus_left_(d.cpus),
+        gpus_left_(d.gpus) {
+    min_nodes_ = std::max<std::uint32_t>(1, d.min_nodes);
+    if (out_) {
+      out_->pieces.clear();
+      out_->units.clear();
+    }
+  }
+  bool done() const { return cpus_left_ <= 0 && gpus_left_ == 0 && nodes_used_ >= min_nodes_; }
+  std::int64_t cpus_left() const { return cpus_left_; }
+  std::uint32_t nodes_left() const { return min_nodes_ > nodes_used_ ? min_nodes_ - nodes_used_ : 0; }
+  const Demand& demand() const { return d_; }
+  const NodeResources& node(std::uint32_t i) const { return node_at_(i); }
+
+  /// CPUs node i could give this job (0: it gives nothing, for want of CPUs, memory or the
+  /// GPUs still needed): what select/cons_tres's _select_cores leaves as avail_cpus.
+  std::uint32_t available(std::uint32_t i) const {
+    const NodeResources& n = node_at_(i);
+    const std::uint32_t cap = pool_.capacity(n, d_, free_cpus_(i, n));
+    if (cap == 0) return 0;
+    if (gpus_left_ && (d_.whole_nodes ? n.gpus_total : n.gpus_free) == 0) return 0;
+    if (d_.cpus_per_node) return cap < d_.cpus_per_node ? 0 : d_.cpus_per_node;
+    return cap;
+  }
+
+  /// Offers node i; returns whether the demand is met now.
+  bool offer(std::uint32_t i) {
+    const NodeResources& n = node_at_(i);
+    const std::uint32_t cap = pool_.capacity(n, d_, free_cpus_(i, n));
+    if (cap == 0) return false;
+    std::uint32_t g = 0;
+    if (gpus_left_) {
+      g = d_.whole_nodes ? std::min(n.gpus_total, gpus_left_) : std::min(n.gpus_free, gpus_left_);
+      if (g == 0) return false;  // GPU jobs take nodes that give GPUs
+    }
+    // Leave at least one CPU for each node still needed to reach min_nodes: CPUs are packed
+    // onto the first nodes (-n10 -N5 on 8-CPU nodes takes 6,1,1,1,1, as captured), unless
+    // the job fixes its CPUs per node (cons_tres _cpus_to_use).
+    const std::int64_t later_nodes = static_cast<std::int64_t>(min_nodes_) - nodes_used_ - 1;
+    std::int64_t want = std::max<std::int64_t>(cpus_left_ - std::max<std::int64_t>(0, later_nodes), 1);
+    if (d_.cpus_per_node) {
+      if (cap < d_.cpus_per_node) return false;
+      want = d_.cpus_per_node;
+    }
+    std::uint32_t take = static_cast<std::uint32_t>(std::min<std::int64_t>(cap, want));
+    if (take % n.unit) take = std::min(cap, take + (n.unit - take % n.unit));
+    if (d_.whole_nodes) take = cap;
+    cpus_left_ -= take;
+    gpus_left_ -= g;
+    ++nodes_used_;
+    if (out_) {
+      AllocPiece p{i, take, 0, g, 0, 0};
+      if (d_.whole_nodes) p.gpus = n.gpus_total;
+      if (pool_.memory_tracked()) {
+        if (d_.mem_whole_node)
+          p.mem = n.mem_total;
+        else if (d_.mem_per_node)
+          p.mem = std::min<std::uint64_t>(n.mem_free, d_.mem_per_node);
+        else
+          p.mem = std::min<std::uint64_t>(n.mem_free, d_.mem_per_cpu * take);
+      }
+      p.mem_req = pool_.requested_mem(n, d_, take);
+      out_->pieces.push_back(p);
+    }
+    return done();
+  }
+
+ private:
+  const NodePool& pool_;
+  NodeAt& node_at_;
+  const Demand& d_;
+  Allocation* out_;
+  FreeCpus& free_cpus_;
+  std::int64_t cpus_left_;
+  std::uint32_t gpus_left_;
+  std::uint32_t nodes_used_ = 0;
+  std::uint32_t min_nodes_ = 1;
+};
+
+/// Nodes offered in weight, then configuration order (the internal numbering); with
+/// prefer_busy (bf_busy_nodes, cons_tres _eval_nodes_busy) nodes running jobs come first.
+template <class Taker>
+bool fit_in_order(Taker& taker, const NodeBitset& candidates, bool prefer_busy) {
+  for (int pass = prefer_busy ? 0 : 1; pass < 2 && !taker.done(); ++pass) {
+    candidates.for_each_until([&](std::size_t idx) {
+      const std::uint32_t i = static_cast<std::uint32_t>(idx);
+      if (prefer_busy && (pass == 0) == taker.node(i).idle()) return false;
+      return taker.offer(i);
+    });
+  }
+  return taker.done();
+}
+
+}  // namespace sa::engine
