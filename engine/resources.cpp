@@ -23,6 +23,9 @@ std::uint32_t Allocation::gpus() const {
 
 NodePool::NodePool(const Config& config) {
   memory_ = config.select.memory && config.select.type != "select/linear";
+  // Every select plugin of 22.05 chooses nodes by best fit (cons_tres/cons_res _eval_nodes,
+  // linear _job_test).
+  placement_ = Placement::kBestFit;
   const std::size_t n_nodes = config.nodes.size();
   config_index_.resize(n_nodes);
   std::iota(config_index_.begin(), config_index_.end(), 0U);

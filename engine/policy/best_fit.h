@@ -74,7 +74,7 @@ bool fit_best(const NodePool& pool, Taker& taker, const NodeBitset& candidates) 
     std::size_t single = best->last + 1;
     if (rem_nodes <= 1) {
       for (std::size_t k = best->first; k <= best->last; ++k) {
-        if (nodes[k].avail < rem_cpus) continue;
+        if (nodes[k].avail < rem_cpus || !taker.gives_all_gpus(nodes[k].node)) continue;
         if (single > best->last || nodes[k].avail < nodes[single].avail) {
           single = k;
           if (nodes[k].avail == rem_cpus) break;

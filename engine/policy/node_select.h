@@ -49,6 +49,12 @@ class NodeTaker {
     return cap;
   }
 
+  /// Whether node i alone holds the GPUs still needed (gres_sched_sufficient for one node).
+  bool gives_all_gpus(std::uint32_t i) const {
+    const NodeResources& n = node_at_(i);
+    return (d_.whole_nodes ? n.gpus_total : n.gpus_free) >= gpus_left_;
+  }
+
   /// Offers node i; returns whether the demand is met now.
   bool offer(std::uint32_t i) {
     const NodeResources& n = node_at_(i);

@@ -35,13 +35,29 @@ std::string match_key(const Finding& f) {
   return key;
 }
 
+// A finding the other config folds into a group of its kind (consolidate_repeats gathers
+// findings whose texts differ only in names and numbers, so a list that grows by one name
+// can join or leave a group) is still reported there: it is one of the group's places, with
+// its own text as the place's note.
+bool folded_into(const Finding& f, const std::vector<Finding>& others) {
+  for (const Finding& g : others) {
+    if (g.code != f.code) continue;
+    for (const Location& r : g.related) {
+      if (r.note == f.message) return true;
+    }
+  }
+  return false;
+}
+
 void diff_findings(const LintReport& before, const LintReport& after, LintDiff& out) {
   std::multiset<std::string> old_keys, new_keys;
   for (const Finding& f : before.findings) old_keys.insert(match_key(f));
   for (const Finding& f : after.findings) new_keys.insert(match_key(f));
   for (const Finding& f : after.findings) {
     auto it = old_keys.find(match_key(f));
-    if (it == old_keys.end()) {
+    if (it == old_keys.end() && folded_into(f, before.findings)) {
+      ++out.unchanged;
+    } else if (it == old_keys.end()) {
       out.added.push_back(f);
     } else {
       old_keys.erase(it);
@@ -50,7 +66,9 @@ void diff_findings(const LintReport& before, const LintReport& after, LintDiff& 
   }
   for (const Finding& f : before.findings) {
     auto it = new_keys.find(match_key(f));
-    if (it == new_keys.end()) {
+    if (it == new_keys.end() && folded_into(f, after.findings)) {
+      ++out.unchanged;  // still reported, as a place of a group
+    } else if (it == new_keys.end()) {
       out.removed.push_back(f);
     } else {
       new_keys.erase(it);

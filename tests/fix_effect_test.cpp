@@ -1,0 +1,63 @@
+// How a re-simulated fix is judged: outcomes compared key by key (1% tolerance), mechanism
+// counters ignored, and a fix that only worsens or changes nothing withdrawn with its numbers.
+#include "rules/framework/fix_effect.h"
+
+#include <gtest/gtest.h>
+
+namespace sa::rules {
+namespace {
+
+Finding with_fix(nlohmann::json metrics, nlohmann::json resimulated) {
+  Finding f;
+  f.code = "BF001";
+  f.evidence["metrics"] = std::move(metrics);
+  f.fix = Fix{"raise bf_window to 7200", "SchedulerParameters", "bf_window=7200", std::move(resimulated)};
+  return f;
+}
+
+TEST(FixEffect, OnlyWorseOutcomesWithdrawTheFixAndKeepItsNumbers) {
+  Finding f = with_fix({{"long_job_waits", {{"mean", 22440}, {"p95", 118380}}}, {"backfill_plans_beyond_window", 3000}},
+                       {{"long_job_waits", {{"mean", 26002}, {"p95", 118380}}}, {"backfill_plans_beyond_window", 295}});
+  EXPECT_EQ(fix_effect(f), FixEffect::kWorse);
+  judge_fix(f);
+  EXPECT_FALSE(f.fix.has_value());
+  EXPECT_EQ(f.evidence["fix_effect"], "worse");
+  EXPECT_EQ(f.evidence["fix_not_suggested"],
+            "re-simulated on the same load, \"raise bf_window to 7200\" made these outcomes worse, so it is not "
+            "suggested");
+  EXPECT_EQ(f.evidence["fix_resimulated"]["long_job_waits"]["mean"], 26002);
+}
+
+TEST(FixEffect, MixedOutcomesKeepTheFix) {
+  Finding f = with_fix({{"long_job_waits", {{"mean", 22440}}}, {"pending_at_end", 4}, {"utilization", 0.804}},
+                       {{"long_job_waits", {{"mean", 26002}}}, {"pending_at_end", 1}, {"utilization", 0.801}});
+  judge_fix(f);
+  ASSERT_TRUE(f.fix.has_value());
+  EXPECT_EQ(f.evidence["fix_effect"], "mixed");
+  EXPECT_FALSE(f.evidence.contains("fix_not_suggested"));
+}
+
+TEST(FixEffect, ChangesWithinOnePercentAreNoChange) {
+  Finding f =
+      with_fix({{"pending_at_end", 1000}, {"utilization", 0.800}}, {{"pending_at_end", 1009}, {"utilization", 0.805}});
+  EXPECT_EQ(fix_effect(f), FixEffect::kNone);
+  judge_fix(f);
+  EXPECT_FALSE(f.fix.has_value());
+  EXPECT_NE(f.evidence["fix_not_suggested"].get<std::string>().find("changed none of these outcomes"),
+            std::string::npos);
+}
+
+TEST(FixEffect, BetterOutcomesAndNoResimulationAreLeftAlone) {
+  Finding better = with_fix({{"pending_at_end", 4}}, {{"pending_at_end", 1}});
+  judge_fix(better);
+  EXPECT_TRUE(better.fix.has_value());
+  EXPECT_EQ(better.evidence["fix_effect"], "better");
+  Finding unrun = with_fix({{"pending_at_end", 4}}, nullptr);
+  EXPECT_EQ(fix_effect(unrun), FixEffect::kUnknown);
+  judge_fix(unrun);
+  EXPECT_TRUE(unrun.fix.has_value());
+  EXPECT_FALSE(unrun.evidence.contains("fix_effect"));
+}
+
+}  // namespace
+}  // namespace sa::rules
