@@ -61,7 +61,8 @@ struct PlacementFidelity {
 struct Fidelity {
   std::size_t real_jobs = 0, sim_jobs = 0, common = 0;
   std::size_t started_both = 0, started_real_only = 0, started_sim_only = 0;
-  std::size_t within_10s = 0, within_60s = 0;                     // |sim start - real start| of jobs started in both
+  // Jobs started in both whose start, counted from their own submission, differs by at most 10 s / 60 s
+  std::size_t within_10s = 0, within_60s = 0;
   std::int64_t makespan_real = 0, makespan_sim = 0;               // last end - first submit of the common jobs
   std::optional<double> makespan_error_pct;                       // (sim - real) / real
   std::optional<double> backfill_share_real, backfill_share_sim;  // of starts whose scheduler is known

@@ -117,7 +117,8 @@ std::optional<CsvFields> split_csv(std::string_view line) {
 }
 
 struct TraceColumns {
-  std::map<std::string, std::size_t> index;
+  std::map<std::string, std::size_t> index;  // the first column of each name
+  std::size_t count = 0;                     // fields in the header
   std::optional<std::size_t> find(const std::string& name) const {
     auto it = index.find(name);
     return it == index.end() ? std::nullopt : std::optional<std::size_t>(it->second);
@@ -207,6 +208,7 @@ Run read_trace_run(FileId file, const SourceManager& sources, DiagnosticSink& si
     }
     if (!header) {
       for (std::size_t i = 0; i < f->values.size(); ++i) columns.index.emplace(std::string(trim(f->values[i])), i);
+      columns.count = f->values.size();
       header = true;
       if (!columns.find("job_id") || !columns.find("submit") || !columns.find("start")) {
         sink.error("WORK003", {file, line_no, 1},
@@ -215,9 +217,9 @@ Run read_trace_run(FileId file, const SourceManager& sources, DiagnosticSink& si
       }
       continue;
     }
-    if (f->values.size() != columns.index.size()) {
+    if (f->values.size() != columns.count) {
       sink.error("WORK001", {file, line_no, 1},
-                 fmt::format("this row has {} fields but the header has {}", f->values.size(), columns.index.size()));
+                 fmt::format("this row has {} fields but the header has {}", f->values.size(), columns.count));
       continue;
     }
     RunJob j;

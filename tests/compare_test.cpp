@@ -126,6 +126,27 @@ TEST(Compare, TwoRealRunsAndARunWithItself) {
   EXPECT_NEAR(*same.f.backfill_share_sim, 2.0 / 6, 1e-12);
 }
 
+TEST(Compare, StartsAreComparedFromEachJobsOwnSubmission) {
+  // The same load run an hour later: every start 3600 s later, job 2 waiting 12 s more.
+  auto job = [](std::uint32_t id, std::int64_t submit, std::int64_t start, std::int64_t end) {
+    engine::RunJob j;
+    j.id = id;
+    j.submit = submit;
+    j.start = start;
+    j.end = end;
+    return j;
+  };
+  engine::Run first, later;
+  first.jobs = {job(1, 100, 105, 200), job(2, 110, 120, 150)};
+  later.jobs = {job(1, 3700, 3705, 3800), job(2, 3710, 3732, 3762)};
+  const engine::Fidelity f = engine::compare_runs(first, later);
+  EXPECT_EQ(f.within_10s, 1u);
+  EXPECT_EQ(f.within_60s, 2u);
+  EXPECT_EQ(f.makespan_real, 100);  // 100 .. 200
+  EXPECT_EQ(f.makespan_sim, 100);
+  EXPECT_EQ(f.groups.front().mean_error, 6);  // waits 5, 10 against 5, 22
+}
+
 engine::Run trace_of(const std::string& text, SourceManager& sources, DiagnosticSink& sink) {
   return engine::read_trace_run(sources.add("t.csv", text), sources, sink);
 }
@@ -147,6 +168,16 @@ TEST(Compare, MalformedTraceRowsAreDiagnosticsWithLineAndColumn) {
   EXPECT_EQ(run.jobs[0].start, 110);
   EXPECT_EQ(test::where(sink), (std::vector<std::string>{"WORK001 3:11", "WORK001 4:1", "WORK001 5:1", "WORK001 6:1",
                                                          "WORK001 7:1", "WORK001 8:1"}));
+}
+
+TEST(Compare, TraceColumnsByNameTheFirstOfARepeatedName) {
+  SourceManager sources;
+  DiagnosticSink sink;
+  const engine::Run run = trace_of("start,job_id,submit,start\r\n3,1,2,9\r\n", sources, sink);
+  ASSERT_EQ(run.jobs.size(), 1u);
+  EXPECT_EQ(run.jobs[0].id, 1u);
+  EXPECT_EQ(run.jobs[0].start, 3);
+  EXPECT_TRUE(test::where(sink).empty());
 }
 
 TEST(Compare, TraceWithoutNeededColumnsOrEmpty) {
