@@ -227,6 +227,15 @@ TEST(CompareCli, BadInputIsADiagnosticNeverACrash) {
   EXPECT_NE(b.out.find("jobs in both: 1"), std::string::npos);
   const std::string junk = test::write_temp("junk.psv", "JobIDRaw|Start\n1|2\n");
   EXPECT_EQ(test::run("compare " + junk + " " + kData + "sim.csv").status, 1);  // no Submit column: WORK003
+  const std::string bytes =
+      test::write_temp("bytes.csv", std::string("job_id,submit,start\n1,99999999999999999999,5\n") +
+                                        std::string("\0\xff\xfe,\x01,\n", 8));
+  test::CommandResult y = test::run("compare " + kData + "real.psv " + bytes, true);
+  EXPECT_EQ(y.status, 1);
+  EXPECT_NE(y.out.find(bytes + ":2:3: error: submit '99999999999999999999' is not a number"), std::string::npos)
+      << y.out;
+  EXPECT_NE(y.out.find(bytes + ":3:1: error: job_id"), std::string::npos) << y.out;
+  EXPECT_EQ(test::run("compare " + std::filesystem::temp_directory_path().string() + " " + bytes).status, 2);
 }
 
 TEST(CompareCli, GoldenReplayOfBackfillLimits) {
