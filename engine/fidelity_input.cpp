@@ -30,7 +30,8 @@ std::string_view first_content_line(const std::string& text) {
 }
 
 StartedBy started_by_flags(std::string_view flags) {
-  // sacct Flags (22.05): SchedMain / SchedSubmit / SchedBackfill; only backfill is told apart.
+  // sacct Flags: SchedSubmit / SchedMain / SchedBackfill (slurmdb_defs.c slurmdb_job_flags_str);
+  // a start at submission counts as the main scheduler's, as the engine's started_by does.
   if (flags.find("SchedBackfill") != std::string_view::npos) return StartedBy::kBackfill;
   if (flags.find("SchedMain") != std::string_view::npos || flags.find("SchedSubmit") != std::string_view::npos)
     return StartedBy::kMain;
@@ -52,7 +53,8 @@ void add_sacct_extras(FileId file, const SourceManager& sources, Run& run) {
     auto it = n ? by_id.find(static_cast<std::uint32_t>(*n)) : by_id.end();
     if (it == by_id.end() || it->second->line != row.line || it->second->start == kNoTime) continue;
     // 22.05 records a submission sbatch refused (e.g. "Requested node configuration is not
-    // available") as FAILED with Start = Submit and no nodes: it never ran.
+    // available") as FAILED with Start = Submit and no nodes: it never ran (captured in
+    // tests/golden/mini_slurm_fidelity/constraints, jobs 12 and 13).
     if (nodelist && t.field(row, *nodelist) == "None assigned") {
       it->second->start = it->second->end = kNoTime;
       continue;
