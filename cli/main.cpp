@@ -9,6 +9,7 @@
 #include "cli/about.h"
 #include "cli/cmd_accounting.h"
 #include "cli/cmd_check.h"
+#include "cli/cmd_compare.h"
 #include "cli/cmd_diff.h"
 #include "cli/cmd_generate.h"
 #include "cli/cmd_lint.h"
@@ -35,6 +36,7 @@ int main(int argc, char** argv) {
   register_lint(app, runner);
   register_rules(app, runner);
   register_diff(app, runner);
+  register_compare(app, runner);
   ConfigFlags config;  // .slurm-advisor.toml, for every command
   register_config(app, runner, config);
   add_config_options(app, config);
