@@ -70,10 +70,8 @@ bool Simulator::refuse_over_submit_limits(SimJob& job) {
   return false;
 }
 
-void Simulator::bind_job(SimJob& job) {
-  const JobRequest& r = job.req;
-  job.begin = std::max(r.submit, r.eligible == kNoTime ? r.submit : r.eligible);
-  // Partitions: by name, through the trace map, else the default partition.
+std::vector<std::uint32_t> Simulator::job_partitions(const JobRequest& r) {
+  // By name, through the trace map, else the default partition.
   std::vector<std::uint32_t> parts;
   auto index_of = [&](const Partition* p) { return static_cast<std::uint32_t>(p - conf_.partitions.data()); };
   for (const std::string& name : r.partitions) {
@@ -89,34 +87,38 @@ void Simulator::bind_job(SimJob& job) {
   if (r.partitions.empty()) {
     if (const Partition* p = conf_.default_partition()) parts.push_back(index_of(p));
   }
-  if (parts.empty()) {
-    refuse(job, kNoDefaultPartition, "none named and no Default=YES partition");
-    return;
-  }
   // part_ptr_list is kept in PriorityTier order, highest first.
   std::stable_sort(parts.begin(), parts.end(), [&](std::uint32_t a, std::uint32_t b) {
     return conf_.partitions[a].priority_tier > conf_.partitions[b].priority_tier;
   });
-  // Association: exact (user, account), the user's first association, or a stable hash
-  // onto the tree's users when the trace's users are not in it.
-  if (const AssocTree* tree = site_.tree) {
-    std::uint32_t id = kNoAssoc;
-    if (!r.account.empty()) id = tree->find_user(r.user, r.account);
-    if (id == kNoAssoc) {
-      for (const Association& a : tree->assocs) {
-        if (a.is_user() && a.user == r.user && (r.account.empty() || a.default_account == a.account)) {
-          id = a.id;
-          break;
-        }
+  return parts;
+}
+
+void Simulator::bind_association(SimJob& job) {
+  // Exact (user, account), the user's first association, or a stable hash onto the tree's
+  // users when the trace's users are not in it.
+  const AssocTree* tree = site_.tree;
+  if (!tree) return;
+  const JobRequest& r = job.req;
+  std::uint32_t id = kNoAssoc;
+  if (!r.account.empty()) id = tree->find_user(r.user, r.account);
+  if (id == kNoAssoc) {
+    for (const Association& a : tree->assocs) {
+      if (a.is_user() && a.user == r.user && (r.account.empty() || a.default_account == a.account)) {
+        id = a.id;
+        break;
       }
     }
-    if (id == kNoAssoc && !tree_users_.empty()) {
-      id = tree_users_[fnv1a(r.user + "/" + r.account) % tree_users_.size()];
-      ++result_.counters.mapped_users;
-    }
-    job.assoc = id;
   }
-  std::string qos_name = r.qos;
+  if (id == kNoAssoc && !tree_users_.empty()) {
+    id = tree_users_[fnv1a(r.user + "/" + r.account) % tree_users_.size()];
+    ++result_.counters.mapped_users;
+  }
+  job.assoc = id;
+}
+
+std::string Simulator::bind_qos(SimJob& job) {
+  std::string qos_name = job.req.qos;
   if (qos_name.empty() && job.assoc != kNoAssoc) qos_name = site_.tree->assocs[job.assoc].default_qos;
   if (qos_name.empty()) qos_name = "normal";
   const QosRecord* q = site_.qos.find(qos_name);
@@ -125,8 +127,20 @@ void Simulator::bind_job(SimJob& job) {
     ++result_.counters.mapped_qos;
   }
   job.qos = q ? static_cast<std::int32_t>(q - site_.qos.records.data()) : -1;
+  return q ? q->name : qos_name;
+}
+
+void Simulator::bind_job(SimJob& job) {
+  const JobRequest& r = job.req;
+  job.begin = std::max(r.submit, r.eligible == kNoTime ? r.submit : r.eligible);
+  const std::vector<std::uint32_t> parts = job_partitions(r);
+  if (parts.empty()) {
+    refuse(job, kNoDefaultPartition, "none named and no Default=YES partition");
+    return;
+  }
+  bind_association(job);
+  const std::string qos_used = bind_qos(job);
   const std::string account = job.assoc != kNoAssoc ? site_.tree->assocs[job.assoc].account : r.account;
-  const std::string qos_used = q ? q->name : qos_name;
   job.user_id = limits_.user_id(r.user);
   job.account_id = limits_.account_id(account);
   // AccountingStorageEnforce=qos: the QOS must be one of the association's (_job_create's
@@ -152,122 +166,145 @@ void Simulator::bind_job(SimJob& job) {
   }
   // One record per partition, with the partition's defaults and limit checks. The refusal
   // kept is the last partition's, as job_mgr.c's _valid_job_part reports the last failure.
-  const char* access_error = nullptr;
-  std::string access_reason, limit_reason;
+  Refusal last;
+  std::string limit_reason;
   for (std::uint32_t p : parts) {
-    const Partition& part = conf_.partitions[p];
-    // _part_access_check, in its order: RootOnly, the group list, then accounts and QOS
-    // (_valid_job_part_acct/_qos), then whether the partition takes submissions at all.
-    if (part.root_only && r.user != "root") {
-      access_error = kAccessDenied;
-      access_reason = fmt::format("partition {} is RootOnly", part.name);
-      continue;
+    if (std::optional<SimRecord> rec = make_record(job, p, account, qos_used, last)) {
+      if (!rec->hold_reason.empty() && rec->hold_reason != "PartitionDown") limit_reason = rec->hold_reason;
+      job.recs.push_back(std::move(*rec));
     }
-    if (!part.allow_groups.empty() && !listed(part.allow_groups, "ALL") && !r.group.empty() &&
-        !listed(part.allow_groups, r.group)) {
-      access_error = kGroupDenied;
-      access_reason = fmt::format("group {} is not in partition {}'s AllowGroups", r.group, part.name);
-      continue;
-    }
-    if ((!part.allow_accounts.empty() && !listed(part.allow_accounts, account)) ||
-        (!part.deny_accounts.empty() && listed(part.deny_accounts, account))) {
-      access_error = kInvalidAccount;
-      access_reason = fmt::format("account {} may not use partition {}", account, part.name);
-      continue;
-    }
-    if ((!part.allow_qos.empty() && !listed(part.allow_qos, qos_used)) ||
-        (!part.deny_qos.empty() && listed(part.deny_qos, qos_used))) {
-      access_error = kInvalidQos;
-      access_reason = fmt::format("QOS {} may not use partition {}", qos_used, part.name);
-      continue;
-    }
-    // DRAIN and INACTIVE partitions take no new jobs; DOWN ones queue them (PartitionDown).
-    if (part.state == PartitionState::kInactive || part.state == PartitionState::kDrain) {
-      access_error = kPartitionNotAvail;
-      access_reason =
-          fmt::format("partition {} is {}", part.name, part.state == PartitionState::kDrain ? "DRAIN" : "INACTIVE");
-      continue;
-    }
-    SimRecord rec;
-    rec.part = p;
-    // acct_policy_set_qos_order: the partition QOS rules unless the job QOS has OverPartQOS.
-    const QosRecord* pq = part.qos.empty() ? nullptr : site_.qos.find(part.qos);
-    const std::int32_t part_qos = pq ? static_cast<std::int32_t>(pq - site_.qos.records.data()) : -1;
-    if (part_qos >= 0 && job.qos >= 0 && part_qos != job.qos) {
-      const bool over = limits_.qos_table(job.qos).over_part_qos;
-      rec.qos1 = over ? job.qos : part_qos;
-      rec.qos2 = over ? part_qos : job.qos;
-    } else {
-      rec.qos1 = job.qos >= 0 ? job.qos : part_qos;
-    }
-    // A job without a time limit: under enforced limits acct_policy gives it the first
-    // MaxWall that applies (QOS in precedence order, then the association's) before the
-    // partition's DefaultTime or MaxTime (_set_time_limit).
-    const std::int64_t max_wall = r.time_limit > 0 ? kUnlimited : limits_.default_wall(limit_key(job, rec));
-    if (r.time_limit > 0)
-      rec.time_limit = r.time_limit;
-    else if (max_wall != kUnlimited)
-      rec.time_limit = max_wall * 60;
-    else if (part.default_time_set && part.default_time != kInfiniteTime)
-      rec.time_limit = part.default_time;
-    else
-      rec.time_limit = part.max_time;  // -1: infinite
-    Demand& d = rec.demand;
-    d.cpus = std::max<std::uint32_t>(1, r.cpus);
-    d.min_nodes = std::max<std::uint32_t>(1, r.nodes);
-    d.gpus = r.gpus;
-    d.whole_nodes = r.exclusive || part.oversubscribe.mode == OverSubscribe::Mode::kExclusive ||
-                    conf_.select.type == "select/linear";
-    d.max_cpus_per_node = part.max_cpus_per_node;
-    d.cpus_per_node = r.cpus_per_node;
-    if (r.mem_set) {
-      if (r.mem_mb == 0)
-        d.mem_whole_node = true;
-      else if (r.mem_per_cpu)
-        d.mem_per_cpu = r.mem_mb;
-      else
-        d.mem_per_node = r.mem_mb;
-    } else if (part.def_mem_per_cpu) {
-      d.mem_per_cpu = part.def_mem_per_cpu;
-    } else if (part.def_mem_per_node) {
-      d.mem_per_node = part.def_mem_per_node;
-    } else if (conf_.select.def_mem_per_cpu) {
-      d.mem_per_cpu = conf_.select.def_mem_per_cpu;
-    } else if (conf_.select.def_mem_per_node) {
-      d.mem_per_node = conf_.select.def_mem_per_node;
-    } else {
-      // No default anywhere: the job is given each node's whole memory, which keeps other
-      // jobs off its nodes when memory is consumable (and is unbounded when it is not).
-      d.mem_whole_node = true;
-      d.mem_unknown = true;
-    }
-    NodeBitset allowed = part_nodes_[p];
-    allowed &= pool_.usable();
-    if (!pool_.could_ever_fit(d, allowed)) {
-      access_error = kNodeConfigUnavailable;
-      access_reason = fmt::format("partition {} cannot hold {} CPUs{} on {} usable nodes", part.name, d.cpus,
-                                  d.gpus ? fmt::format(" and {} GPUs", d.gpus) : "", allowed.count());
-      continue;
-    }
-    if (part.max_time >= 0 && rec.time_limit > part.max_time)
-      rec.hold_reason = "PartitionTimeLimit";
-    else if (rec.time_limit < 0 && part.max_time >= 0)
-      rec.hold_reason = "PartitionTimeLimit";
-    else if (part.max_nodes != 0xFFFFFFFFU && d.min_nodes > part.max_nodes)
-      rec.hold_reason = "PartitionNodeLimit";
-    else if (d.min_nodes < part.min_nodes)
-      rec.hold_reason = "PartitionNodeLimit";
-    else if (part.state == PartitionState::kDown)
-      rec.hold_reason = "PartitionDown";
-    if (!rec.hold_reason.empty() && rec.hold_reason != "PartitionDown") limit_reason = rec.hold_reason;
-    rec.tres = request_tres(d, part);
-    job.recs.push_back(std::move(rec));
   }
   if (job.recs.empty()) {
-    refuse(job, access_error ? access_error : kNodeConfigUnavailable,
-           access_reason.empty() ? "no usable partition" : access_reason);
+    refuse(job, last.error ? last.error : kNodeConfigUnavailable,
+           last.reason.empty() ? "no usable partition" : last.reason);
     return;
   }
+  enforce_part_limits(job, limit_reason);
+}
+
+const char* Simulator::access_refusal(const Partition& part, const JobRequest& r, const std::string& account,
+                                      const std::string& qos_used, std::string& reason) const {
+  // _part_access_check, in its order: RootOnly, the group list, then accounts and QOS
+  // (_valid_job_part_acct/_qos), then whether the partition takes submissions at all.
+  if (part.root_only && r.user != "root") {
+    reason = fmt::format("partition {} is RootOnly", part.name);
+    return kAccessDenied;
+  }
+  if (!part.allow_groups.empty() && !listed(part.allow_groups, "ALL") && !r.group.empty() &&
+      !listed(part.allow_groups, r.group)) {
+    reason = fmt::format("group {} is not in partition {}'s AllowGroups", r.group, part.name);
+    return kGroupDenied;
+  }
+  if ((!part.allow_accounts.empty() && !listed(part.allow_accounts, account)) ||
+      (!part.deny_accounts.empty() && listed(part.deny_accounts, account))) {
+    reason = fmt::format("account {} may not use partition {}", account, part.name);
+    return kInvalidAccount;
+  }
+  if ((!part.allow_qos.empty() && !listed(part.allow_qos, qos_used)) ||
+      (!part.deny_qos.empty() && listed(part.deny_qos, qos_used))) {
+    reason = fmt::format("QOS {} may not use partition {}", qos_used, part.name);
+    return kInvalidQos;
+  }
+  // DRAIN and INACTIVE partitions take no new jobs; DOWN ones queue them (PartitionDown).
+  if (part.state == PartitionState::kInactive || part.state == PartitionState::kDrain) {
+    reason = fmt::format("partition {} is {}", part.name, part.state == PartitionState::kDrain ? "DRAIN" : "INACTIVE");
+    return kPartitionNotAvail;
+  }
+  return nullptr;
+}
+
+std::optional<SimRecord> Simulator::make_record(const SimJob& job, std::uint32_t p, const std::string& account,
+                                                const std::string& qos_used, Refusal& refusal) const {
+  const JobRequest& r = job.req;
+  const Partition& part = conf_.partitions[p];
+  std::string reason;
+  if (const char* error = access_refusal(part, r, account, qos_used, reason)) {
+    refusal = Refusal{error, std::move(reason)};
+    return std::nullopt;
+  }
+  SimRecord rec;
+  rec.part = p;
+  // acct_policy_set_qos_order: the partition QOS rules unless the job QOS has OverPartQOS.
+  const QosRecord* pq = part.qos.empty() ? nullptr : site_.qos.find(part.qos);
+  const std::int32_t part_qos = pq ? static_cast<std::int32_t>(pq - site_.qos.records.data()) : -1;
+  if (part_qos >= 0 && job.qos >= 0 && part_qos != job.qos) {
+    const bool over = limits_.qos_table(job.qos).over_part_qos;
+    rec.qos1 = over ? job.qos : part_qos;
+    rec.qos2 = over ? part_qos : job.qos;
+  } else {
+    rec.qos1 = job.qos >= 0 ? job.qos : part_qos;
+  }
+  rec.time_limit = record_time_limit(job, rec, part);
+  rec.demand = record_demand(r, part);
+  const Demand& d = rec.demand;
+  NodeBitset allowed = part_nodes_[p];
+  allowed &= pool_.usable();
+  if (!pool_.could_ever_fit(d, allowed)) {
+    refusal = Refusal{kNodeConfigUnavailable,
+                      fmt::format("partition {} cannot hold {} CPUs{} on {} usable nodes", part.name, d.cpus,
+                                  d.gpus ? fmt::format(" and {} GPUs", d.gpus) : "", allowed.count())};
+    return std::nullopt;
+  }
+  if (part.max_time >= 0 && rec.time_limit > part.max_time)
+    rec.hold_reason = "PartitionTimeLimit";
+  else if (rec.time_limit < 0 && part.max_time >= 0)
+    rec.hold_reason = "PartitionTimeLimit";
+  else if (part.max_nodes != 0xFFFFFFFFU && d.min_nodes > part.max_nodes)
+    rec.hold_reason = "PartitionNodeLimit";
+  else if (d.min_nodes < part.min_nodes)
+    rec.hold_reason = "PartitionNodeLimit";
+  else if (part.state == PartitionState::kDown)
+    rec.hold_reason = "PartitionDown";
+  rec.tres = request_tres(d, part);
+  return rec;
+}
+
+std::int64_t Simulator::record_time_limit(const SimJob& job, const SimRecord& rec, const Partition& part) const {
+  // A job without a time limit: under enforced limits acct_policy gives it the first
+  // MaxWall that applies (QOS in precedence order, then the association's) before the
+  // partition's DefaultTime or MaxTime (_set_time_limit).
+  const JobRequest& r = job.req;
+  if (r.time_limit > 0) return r.time_limit;
+  const std::int64_t max_wall = limits_.default_wall(limit_key(job, rec));
+  if (max_wall != kUnlimited) return max_wall * 60;
+  if (part.default_time_set && part.default_time != kInfiniteTime) return part.default_time;
+  return part.max_time;  // -1: infinite
+}
+
+Demand Simulator::record_demand(const JobRequest& r, const Partition& part) const {
+  Demand d;
+  d.cpus = std::max<std::uint32_t>(1, r.cpus);
+  d.min_nodes = std::max<std::uint32_t>(1, r.nodes);
+  d.gpus = r.gpus;
+  d.whole_nodes =
+      r.exclusive || part.oversubscribe.mode == OverSubscribe::Mode::kExclusive || conf_.select.type == "select/linear";
+  d.max_cpus_per_node = part.max_cpus_per_node;
+  d.cpus_per_node = r.cpus_per_node;
+  if (r.mem_set) {
+    if (r.mem_mb == 0)
+      d.mem_whole_node = true;
+    else if (r.mem_per_cpu)
+      d.mem_per_cpu = r.mem_mb;
+    else
+      d.mem_per_node = r.mem_mb;
+  } else if (part.def_mem_per_cpu) {
+    d.mem_per_cpu = part.def_mem_per_cpu;
+  } else if (part.def_mem_per_node) {
+    d.mem_per_node = part.def_mem_per_node;
+  } else if (conf_.select.def_mem_per_cpu) {
+    d.mem_per_cpu = conf_.select.def_mem_per_cpu;
+  } else if (conf_.select.def_mem_per_node) {
+    d.mem_per_node = conf_.select.def_mem_per_node;
+  } else {
+    // No default anywhere: the job is given each node's whole memory, which keeps other
+    // jobs off its nodes when memory is consumable (and is unbounded when it is not).
+    d.mem_whole_node = true;
+    d.mem_unknown = true;
+  }
+  return d;
+}
+
+void Simulator::enforce_part_limits(SimJob& job, const std::string& limit_reason) {
   // EnforcePartLimits: ALL rejects when any partition's limits fail, ANY when all do; NO
   // leaves the job pending with the partition's Reason.
   const std::string& enforce = conf_.enforce_part_limits;

@@ -269,8 +269,23 @@ class Simulator {
     std::uint32_t rec;
   };
 
+  // Binding jobs to the site (job_binding.cpp).
+  struct Refusal {
+    const char* error = nullptr;  // slurm_errno.c's message
+    std::string reason;
+  };
   void bind(const Workload& workload);
   void bind_job(SimJob& job);
+  std::vector<std::uint32_t> job_partitions(const JobRequest& r);
+  void bind_association(SimJob& job);
+  std::string bind_qos(SimJob& job);  // the QOS name the job uses
+  const char* access_refusal(const Partition& part, const JobRequest& r, const std::string& account,
+                             const std::string& qos_used, std::string& reason) const;
+  std::optional<SimRecord> make_record(const SimJob& job, std::uint32_t p, const std::string& account,
+                                       const std::string& qos_used, Refusal& refusal) const;
+  std::int64_t record_time_limit(const SimJob& job, const SimRecord& rec, const Partition& part) const;
+  Demand record_demand(const JobRequest& r, const Partition& part) const;
+  void enforce_part_limits(SimJob& job, const std::string& limit_reason);
   void refuse(SimJob& job, const char* error, const std::string& detail);
   /// Refuses `job` if a submit limit (or a per-job limit under DenyOnLimit) blocks it.
   bool refuse_over_submit_limits(SimJob& job);
