@@ -143,7 +143,10 @@ TEST(Priority, WeightsTimesAndAccounting) {
   EXPECT_EQ(p.max_age, 5 * 86400);
   EXPECT_EQ(p.calc_period, 60);
   EXPECT_EQ(p.decay_half_life, 90 * 86400);
-  EXPECT_TRUE(a->diagnostics.all().empty());
+  // The only diagnostic is the note that 0x10 is read as hexadecimal.
+  ASSERT_EQ(a->diagnostics.all().size(), 1u);
+  EXPECT_EQ(a->diagnostics.all()[0].code, "CONF050");
+  EXPECT_EQ(a->diagnostics.all()[0].message, "PriorityWeightFairshare=0x10 is hexadecimal: Slurm reads 16");
 }
 
 TEST(Priority, FairshareWithoutSlurmdbdIsZeroed) {
