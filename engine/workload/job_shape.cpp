@@ -159,8 +159,8 @@ std::optional<std::uint32_t> parse_gres_gpus(std::string_view text) {
   for (const std::string& item : split(text, ',')) {
     std::vector<std::string> parts = split(item, ':');
     std::string name = parts[0];
-    if (name.starts_with("gres/")) name = name.substr(5);  // the TRES spelling
-    if (name.empty()) return std::nullopt;
+    if (name.starts_with("gres/")) name = name.substr(5);       // the TRES spelling
+    if (name.empty() || parts.size() > 3) return std::nullopt;  // NAME[:TYPE][:COUNT]
     if (name != "gpu") continue;
     std::uint64_t count = 1;
     if (parts.size() > 1 && !parts.back().empty() && std::isdigit(static_cast<unsigned char>(parts.back()[0]))) {
