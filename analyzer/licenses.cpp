@@ -67,4 +67,13 @@ Result<LicenseList> parse_licenses(std::string_view text) {
   return out;
 }
 
+bool licenses_valid(const std::vector<License>& request, const std::vector<License>& configured, bool allow_zero_lic) {
+  for (const License& want : request) {
+    auto have =
+        std::find_if(configured.begin(), configured.end(), [&](const License& l) { return l.name == want.name; });
+    if (have == configured.end() || (!allow_zero_lic && want.count > have->count)) return false;
+  }
+  return true;
+}
+
 }  // namespace sa

@@ -28,4 +28,13 @@ struct LicenseList {
 /// Parses a licence list; empty text is an empty list. The error names the bad item.
 Result<LicenseList> parse_licenses(std::string_view text);
 
+/// Whether slurmctld takes a job's licences at submit (job_mgr.c _job_create calling
+/// licenses.c license_validate): every name is configured and, unless SchedulerParameters has
+/// allow_zero_lic, no count is above the configured total. Otherwise the submission fails
+/// with kInvalidLicenses.
+bool licenses_valid(const std::vector<License>& request, const std::vector<License>& configured,
+                    bool allow_zero_lic = false);
+/// slurm_errno.c's text for ESLURM_INVALID_LICENSES.
+inline constexpr std::string_view kInvalidLicenses = "Invalid license specification";
+
 }  // namespace sa

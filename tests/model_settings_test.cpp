@@ -213,6 +213,12 @@ TEST(Settings, ClusterLicenses) {
   ASSERT_TRUE(any.ok());
   EXPECT_TRUE(any->any_of);
   EXPECT_FALSE(parse_licenses("a|b,c").ok());
+  const std::vector<License> cluster = a->config.licenses;
+  EXPECT_TRUE(licenses_valid({{"matlab", 12}, {"fluent", 1}}, cluster));
+  EXPECT_FALSE(licenses_valid({{"matlab", 13}}, cluster));
+  EXPECT_TRUE(licenses_valid({{"matlab", 13}}, cluster, true));  // allow_zero_lic
+  EXPECT_FALSE(licenses_valid({{"abaqus", 1}}, cluster, true));
+  EXPECT_EQ(kInvalidLicenses, "Invalid license specification");
 }
 
 TEST(Priority, FairshareWithoutSlurmdbdIsZeroed) {

@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <random>
 
 #include "engine/workload/job_shape.h"
 #include "engine/workload/submit_line.h"
@@ -185,6 +186,19 @@ TEST(SubmitLine, ShellWordsAndSbatchOptionForms) {
   EXPECT_TRUE(engine::parse_submit_line(std::string(100'000, '"')).ok());  // 50,000 empty words
   EXPECT_FALSE(engine::parse_submit_line(std::string(99'999, '\'')).ok());
   EXPECT_TRUE(engine::parse_submit_line("").ok());
+  // Noise through every reader of this file: answers or errors, never a crash or a hang.
+  std::mt19937 rng(21);
+  const std::string alphabet = "-=:,?+_*()'\"\\ abdfkNnCcxw0123456789|;";
+  for (int round = 0; round < 300; ++round) {
+    std::string noise(1 + rng() % 200, ' ');
+    for (char& ch : noise) ch = alphabet[rng() % alphabet.size()];
+    (void)engine::parse_submit_line("sbatch " + noise);
+    (void)engine::parse_dependency(noise);
+    (void)parse_licenses(noise);
+    (void)engine::parse_node_range(noise);
+    (void)engine::parse_mem_option(noise);
+    (void)engine::parse_gres_gpus(noise);
+  }
 }
 
 TEST(SubmitLine, ValueReaders) {
