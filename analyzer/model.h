@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analyzer/licenses.h"
 #include "analyzer/source_manager.h"
 #include "analyzer/version.h"
 
@@ -36,7 +37,12 @@ struct Node {
   std::uint32_t tmp_disk_mb = 0;
   std::uint32_t weight = 1;
   std::uint32_t core_spec_count = 0;
-  std::vector<std::string> features;
+  std::vector<std::string> features;  // Features= (Slurm's available features), as written
+  // The features the node has now. slurm.conf has no ActiveFeatures key (read_config.c
+  // _nodename_options), so slurmctld starts them as a copy of Features (slurmctld/read_config.c
+  // _build_node_config_list); only a NodeFeatures plugin (knl_generic, helpers) or
+  // `scontrol update ActiveFeatures=` makes them differ, and placement uses them.
+  std::vector<std::string> active_features;
   std::vector<GresSpec> gres;
   NodeState state = NodeState::kUnknown;
   std::string reason;
@@ -213,6 +219,7 @@ struct Config {
   std::vector<Partition> partitions;
   std::vector<NodeSet> nodesets;
   std::vector<std::string> gres_types;
+  std::vector<License> licenses;  // Licenses= (cluster licences), repeats summed
   PrioritySettings priority;
   SchedulerSettings scheduler;
   PreemptSettings preempt;

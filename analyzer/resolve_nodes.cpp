@@ -205,6 +205,7 @@ Node build_node(const RecordReader& r, const Layout& layout, DiagnosticSink& sin
       if (!f.empty()) n.features.push_back(f);
     }
   }
+  n.active_features = n.features;
   if (auto gres = r.get("Gres")) {
     auto parsed = parse_gres(gres->value);
     if (parsed) {

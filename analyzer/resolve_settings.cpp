@@ -160,6 +160,26 @@ void validate_record_types(const RawConfig& raw, const SlurmVersion& version, Di
   }
 }
 
+namespace {
+
+// Licenses= goes through licenses.c _build_license_list(); slurmctld stops with "Invalid
+// configured licenses" when it fails (license_init).
+void resolve_licenses(const SettingReader& s, Config& config) {
+  auto ref = s.get("Licenses");
+  if (!ref) return;
+  auto parsed = parse_licenses(ref->value);
+  if (parsed && !parsed->any_of) {
+    config.licenses = parsed->items;
+    return;
+  }
+  s.sink().error("CONF009", ref->loc,
+                 fmt::format("invalid Licenses '{}': {}; slurmctld refuses to start", printable(ref->value),
+                             parsed ? "'|' (any one of) is for job requests only" : parsed.error()),
+                 "write NAME:COUNT items separated by commas, e.g. Licenses=matlab:10,ansys:4");
+}
+
+}  // namespace
+
 void resolve_cluster(const RawConfig& raw, Config& config, DiagnosticSink& sink) {
   SettingReader s(raw, sink);
   config.cluster_name = to_lower(s.string("ClusterName").value_or(""));
@@ -168,6 +188,7 @@ void resolve_cluster(const RawConfig& raw, Config& config, DiagnosticSink& sink)
     if (auto legacy = s.string("ControlMachine")) config.slurmctld_hosts.push_back(*legacy);
   }
   config.gres_types = words_of(s.string("GresTypes").value_or(""));
+  resolve_licenses(s, config);
   config.accounting.storage_type = s.string("AccountingStorageType").value_or("");
   if (config.accounting.storage_type.empty() && !config.version.at_least(21, 8)) {
     // Up to 20.11 DefaultStorageType supplied the accounting storage type when it was unset.

@@ -34,17 +34,46 @@ std::optional<ValueRef> ref_of(const Pair* pair, const std::string& canonical_ke
   return ValueRef{canonical_key, pair->value, pair->value_loc};
 }
 
+namespace {
+
+// Integer keys (S_P_UINT16/32/64, S_P_LONG) reach parse_value.c s_p_handle_*(), which call
+// strtoul/strtol with base 0: "0x10" is 16 and "010" is 8. Not every number in slurm.conf is
+// read that way: times go through time_str2mins/secs, OverSubscribe=YES:n, OverTimeLimit and
+// the Licenses counts use strtol base 10 (common/read_config.c, slurmctld/licenses.c),
+// SchedulerParameters values atoi(), GRES counts take K/M/G suffixes; those readers do not
+// come here.
+void note_number_base(const ValueRef& ref, std::uint64_t parsed, DiagnosticSink& sink) {
+  const std::string& v = ref.value;
+  if (v.size() < 2 || v[0] != '0') return;
+  if (v[1] == 'x' || v[1] == 'X') {
+    sink.note("CONF050", ref.loc, fmt::format("{}={} is hexadecimal: Slurm reads {}", ref.key, v, parsed),
+              fmt::format("write {}={} to say it plainly", ref.key, parsed));
+    return;
+  }
+  std::string digits = v;
+  const bool kilo = digits.back() == 'k' || digits.back() == 'K';
+  if (kilo) digits.pop_back();
+  if (digits.find_first_not_of("0123456789") != std::string::npos) return;
+  // 19 digits always fit in 64 bits; a longer octal number reads differently in decimal anyway.
+  const bool same = digits.size() <= 19 && std::stoull(digits) * (kilo ? 1024 : 1) == parsed;
+  if (same) {
+    sink.note("CONF050", ref.loc,
+              fmt::format("{}={} starts with 0, so Slurm reads it as octal: {} (the same here, but 010 would be 8)",
+                          ref.key, v, parsed),
+              "drop the leading zero");
+    return;
+  }
+  const std::string decimal = (digits.size() <= 19 ? std::to_string(std::stoull(digits)) : digits) + (kilo ? "k" : "");
+  sink.warning("CONF046", ref.loc,
+               fmt::format("{}={} starts with 0, so Slurm reads it as octal: {}, not {}", ref.key, v, parsed, decimal),
+               "drop the leading zero");
+}
+
+}  // namespace
+
 std::optional<std::uint64_t> read_uint(const ValueRef& ref, IntWidth width, DiagnosticSink& sink) {
   auto parsed = parse_uint(ref.value, width);
-  const std::string& v = ref.value;
-  if (parsed && v.size() > 1 && v[0] == '0' && std::isdigit(static_cast<unsigned char>(v[1])) &&
-      v.find_first_not_of("0123456789") == std::string::npos && std::stoull(v) != *parsed) {
-    // C's base-0 parsing: a leading zero means octal, so 03600 is 1920.
-    sink.warning(
-        "CONF046", ref.loc,
-        fmt::format("{}={} starts with 0, so Slurm reads it as octal: {}, not {}", ref.key, v, *parsed, std::stoull(v)),
-        "drop the leading zero");
-  }
+  if (parsed) note_number_base(ref, *parsed, sink);
   if (parsed) return *parsed;
   sink.error("CONF006", ref.loc,
              fmt::format("invalid value '{}' for {}: {}", printable(ref.value), ref.key, parsed.error()),

@@ -1,6 +1,7 @@
 #include "analyzer/values.h"
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -65,6 +66,18 @@ Result<std::int64_t> parse_long(std::string_view text) {
   if (copy.empty() || end == copy.c_str() || *end != '\0') return Error{"not a valid number"};
   if (errno == ERANGE) return Error{"out of range"};
   return static_cast<std::int64_t>(number);
+}
+
+DecimalPrefix read_decimal_prefix(std::string_view text) {
+  DecimalPrefix out;
+  std::size_t at = 0;
+  while (at < text.size() && std::isspace(static_cast<unsigned char>(text[at]))) ++at;
+  if (at < text.size() && (text[at] == '+' || text[at] == '-')) out.negative = text[at++] == '-';
+  for (; at < text.size() && std::isdigit(static_cast<unsigned char>(text[at])); ++at, ++out.digits) {
+    out.value = std::min<std::uint64_t>(out.value * 10 + static_cast<std::uint64_t>(text[at] - '0'), 1ULL << 40);
+  }
+  out.end = out.digits == 0 ? 0 : at;
+  return out;
 }
 
 Result<bool> parse_bool(std::string_view text) {

@@ -27,6 +27,17 @@ Result<std::uint64_t> parse_uint(std::string_view text, IntWidth width);
 /// Parses a signed long (Slurm's S_P_LONG).
 Result<std::int64_t> parse_long(std::string_view text);
 Result<bool> parse_bool(std::string_view text);
+
+/// What C's strtol(text, &end, 10) reads at the start of `text`: leading blanks, a sign, the
+/// digits. `value` saturates at 2^40 (callers cap far below); `end` is where reading stopped
+/// (0 when there are no digits, as strtol leaves end at the start).
+struct DecimalPrefix {
+  std::uint64_t value = 0;
+  bool negative = false;
+  std::size_t digits = 0;
+  std::size_t end = 0;
+};
+DecimalPrefix read_decimal_prefix(std::string_view text);
 Result<double> parse_double(std::string_view text);
 
 /// time_str2secs(): seconds, or kInfiniteTime for -1/INFINITE/UNLIMITED.

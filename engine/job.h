@@ -6,9 +6,22 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/licenses.h"
+
 namespace sa::engine {
 
 constexpr std::int64_t kNoTime = -1;
+
+/// One item of --dependency (job_scheduler.c update_job_dependency): TYPE:JOBID[+MINUTES],
+/// or singleton (no job id). A bare job id (the old format) is afterany.
+enum class DependencyType { kAfter, kAfterAny, kAfterOk, kAfterNotOk, kAfterCorr, kAfterBurstBuffer, kSingleton };
+
+struct Dependency {
+  DependencyType type = DependencyType::kAfterAny;
+  std::uint32_t job_id = 0;  // 0 for singleton
+  std::int64_t delay = 0;    // seconds ('+MINUTES' x 60) after the condition holds; 0 = none
+  bool operator==(const Dependency&) const = default;
+};
 
 struct JobRequest {
   std::uint32_t id = 0;
@@ -30,6 +43,22 @@ struct JobRequest {
   std::string user, account, qos;
   std::string group;        // the user's Unix group, where known (sacct's Group); AllowGroups
   std::string reservation;  // --reservation (sacct's Reservation column)
+  // The recorded request's shape (sacct columns and SubmitLine, docs/workloads.md). Every
+  // default means "not given", so loads without these (SWF, synthetic, older dumps) behave as
+  // before; `nodes` above is the minimum of -N min-max.
+  std::uint32_t ntasks = 0;              // -n/--ntasks (NTasks)
+  std::uint32_t ntasks_per_node = 0;     // --ntasks-per-node
+  std::uint32_t cpus_per_task = 0;       // -c/--cpus-per-task (Slurm's default is 1)
+  std::uint32_t max_nodes = 0;           // the max of -N min-max
+  std::uint32_t gpus_per_node = 0;       // --gres=gpu:N or --gpus-per-node=N
+  std::string constraint;                // -C/--constraint (Constraints) as written; parse_constraint() at bind
+  std::vector<Dependency> dependencies;  // -d/--dependency
+  bool dependency_any = false;           // items joined by '?': any one is enough (else all)
+  bool hold = false;                     // -H/--hold: submitted held (priority 0 until released)
+  std::vector<License> licenses;         // -L/--licenses (or ReqTRES license/NAME=N)
+  bool licenses_any = false;             // NAME|NAME2 (25.05+): any one of them
+  std::string nodelist, exclude;         // -w/--nodelist and -x/--exclude hostlists as written
+  bool begin_set = false;                // --begin was given (the time itself is `eligible`)
   // What the trace recorded, for replay comparisons; kNoTime when unknown.
   std::int64_t recorded_start = kNoTime;
   std::int64_t recorded_priority = -1;

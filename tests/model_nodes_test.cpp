@@ -25,6 +25,23 @@ TEST(Nodes, DefaultsCascadeOnlyForward) {
   EXPECT_EQ(a->config.nodes[2].weight, 5u);
 }
 
+TEST(Nodes, FeaturesAndActiveFeatures) {
+  auto a = analyze_body(
+      "NodeName=bare\n"
+      "NodeName=DEFAULT Features=intel,ib\n"
+      "NodeName=c[1-2] CPUs=8\n"
+      "NodeName=g1 Features=amd,gpu,,a100\n");
+  ASSERT_EQ(a->config.nodes.size(), 4u);
+  EXPECT_EQ(a->config.nodes[2].features, (std::vector<std::string>{"intel", "ib"}));
+  EXPECT_EQ(a->config.nodes[3].features, (std::vector<std::string>{"amd", "gpu", "a100"}));
+  // slurm.conf has no ActiveFeatures key: slurmctld starts them as a copy of Features.
+  EXPECT_EQ(a->config.nodes[3].active_features, a->config.nodes[3].features);
+  EXPECT_EQ(a->config.nodes[1].active_features, (std::vector<std::string>{"intel", "ib"}));
+  EXPECT_TRUE(a->config.nodes[0].active_features.empty());
+  auto b = analyze_body("NodeName=n1 ActiveFeatures=x\n");
+  EXPECT_EQ(test::count(*b, "CONF003"), 1);  // Slurm stops at the unknown key
+}
+
 TEST(Nodes, CpusAloneGivesOneCorePerSocket) {
   auto a = analyze_body("NodeName=x CPUs=8\n");
   const Node& n = a->config.nodes[0];

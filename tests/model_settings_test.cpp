@@ -143,7 +143,82 @@ TEST(Priority, WeightsTimesAndAccounting) {
   EXPECT_EQ(p.max_age, 5 * 86400);
   EXPECT_EQ(p.calc_period, 60);
   EXPECT_EQ(p.decay_half_life, 90 * 86400);
-  EXPECT_TRUE(a->diagnostics.all().empty());
+  // The only diagnostic is the note that 0x10 is read as hexadecimal.
+  ASSERT_EQ(a->diagnostics.all().size(), 1u);
+  EXPECT_EQ(a->diagnostics.all()[0].code, "CONF050");
+  EXPECT_EQ(a->diagnostics.all()[0].message, "PriorityWeightFairshare=0x10 is hexadecimal: Slurm reads 16");
+}
+
+TEST(Settings, IntegersAreReadWithBaseZeroAndNoted) {
+  auto a = analyze_body(
+      "AccountingStorageType=accounting_storage/"
+      "slurmdbd\nPriorityWeightAge=010\nPriorityWeightQOS=0x10\nPriorityWeightJobSize=007\nPriorityWeightPartition="
+      "010k\n"
+      "PriorityWeightAssoc=0X1f\nNodeName=n1 CPUs=010 RealMemory=0x400\n");
+  const PrioritySettings& p = a->config.priority;
+  EXPECT_EQ(p.weight_age, 8u);
+  EXPECT_EQ(p.weight_qos, 16u);
+  EXPECT_EQ(p.weight_job_size, 7u);
+  EXPECT_EQ(p.weight_partition, 8192u);
+  EXPECT_EQ(p.weight_assoc, 31u);
+  EXPECT_EQ(a->config.nodes[0].cpus, 8u);
+  EXPECT_EQ(a->config.nodes[0].real_memory_mb, 1024u);
+  EXPECT_EQ(test::count(*a, "CONF046"), 3);  // 010, 010k and CPUs=010 change value
+  EXPECT_EQ(test::count(*a, "CONF050"), 4);  // 0x10, 007, 0X1f and 0x400 are notes
+  std::vector<std::string> notes;
+  for (const Diagnostic& d : a->diagnostics.sorted()) {
+    if (d.code == "CONF050") {
+      EXPECT_EQ(d.severity, Severity::kInfo);
+      notes.push_back(d.message);
+    }
+  }
+  EXPECT_EQ(notes, (std::vector<std::string>{
+                       "PriorityWeightQOS=0x10 is hexadecimal: Slurm reads 16",
+                       "PriorityWeightJobSize=007 starts with 0, so Slurm reads it as octal: 7 (the same here, but "
+                       "010 would be 8)",
+                       "PriorityWeightAssoc=0X1f is hexadecimal: Slurm reads 31",
+                       "RealMemory=0x400 is hexadecimal: Slurm reads 1024",
+                   }));
+  EXPECT_EQ(test::first(*a, "CONF046")->message,
+            "PriorityWeightAge=010 starts with 0, so Slurm reads it as octal: 8, not 10");
+  auto k = analyze_body("PriorityWeightPartition=010k\n");
+  EXPECT_EQ(test::first(*k, "CONF046")->message,
+            "PriorityWeightPartition=010k starts with 0, so Slurm reads it as octal: 8192, not 10k");
+  auto bad = analyze_body("PriorityWeightAge=08\n");  // 8 is not an octal digit: fatal in Slurm
+  EXPECT_EQ(test::count(*bad, "CONF006"), 1);
+  EXPECT_EQ(test::count(*bad, "CONF050"), 0);
+}
+
+TEST(Settings, ClusterLicenses) {
+  auto a = analyze_body("Licenses=matlab:10,ansys;fluent:4,matlab:2\n");
+  EXPECT_EQ(a->config.licenses, (std::vector<License>{{"matlab", 12}, {"ansys", 1}, {"fluent", 4}}));
+  EXPECT_EQ(test::count(*a, "CONF009"), 0);
+  auto bad = analyze_body("Licenses=matlab:ten\n");
+  const Diagnostic* d = test::first(*bad, "CONF009");
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->message,
+            "invalid Licenses 'matlab:ten': licence 'matlab:ten': the count after ':' is not a number; slurmctld "
+            "refuses to start");
+  EXPECT_TRUE(bad->config.licenses.empty());
+  EXPECT_TRUE(test::first(*analyze_body("Licenses=a|b\n"), "CONF009"));
+  auto lists = parse_licenses("x: 3,y:,z:-1");
+  EXPECT_FALSE(lists.ok());
+  EXPECT_EQ(lists.error(), "licence 'z:-1': the count is negative");
+  auto ok = parse_licenses("x: 3,,y:");
+  ASSERT_TRUE(ok.ok());
+  EXPECT_EQ(ok->items, (std::vector<License>{{"x", 3}, {"y", 0}}));
+  EXPECT_FALSE(parse_licenses("x :3").ok());
+  EXPECT_FALSE(parse_licenses("x:3 ").ok());
+  auto any = parse_licenses("a:1|b:2");
+  ASSERT_TRUE(any.ok());
+  EXPECT_TRUE(any->any_of);
+  EXPECT_FALSE(parse_licenses("a|b,c").ok());
+  const std::vector<License> cluster = a->config.licenses;
+  EXPECT_TRUE(licenses_valid({{"matlab", 12}, {"fluent", 1}}, cluster));
+  EXPECT_FALSE(licenses_valid({{"matlab", 13}}, cluster));
+  EXPECT_TRUE(licenses_valid({{"matlab", 13}}, cluster, true));  // allow_zero_lic
+  EXPECT_FALSE(licenses_valid({{"abaqus", 1}}, cluster, true));
+  EXPECT_EQ(kInvalidLicenses, "Invalid license specification");
 }
 
 TEST(Priority, FairshareWithoutSlurmdbdIsZeroed) {

@@ -5,7 +5,10 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <random>
 
+#include "engine/workload/job_shape.h"
+#include "engine/workload/submit_line.h"
 #include "engine/workload/synthetic.h"
 #include "engine/workload/trace_fields.h"
 #include "engine/workload/workload.h"
@@ -138,6 +141,140 @@ TEST(SacctReader, MissingColumnsAndDuplicateIds) {
   EXPECT_EQ(d.jobs[0].id, 7u);
   EXPECT_EQ(d.jobs[1].id, 8u);
   EXPECT_EQ(dup.all()[0].code, "WORK004");
+}
+
+TEST(SubmitLine, ShellWordsAndSbatchOptionForms) {
+  auto words = engine::shell_words(R"(sbatch -C "a&b" --comment='two words' x\ y "q\"uote")");
+  ASSERT_TRUE(words.ok());
+  EXPECT_EQ(*words, (std::vector<std::string>{"sbatch", "-C", "a&b", "--comment=two words", "x y", "q\"uote"}));
+  EXPECT_FALSE(engine::shell_words("sbatch -C 'a&b").ok());
+  auto o = engine::parse_submit_line(
+      "sbatch -N2-4 -n 16 --ntasks-per-node=4 -c2 --mem 8G -J my-job --gres=gpu:a100:2 -C '[rack1|rack2]' "
+      "-d afterok:12:13,singleton -L matlab:2,ansys -w 'n[1-2]' --exclude=n9 -Hv --begin=now+1hour "
+      "--exclusive job.sh -N 99 --mem=1");
+  ASSERT_TRUE(o.ok()) << o.error();
+  EXPECT_EQ(o->program, "sbatch");
+  EXPECT_EQ(o->nodes, "2-4");
+  EXPECT_EQ(o->ntasks, "16");
+  EXPECT_EQ(o->ntasks_per_node, "4");
+  EXPECT_EQ(o->cpus_per_task, "2");
+  EXPECT_EQ(o->mem, "8G");  // -N 99 and --mem=1 belong to job.sh, not to sbatch
+  EXPECT_EQ(o->gres, "gpu:a100:2");
+  EXPECT_EQ(o->constraint, "[rack1|rack2]");
+  EXPECT_EQ(o->dependency, "afterok:12:13,singleton");
+  EXPECT_EQ(o->licenses, "matlab:2,ansys");
+  EXPECT_EQ(o->nodelist, "n[1-2]");
+  EXPECT_EQ(o->exclude, "n9");
+  EXPECT_TRUE(o->hold);
+  EXPECT_EQ(o->begin, "now+1hour");
+  EXPECT_EQ(o->exclusive, "");
+  EXPECT_TRUE(o->unknown.empty());
+  EXPECT_FALSE(o->mem_per_cpu);
+  auto last = engine::parse_submit_line("srun --mem-per=2000 --gpus-per-node=v100:1 --bogus -Z -n");
+  ASSERT_FALSE(last.ok());  // -n needs a value
+  EXPECT_EQ(last.error(), "-n needs a value");
+  auto prefix = engine::parse_submit_line("srun --mem-per-c=2000 --gpus-per-node=v100:1 --bogus -Z hostname");
+  ASSERT_TRUE(prefix.ok());
+  EXPECT_EQ(prefix->mem_per_cpu, "2000");  // a unique prefix of --mem-per-cpu
+  EXPECT_EQ(prefix->gpus_per_node, "v100:1");
+  EXPECT_EQ(prefix->unknown, (std::vector<std::string>{"--bogus", "-Z"}));
+  std::string huge = "sbatch";
+  for (int i = 0; i < 10'000; ++i) huge += " -C 'a&b' --mem=\"1G\"";
+  auto many = engine::parse_submit_line(huge + " job.sh");
+  ASSERT_TRUE(many.ok());
+  EXPECT_EQ(many->mem, "1G");
+  EXPECT_TRUE(engine::parse_submit_line(std::string(100'000, '"')).ok());  // 50,000 empty words
+  EXPECT_FALSE(engine::parse_submit_line(std::string(99'999, '\'')).ok());
+  EXPECT_TRUE(engine::parse_submit_line("").ok());
+  // Noise through every reader of this file: answers or errors, never a crash or a hang.
+  std::mt19937 rng(21);
+  const std::string alphabet = "-=:,?+_*()'\"\\ abdfkNnCcxw0123456789|;";
+  for (int round = 0; round < 300; ++round) {
+    std::string noise(1 + rng() % 200, ' ');
+    for (char& ch : noise) ch = alphabet[rng() % alphabet.size()];
+    (void)engine::parse_submit_line("sbatch " + noise);
+    (void)engine::parse_dependency(noise);
+    (void)parse_licenses(noise);
+    (void)engine::parse_node_range(noise);
+    (void)engine::parse_mem_option(noise);
+    (void)engine::parse_gres_gpus(noise);
+  }
+}
+
+TEST(SubmitLine, ValueReaders) {
+  EXPECT_EQ(engine::parse_node_range("2-4"), std::make_pair(2u, 4u));
+  EXPECT_EQ(engine::parse_node_range("3"), std::make_pair(3u, 3u));
+  EXPECT_EQ(engine::parse_node_range("1k"), std::make_pair(1024u, 1024u));
+  EXPECT_FALSE(engine::parse_node_range("4-2"));
+  EXPECT_FALSE(engine::parse_node_range("two"));
+  EXPECT_EQ(engine::parse_mem_option("8G"), 8192u);
+  EXPECT_EQ(engine::parse_mem_option("1500"), 1500u);
+  EXPECT_EQ(engine::parse_mem_option("1025K"), 2u);  // K rounds up to whole MB
+  EXPECT_EQ(engine::parse_mem_option("4GB"), 4096u);
+  EXPECT_FALSE(engine::parse_mem_option("4Q"));
+  EXPECT_FALSE(engine::parse_mem_option("-1"));
+  EXPECT_EQ(engine::parse_gres_gpus("gpu:a100:2,shard:4"), 2u);
+  EXPECT_EQ(engine::parse_gres_gpus("gpu"), 1u);
+  EXPECT_EQ(engine::parse_gres_gpus("gres/gpu:3"), 3u);
+  EXPECT_EQ(engine::parse_gres_gpus("mps:100"), 0u);
+  EXPECT_FALSE(engine::parse_gres_gpus("gpu:a100:x:2"));
+  EXPECT_EQ(engine::parse_gpu_count("a100:4"), 4u);
+  auto d = engine::parse_dependency("afterok:12:13+5,singleton?afternotok:7_*(unfulfilled)");
+  ASSERT_TRUE(d.ok()) << d.error();
+  ASSERT_EQ(d->items.size(), 4u);
+  EXPECT_EQ(d->items[0], (engine::Dependency{engine::DependencyType::kAfterOk, 12, 0}));
+  EXPECT_EQ(d->items[1], (engine::Dependency{engine::DependencyType::kAfterOk, 13, 300}));
+  EXPECT_EQ(d->items[2].type, engine::DependencyType::kSingleton);
+  EXPECT_EQ(d->items[3], (engine::Dependency{engine::DependencyType::kAfterNotOk, 7, 0}));
+  EXPECT_TRUE(d->any);
+  auto old = engine::parse_dependency("101,102");
+  ASSERT_TRUE(old.ok());
+  EXPECT_EQ(old->items[1], (engine::Dependency{engine::DependencyType::kAfterAny, 102, 0}));
+  EXPECT_TRUE(engine::parse_dependency("0")->items.empty());
+  EXPECT_FALSE(engine::parse_dependency("afterfoo:1").ok());
+  EXPECT_FALSE(engine::parse_dependency("afterok:0").ok());
+  EXPECT_FALSE(engine::parse_dependency("after:5+0").ok());
+  EXPECT_FALSE(engine::parse_dependency("afterok:5x").ok());
+}
+
+TEST(SacctReader, ShapeFromColumnsAndSubmitLine) {
+  DiagnosticSink sink;
+  auto w = read_text(
+      "JobIDRaw|Submit|ElapsedRaw|ReqCPUS|ReqNodes|ReqMem|NTasks|ReqTRES|AllocTRES|Constraints|Licenses|SubmitLine\n"
+      "1|100|60|32|2|16000M|32|billing=32,cpu=32,license/matlab=2,node=2|cpu=32,gres/gpu=4|ib&[r1*1&r2*1]||"
+      "sbatch -N2-3 --ntasks-per-node=16 --mem=8000 -d afterany:0 -x n7 -H job.sh\n"
+      "2|110|60|8||4000M||billing=8,cpu=8,node=1||a&&b|ansys:2|sbatch -n 8 --mem-per-cpu=500 -L x:1 --frobnicate\n"
+      "3|120|60|4||8G||||||\n",
+      sink);
+  ASSERT_EQ(w.jobs.size(), 3u);
+  const JobRequest& a = w.jobs[0];
+  EXPECT_EQ(a.nodes, 2u);
+  EXPECT_EQ(a.max_nodes, 3u);
+  EXPECT_EQ(a.ntasks, 32u);
+  EXPECT_EQ(a.ntasks_per_node, 16u);
+  EXPECT_EQ(a.cpus_per_node, 16u);
+  EXPECT_EQ(a.mem_mb, 8000u);  // --mem is per node: SubmitLine puts back what ReqMem's total lost
+  EXPECT_FALSE(a.mem_per_cpu);
+  EXPECT_EQ(a.gpus, 4u);  // from AllocTRES when ReqTRES has none
+  EXPECT_EQ(a.constraint, "ib&[r1*1&r2*1]");
+  EXPECT_EQ(a.licenses, (std::vector<License>{{"matlab", 2}}));
+  EXPECT_TRUE(a.dependencies.empty());  // "afterany:0" cannot be read: a warning
+  EXPECT_EQ(a.exclude, "n7");
+  EXPECT_TRUE(a.hold);
+  const JobRequest& b = w.jobs[1];
+  EXPECT_EQ(b.nodes, 1u);  // ReqTRES node= when ReqNodes is empty
+  EXPECT_EQ(b.ntasks, 8u);
+  EXPECT_EQ(b.mem_mb, 500u);
+  EXPECT_TRUE(b.mem_per_cpu);
+  EXPECT_EQ(b.constraint, "a&&b");                              // kept as written, with a warning
+  EXPECT_EQ(b.licenses, (std::vector<License>{{"ansys", 2}}));  // the column wins over -L
+  const JobRequest& c = w.jobs[2];
+  EXPECT_EQ(c.mem_mb, 2048u);  // no SubmitLine: ReqMem's total, spread per CPU as before
+  EXPECT_TRUE(c.mem_per_cpu);
+  EXPECT_EQ(c.max_nodes, 0u);
+  EXPECT_TRUE(c.constraint.empty());
+  EXPECT_FALSE(sink.has_errors());
+  EXPECT_EQ(test::where(sink), (std::vector<std::string>{"WORK001 2:101", "WORK001 3:46", "WORK007 3:57"}));
 }
 
 TEST(SyntheticProfile, ErrorsCarryLineAndColumn) {

@@ -1,6 +1,7 @@
 // `sacct -P` / `-p` dumps: columns found by header name in any order, extra columns ignored,
 // job steps (JobID with a '.') skipped. The request comes from ReqCPUS/ReqNodes/ReqMem when
-// present, else from AllocCPUS/NNodes; the run time from ElapsedRaw, Elapsed or End-Start.
+// present, else from AllocCPUS/NNodes; the run time from ElapsedRaw, Elapsed or End-Start; the
+// rest of its shape (tasks, constraint, dependencies, licences, SubmitLine) from job_shape.h.
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -11,6 +12,7 @@
 #include "analyzer/psv_table.h"
 #include "analyzer/text_util.h"
 #include "engine/workload/gzip.h"
+#include "engine/workload/job_shape.h"
 #include "engine/workload/sacct_writer.h"
 #include "engine/workload/trace_fields.h"
 #include "engine/workload/workload.h"
@@ -22,7 +24,7 @@ namespace {
 struct Columns {
   std::optional<std::size_t> id, id_raw, user, account, partition, qos, submit, eligible, start, end, elapsed,
       elapsed_raw, timelimit, timelimit_raw, req_cpus, alloc_cpus, ncpus, req_nodes, nnodes, req_mem, req_tres, state,
-      priority, nice, reservation, group;
+      priority, nice, reservation, group, ntasks, alloc_tres, constraints, dependency, licenses, submit_line;
   explicit Columns(const PsvTable& t)
       : id(t.column("JobID")),
         id_raw(t.column("JobIDRaw")),
@@ -49,7 +51,13 @@ struct Columns {
         priority(t.column("Priority")),
         nice(t.column("Nice")),
         reservation(t.column("Reservation")),
-        group(t.column("Group")) {}
+        group(t.column("Group")),
+        ntasks(t.column("NTasks")),
+        alloc_tres(t.column("AllocTRES")),
+        constraints(t.column("Constraints")),
+        dependency(t.column("Dependency")),
+        licenses(t.column("Licenses")),
+        submit_line(t.column("SubmitLine")) {}
 };
 
 /// "gres/gpu=4" inside a TRES string such as "billing=4,cpu=4,gres/gpu=2,mem=8G,node=1".
@@ -195,7 +203,11 @@ Workload read_sacct(FileId file, const SourceManager& sources, DiagnosticSink& s
         case TraceMemory::Per::kNode:
           j.mem_mb = m->mb;
           break;
-        case TraceMemory::Per::kJob:  // 21.08+: the job's total; kept per CPU so any layout fits
+        // 21.08+ prints the job's total, per-node x nodes for --mem and per-CPU x CPUs for
+        // --mem-per-cpu (sacct/print.c from tres_req_str, job_mgr.c job_get_tres_mem()). Which
+        // one the user wrote is lost, so it is kept per CPU, which fits any layout; a SubmitLine
+        // puts back the exact request (job_shape_apply.cpp).
+        case TraceMemory::Per::kJob:
           j.mem_mb = (m->mb + j.cpus - 1) / j.cpus;
           j.mem_per_cpu = true;
           break;
@@ -218,6 +230,13 @@ Workload read_sacct(FileId file, const SourceManager& sources, DiagnosticSink& s
     if (auto n = parse_trace_int(get(c.nice)))
       j.nice = static_cast<std::int32_t>(std::clamp<std::int64_t>(*n, -2147483645, 2147483645));
     if (auto p = parse_trace_int(get(c.priority))) j.recorded_priority = *p;
+    auto field = [&](const std::optional<std::size_t>& col) {
+      return FieldText{get(col), col ? t.loc(row, *col) : SourceLoc{file, row.line, 1}};
+    };
+    apply_shape(j,
+                {field(c.ntasks), field(c.req_tres), field(c.alloc_tres), field(c.constraints), field(c.dependency),
+                 field(c.licenses), field(c.submit_line)},
+                sink);
     w.jobs.push_back(std::move(j));
   }
   normalise_jobs(w, sink, file, sources.limits());

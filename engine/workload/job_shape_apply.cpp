@@ -1,0 +1,183 @@
+// Filling a recorded job's shape from its sacct columns, then from its SubmitLine.
+#include <fmt/format.h>
+#include <algorithm>
+
+#include "analyzer/constraint.h"
+#include "analyzer/text_util.h"
+#include "engine/workload/job_shape.h"
+#include "engine/workload/submit_line.h"
+#include "engine/workload/trace_fields.h"
+
+namespace sa::engine {
+
+namespace {
+
+bool is_null(std::string_view text) {
+  text = trim(text);
+  return text.empty() || text == "(null)";
+}
+
+SourceLoc at(SourceLoc loc, std::size_t offset) {
+  loc.column += static_cast<int>(std::min<std::size_t>(offset, 1'000'000));
+  return loc;
+}
+
+void warn(DiagnosticSink& sink, const JobRequest& job, SourceLoc loc, const std::string& what) {
+  sink.warning("WORK001", loc, fmt::format("job {}: {}; the job is read without it", job.id, what));
+}
+
+void set_constraint(JobRequest& job, std::string_view text, SourceLoc loc, DiagnosticSink& sink) {
+  std::size_t offset = 0;
+  auto parsed = parse_constraint(text, &offset);
+  job.constraint = std::string(text);  // kept as written: slurmctld would refuse it at submit
+  if (!parsed) warn(sink, job, at(loc, offset), fmt::format("constraint '{}': {}", printable(text), parsed.error()));
+}
+
+void set_dependency(JobRequest& job, std::string_view text, SourceLoc loc, DiagnosticSink& sink) {
+  auto parsed = parse_dependency(text);
+  if (!parsed) return warn(sink, job, loc, fmt::format("dependency '{}': {}", printable(text), parsed.error()));
+  job.dependencies = parsed->items;
+  job.dependency_any = parsed->any;
+}
+
+void set_licenses(JobRequest& job, std::string_view text, SourceLoc loc, DiagnosticSink& sink) {
+  auto parsed = parse_licenses(text);
+  if (!parsed) return warn(sink, job, loc, fmt::format("licenses '{}': {}", printable(text), parsed.error()));
+  job.licenses = parsed->items;
+  job.licenses_any = parsed->any_of;
+}
+
+// "license/matlab=2" items of a TRES string, as slurmctld records a job's licences.
+std::vector<License> tres_licenses(std::string_view tres) {
+  std::vector<License> out;
+  for (const std::string& item : split(tres, ',')) {
+    const auto eq = item.find('=');
+    if (eq == std::string::npos || !istarts_with(item, "license/")) continue;
+    auto n = parse_trace_int(std::string_view(item).substr(eq + 1));
+    if (n && *n >= 0 && *n <= 0x7FFFFFFF) out.push_back({item.substr(8, eq - 8), static_cast<std::uint32_t>(*n)});
+  }
+  return out;
+}
+
+std::optional<std::int64_t> tres_value(std::string_view tres, std::string_view name) {
+  for (const std::string& item : split(tres, ',')) {
+    const auto eq = item.find('=');
+    if (eq != std::string::npos && iequals(trim(std::string_view(item).substr(0, eq)), name))
+      return parse_trace_int(std::string_view(item).substr(eq + 1));
+  }
+  return std::nullopt;
+}
+
+void apply_columns(JobRequest& job, const ShapeFields& f, DiagnosticSink& sink) {
+  if (auto n = parse_trace_int(f.ntasks.text); n && *n > 0 && *n <= 0x7FFFFFFF)
+    job.ntasks = static_cast<std::uint32_t>(*n);
+  // ReqTRES already gave gpus (sacct_reader.cpp); AllocTRES fills in when it did not.
+  if (auto g = tres_value(f.alloc_tres.text, "gres/gpu"); job.gpus == 0 && g && *g > 0 && *g <= 0x7FFFFFFF)
+    job.gpus = static_cast<std::uint32_t>(*g);
+  if (auto n = tres_value(f.req_tres.text, "node"); job.nodes == 0 && n && *n > 0)
+    job.nodes = static_cast<std::uint32_t>(std::min<std::int64_t>(*n, job.cpus));
+  job.licenses = tres_licenses(f.req_tres.text);
+  if (!is_null(f.licenses.text)) set_licenses(job, trim(f.licenses.text), f.licenses.loc, sink);
+  if (!is_null(f.constraints.text)) set_constraint(job, trim(f.constraints.text), f.constraints.loc, sink);
+  if (!is_null(f.dependency.text)) set_dependency(job, trim(f.dependency.text), f.dependency.loc, sink);
+}
+
+// Counts that are part of the request's shape: a number of at least 1 each.
+void set_count(JobRequest& job, const std::optional<std::string>& value, const char* option, std::uint32_t& field,
+               SourceLoc loc, DiagnosticSink& sink) {
+  if (!value) return;
+  auto n = parse_trace_int(*value);
+  if (n && *n > 0 && *n <= 0x7FFFFFFF)
+    field = static_cast<std::uint32_t>(*n);
+  else
+    warn(sink, job, loc, fmt::format("SubmitLine {} '{}' is not a count", option, printable(*value)));
+}
+
+void apply_layout(JobRequest& job, const SubmitOptions& o, SourceLoc loc, DiagnosticSink& sink) {
+  if (o.nodes) {
+    if (auto range = parse_node_range(*o.nodes)) {
+      if (job.nodes == 0 && range->first > 0) job.nodes = std::min(range->first, job.cpus);
+      if (range->second != range->first) job.max_nodes = range->second;
+    } else {
+      warn(sink, job, loc, fmt::format("SubmitLine --nodes '{}' is not MIN[-MAX]", printable(*o.nodes)));
+    }
+  }
+  std::uint32_t ntasks = 0;
+  set_count(job, o.ntasks, "--ntasks", ntasks, loc, sink);
+  if (job.ntasks == 0) job.ntasks = ntasks;
+  set_count(job, o.ntasks_per_node, "--ntasks-per-node", job.ntasks_per_node, loc, sink);
+  set_count(job, o.cpus_per_task, "--cpus-per-task", job.cpus_per_task, loc, sink);
+  if (job.ntasks_per_node > 0) {
+    const std::uint64_t per_node = std::uint64_t{job.ntasks_per_node} * std::max<std::uint32_t>(1, job.cpus_per_task);
+    job.cpus_per_node = static_cast<std::uint32_t>(std::min<std::uint64_t>(per_node, 0x7FFFFFFF));
+  }
+  if (o.exclusive && (o.exclusive->empty() || iequals(*o.exclusive, "exclusive"))) job.exclusive = true;
+}
+
+// The 21.08+ ReqMem is the job's total (job_mgr.c job_get_tres_mem(): per-node x nodes or
+// per-CPU x CPUs); SubmitLine says which of the two the user wrote, and its exact size.
+void apply_memory(JobRequest& job, const SubmitOptions& o, SourceLoc loc, DiagnosticSink& sink) {
+  const std::optional<std::string>& text = o.mem ? o.mem : o.mem_per_cpu;
+  if (!text) return;
+  auto mb = parse_mem_option(*text);
+  if (!mb) {
+    return warn(
+        sink, job, loc,
+        fmt::format("SubmitLine {} '{}' is not a memory size", o.mem ? "--mem" : "--mem-per-cpu", printable(*text)));
+  }
+  job.mem_mb = *mb;
+  job.mem_per_cpu = !o.mem;  // sbatch refuses both at once; --mem is per node
+  job.mem_set = true;
+}
+
+void apply_gpus(JobRequest& job, const SubmitOptions& o, SourceLoc loc, DiagnosticSink& sink) {
+  if (o.gres) {
+    if (auto n = parse_gres_gpus(*o.gres))
+      job.gpus_per_node = *n > 0 ? *n : job.gpus_per_node;
+    else
+      warn(sink, job, loc, fmt::format("SubmitLine --gres '{}' cannot be read", printable(*o.gres)));
+  }
+  if (o.gpus_per_node) {
+    if (auto n = parse_gpu_count(*o.gpus_per_node))
+      job.gpus_per_node = *n;
+    else
+      warn(sink, job, loc,
+           fmt::format("SubmitLine --gpus-per-node '{}' is not [TYPE:]COUNT", printable(*o.gpus_per_node)));
+  }
+  if (o.gpus && job.gpus == 0) {
+    if (auto n = parse_gpu_count(*o.gpus))
+      job.gpus = *n;
+    else
+      warn(sink, job, loc, fmt::format("SubmitLine --gpus '{}' is not [TYPE:]COUNT", printable(*o.gpus)));
+  }
+}
+
+void apply_submit_line(JobRequest& job, const FieldText& field, DiagnosticSink& sink) {
+  auto options = parse_submit_line(field.text);
+  if (!options) return warn(sink, job, field.loc, fmt::format("SubmitLine cannot be read: {}", options.error()));
+  const SubmitOptions& o = *options;
+  for (const std::string& unknown : o.unknown) {
+    sink.note("WORK007", field.loc,
+              fmt::format("job {}: SubmitLine option '{}' is not one sbatch 22.05 knows; skipped", job.id,
+                          printable(unknown)));
+  }
+  apply_layout(job, o, field.loc, sink);
+  apply_memory(job, o, field.loc, sink);
+  apply_gpus(job, o, field.loc, sink);
+  if (o.constraint && job.constraint.empty()) set_constraint(job, *o.constraint, field.loc, sink);
+  if (o.dependency && job.dependencies.empty()) set_dependency(job, *o.dependency, field.loc, sink);
+  if (o.licenses && job.licenses.empty()) set_licenses(job, *o.licenses, field.loc, sink);
+  if (o.nodelist) job.nodelist = *o.nodelist;
+  if (o.exclude) job.exclude = *o.exclude;
+  job.hold = job.hold || o.hold;
+  job.begin_set = job.begin_set || o.begin.has_value();
+}
+
+}  // namespace
+
+void apply_shape(JobRequest& job, const ShapeFields& fields, DiagnosticSink& sink) {
+  apply_columns(job, fields, sink);
+  if (!is_null(fields.submit_line.text)) apply_submit_line(job, fields.submit_line, sink);
+}
+
+}  // namespace sa::engine
