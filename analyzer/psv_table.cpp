@@ -43,6 +43,7 @@ PsvTable read_psv(const SourceManager& sources, FileId file, DiagnosticSink& sin
   const std::string& content = sources.file(file).content;
   int line_no = 0;
   bool trailing_bar = false;
+  char delimiter = '|';
   for (const std::string& raw : split(content, '\n')) {
     ++line_no;
     std::string line = raw;
@@ -50,7 +51,11 @@ PsvTable read_psv(const SourceManager& sources, FileId file, DiagnosticSink& sin
     // Blank lines, and '#' comments (sacct never writes one; saved loads carry their
     // provenance in them).
     if (trim(line).empty() || line[0] == '#') continue;
-    std::vector<std::string> fields = split(line, '|');
+    // `sacct -P --delimiter=$'\t'` (a header without '|' but with tabs) keeps values that
+    // hold a '|' (--constraint "a|b", SubmitLine) readable.
+    if (table.header.empty() && line.find('|') == std::string::npos && line.find('\t') != std::string::npos)
+      delimiter = '\t';
+    std::vector<std::string> fields = split(line, delimiter);
     if (table.header.empty()) {
       trailing_bar = fields.size() > 1 && fields.back().empty();  // `-p` output
       if (trailing_bar) fields.pop_back();
@@ -64,7 +69,7 @@ PsvTable read_psv(const SourceManager& sources, FileId file, DiagnosticSink& sin
     if (fields.size() != table.header.size()) {
       sink.error(code, {file, line_no, 1},
                  fmt::format("this row has {} fields but the header has {}; a '|' inside a value breaks "
-                             "parsable output",
+                             "parsable output (sacct --delimiter=$'\\t' keeps such values whole)",
                              fields.size(), table.header.size()));
       continue;
     }

@@ -120,6 +120,26 @@ void Simulator::backfill_cycle() {
       w.has_alloc = false;
     });
   };
+  // A matching-OR constraint: the alternative that can start soonest (backfill tries each
+  // feature set, _attempt_backfill's feat_cnt loop); answers are found again by key, as the
+  // list may reuse an entry between two alternatives.
+  NodeBitset alt_avail, best_avail;
+  auto will_run_best = [&](const SimRecord& rec, const NodeBitset& av) -> WillRunAnswer& {
+    if (rec.alternatives.empty()) return will_run_cached(rec.demand, av);
+    bool found = false, best_ok = false;
+    std::int64_t best_pred = 0;
+    for (std::int32_t a : rec.alternatives) {
+      alt_avail.assign_and(av, node_sets_[static_cast<std::size_t>(a)]);
+      const WillRunAnswer& w = will_run_cached(rec.demand, alt_avail);
+      if (!found || (w.ok && (!best_ok || w.pred < best_pred))) {
+        found = true;
+        best_ok = w.ok;
+        best_pred = w.pred;
+        best_avail = alt_avail;
+      }
+    }
+    return will_run_cached(rec.demand, best_avail);
+  };
   auto alloc_of = [&](WillRunAnswer& w) -> const Allocation& {
     if (!w.has_alloc) profile.allocate(pool_, w.d, w.avail, w.pos, s.bf_busy_nodes, w.alloc);
     w.has_alloc = true;
@@ -190,9 +210,9 @@ void Simulator::backfill_cycle() {
 
     if (job.resv >= 0) {
       // A reservation job can only start now, on its reservation's nodes; it plans nothing.
-      base.assign_and(part_nodes_[rec.part], pool_.usable());
+      base.assign_and(record_nodes(rec), pool_.usable());
       apply_reservations(job, rec, base);
-      if (base.count_at_least(rec.demand.min_nodes) && place(job, rec, base, &alloc) &&
+      if (base.count_at_least(rec.demand.min_nodes) && place_record(job, rec, base, &alloc) &&
           limits_allow(job, rec, LimitPhase::kPost)) {
         // The answers stay (as in every cycle so far), so those still without their
         // allocation take it from the profile before the start changes the pool.
@@ -212,7 +232,7 @@ void Simulator::backfill_cycle() {
     for (int attempt = 0; attempt < 1000; ++attempt) {
       if (start_res >= window_end && start_res > now_) break;
       const std::int64_t end_time = std::max(start_res, now_) + tl;
-      base.assign_and(part_nodes_[rec.part], pool_.usable());
+      base.assign_and(record_nodes(rec), pool_.usable());
       avail = base;
       const std::int64_t later_start = slots.narrow(start_res, end_time, base, avail);
       if (!avail.count_at_least(rec.demand.min_nodes)) {
@@ -237,11 +257,11 @@ void Simulator::backfill_cycle() {
       elapsed_us += opt_.bf_test_cost_us;
       // Where CPUs may be shared the select plugin's own passes decide whether it starts
       // now (oversubscription rows included); the future plan below stays count-based.
-      if (rows_ && start_res <= now_ && place(job, rec, avail, &alloc)) {
+      if (rows_ && start_res <= now_ && place_record(job, rec, avail, &alloc)) {
         start_now = true;
         break;
       }
-      WillRunAnswer& w = will_run_cached(rec.demand, avail);
+      WillRunAnswer& w = will_run_best(rec, avail);
       pred = w.pred;
       if (!w.ok) {
         if (later_start) {

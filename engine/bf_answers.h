@@ -64,6 +64,9 @@ class WillRunAnswers {
     mix(d.gpus);
     mix(d.max_cpus_per_node);
     mix(d.cpus_per_node);
+    mix(d.max_nodes);
+    mix(reinterpret_cast<std::uintptr_t>(d.required));
+    mix(reinterpret_cast<std::uintptr_t>(d.counted));
     mix(static_cast<std::uint64_t>(d.mem_whole_node) | static_cast<std::uint64_t>(d.mem_unknown) << 1 |
         static_cast<std::uint64_t>(d.whole_nodes) << 2);
     for (std::size_t w = 0; w < (avail.size() + 63) / 64; ++w) mix(avail.word(w));

@@ -228,7 +228,7 @@ bool Simulator::try_preempt(std::uint32_t j, std::uint32_t r, const NodeBitset& 
   // gang scheduler then timeslices them (same partition) or keeps the preemptee suspended.
   if (preempt_.kind() == PreemptPolicy::Kind::kQos && mode_of(cands.front().job) == PreemptMode::Base::kSuspend) {
     Allocation alloc;
-    if (!place(job, rec, allowed, &alloc, true)) return false;
+    if (!place_record(job, rec, allowed, &alloc, true)) return false;
     start_job(j, r, alloc, by);
     return true;
   }

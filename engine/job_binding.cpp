@@ -214,7 +214,7 @@ const char* Simulator::access_refusal(const Partition& part, const JobRequest& r
 }
 
 std::optional<SimRecord> Simulator::make_record(const SimJob& job, std::uint32_t p, const std::string& account,
-                                                const std::string& qos_used, Refusal& refusal) const {
+                                                const std::string& qos_used, Refusal& refusal) {
   const JobRequest& r = job.req;
   const Partition& part = conf_.partitions[p];
   std::string reason;
@@ -236,8 +236,16 @@ std::optional<SimRecord> Simulator::make_record(const SimJob& job, std::uint32_t
   }
   rec.time_limit = record_time_limit(job, rec, part);
   rec.demand = record_demand(r, part);
-  const Demand& d = rec.demand;
-  NodeBitset allowed = part_nodes_[p];
+  const NodeChoice* choice = node_choice(job, p, refusal);
+  if (!choice) return std::nullopt;
+  rec.nodes = choice->nodes;
+  rec.alternatives = choice->alternatives;
+  Demand& d = rec.demand;
+  d.min_nodes = std::max({d.min_nodes, choice->required_count, choice->min_nodes});
+  if (d.max_nodes && d.max_nodes < d.min_nodes) d.max_nodes = d.min_nodes;
+  if (choice->required >= 0) d.required = &node_sets_[static_cast<std::size_t>(choice->required)];
+  if (!choice->counted.empty()) d.counted = &choice->counted;
+  NodeBitset allowed = record_nodes(rec);
   allowed &= pool_.usable();
   if (!pool_.could_ever_fit(d, allowed)) {
     refusal = Refusal{kNodeConfigUnavailable,
@@ -280,6 +288,8 @@ Demand Simulator::record_demand(const JobRequest& r, const Partition& part) cons
       r.exclusive || part.oversubscribe.mode == OverSubscribe::Mode::kExclusive || conf_.select.type == "select/linear";
   d.max_cpus_per_node = part.max_cpus_per_node;
   d.cpus_per_node = r.cpus_per_node;
+  if (r.max_nodes > 0) d.max_nodes = std::max(r.max_nodes, d.min_nodes);
+  if (r.gpus == 0 && r.gpus_per_node > 0) d.gpus = r.gpus_per_node * d.min_nodes;
   if (r.mem_set) {
     if (r.mem_mb == 0)
       d.mem_whole_node = true;

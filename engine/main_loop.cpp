@@ -65,7 +65,7 @@ void Simulator::main_loop(bool full) {
       if (++failed_count == np) break;
       continue;
     }
-    NodeBitset allowed = part_nodes_[rec.part];
+    NodeBitset allowed = record_nodes(rec);
     allowed &= avail;
     bool ok = false;
     if (allowed.count() >= rec.demand.min_nodes) {
@@ -81,7 +81,7 @@ void Simulator::main_loop(bool full) {
           continue;
         }
         apply_reservations(job, rec, allowed);
-        if (place(job, rec, allowed, &alloc)) {
+        if (place_record(job, rec, allowed, &alloc)) {
           start_job(e.job, e.rec, alloc, StartedBy::kMain);
           ++started;
         } else {
@@ -92,7 +92,7 @@ void Simulator::main_loop(bool full) {
       }
       const NodeBitset before = allowed;
       apply_reservations(job, rec, allowed);
-      ok = place(job, rec, allowed, &alloc);
+      ok = place_record(job, rec, allowed, &alloc);
       if (!ok && try_preempt(e.job, e.rec, allowed, StartedBy::kMain)) {
         ++started;
         continue;

@@ -14,7 +14,7 @@ void Simulator::submit_select_reason(SimJob& job) {
   // window the job would run into, or too few nodes up (ReqNodeNotAvail, naming them).
   const SimRecord& rec = job.recs.front();
   if (!rec.hold_reason.empty()) return;
-  const NodeBitset& part = part_nodes_[rec.part];
+  const NodeBitset& part = record_nodes(rec);
   if (resv_ && resv_->maint_covers(part, now_, now_ + plan_limit(rec))) {
     set_reason(job, kReasonMaintenance);
     return;

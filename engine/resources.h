@@ -35,7 +35,11 @@ struct Demand {
   std::uint32_t gpus = 0;
   bool whole_nodes = false;  // --exclusive, OverSubscribe=EXCLUSIVE or select/linear
   std::uint32_t max_cpus_per_node = 0xFFFFFFFF;
-  std::uint32_t cpus_per_node = 0;  // --ntasks-per-node x --cpus-per-task: exactly this on each node
+  std::uint32_t cpus_per_node = 0;       // --ntasks-per-node x --cpus-per-task: exactly this on each node
+  std::uint32_t max_nodes = 0;           // -N min-max's max; 0: no bound
+  const NodeBitset* required = nullptr;  // -w: every one of these nodes (internal numbering), first
+  /// Counted features (--constraint "[a*1&b*2]", "a*2"): so many distinct nodes from each set.
+  const std::vector<std::pair<const NodeBitset*, std::uint32_t>>* counted = nullptr;
   bool operator==(const Demand&) const = default;
 };
 

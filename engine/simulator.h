@@ -5,6 +5,7 @@
 // at the same second run in a fixed phase order (ends, submits, priority pass, main loop,
 // backfill, snapshots), then by insertion sequence, so a run is deterministic.
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <optional>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "analyzer/assoc_model.h"
+#include "analyzer/constraint.h"
 #include "analyzer/diagnostics.h"
 #include "analyzer/model.h"
 #include "analyzer/reservation_model.h"
@@ -77,6 +79,10 @@ struct SimRecord {
   std::string hold_reason;            // non-empty: excluded from the queue (partition limits)
   TresCounts tres{};                  // the request as the limits see it
   std::int32_t qos1 = -1, qos2 = -1;  // partition QOS and job QOS in limit precedence order
+  // The nodes it may use (Simulator::record_nodes): the partition's, narrowed by --constraint,
+  // -w and -x into one of Simulator's node sets; a matching OR adds a set per alternative.
+  std::int32_t nodes = -1;  // -1: the partition's nodes
+  std::vector<std::int32_t> alternatives;
 };
 
 /// A pending job's Reason from `from` on (an index into SimResult::reason_names), and for
@@ -126,6 +132,7 @@ inline constexpr const char* kInvalidTimeLimit = "Requested time limit is invali
 inline constexpr const char* kInvalidNodeCount = "Node count specification invalid";
 inline constexpr const char* kReservationInvalid = "Requested reservation is invalid";
 inline constexpr const char* kReservationAccess = "Access denied to requested reservation";
+inline constexpr const char* kInvalidFeature = "Invalid feature specification";
 inline constexpr const char* kAccountingPolicy =
     "Job violates accounting/QOS policy (job submit limit, user's size and/or time limits)";
 
@@ -247,6 +254,20 @@ struct SimResult {
   const std::string& reason_name(std::uint16_t id) const { return reason_names[id]; }
 };
 
+/// The nodes a job may use in one partition (job_nodes.cpp): --constraint, -w and -x,
+/// computed once per distinct (partition, constraint, node list, exclusion).
+struct NodeChoice {
+  std::int32_t nodes = -1;  // index into node_sets_; -1: the partition's nodes
+  std::vector<std::int32_t> alternatives;
+  std::int32_t required = -1;  // -w: the listed nodes, every one of them in the allocation
+  std::uint32_t required_count = 0;
+  std::uint32_t min_nodes = 0;                                       // counted features (a*2): at least this many nodes
+  std::vector<std::pair<const NodeBitset*, std::uint32_t>> counted;  // per counted feature: its nodes, how many
+  const char* error = nullptr;                                       // refused at submit (slurm_errno.c)
+  std::string reason;
+};
+inline const NodeChoice kAnyNode{};
+
 class Simulator {
  public:
   Simulator(const Site& site, SimOptions options);
@@ -282,10 +303,18 @@ class Simulator {
   const char* access_refusal(const Partition& part, const JobRequest& r, const std::string& account,
                              const std::string& qos_used, std::string& reason) const;
   std::optional<SimRecord> make_record(const SimJob& job, std::uint32_t p, const std::string& account,
-                                       const std::string& qos_used, Refusal& refusal) const;
+                                       const std::string& qos_used, Refusal& refusal);
   std::int64_t record_time_limit(const SimJob& job, const SimRecord& rec, const Partition& part) const;
   Demand record_demand(const JobRequest& r, const Partition& part) const;
   void enforce_part_limits(SimJob& job, const std::string& limit_reason);
+  // The nodes a record may use (job_nodes.cpp).
+  const NodeChoice* node_choice(const SimJob& job, std::uint32_t p, Refusal& refusal);
+  NodeChoice make_node_choice(const JobRequest& r, std::uint32_t p);
+  void apply_constraint(const Constraint& con, NodeBitset& own, NodeChoice& c);
+  const NodeBitset& record_nodes(const SimRecord& rec) const;
+  /// place() over the record's nodes, each matching-OR alternative in turn.
+  bool place_record(const SimJob& job, const SimRecord& rec, const NodeBitset& allowed, Allocation* out,
+                    bool qos_preemptor = false);
   void refuse(SimJob& job, const char* error, const std::string& detail);
   /// Refuses `job` if a submit limit (or a per-job limit under DenyOnLimit) blocks it.
   bool refuse_over_submit_limits(SimJob& job);
@@ -373,6 +402,8 @@ class Simulator {
   std::vector<std::uint32_t> node_down_, node_drain_;  // per internal node: open events
   NodePool pool_;
   std::vector<NodeBitset> part_nodes_;
+  std::deque<NodeBitset> node_sets_;  // records' own node sets (a deque: Demand::required points in)
+  std::map<std::string, NodeChoice> node_choices_;
   std::optional<CoreRows> rows_;
   std::optional<Gang> gang_;
   PreemptPolicy preempt_;

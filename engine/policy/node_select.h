@@ -34,6 +34,7 @@ class NodeTaker {
   }
   bool done() const { return cpus_left_ <= 0 && gpus_left_ == 0 && nodes_used_ >= min_nodes_; }
   std::int64_t cpus_left() const { return cpus_left_; }
+  std::uint32_t nodes_used() const { return nodes_used_; }
   std::uint32_t nodes_left() const { return min_nodes_ > nodes_used_ ? min_nodes_ - nodes_used_ : 0; }
   const Demand& demand() const { return d_; }
   const NodeResources& node(std::uint32_t i) const { return node_at_(i); }
@@ -57,9 +58,12 @@ class NodeTaker {
 
   /// Offers node i; returns whether the demand is met now.
   bool offer(std::uint32_t i) {
+    if (d_.max_nodes && nodes_used_ >= d_.max_nodes) return false;
     const NodeResources& n = node_at_(i);
     const std::uint32_t cap = pool_.capacity(n, d_, free_cpus_(i, n));
     if (cap == 0) return false;
+    // The last node the job may take must hold the rest of its CPUs (cons_tres _eval_nodes).
+    if (d_.max_nodes && nodes_used_ + 1 == d_.max_nodes && cap < cpus_left_) return false;
     std::uint32_t g = 0;
     if (gpus_left_) {
       g = d_.whole_nodes ? std::min(n.gpus_total, gpus_left_) : std::min(n.gpus_free, gpus_left_);

@@ -11,20 +11,66 @@ template <class NodeAt, class FreeCpus>
 inline bool NodePool::fit_nodes(NodeAt node_at, const Demand& d, const NodeBitset& candidates, bool prefer_busy,
                                 Allocation* out, FreeCpus free_cpus) const {
   NodeTaker<NodeAt, FreeCpus> taker(*this, node_at, d, out, free_cpus);
+  const NodeBitset* pool = &candidates;
+  thread_local NodeBitset rest;
+  if (d.required) {
+    // -w: every listed node first, each giving something (cons_tres _eval_nodes's req_map
+    // loop; a required node without resources fails the job), then the others as usual.
+    bool all = true;
+    d.required->for_each_until([&](std::size_t i) {
+      const auto n = static_cast<std::uint32_t>(i);
+      if (!candidates.test(i) || taker.available(n) == 0) {
+        all = false;
+        return true;
+      }
+      taker.offer(n);
+      return false;
+    });
+    if (!all) return false;
+    if (taker.done()) return true;
+    rest = candidates;
+    rest.subtract(*d.required);
+    pool = &rest;
+  }
+  if (d.counted) {
+    // Counted features: so many distinct nodes with each feature, taken first
+    // (node_scheduler.c _get_req_features selects each counted feature's nodes in turn).
+    if (pool != &rest) {
+      rest = candidates;
+      pool = &rest;
+    }
+    thread_local NodeBitset group;
+    for (const auto& [set, count] : *d.counted) {
+      std::uint32_t got = 0;
+      group.assign_and(rest, *set);
+      group.for_each_until([&](std::size_t i) {
+        const auto n = static_cast<std::uint32_t>(i);
+        const std::uint32_t before = taker.nodes_used();
+        if (taker.available(n) > 0) taker.offer(n);
+        if (taker.nodes_used() > before) {
+          ++got;
+          rest.reset(i);
+        }
+        return got == count;
+      });
+      if (got < count) return false;
+    }
+    if (taker.done()) return true;
+  }
   // bf_busy_nodes takes busy nodes first whatever the strategy (cons_tres _eval_nodes_busy).
-  if (prefer_busy) return fit_in_order(taker, candidates, true);
+  if (prefer_busy) return fit_in_order(taker, *pool, true);
   // A question of whether the job fits at all (no allocation wanted: backfill's will-run
   // tests, submit checks) has one answer whatever the order nodes are offered in: every
   // strategy offers every node that can give anything until the job is met (best fit's
   // single node is only taken when it meets the job). The in-order walk stops earliest.
-  if (!out) return fit_in_order(taker, candidates, false);
+  if (!out) return fit_in_order(taker, *pool, false);
   switch (placement_) {
     case Placement::kBestFit:
-      return fit_best(*this, taker, candidates);
+      return fit_best(*this, taker, *pool);
     case Placement::kInOrder:
       break;
   }
-  return fit_in_order(taker, candidates, false);
+  return fit_in_order(taker, *pool, false);
 }
 
 }  // namespace sa::engine

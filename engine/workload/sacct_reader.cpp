@@ -324,9 +324,10 @@ Result<Workload> read_workload(const std::string& path, SourceManager& sources, 
     if (!first.empty() && first[0] != '#') break;
     at = nl + 1;
   }
-  if (first.find('|') == std::string::npos) {
+  if (first.find('|') == std::string::npos && first.find('\t') == std::string::npos) {
     sink.error("WORK003", {*file, 1, 1},
-               "neither SWF nor parsable sacct output: run sacct with -P (or -p) so columns are '|'-separated");
+               "neither SWF nor parsable sacct output: run sacct with -P (or -p) so columns are '|'-separated "
+               "(or tab-separated with --delimiter)");
     return Workload{};
   }
   return read_sacct(*file, sources, sink, options);
