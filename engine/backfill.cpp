@@ -181,6 +181,8 @@ void Simulator::backfill_cycle() {
     // Jobs held by a job-count or wall limit are skipped and reserve nothing (without
     // assoc_limit_stop); TRES limits are checked once a start time is known, below.
     if (!s.assoc_limit_stop && !limits_allow(job, rec, LimitPhase::kPre)) continue;
+    // Without bf_licenses backfill neither starts nor plans a job whose licences are taken.
+    if (!job.req.licenses.empty() && !licenses_free(job)) continue;
     // Reserve nothing for jobs below bf_min_prio_reserve, younger than bf_min_age_reserve,
     // already reserved in another partition (bf_one_resv_per_job), or past the partition's
     // bf_job_part_count_reserve.

@@ -147,6 +147,7 @@ void Simulator::stop_preempted(std::uint32_t j, std::uint32_t by) {
     job.end = now_;
     job.end_state = EndState::kPreempted;
     stop_running(j);
+    dependencies_moved(j);
     if (limits_.active()) limits_.remove_submit(limit_key(job, job.recs.front()));
     --active_jobs_;
   }

@@ -59,6 +59,7 @@ struct JobRequest {
   bool licenses_any = false;             // NAME|NAME2 (25.05+): any one of them
   std::string nodelist, exclude;         // -w/--nodelist and -x/--exclude hostlists as written
   bool begin_set = false;                // --begin was given (the time itself is `eligible`)
+  bool fails = false;  // the recorded run failed (FAILED, OUT_OF_MEMORY): afterok never, afternotok yes
   // What the trace recorded, for replay comparisons; kNoTime when unknown.
   std::int64_t recorded_start = kNoTime;
   std::int64_t recorded_priority = -1;

@@ -42,6 +42,7 @@ void Simulator::bind(const Workload& workload) {
     bind_job(j);
     jobs_.push_back(std::move(j));
   }
+  bind_dependencies();
 }
 
 void Simulator::refuse(SimJob& job, const char* error, const std::string& detail) {
@@ -136,6 +137,10 @@ void Simulator::bind_job(SimJob& job) {
   const std::vector<std::uint32_t> parts = job_partitions(r);
   if (parts.empty()) {
     refuse(job, kNoDefaultPartition, "none named and no Default=YES partition");
+    return;
+  }
+  if (!r.licenses.empty() && !licenses_valid(r.licenses, conf_.licenses)) {
+    refuse(job, kInvalidLicense, fmt::format("--licenses for {} not configured (Licenses=)", r.licenses.front().name));
     return;
   }
   bind_association(job);

@@ -65,6 +65,12 @@ void Simulator::main_loop(bool full) {
       if (++failed_count == np) break;
       continue;
     }
+    // license_job_test: a job whose licences are in use is passed over (not failing its
+    // partition), Reason Licenses.
+    if (!job.req.licenses.empty() && !licenses_free(job)) {
+      set_reason(job, reason_id("Licenses"));
+      continue;
+    }
     NodeBitset allowed = record_nodes(rec);
     allowed &= avail;
     bool ok = false;

@@ -133,6 +133,7 @@ inline constexpr const char* kInvalidNodeCount = "Node count specification inval
 inline constexpr const char* kReservationInvalid = "Requested reservation is invalid";
 inline constexpr const char* kReservationAccess = "Access denied to requested reservation";
 inline constexpr const char* kInvalidFeature = "Invalid feature specification";
+inline constexpr const char* kInvalidLicense = "Invalid license specification";
 inline constexpr const char* kAccountingPolicy =
     "Job violates accounting/QOS policy (job submit limit, user's size and/or time limits)";
 
@@ -173,6 +174,8 @@ struct SimJob {
   std::int64_t preempt_start = kNoTime;  // as a preemptor: when it last preempted jobs
   std::uint32_t suspends = 0;
   EndState end_state = EndState::kCompleted;
+  bool waits_on_deps = false;          // a dependency on a job of the load is not met yet
+  std::vector<std::int32_t> dep_jobs;  // per req.dependencies item: the job's index, or -1
   std::vector<JobEvent> events;
   std::int64_t expected_end() const { return limit_end; }  // what backfill plans with
   /// The record it runs or ran in, or its first choice if it never started (needs records).
@@ -307,6 +310,15 @@ class Simulator {
   std::int64_t record_time_limit(const SimJob& job, const SimRecord& rec, const Partition& part) const;
   Demand record_demand(const JobRequest& r, const Partition& part) const;
   void enforce_part_limits(SimJob& job, const std::string& limit_reason);
+  // Dependencies, holds and licences (job_waits.cpp).
+  enum class DepState { kWaiting, kReady, kNever };
+  void bind_dependencies();
+  DepState dependency_state(const SimJob& job, std::int64_t& ready) const;
+  /// Sets the Reason and returns true while a hold or dependency keeps the job out of the queue.
+  bool hold_until_ready(std::uint32_t j);
+  void dependencies_moved(std::uint32_t j);
+  bool licenses_free(const SimJob& job) const;
+  void take_licenses(const SimJob& job, bool take);
   // The nodes a record may use (job_nodes.cpp).
   const NodeChoice* node_choice(const SimJob& job, std::uint32_t p, Refusal& refusal);
   NodeChoice make_node_choice(const JobRequest& r, std::uint32_t p);
@@ -404,6 +416,8 @@ class Simulator {
   std::vector<NodeBitset> part_nodes_;
   std::deque<NodeBitset> node_sets_;  // records' own node sets (a deque: Demand::required points in)
   std::map<std::string, NodeChoice> node_choices_;
+  std::vector<std::vector<std::uint32_t>> dependents_;  // per job: the jobs that depend on it
+  std::map<std::string, std::uint32_t> licenses_used_;
   std::optional<CoreRows> rows_;
   std::optional<Gang> gang_;
   PreemptPolicy preempt_;

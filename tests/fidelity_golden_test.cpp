@@ -6,6 +6,7 @@
 // --delimiter, which the workload reader takes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -133,6 +134,74 @@ TEST(FidelityGolden, AFeatureNoNodeHasIsAnInvalidFeatureSpecification) {
   EXPECT_EQ(sim.refusal(gpu), "Invalid feature specification: --constraint gpu in partition batch");
   gpu.constraint = "intel&&";
   EXPECT_NE(sim.refusal(gpu).find("Invalid feature specification: --constraint intel&&: character"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sa
+
+namespace sa {
+namespace {
+
+TEST(FidelityGolden, DependenciesHoldsAndLicencesReplayAsRealSlurmRanThem) {
+  Replay r("dependencies");
+  std::map<std::uint32_t, const engine::SimJob*> by_id;
+  for (const engine::SimJob& j : r.result.jobs) by_id[j.req.id] = &j;
+  ASSERT_EQ(by_id.size(), 14u);  // job 5 (afterok on a failed job) was cancelled unstarted: not in sacct
+  for (const auto& [id, j] : by_id) {
+    SCOPED_TRACE("job " + std::to_string(id));
+    EXPECT_LE(std::abs(j->start - j->req.recorded_start), r.tick);
+  }
+  auto reasons = [&](std::uint32_t id) {
+    std::vector<std::string> out;
+    for (const engine::ReasonSpan& s : by_id.at(id)->reasons) out.push_back(r.result.reason_name(s.reason));
+    return out;
+  };
+  auto shows = [&](std::uint32_t id, const std::string& reason) {
+    const std::vector<std::string> all = reasons(id);
+    return std::find(all.begin(), all.end(), reason) != all.end();
+  };
+  // afterok:1 waits for job 1's end (+30 s); afternotok:2 and afterany:2 for job 2's failure.
+  EXPECT_TRUE(shows(3, "Dependency"));
+  EXPECT_EQ(by_id.at(3)->start, by_id.at(1)->end);
+  EXPECT_EQ(by_id.at(4)->start, by_id.at(2)->end);
+  EXPECT_EQ(by_id.at(6)->start, by_id.at(2)->end);
+  // afterok:1:11 waits for both; afterok:9999 (no such job) runs at once, as it did.
+  EXPECT_EQ(by_id.at(14)->start, std::max(by_id.at(1)->end, by_id.at(11)->end));
+  EXPECT_TRUE(shows(10, "JobHeldUser"));
+  // Licenses=lic:2: the third -L lic:1 job waits for a licence.
+  EXPECT_TRUE(shows(13, "Licenses"));
+  EXPECT_EQ(by_id.at(13)->start, std::min(by_id.at(11)->end, by_id.at(12)->end));
+}
+
+TEST(FidelityGolden, AFailedDependencyIsNeverSatisfiedAndUnknownLicencesAreRefused) {
+  Replay r("dependencies");
+  engine::Workload w;
+  engine::JobRequest a = r.jobs.jobs.front();
+  a.id = 1;
+  a.submit = 0;
+  a.run_time = 10;
+  a.fails = true;
+  a.dependencies.clear();
+  a.licenses.clear();
+  a.recorded_start = engine::kNoTime;
+  engine::JobRequest ok = a, notok = a, lic = a;
+  ok.id = 2;
+  ok.fails = false;
+  ok.dependencies = {{engine::DependencyType::kAfterOk, 1, 0}};
+  notok.id = 3;
+  notok.fails = false;
+  notok.dependencies = {{engine::DependencyType::kAfterNotOk, 1, 60}};
+  lic.id = 4;
+  lic.fails = false;
+  lic.licenses = {{"lic", 3}};  // more than Licenses=lic:2
+  w.jobs = {a, ok, notok, lic};
+  engine::SimResult res = engine::Simulator(r.site, {}).run(w);
+  EXPECT_EQ(res.jobs[1].state, engine::JobState::kPending);
+  EXPECT_EQ(res.reason_name(res.jobs[1].reason), "DependencyNeverSatisfied");
+  EXPECT_EQ(res.jobs[2].state, engine::JobState::kDone);
+  EXPECT_EQ(res.jobs[2].begin, res.jobs[0].end + 60);  // afternotok:1+1 (minutes)
+  EXPECT_EQ(res.jobs[3].state, engine::JobState::kRejected);
+  EXPECT_EQ(res.jobs[3].reject_error, std::string("Invalid license specification"));
 }
 
 }  // namespace

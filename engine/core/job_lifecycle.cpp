@@ -31,6 +31,10 @@ void Simulator::on_submit(std::uint32_t j) {
   active_.push_back(j);
   ++active_jobs_;
   compute_priority(job, false);
+  if (hold_until_ready(j)) {  // a hold or a dependency: out of the queue until it clears
+    bf_changed_ = true;
+    return;
+  }
   // job_allocate() runs job_independent() at submission, which sets begin_time and from it
   // accrue_time; the submit-time priority above was computed before that, with age 0.
   if (job.begin <= now_ && job.accrue == kNoTime) job.accrue = job.begin;
@@ -47,7 +51,9 @@ void Simulator::on_submit(std::uint32_t j) {
     queue_insert(j);
     trigger_main();
   } else {
-    set_reason(job, kReasonBeginTime);  // job_independent(): begin time in the future
+    // job_independent(): begin time in the future; a held job shows its hold until the
+    // release the trace recorded as its eligible time.
+    set_reason(job, job.req.hold ? reason_id("JobHeldUser") : std::uint16_t{kReasonBeginTime});
     events_.push(job.begin, EventType::kEligible, j);
     ++future_eligible_;
   }
@@ -76,6 +82,7 @@ void Simulator::on_end(std::uint32_t j) {
   job.end = now_;
   if (job.ran(now_) < job.req.run_time) job.end_state = EndState::kTimeout;
   stop_running(j);
+  dependencies_moved(j);
   if (limits_.active()) limits_.remove_submit(limit_key(job, job.recs.front()));
   --active_jobs_;
   trigger_direct();
@@ -121,6 +128,7 @@ void Simulator::start_job(std::uint32_t j, std::uint32_t r, const Allocation& al
   else
     pool_.state().take(alloc);
   note_alloc(job, true);
+  if (!job.req.licenses.empty()) take_licenses(job, true);
   // Billable TRES: the partition's TRESBillingWeights over the allocation, else its CPUs.
   const Partition& part = conf_.partitions[rec.part];
   if (part.tres_billing_weights.empty()) {
@@ -156,6 +164,7 @@ void Simulator::start_job(std::uint32_t j, std::uint32_t r, const Allocation& al
     run = std::min(run, rec.time_limit + over);
   }
   if (limits_.active()) limits_.job_begin(limit_key(job, rec), alloc_tres(job), rec.time_limit);
+  if (!dependents_.empty() && !dependents_[j].empty()) dependencies_moved(j);  // after:J
   job.planned_end = now_ + std::max<std::int64_t>(run, 0);
   schedule_end(j);
   running_.push_back(j);
@@ -201,6 +210,7 @@ void Simulator::stop_running(std::uint32_t j) {
   else
     pool_.state().give_back(job.alloc);
   note_alloc(job, false);
+  if (!job.req.licenses.empty()) take_licenses(job, false);
   running_.erase(std::find(running_.begin(), running_.end(), j));
   const PlannedEnd key{job.expected_end(), job.req.id, j};
   if (!ends_dirty_) {  // (a dirty list is rebuilt from running_ anyway)

@@ -156,6 +156,7 @@ Workload read_sacct(FileId file, const SourceManager& sources, DiagnosticSink& s
     auto start = parse_trace_time(get(c.start));
     auto end = parse_trace_time(get(c.end));
     if (start) j.recorded_start = *start;
+    j.fails = start && (istarts_with(state, "FAILED") || istarts_with(state, "OUT_OF_MEMORY"));
     std::optional<std::int64_t> run;
     if (auto r = parse_trace_int(get(c.elapsed_raw)))
       run = *r;

@@ -1,0 +1,152 @@
+// What holds a job besides resources and limits: dependencies (job_scheduler.c
+// test_job_dependency, 22.05), a user hold (--hold; released at the time the trace records
+// it eligible) and licences (licenses.c license_job_test: the main loop and backfill skip a
+// job whose licences are taken, Reason Licenses; without bf_licenses backfill plans none).
+#include <algorithm>
+
+#include "engine/simulator.h"
+
+namespace sa::engine {
+
+void Simulator::bind_dependencies() {
+  // Recorded dependencies on jobs of the same load are replayed: the job waits for the
+  // simulated start or end, not for the Eligible time the trace recorded. A job the load
+  // does not have (finished before the dump, or an id that never existed) counts as done,
+  // as slurmctld accepted job 15 of the dependencies capture (afterok:9999) and ran it.
+  std::map<std::uint32_t, std::uint32_t> index;
+  for (std::uint32_t i = 0; i < jobs_.size(); ++i) index.emplace(jobs_[i].req.id, i);
+  dependents_.assign(jobs_.size(), {});
+  for (std::uint32_t i = 0; i < jobs_.size(); ++i) {
+    SimJob& job = jobs_[i];
+    bool replayed = false;
+    job.dep_jobs.clear();
+    for (const Dependency& d : job.req.dependencies) {
+      auto it = index.find(d.job_id);
+      const bool known = d.type != DependencyType::kSingleton && it != index.end() && it->second != i;
+      job.dep_jobs.push_back(known ? static_cast<std::int32_t>(it->second) : -1);
+      if (!known) continue;
+      dependents_[it->second].push_back(i);
+      replayed = true;
+    }
+    if (replayed) {
+      job.waits_on_deps = true;
+      if (!job.req.begin_set) job.begin = job.req.submit;  // the recorded Eligible was the dependency's
+    }
+  }
+}
+
+Simulator::DepState Simulator::dependency_state(const SimJob& job, std::int64_t& ready) const {
+  bool all = true, any = false, never_all = true;
+  std::int64_t ready_all = job.begin, ready_any = kNoTime;
+  for (std::size_t i = 0; i < job.req.dependencies.size(); ++i) {
+    const Dependency& d = job.req.dependencies[i];
+    const std::int32_t k = i < job.dep_jobs.size() ? job.dep_jobs[i] : -1;
+    const SimJob* dep = k >= 0 ? &jobs_[static_cast<std::size_t>(k)] : nullptr;
+    std::int64_t at = kNoTime;
+    bool never = false;
+    if (d.type == DependencyType::kSingleton || !dep || dep->state == JobState::kRejected) {
+      at = job.req.submit;
+    } else if (d.type == DependencyType::kAfter) {
+      if (dep->start != kNoTime) at = dep->start;
+    } else if (dep->state == JobState::kDone) {
+      // afterok needs a job that completed with exit 0 (a recorded failure, a timeout or a
+      // preemption is not ok); afternotok the opposite; afterany either.
+      const bool ok = dep->end_state == EndState::kCompleted && !dep->req.fails;
+      const bool wants_ok = d.type == DependencyType::kAfterOk || d.type == DependencyType::kAfterCorr;
+      const bool wants_failure = d.type == DependencyType::kAfterNotOk;
+      if ((wants_ok && !ok) || (wants_failure && ok))
+        never = true;
+      else
+        at = dep->end;
+    }
+    if (at != kNoTime) at += d.delay;
+    if (at == kNoTime) all = false;
+    if (!never) never_all = false;
+    if (never) all = false;
+    if (at != kNoTime) {
+      any = true;
+      ready_all = std::max(ready_all, at);
+      ready_any = ready_any == kNoTime ? at : std::min(ready_any, at);
+    }
+    if (never && !job.req.dependency_any) {
+      ready = kNoTime;
+      return DepState::kNever;
+    }
+  }
+  if (job.req.dependency_any) {
+    if (any) {
+      ready = std::max(job.begin, ready_any);
+      return DepState::kReady;
+    }
+    return never_all ? DepState::kNever : DepState::kWaiting;
+  }
+  if (all) {
+    ready = ready_all;
+    return DepState::kReady;
+  }
+  return DepState::kWaiting;
+}
+
+bool Simulator::hold_until_ready(std::uint32_t j) {
+  SimJob& job = jobs_[j];
+  if (job.req.hold && job.req.eligible == kNoTime) {
+    set_reason(job, reason_id("JobHeldUser"));  // never released in the trace
+    return true;
+  }
+  if (!job.waits_on_deps) return false;
+  std::int64_t ready = kNoTime;
+  switch (dependency_state(job, ready)) {
+    case DepState::kWaiting:
+      set_reason(job, reason_id("Dependency"));
+      return true;
+    case DepState::kNever:
+      set_reason(job, reason_id("DependencyNeverSatisfied"));
+      return true;
+    case DepState::kReady:
+      job.waits_on_deps = false;
+      job.begin = std::max(job.begin, ready);
+      return false;
+  }
+  return false;
+}
+
+void Simulator::dependencies_moved(std::uint32_t j) {
+  // A job started or ended: the jobs waiting on it may be free now (or never).
+  if (dependents_.empty()) return;
+  for (std::uint32_t k : dependents_[j]) {
+    SimJob& other = jobs_[k];
+    if (other.state != JobState::kPending || !other.waits_on_deps) continue;
+    if (hold_until_ready(k)) continue;
+    if (other.begin <= now_) {
+      if (other.accrue == kNoTime) other.accrue = other.begin;
+      set_reason(other, kReasonNone);
+      queue_insert(k);
+      trigger_main();
+    } else {
+      set_reason(other, kReasonBeginTime);
+      events_.push(other.begin, EventType::kEligible, k);
+      ++future_eligible_;
+    }
+    bf_changed_ = true;
+  }
+}
+
+bool Simulator::licenses_free(const SimJob& job) const {
+  for (const License& l : job.req.licenses) {
+    auto it = licenses_used_.find(l.name);
+    const std::uint32_t used = it == licenses_used_.end() ? 0 : it->second;
+    std::uint32_t total = 0;
+    for (const License& c : conf_.licenses) total += c.name == l.name ? c.count : 0;
+    if (used + l.count > total) return false;
+  }
+  return true;
+}
+
+void Simulator::take_licenses(const SimJob& job, bool take) {
+  for (const License& l : job.req.licenses) {
+    std::uint32_t& used = licenses_used_[l.name];
+    used = take ? used + l.count : used - std::min(used, l.count);
+  }
+}
+
+}  // namespace sa::engine
