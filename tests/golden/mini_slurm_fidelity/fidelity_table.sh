@@ -5,7 +5,8 @@
 # else assoc.cfg; qos.psv, or the gang captures' header-less extra/qos.psv with a header added),
 # then `slurm-advisor compare` the real run with the trace; one markdown row per capture.
 # The reservations capture also gets its scontrol_show_reservation_active.txt (--reservations);
-# nothing else is given to the engine (no node events, no -w emulation, no dependencies).
+# captures with extra/sacct_text.tsv also give their Constraints and SubmitLine (-w, -x,
+# --constraint, dependencies, licences, job shapes); nothing else is given (no node events).
 set -u
 BIN=${1:?usage: fidelity_table.sh BINARY [GOLDEN_DIR...]}; shift
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -17,7 +18,17 @@ for d in "$@"; do
   d=$(cd "$d" && pwd); [ -f "$d/sacct.psv" ] || continue
   name=$(basename "$(dirname "$d")")/$(basename "$d")
   acct=$d/assoc.cfg; [ -f "$d/extra/ACCOUNTS_CFG.txt" ] && acct=$d/extra/ACCOUNTS_CFG.txt
-  args=("$d/slurm.conf" --slurm-version 22.05 --workload "$d/sacct.psv")
+  load=$d/sacct.psv
+  if [ -f "$d/extra/sacct_text.tsv" ]; then
+    # The capture keeps Constraints and SubmitLine apart (a '|' in them breaks sacct.psv):
+    # joined here into the tab-separated form `sacct --delimiter` writes, which simulate reads.
+    load=$OUT/${name//\//_}.joined.tsv
+    awk -F'\t' 'NR == FNR { if (FNR > 1) { c[$1] = $5; s[$1] = $6 } next }
+      FNR == 1 { gsub(/\|/, "\t"); print $0 "\tConstraints\tSubmitLine"; next }
+      { id = $0; sub(/\|.*/, "", id); gsub(/\|/, "\t"); print $0 "\t" c[id] "\t" s[id] }' \
+      "$d/extra/sacct_text.tsv" "$d/sacct.psv" > "$load"
+  fi
+  args=("$d/slurm.conf" --slurm-version 22.05 --workload "$load")
   [ -f "$acct" ] && args+=(--assoc "$acct")
   if [ -f "$d/qos.psv" ]; then args+=(--qos "$d/qos.psv")
   elif [ -f "$d/extra/qos.psv" ]; then
