@@ -1,0 +1,69 @@
+// Node selection as 22.05's cons_tres _eval_nodes makes it (engine/policy/best_fit.h), on
+// small hand-built clusters where first fit and best fit disagree.
+#include <gtest/gtest.h>
+
+#include "analyzer/hostlist.h"
+#include "tests/engine_test_util.h"
+
+namespace sa {
+namespace {
+
+using test::find_job;
+using test::job;
+using test::SimSite;
+
+const char* const kEight =
+    "ClusterName=c\nSelectType=select/cons_tres\nSelectTypeParameters=CR_Core\n"
+    "NodeName=n[1-8] CPUs=8 RealMemory=8000\nPartitionName=p Nodes=n[1-8] Default=YES MaxTime=60\n";
+
+std::string nodes_of(const SimSite& s, const engine::SimResult& r, std::uint32_t id) {
+  std::vector<std::string> names;
+  for (const engine::AllocPiece& p : find_job(r, id).alloc.pieces)
+    names.push_back(s.conf->config.nodes[r.config_node(p.node)].name);
+  return compress_hostlist(names);
+}
+
+TEST(EnginePlacement, AOneNodeJobTakesTheFullestNodeThatFits) {
+  SimSite s(kEight);
+  auto pin = [](engine::JobRequest j, const char* node) {
+    j.nodelist = node;
+    return j;
+  };
+  // n1 keeps 6 CPUs free, n2 2: a 2-CPU job goes to n2 (first fit would take n1).
+  auto r = s.run(
+      {pin(job(1, 0, 2, 600, 600, "p"), "n1"), pin(job(2, 0, 6, 600, 600, "p"), "n2"), job(3, 10, 2, 60, 60, "p")});
+  EXPECT_EQ(nodes_of(s, r, 1), "n1");
+  EXPECT_EQ(nodes_of(s, r, 2), "n2");
+  EXPECT_EQ(nodes_of(s, r, 3), "n2");
+}
+
+TEST(EnginePlacement, ATightSufficientRunOfNodesBeatsTheFirstOne) {
+  SimSite s(kEight);
+  engine::JobRequest busy = job(1, 0, 8, 600, 600, "p");
+  busy.nodelist = "n3";
+  // n3 busy splits the idle nodes into n[1-2] (16 CPUs) and n[4-8] (40): a 3-node job needs
+  // the second set; a 16-CPU job fits the first exactly.
+  engine::JobRequest three = job(2, 10, 24, 60, 60, "p");
+  three.nodes = 3;
+  auto r = s.run({busy, three, job(3, 20, 16, 60, 60, "p")});
+  EXPECT_EQ(nodes_of(s, r, 2), "n[4-6]");
+  EXPECT_EQ(nodes_of(s, r, 3), "n[1-2]");
+}
+
+TEST(EnginePlacement, ExcludedAndRequiredNodesAndTheMaxNodeCount) {
+  SimSite s(kEight);
+  engine::JobRequest x = job(1, 0, 8, 60, 60, "p");
+  x.exclude = "n[1-7]";
+  engine::JobRequest w = job(2, 0, 4, 60, 60, "p");
+  w.nodelist = "n[2,5]";  // both listed nodes, though one node could hold the job
+  engine::JobRequest capped = job(3, 0, 20, 60, 60, "p");
+  capped.max_nodes = 2;  // -N 1-2 with 20 CPUs on 8-CPU nodes: never fits
+  auto r = s.run({x, w, capped});
+  EXPECT_EQ(nodes_of(s, r, 1), "n8");
+  EXPECT_EQ(nodes_of(s, r, 2), "n[2,5]");
+  EXPECT_EQ(find_job(r, 3).state, engine::JobState::kRejected);
+  EXPECT_EQ(find_job(r, 3).reject_error, engine::kNodeConfigUnavailable);
+}
+
+}  // namespace
+}  // namespace sa
