@@ -15,6 +15,7 @@
 #include "cli/cmd_lint.h"
 #include "cli/cmd_simulate.h"
 #include "cli/cmd_squeue.h"
+#include "cli/cmd_tune.h"
 #include "cli/common.h"
 #include "cli/config_options.h"
 
@@ -37,6 +38,7 @@ int main(int argc, char** argv) {
   register_rules(app, runner);
   register_diff(app, runner);
   register_compare(app, runner);
+  register_tune(app, runner);
   ConfigFlags config;  // .slurm-advisor.toml, for every command
   register_config(app, runner, config);
   add_config_options(app, config);

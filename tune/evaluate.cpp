@@ -1,0 +1,108 @@
+#include "tune/evaluate.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace sa::tune {
+
+namespace {
+
+const std::string& account_of(const engine::SimJob& j, const engine::Site& site) {
+  return j.assoc != kNoAssoc && site.tree ? site.tree->assocs[j.assoc].account : j.req.account;
+}
+
+// The partition record a job ran in, or (never started) the first it queued in.
+const engine::SimRecord* record_of(const engine::SimJob& j) {
+  if (j.run_rec >= 0) return &j.recs[static_cast<std::size_t>(j.run_rec)];
+  return j.recs.empty() ? nullptr : &j.recs.front();
+}
+
+bool selected(const Selector& s, const engine::SimJob& j, const engine::Site& site) {
+  const Config& conf = *site.config;
+  const engine::SimRecord* rec = record_of(j);
+  if (!rec) return false;
+  const Partition& part = conf.partitions[rec->part];
+  if (!s.partition.empty() && part.name != s.partition) return false;
+  if (s.tier >= 0 && part.priority_tier != s.tier) return false;
+  if (!s.qos.empty()) {
+    const std::string qos = j.qos >= 0 ? site.qos.records[static_cast<std::size_t>(j.qos)].name : j.req.qos;
+    if (qos != s.qos) return false;
+  }
+  if (!s.account.empty() && account_of(j, site) != s.account) return false;
+  const std::uint32_t cpus = j.start != engine::kNoTime ? j.alloc.cpus() : j.req.cpus;
+  return cpus >= s.size_lo && cpus <= s.size_hi;
+}
+
+// Nearest-rank percentile, as metrics.cpp computes p95 (0 for no jobs: nothing waited).
+double percentile(std::vector<double>& v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(v.size())));
+  return v[std::max<std::size_t>(rank, 1) - 1];
+}
+
+double wait_stat(const Goal& g, const RunView& run) {
+  std::vector<double> waits;
+  for (const engine::SimJob& j : run.result.jobs) {
+    if (j.state == engine::JobState::kRejected || j.start == engine::kNoTime) continue;
+    if (selected(g.selector, j, run.site)) waits.push_back(static_cast<double>(j.start - j.begin));
+  }
+  switch (g.metric) {
+    case Metric::kWaitMean: {
+      double sum = 0;
+      for (double w : waits) sum += w;
+      return waits.empty() ? 0 : sum / static_cast<double>(waits.size());
+    }
+    case Metric::kWaitP50:
+      return percentile(waits, 0.5);
+    case Metric::kWaitMax:
+      return percentile(waits, 1.0);
+    default:
+      return percentile(waits, 0.95);
+  }
+}
+
+double starved(const Goal& g, const RunView& run) {
+  double n = 0;
+  for (const engine::SimJob& j : run.result.jobs) {
+    if (j.state == engine::JobState::kPending && selected(g.selector, j, run.site)) ++n;
+  }
+  return n;
+}
+
+// The worst account's |delivered - target| / target, over accounts with a target share.
+double share_error(const Goal& g, const RunView& run) {
+  double worst = 0;
+  for (const engine::AccountShare& s : run.metrics.account_shares) {
+    if (s.target <= 0) continue;
+    if (!g.selector.account.empty() && s.account != g.selector.account) continue;
+    worst = std::max(worst, std::fabs(s.actual - s.target) / s.target);
+  }
+  return worst;
+}
+
+}  // namespace
+
+double evaluate(const Goal& g, const RunView& run) {
+  switch (g.metric) {
+    case Metric::kShareError:
+      return share_error(g, run);
+    case Metric::kUtilisation:
+      return run.metrics.utilization;
+    case Metric::kBackfillShare:
+      return run.metrics.backfill_share;
+    case Metric::kStarved:
+      return starved(g, run);
+    case Metric::kFindings: {
+      if (!run.findings) return 0;
+      const int level = g.selector.severity == "error" ? 0 : g.selector.severity == "info" ? 2 : 1;
+      return static_cast<double>(run.findings->at_or_above[level]);
+    }
+    default:
+      return wait_stat(g, run);
+  }
+}
+
+}  // namespace sa::tune

@@ -1,0 +1,74 @@
+#pragma once
+// The grid search of `slurm-advisor tune`: every combination of the --vary values is written
+// as slurm.conf text, read again by the analyzer (a candidate with new errors is skipped with
+// the analyzer's message) and simulated on each seed's load; each goal's value is the mean
+// over the seeds with a 95 % interval. Candidates run on a thread pool, each with its own
+// engine state; results are kept by candidate index, so the output never depends on which
+// thread finished first.
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzer/analyze.h"
+#include "analyzer/result.h"
+#include "engine/site_loader.h"
+#include "engine/workload/workload.h"
+#include "tune/goal.h"
+#include "tune/space.h"
+#include "tune/stats.h"
+
+namespace sa::tune {
+
+struct GoalResult {
+  Interval value;
+  bool pass = false;
+  bool beats_baseline = false;
+};
+
+struct CandidateResult {
+  std::size_t index = 0;                   // grid order (the baseline has none)
+  std::vector<std::string> values;         // per dimension, as written into the config
+  std::string conf_text;                   // the main slurm.conf as this candidate writes it
+  std::optional<std::string> skip_reason;  // set: not simulated (an invalid combination)
+  std::vector<GoalResult> goals;
+  std::size_t passes = 0, seeds = 0;
+  double score = 0;  // the sum of the goals' normalised margins
+  int rank = 0;      // 1 = best
+  bool pareto = false;
+};
+
+struct SearchSpec {
+  std::vector<Goal> goals;
+  std::vector<Dimension> dims;
+  std::size_t max_candidates = 500;
+  unsigned jobs = 1;
+};
+
+/// The site as loaded (its accounting files, partition map) and the main slurm.conf's text.
+struct SearchSite {
+  const engine::LoadedSite* base = nullptr;
+  std::string conf_path, conf_text;
+  AnalyzeOptions analyze;
+  std::vector<engine::Workload> loads;  // one per seed
+};
+
+struct SearchOutcome {
+  CandidateResult baseline;
+  std::vector<CandidateResult> ranked;   // simulated candidates, best first
+  std::vector<CandidateResult> skipped;  // grid order
+  bool conflict = false;                 // more than one candidate on the Pareto front
+  const CandidateResult* recommended() const { return ranked.empty() ? nullptr : &ranked.front(); }
+};
+
+/// Checks the dimensions against the site (a partition the main file does not define, a QOS
+/// not in the table) and the grid's size; an error message for the user, or nothing.
+std::optional<std::string> check_space(const SearchSite& site, const SearchSpec& spec);
+
+Result<SearchOutcome> run_search(const SearchSite& site, const SearchSpec& spec);
+
+/// Orders by goals passed, then score, then grid index; sets rank and the Pareto flags.
+void rank_candidates(std::vector<CandidateResult>& ranked, const std::vector<Goal>& goals, bool& conflict);
+
+}  // namespace sa::tune
