@@ -19,29 +19,18 @@ namespace {
 
 using namespace sa::tune;
 
-Goal goal(const std::string& text) {
-  auto g = parse_goal(text);
-  EXPECT_TRUE(std::holds_alternative<Goal>(g)) << text << ": " << std::get<SpecError>(g).message;
-  return std::holds_alternative<Goal>(g) ? std::get<Goal>(g) : Goal{};
+// The parsed value (or the error) of `text`, failing the test when it is the other one.
+template <typename Want, typename Parse>
+Want expect_parse(Parse parse, const std::string& text) {
+  auto parsed = parse(text);
+  EXPECT_TRUE(std::holds_alternative<Want>(parsed)) << text;
+  return std::holds_alternative<Want>(parsed) ? std::get<Want>(parsed) : Want{};
 }
 
-SpecError goal_error(const std::string& text) {
-  auto g = parse_goal(text);
-  EXPECT_TRUE(std::holds_alternative<SpecError>(g)) << text << " should not parse";
-  return std::holds_alternative<SpecError>(g) ? std::get<SpecError>(g) : SpecError{};
-}
-
-Dimension vary(const std::string& text) {
-  auto d = parse_vary(text);
-  EXPECT_TRUE(std::holds_alternative<Dimension>(d)) << text << ": " << std::get<SpecError>(d).message;
-  return std::holds_alternative<Dimension>(d) ? std::get<Dimension>(d) : Dimension{};
-}
-
-SpecError vary_error(const std::string& text) {
-  auto d = parse_vary(text);
-  EXPECT_TRUE(std::holds_alternative<SpecError>(d)) << text << " should not parse";
-  return std::holds_alternative<SpecError>(d) ? std::get<SpecError>(d) : SpecError{};
-}
+Goal goal(const std::string& text) { return expect_parse<Goal>(parse_goal, text); }
+SpecError goal_error(const std::string& text) { return expect_parse<SpecError>(parse_goal, text); }
+Dimension vary(const std::string& text) { return expect_parse<Dimension>(parse_vary, text); }
+SpecError vary_error(const std::string& text) { return expect_parse<SpecError>(parse_vary, text); }
 
 TEST(TuneGoal, ParsesTheIssueExamples) {
   Goal g = goal("wait_p95[partition=batch]<=2h");
@@ -288,6 +277,36 @@ TEST(TuneCli, ExitStatus) {
                       true);
   EXPECT_EQ(bad.status, 2);
   EXPECT_NE(bad.out.find("more than 50 candidates"), std::string::npos) << bad.out;
+}
+
+}  // namespace
+
+namespace {
+
+// A partition field edited end to end: with 'low' a tier below 'high' on the same nodes, its
+// jobs wait behind every high job; one tier for both shortens low's waits. The two goals pull
+// apart, so the text report prints a Pareto front; --output writes the JSON to a file.
+TEST(TuneCli, PartitionTierEditShortensTheLowerTiersWaits) {
+  const auto dir = sa::test::fresh_test_dir("tune");
+  const std::string out = (dir / "tune.json").string();
+  const std::string conf = std::string(SA_SOURCE_DIR) + "/tests/data/tune/tiers.conf";
+  const std::string args = "tune " + conf +
+                           " --goal 'wait_p95[partition=low]<=4h' --goal 'wait_p95[partition=high]<=8h' "
+                           "--vary 'Partition[low].PriorityTier=1,2' --seeds 3 --days 1";
+  sa::test::CommandResult r = sa::test::run(args + " --format json --output " + out);
+  ASSERT_NE(r.status, 2);
+  std::ifstream in(out);
+  const auto j = nlohmann::json::parse(in);
+  ASSERT_EQ(j["candidates"].size(), 2u);
+  double low_wait[3] = {0, 0, 0};
+  for (const auto& c : j["candidates"]) {
+    low_wait[std::stoi(c["settings"]["Partition[low].PriorityTier"].get<std::string>())] =
+        c["goals"][0]["value"].get<double>();
+  }
+  EXPECT_LT(low_wait[2], low_wait[1]);
+  EXPECT_EQ(j["baseline"]["settings"]["Partition[low].PriorityTier"], "1");
+  r = sa::test::run(args);
+  EXPECT_NE(r.out.find("Pareto front"), std::string::npos) << r.out;
 }
 
 }  // namespace
