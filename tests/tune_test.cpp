@@ -268,6 +268,9 @@ TEST(TuneCli, ExitStatus) {
   sa::test::CommandResult bad = sa::test::run("tune " + kSmall + " --goal 'wait_p95<=5%' --vary bf_window=1,2", true);
   EXPECT_EQ(bad.status, 2);
   EXPECT_NE(bad.out.find("column 11: this metric takes a duration"), std::string::npos) << bad.out;
+  bad = sa::test::run("tune " + kSmall + " --goal 'wait_p95[partition=gpu]<=1h' --vary bf_window=1,2", true);
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.out.find("no partition 'gpu' in slurm.conf"), std::string::npos) << bad.out;
   bad = sa::test::run("tune " + kSmall + " --goal 'starved==0' --vary 'Partition[gpu].PriorityTier=1,2'", true);
   EXPECT_EQ(bad.status, 2);
   EXPECT_NE(bad.out.find("partition 'gpu' is not defined"), std::string::npos) << bad.out;

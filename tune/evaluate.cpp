@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "rules/framework/share_stats.h"
+
 namespace sa::tune {
 
 namespace {
@@ -72,12 +74,20 @@ double starved(const Goal& g, const RunView& run) {
   return n;
 }
 
+// An account with no user below it gets no usage whatever the weights (FAIR002's defect), so
+// it would pin share_error at 100 % for every candidate; it is left out.
+bool account_has_users(const AssocTree& tree, const std::string& account) {
+  const std::uint32_t id = tree.find_account(account);
+  return id != kNoAssoc && rules::shares::has_users_below(tree, id);
+}
+
 // The worst account's |delivered - target| / target, over accounts with a target share.
 double share_error(const Goal& g, const RunView& run) {
   double worst = 0;
   for (const engine::AccountShare& s : run.metrics.account_shares) {
     if (s.target <= 0) continue;
     if (!g.selector.account.empty() && s.account != g.selector.account) continue;
+    if (run.site.tree && !account_has_users(*run.site.tree, s.account)) continue;
     worst = std::max(worst, std::fabs(s.actual - s.target) / s.target);
   }
   return worst;

@@ -167,9 +167,28 @@ bool dominates(const CandidateResult& a, const CandidateResult& b, const std::ve
   return better;
 }
 
+// A selector naming a partition, account or QOS the site does not have would measure no jobs
+// and pass or fail for nothing; it is bad input.
+std::optional<std::string> check_goal_names(const Goal& g, const engine::LoadedSite& site) {
+  const Selector& s = g.selector;
+  if (!s.partition.empty() && !site.conf->config.find_partition(s.partition)) {
+    return fmt::format("--goal {}: no partition '{}' in slurm.conf", g.text, s.partition);
+  }
+  if (!s.account.empty() && site.tree && site.tree->find_account(s.account) == kNoAssoc) {
+    return fmt::format("--goal {}: no account '{}' in the association tree", g.text, s.account);
+  }
+  if (!s.qos.empty() && site.site.qos.from_input() && !site.site.qos.find(s.qos)) {
+    return fmt::format("--goal {}: no QOS '{}' in the QOS table", g.text, s.qos);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::string> check_space(const SearchSite& s, const SearchSpec& spec) {
+  for (const Goal& g : spec.goals) {
+    if (auto e = check_goal_names(g, *s.base)) return e;
+  }
   std::size_t total = 1;
   for (const Dimension& d : spec.dims) {
     std::string probe = s.conf_text;

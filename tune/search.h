@@ -62,8 +62,8 @@ struct SearchOutcome {
   const CandidateResult* recommended() const { return ranked.empty() ? nullptr : &ranked.front(); }
 };
 
-/// Checks the dimensions against the site (a partition the main file does not define, a QOS
-/// not in the table) and the grid's size; an error message for the user, or nothing.
+/// Checks the goals' selectors and the dimensions against the site (a partition the main file
+/// does not define, an account or QOS it lacks) and the grid's size; an error message or nothing.
 std::optional<std::string> check_space(const SearchSite& site, const SearchSpec& spec);
 
 Result<SearchOutcome> run_search(const SearchSite& site, const SearchSpec& spec);
