@@ -88,6 +88,12 @@ int run_tune(const TuneOptions& o) {
     std::cerr << "slurm-advisor: " << outcome.error() << "\n";
     return kExitUsage;
   }
+  if (outcome->ranked.empty()) {
+    // Nothing to recommend: usually a misspelt key, which the analyzer refuses in every candidate.
+    std::cerr << "slurm-advisor: the analyzer refused every candidate; the first: "
+              << *outcome->skipped.front().skip_reason << "\n";
+    return kExitUsage;
+  }
   const tune::ReportContext ctx{&spec, o.site.paths.conf, load};
   std::ostringstream text;
   if (o.format == "json") {

@@ -268,6 +268,10 @@ TEST(TuneCli, ExitStatus) {
   sa::test::CommandResult bad = sa::test::run("tune " + kSmall + " --goal 'wait_p95<=5%' --vary bf_window=1,2", true);
   EXPECT_EQ(bad.status, 2);
   EXPECT_NE(bad.out.find("column 11: this metric takes a duration"), std::string::npos) << bad.out;
+  bad = sa::test::run("tune " + kSmall + " --goal 'starved==0' --vary PriortyWeightAge=1,2", true);
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.out.find("refused every candidate"), std::string::npos) << bad.out;
+  EXPECT_NE(bad.out.find("PriortyWeightAge"), std::string::npos) << bad.out;
   bad = sa::test::run("tune " + kSmall + " --goal 'wait_p95[partition=gpu]<=1h' --vary bf_window=1,2", true);
   EXPECT_EQ(bad.status, 2);
   EXPECT_NE(bad.out.find("no partition 'gpu' in slurm.conf"), std::string::npos) << bad.out;

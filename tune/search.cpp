@@ -150,6 +150,7 @@ void summarise(CandidateResult& c, const std::vector<std::vector<double>>& per_s
     for (const auto& seed : per_seed) v.push_back(seed[g]);
     GoalResult r;
     r.value = mean_interval(v);
+    r.value.lo = std::max(0.0, r.value.lo);  // no metric is negative; a wide t interval can be
     r.pass = passes(goals[g], r.value.mean);
     c.passes += r.pass ? 1 : 0;
     c.score += margin(goals[g], r.value.mean);
