@@ -68,7 +68,7 @@ class WillRunAnswers {
     mix(reinterpret_cast<std::uintptr_t>(d.required));
     mix(reinterpret_cast<std::uintptr_t>(d.counted));
     mix(static_cast<std::uint64_t>(d.mem_whole_node) | static_cast<std::uint64_t>(d.mem_unknown) << 1 |
-        static_cast<std::uint64_t>(d.whole_nodes) << 2);
+        static_cast<std::uint64_t>(d.whole_nodes) << 2 | static_cast<std::uint64_t>(d.least_loaded) << 3);
     for (std::size_t w = 0; w < (avail.size() + 63) / 64; ++w) mix(avail.word(w));
     return h;
   }

@@ -293,6 +293,8 @@ Demand Simulator::record_demand(const JobRequest& r, const Partition& part) cons
       r.exclusive || part.oversubscribe.mode == OverSubscribe::Mode::kExclusive || conf_.select.type == "select/linear";
   d.max_cpus_per_node = part.max_cpus_per_node;
   d.cpus_per_node = r.cpus_per_node;
+  d.least_loaded = part.lln || std::any_of(conf_.select.flags.begin(), conf_.select.flags.end(),
+                                           [](const std::string& f) { return iequals(f, "CR_LLN"); });
   if (r.max_nodes > 0) d.max_nodes = std::max(r.max_nodes, d.min_nodes);
   if (r.gpus == 0 && r.gpus_per_node > 0) d.gpus = r.gpus_per_node * d.min_nodes;
   if (r.mem_set) {

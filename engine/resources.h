@@ -37,6 +37,7 @@ struct Demand {
   std::uint32_t max_cpus_per_node = 0xFFFFFFFF;
   std::uint32_t cpus_per_node = 0;       // --ntasks-per-node x --cpus-per-task: exactly this on each node
   std::uint32_t max_nodes = 0;           // -N min-max's max; 0: no bound
+  bool least_loaded = false;             // CR_LLN or the partition's LLN=YES (engine/policy/least_loaded.h)
   const NodeBitset* required = nullptr;  // -w: every one of these nodes (internal numbering), first
   /// Counted features (--constraint "[a*1&b*2]", "a*2"): so many distinct nodes from each set.
   const std::vector<std::pair<const NodeBitset*, std::uint32_t>>* counted = nullptr;
@@ -83,7 +84,8 @@ struct PoolState {
 
 /// How nodes are chosen among the candidates (engine/policy/): kInOrder takes them in weight,
 /// then configuration order; kBestFit is select/cons_tres's _eval_nodes (consecutive sets,
-/// the tightest sufficient set, the best-fitting single node).
+/// the tightest sufficient set, the best-fitting single node). A demand can ask for the
+/// least loaded nodes instead (Demand::least_loaded).
 enum class Placement : std::uint8_t { kInOrder, kBestFit };
 
 class NodePool {

@@ -67,3 +67,28 @@ TEST(EnginePlacement, ExcludedAndRequiredNodesAndTheMaxNodeCount) {
 
 }  // namespace
 }  // namespace sa
+
+namespace sa {
+namespace {
+
+TEST(EnginePlacement, LlnTakesTheLeastLoadedNodesOfTheLowestWeight) {
+  // LLN=YES (or CR_LLN): the node with the greatest share of its CPUs free, within the lowest
+  // weight; best fit would have put the 2-CPU job on the fuller n2.
+  SimSite s(
+      "ClusterName=c\nSelectType=select/cons_tres\nSelectTypeParameters=CR_Core\n"
+      "NodeName=n[1-3] CPUs=8 RealMemory=8000\nNodeName=n4 CPUs=8 RealMemory=8000 Weight=5\n"
+      "PartitionName=p Nodes=n[1-4] Default=YES MaxTime=60 LLN=YES\n");
+  auto pin = [](engine::JobRequest j, const char* node) {
+    j.nodelist = node;
+    return j;
+  };
+  auto r = s.run({pin(job(1, 0, 2, 600, 600, "p"), "n1"), pin(job(2, 0, 6, 600, 600, "p"), "n2"),
+                  pin(job(3, 0, 1, 600, 600, "p"), "n3"), job(4, 10, 2, 60, 60, "p"), job(5, 10, 12, 60, 60, "p")});
+  EXPECT_EQ(nodes_of(s, r, 4), "n3");  // 7 of 8 free beats n1's 6 and n2's 2; n4 weighs more
+  // 12 CPUs: n1 (6 free, 75 %), then n3 (5 of 8 after job 4), then n2's last CPU; n4 (all
+  // free, but a higher weight) is not reached.
+  EXPECT_EQ(nodes_of(s, r, 5), "n[1-3]");
+}
+
+}  // namespace
+}  // namespace sa

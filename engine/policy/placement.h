@@ -3,6 +3,7 @@
 // through here to the pool's Placement strategy.
 // Included from the end of engine/resources.h: include that instead.
 #include "engine/policy/best_fit.h"
+#include "engine/policy/least_loaded.h"
 #include "engine/policy/node_select.h"
 
 namespace sa::engine {
@@ -64,6 +65,8 @@ inline bool NodePool::fit_nodes(NodeAt node_at, const Demand& d, const NodeBitse
   // strategy offers every node that can give anything until the job is met (best fit's
   // single node is only taken when it meets the job). The in-order walk stops earliest.
   if (!out) return fit_in_order(taker, *pool, false);
+  // _eval_nodes tries LLN after bf_busy_nodes and before its own best fit.
+  if (d.least_loaded) return fit_least_loaded(*this, taker, *pool);
   switch (placement_) {
     case Placement::kBestFit:
       return fit_best(*this, taker, *pool);
