@@ -41,9 +41,11 @@ inline bool NodePool::fit_nodes(NodeAt node_at, const Demand& d, const NodeBitse
       pool = &rest;
     }
     thread_local NodeBitset group;
-    for (const auto& [set, count] : *d.counted) {
+    for (const auto& counted : *d.counted) {
+      // (Not a structured binding: clang before 16 cannot capture one in the lambda below.)
+      const std::uint32_t count = counted.second;
       std::uint32_t got = 0;
-      group.assign_and(rest, *set);
+      group.assign_and(rest, *counted.first);
       group.for_each_until([&](std::size_t i) {
         const auto n = static_cast<std::uint32_t>(i);
         const std::uint32_t before = taker.nodes_used();
