@@ -32,7 +32,7 @@ bool listed(const std::vector<std::string>& list, const std::string& name) {
 
 }  // namespace
 
-void Simulator::bind(const Workload& workload) {
+void Simulator::bind(const Workload& workload, bool replay_dependencies) {
   // Mapping trace names onto the site is counted (SimCounters::mapped_*), not diagnosed
   // per job: a trace from another machine maps every job.
   jobs_.reserve(workload.jobs.size());
@@ -42,7 +42,7 @@ void Simulator::bind(const Workload& workload) {
     bind_job(j);
     jobs_.push_back(std::move(j));
   }
-  bind_dependencies();
+  if (replay_dependencies) bind_dependencies();
 }
 
 void Simulator::refuse(SimJob& job, const char* error, const std::string& detail) {

@@ -271,7 +271,9 @@ void Simulator::finish(std::int64_t start) {
 }
 
 PendingSnapshot Simulator::queue_snapshot(const Workload& workload, std::int64_t at, std::int64_t calc_at) {
-  bind(workload);
+  // A snapshot prices the queue as recorded: no run resolves dependencies, so each job keeps
+  // the Eligible time the trace gives it (age counts from there).
+  bind(workload, /*replay_dependencies=*/false);
   result_.epoch_offset = workload.epoch_offset;
   if (calc_at == kNoTime || calc_at > at) calc_at = at;
   if (site_.tree) {

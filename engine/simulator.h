@@ -298,7 +298,7 @@ class Simulator {
     const char* error = nullptr;  // slurm_errno.c's message
     std::string reason;
   };
-  void bind(const Workload& workload);
+  void bind(const Workload& workload, bool replay_dependencies = true);
   void bind_job(SimJob& job);
   std::vector<std::uint32_t> job_partitions(const JobRequest& r);
   void bind_association(SimJob& job);
