@@ -28,6 +28,12 @@ struct PsvTable {
 };
 
 /// Reads the table; rows with a different field count are reported (code) and skipped.
-PsvTable read_psv(const SourceManager& sources, FileId file, DiagnosticSink& sink, const std::string& code);
+/// `free_text` names columns whose values may hold line breaks (sacct's SubmitLine with a
+/// script's lines): when exactly one of them is in the header, a row that stops short inside
+/// or after it is continued on the next physical lines, as sacct printed the value's
+/// newlines, if that gives exactly the header's field count. (A '|' inside a value cannot be
+/// mended: several columns hold free text; sacct --delimiter avoids it.)
+PsvTable read_psv(const SourceManager& sources, FileId file, DiagnosticSink& sink, const std::string& code,
+                  const std::vector<std::string>& free_text = {});
 
 }  // namespace sa

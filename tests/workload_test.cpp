@@ -277,6 +277,34 @@ TEST(SacctReader, ShapeFromColumnsAndSubmitLine) {
   EXPECT_EQ(test::where(sink), (std::vector<std::string>{"WORK001 2:101", "WORK001 3:46", "WORK007 3:57"}));
 }
 
+TEST(SacctReader, ASubmitLineWithAScriptsNewlinesIsOneRowAndTabsKeepPipes) {
+  // sacct prints a SubmitLine's newlines as they are: the row goes on over the next lines.
+  DiagnosticSink sink;
+  auto w = read_text(
+      "JobIDRaw|Submit|ElapsedRaw|ReqCPUS|SubmitLine|State\n"
+      "1|100|5|4|sbatch --wrap 'if true\n"
+      "  then echo -N 2\n"
+      "fi' -N 2|COMPLETED\n"
+      "2|110|5|1|sbatch -n 1|COMPLETED\n",
+      sink);
+  ASSERT_EQ(w.jobs.size(), 2u) << sink.all().size();
+  EXPECT_EQ(w.jobs[0].nodes, 2u);  // -N 2 after the script, not the echo's
+  EXPECT_EQ(w.jobs[1].id, 2u);
+  EXPECT_EQ(sink.count(Severity::kError), 0);
+  // A short row followed by rows is not a broken value: it alone is reported, the rest read.
+  DiagnosticSink short_sink;
+  auto s = read_text("JobIDRaw|Submit|ElapsedRaw|ReqCPUS|SubmitLine|State\n3|100|5\n4|110|5|1|sbatch|COMPLETED\n",
+                     short_sink);
+  ASSERT_EQ(s.jobs.size(), 1u);
+  EXPECT_EQ(s.jobs[0].id, 4u);
+  EXPECT_EQ(short_sink.count(Severity::kError), 1);
+  // sacct -P --delimiter=$'\t': a '|' inside a value stays in it.
+  DiagnosticSink tab_sink;
+  auto t = read_text("JobIDRaw\tSubmit\tElapsedRaw\tReqCPUS\tConstraints\n5\t100\t5\t1\tamd|intel\n", tab_sink);
+  ASSERT_EQ(t.jobs.size(), 1u);
+  EXPECT_EQ(t.jobs[0].constraint, "amd|intel");
+}
+
 TEST(SyntheticProfile, ErrorsCarryLineAndColumn) {
   SourceManager sources;
   DiagnosticSink sink;

@@ -108,7 +108,9 @@ Workload read_sacct(FileId file, const SourceManager& sources, DiagnosticSink& s
   w.source = sources.path(file);
   read_saved_load_header(sources.file(file).content, w);
   DiagnosticSink table_sink;
-  PsvTable t = read_psv(sources, file, table_sink, "WORK001");
+  // SubmitLine is the column whose values hold newlines (a script's lines): rows broken by
+  // them are mended.
+  PsvTable t = read_psv(sources, file, table_sink, "WORK001", {"SubmitLine"});
   int first_bad_line = 0;  // with stop_on_error, rows from the first unreadable one on are not read
   for (const Diagnostic& d : table_sink.all()) {
     sink.report(d);
