@@ -43,6 +43,7 @@ struct JobRequest {
   std::string user, account, qos;
   std::string group;        // the user's Unix group, where known (sacct's Group); AllowGroups
   std::string reservation;  // --reservation (sacct's Reservation column)
+  std::string name;         // -J/--job-name (sacct's JobName), for --dependency=singleton
   // The recorded request's shape (sacct columns and SubmitLine, docs/workloads.md). Every
   // default means "not given", so loads without these (SWF, synthetic, older dumps) behave as
   // before; `nodes` above is the minimum of -N min-max.

@@ -16,11 +16,21 @@ void Simulator::bind_dependencies() {
   std::map<std::uint32_t, std::uint32_t> index;
   for (std::uint32_t i = 0; i < jobs_.size(); ++i) index.emplace(jobs_[i].req.id, i);
   dependents_.assign(jobs_.size(), {});
+  // singleton (_find_singleton_job): a job waits while an earlier job of the same user and
+  // name has not finished. Jobs are in submit order, so "earlier" is a lower index.
+  std::map<std::pair<std::string, std::string>, std::vector<std::uint32_t>> by_name;
   for (std::uint32_t i = 0; i < jobs_.size(); ++i) {
     SimJob& job = jobs_[i];
     bool replayed = false;
     job.dep_jobs.clear();
+    std::vector<std::uint32_t>* same = nullptr;
+    if (!job.req.name.empty()) same = &by_name[{job.req.user, job.req.name}];
     for (const Dependency& d : job.req.dependencies) {
+      if (d.type == DependencyType::kSingleton && same && job.singleton_after.empty()) {
+        job.singleton_after = *same;
+        for (std::uint32_t k : *same) dependents_[k].push_back(i);
+        replayed = replayed || !same->empty();
+      }
       auto it = index.find(d.job_id);
       const bool known = d.type != DependencyType::kSingleton && it != index.end() && it->second != i;
       job.dep_jobs.push_back(known ? static_cast<std::int32_t>(it->second) : -1);
@@ -32,6 +42,7 @@ void Simulator::bind_dependencies() {
       job.waits_on_deps = true;
       if (!job.req.begin_set) job.begin = job.req.submit;  // the recorded Eligible was the dependency's
     }
+    if (same) same->push_back(i);
   }
 }
 
@@ -44,7 +55,18 @@ Simulator::DepState Simulator::dependency_state(const SimJob& job, std::int64_t&
     const SimJob* dep = k >= 0 ? &jobs_[static_cast<std::size_t>(k)] : nullptr;
     std::int64_t at = kNoTime;
     bool never = false;
-    if (d.type == DependencyType::kSingleton || !dep || dep->state == JobState::kRejected) {
+    if (d.type == DependencyType::kSingleton) {
+      at = job.req.submit;
+      for (std::uint32_t s : job.singleton_after) {
+        const SimJob& other = jobs_[s];
+        if (other.state == JobState::kRejected) continue;
+        if (other.state != JobState::kDone) {
+          at = kNoTime;  // still pending or running
+          break;
+        }
+        at = std::max(at, other.end);
+      }
+    } else if (!dep || dep->state == JobState::kRejected) {
       at = job.req.submit;
     } else if (d.type == DependencyType::kAfter) {
       if (dep->start != kNoTime) at = dep->start;

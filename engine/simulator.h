@@ -174,8 +174,9 @@ struct SimJob {
   std::int64_t preempt_start = kNoTime;  // as a preemptor: when it last preempted jobs
   std::uint32_t suspends = 0;
   EndState end_state = EndState::kCompleted;
-  bool waits_on_deps = false;          // a dependency on a job of the load is not met yet
-  std::vector<std::int32_t> dep_jobs;  // per req.dependencies item: the job's index, or -1
+  bool waits_on_deps = false;                  // a dependency on a job of the load is not met yet
+  std::vector<std::int32_t> dep_jobs;          // per req.dependencies item: the job's index, or -1
+  std::vector<std::uint32_t> singleton_after;  // --dependency=singleton: earlier jobs of its user and name
   std::vector<JobEvent> events;
   std::int64_t expected_end() const { return limit_end; }  // what backfill plans with
   /// The record it runs or ran in, or its first choice if it never started (needs records).

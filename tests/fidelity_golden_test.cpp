@@ -168,6 +168,10 @@ TEST(FidelityGolden, DependenciesHoldsAndLicencesReplayAsRealSlurmRanThem) {
   // afterok:1:11 waits for both; afterok:9999 (no such job) runs at once, as it did.
   EXPECT_EQ(by_id.at(14)->start, std::max(by_id.at(1)->end, by_id.at(11)->end));
   EXPECT_TRUE(shows(10, "JobHeldUser"));
+  // singleton (-J single): job 8 waits for job 7, the earlier job of its user and name.
+  EXPECT_EQ(by_id.at(8)->req.name, "single");
+  EXPECT_TRUE(shows(8, "Dependency"));
+  EXPECT_EQ(by_id.at(8)->start, by_id.at(7)->end);
   // Licenses=lic:2: the third -L lic:1 job waits for a licence.
   EXPECT_TRUE(shows(13, "Licenses"));
   EXPECT_EQ(by_id.at(13)->start, std::min(by_id.at(11)->end, by_id.at(12)->end));

@@ -168,6 +168,7 @@ void apply_submit_line(JobRequest& job, const FieldText& field, DiagnosticSink& 
   if (o.dependency && job.dependencies.empty()) set_dependency(job, *o.dependency, field.loc, sink);
   if (o.licenses && job.licenses.empty()) set_licenses(job, *o.licenses, field.loc, sink);
   if (o.nodelist) job.nodelist = *o.nodelist;
+  if (o.job_name && job.name.empty()) job.name = *o.job_name;
   if (o.exclude) job.exclude = *o.exclude;
   job.hold = job.hold || o.hold;
   job.begin_set = job.begin_set || o.begin.has_value();

@@ -24,7 +24,7 @@ namespace {
 struct Columns {
   std::optional<std::size_t> id, id_raw, user, account, partition, qos, submit, eligible, start, end, elapsed,
       elapsed_raw, timelimit, timelimit_raw, req_cpus, alloc_cpus, ncpus, req_nodes, nnodes, req_mem, req_tres, state,
-      priority, nice, reservation, group, ntasks, alloc_tres, constraints, dependency, licenses, submit_line;
+      priority, nice, reservation, group, job_name, ntasks, alloc_tres, constraints, dependency, licenses, submit_line;
   explicit Columns(const PsvTable& t)
       : id(t.column("JobID")),
         id_raw(t.column("JobIDRaw")),
@@ -52,6 +52,7 @@ struct Columns {
         nice(t.column("Nice")),
         reservation(t.column("Reservation")),
         group(t.column("Group")),
+        job_name(t.column("JobName")),
         ntasks(t.column("NTasks")),
         alloc_tres(t.column("AllocTRES")),
         constraints(t.column("Constraints")),
@@ -228,6 +229,7 @@ Workload read_sacct(FileId file, const SourceManager& sources, DiagnosticSink& s
     }
     j.qos = to_lower(trim(get(c.qos)));
     j.group = std::string(trim(get(c.group)));
+    j.name = std::string(trim(get(c.job_name)));
     const std::string resv(trim(get(c.reservation)));
     if (!resv.empty() && resv != "(null)") j.reservation = resv;
     if (auto n = parse_trace_int(get(c.nice)))

@@ -127,6 +127,8 @@ std::string_view long_name_of(char c) {
       return "begin";
     case 'H':
       return "hold";
+    case 'J':
+      return "job-name";
     default:
       return "";
   }
@@ -149,7 +151,8 @@ void keep(SubmitOptions& out, std::string_view name, std::string value) {
       {"nodelist", &SubmitOptions::nodelist},
       {"exclude", &SubmitOptions::exclude},
       {"begin", &SubmitOptions::begin},
-      {"exclusive", &SubmitOptions::exclusive}};
+      {"exclusive", &SubmitOptions::exclusive},
+      {"job-name", &SubmitOptions::job_name}};
   for (const auto& [slot_name, member] : slots) {
     if (slot_name == name) out.*member = std::move(value);  // the last one given wins
   }
