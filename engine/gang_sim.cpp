@@ -143,13 +143,7 @@ void Simulator::stop_preempted(std::uint32_t j, std::uint32_t by) {
     ++result_.counters.preempt_cancels;
     job.events.push_back({now_, JobEvent::Kind::kPreemptCancel, by});
     job.lost_cpu_seconds += lost;  // (requeue() counts its own)
-    job.state = JobState::kDone;
-    job.end = now_;
-    job.end_state = EndState::kPreempted;
-    stop_running(j);
-    dependencies_moved(j);
-    if (limits_.active()) limits_.remove_submit(limit_key(job, job.recs.front()));
-    --active_jobs_;
+    finish_job(j, EndState::kPreempted);
   }
   trigger_direct();
   bf_changed_ = true;

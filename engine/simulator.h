@@ -341,6 +341,8 @@ class Simulator {
   void on_submit(std::uint32_t j);
   void on_eligible(std::uint32_t j);
   void on_end(std::uint32_t j);
+  /// A running job ends for good (completed, timed out, or cancelled by preemption).
+  void finish_job(std::uint32_t j, EndState how);
   void on_node_event(std::uint32_t change);
   void requeue(std::uint32_t j);
   /// A running job leaves the machine: last usage charged, limits released, resources back.

@@ -78,15 +78,22 @@ void Simulator::on_end(std::uint32_t j) {
   SimJob& job = jobs_[j];
   // A run cut short by a DOWN node leaves its end event behind: it no longer applies.
   if (job.state != JobState::kRunning || job.planned_end != now_) return;
+  finish_job(j, job.ran(now_) < job.req.run_time ? EndState::kTimeout : EndState::kCompleted);
+  trigger_direct();
+  bf_changed_ = true;
+}
+
+void Simulator::finish_job(std::uint32_t j, EndState how) {
+  // A running job leaves for good: its resources, its submit-limit count, and the jobs that
+  // depend on it (which may start, or never).
+  SimJob& job = jobs_[j];
   job.state = JobState::kDone;
   job.end = now_;
-  if (job.ran(now_) < job.req.run_time) job.end_state = EndState::kTimeout;
+  job.end_state = how;
   stop_running(j);
   dependencies_moved(j);
   if (limits_.active()) limits_.remove_submit(limit_key(job, job.recs.front()));
   --active_jobs_;
-  trigger_direct();
-  bf_changed_ = true;
 }
 
 void Simulator::trigger_main() {
