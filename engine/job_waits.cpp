@@ -13,24 +13,19 @@ void Simulator::bind_dependencies() {
   // simulated start or end, not for the Eligible time the trace recorded. A job the load
   // does not have (finished before the dump, or an id that never existed) counts as done,
   // as slurmctld accepted job 15 of the dependencies capture (afterok:9999) and ran it.
+  auto has_deps = [](const SimJob& j) { return !j.req.dependencies.empty(); };
+  if (std::none_of(jobs_.begin(), jobs_.end(), has_deps)) return;  // nothing to track
   std::map<std::uint32_t, std::uint32_t> index;
   for (std::uint32_t i = 0; i < jobs_.size(); ++i) index.emplace(jobs_[i].req.id, i);
   dependents_.assign(jobs_.size(), {});
-  // singleton (_find_singleton_job): a job waits while an earlier job of the same user and
-  // name has not finished. Jobs are in submit order, so "earlier" is a lower index.
-  std::map<std::pair<std::string, std::string>, std::vector<std::uint32_t>> by_name;
+  bind_name_groups();
   for (std::uint32_t i = 0; i < jobs_.size(); ++i) {
     SimJob& job = jobs_[i];
     bool replayed = false;
     job.dep_jobs.clear();
-    std::vector<std::uint32_t>* same = nullptr;
-    if (!job.req.name.empty()) same = &by_name[{job.req.user, job.req.name}];
     for (const Dependency& d : job.req.dependencies) {
-      if (d.type == DependencyType::kSingleton && same && job.singleton_after.empty()) {
-        job.singleton_after = *same;
-        for (std::uint32_t k : *same) dependents_[k].push_back(i);
-        replayed = replayed || !same->empty();
-      }
+      // singleton waits on its name group (bind_name_groups), unless it is the group's first.
+      if (d.type == DependencyType::kSingleton) replayed = replayed || (job.name_group >= 0 && job.name_pos > 0);
       auto it = index.find(d.job_id);
       const bool known = d.type != DependencyType::kSingleton && it != index.end() && it->second != i;
       job.dep_jobs.push_back(known ? static_cast<std::int32_t>(it->second) : -1);
@@ -42,11 +37,45 @@ void Simulator::bind_dependencies() {
       job.waits_on_deps = true;
       if (!job.req.begin_set) job.begin = job.req.submit;  // the recorded Eligible was the dependency's
     }
-    if (same) same->push_back(i);
   }
 }
 
-Simulator::DepState Simulator::dependency_state(const SimJob& job, std::int64_t& ready) const {
+void Simulator::bind_name_groups() {
+  // singleton (_find_singleton_job): a job waits while an earlier job of the same user and
+  // name has not finished. Jobs are in submit order, so each (user, name) group is in order
+  // and "earlier" is a lower position; a group keeps how far its finished prefix reaches,
+  // so a check is O(1) amortised, whatever the group's size.
+  const bool any = std::any_of(jobs_.begin(), jobs_.end(), [](const SimJob& j) {
+    return std::any_of(j.req.dependencies.begin(), j.req.dependencies.end(),
+                       [](const Dependency& d) { return d.type == DependencyType::kSingleton; });
+  });
+  if (!any) return;
+  std::map<std::pair<std::string, std::string>, std::int32_t> by_name;
+  for (std::uint32_t i = 0; i < jobs_.size(); ++i) {
+    SimJob& job = jobs_[i];
+    if (job.req.name.empty()) continue;
+    auto [it, fresh] =
+        by_name.emplace(std::make_pair(job.req.user, job.req.name), static_cast<std::int32_t>(name_groups_.size()));
+    if (fresh) name_groups_.emplace_back();
+    NameGroup& g = name_groups_[static_cast<std::size_t>(it->second)];
+    job.name_group = it->second;
+    job.name_pos = static_cast<std::uint32_t>(g.members.size());
+    g.members.push_back(i);
+  }
+}
+
+void Simulator::advance_name_group(NameGroup& g) {
+  while (g.first_open < g.members.size()) {
+    const SimJob& m = jobs_[g.members[g.first_open]];
+    if (m.state == JobState::kDone)
+      g.ended = std::max(g.ended, m.end);
+    else if (m.state != JobState::kRejected)
+      break;  // still to come, pending or running
+    ++g.first_open;
+  }
+}
+
+Simulator::DepState Simulator::dependency_state(const SimJob& job, std::int64_t& ready) {
   bool all = true, any = false, never_all = true;
   std::int64_t ready_all = job.begin, ready_any = kNoTime;
   for (std::size_t i = 0; i < job.req.dependencies.size(); ++i) {
@@ -57,14 +86,11 @@ Simulator::DepState Simulator::dependency_state(const SimJob& job, std::int64_t&
     bool never = false;
     if (d.type == DependencyType::kSingleton) {
       at = job.req.submit;
-      for (std::uint32_t s : job.singleton_after) {
-        const SimJob& other = jobs_[s];
-        if (other.state == JobState::kRejected) continue;
-        if (other.state != JobState::kDone) {
-          at = kNoTime;  // still pending or running
-          break;
-        }
-        at = std::max(at, other.end);
+      if (job.name_group >= 0) {
+        NameGroup& g = name_groups_[static_cast<std::size_t>(job.name_group)];
+        advance_name_group(g);
+        // The job itself is unfinished, so the finished prefix stops at it at the most.
+        at = g.first_open >= job.name_pos ? std::max(at, g.ended) : kNoTime;
       }
     } else if (!dep || dep->state == JobState::kRejected) {
       at = job.req.submit;
@@ -134,23 +160,32 @@ bool Simulator::hold_until_ready(std::uint32_t j) {
 
 void Simulator::dependencies_moved(std::uint32_t j) {
   // A job started or ended: the jobs waiting on it may be free now (or never).
-  if (dependents_.empty()) return;
-  for (std::uint32_t k : dependents_[j]) {
-    SimJob& other = jobs_[k];
-    if (other.state != JobState::kPending || !other.waits_on_deps) continue;
-    if (hold_until_ready(k)) continue;
-    if (other.begin <= now_) {
-      if (other.accrue == kNoTime) other.accrue = other.begin;
-      set_reason(other, kReasonNone);
-      queue_insert(k);
-      trigger_main();
-    } else {
-      set_reason(other, kReasonBeginTime);
-      events_.push(other.begin, EventType::kEligible, k);
-      ++future_eligible_;
-    }
-    bf_changed_ = true;
+  if (!dependents_.empty()) {
+    for (std::uint32_t k : dependents_[j]) recheck_dependencies(k);
   }
+  // singleton: only the group's first unfinished job can have become free.
+  if (const std::int32_t gi = jobs_[j].name_group; gi >= 0) {
+    NameGroup& g = name_groups_[static_cast<std::size_t>(gi)];
+    advance_name_group(g);
+    if (g.first_open < g.members.size()) recheck_dependencies(g.members[g.first_open]);
+  }
+}
+
+void Simulator::recheck_dependencies(std::uint32_t k) {
+  SimJob& other = jobs_[k];
+  if (other.state != JobState::kPending || !other.waits_on_deps) return;
+  if (hold_until_ready(k)) return;
+  if (other.begin <= now_) {
+    if (other.accrue == kNoTime) other.accrue = other.begin;
+    set_reason(other, kReasonNone);
+    queue_insert(k);
+    trigger_main();
+  } else {
+    set_reason(other, kReasonBeginTime);
+    events_.push(other.begin, EventType::kEligible, k);
+    ++future_eligible_;
+  }
+  bf_changed_ = true;
 }
 
 bool Simulator::licenses_free(const SimJob& job) const {

@@ -174,9 +174,10 @@ struct SimJob {
   std::int64_t preempt_start = kNoTime;  // as a preemptor: when it last preempted jobs
   std::uint32_t suspends = 0;
   EndState end_state = EndState::kCompleted;
-  bool waits_on_deps = false;                  // a dependency on a job of the load is not met yet
-  std::vector<std::int32_t> dep_jobs;          // per req.dependencies item: the job's index, or -1
-  std::vector<std::uint32_t> singleton_after;  // --dependency=singleton: earlier jobs of its user and name
+  bool waits_on_deps = false;          // a dependency on a job of the load is not met yet
+  std::vector<std::int32_t> dep_jobs;  // per req.dependencies item: the job's index, or -1
+  std::int32_t name_group = -1;        // singleton bookkeeping: its (user, job name) group, or -1
+  std::uint32_t name_pos = 0;          // and its place in that group (submit order)
   std::vector<JobEvent> events;
   std::int64_t expected_end() const { return limit_end; }  // what backfill plans with
   /// The record it runs or ran in, or its first choice if it never started (needs records).
@@ -314,7 +315,17 @@ class Simulator {
   // Dependencies, holds and licences (job_waits.cpp).
   enum class DepState { kWaiting, kReady, kNever };
   void bind_dependencies();
-  DepState dependency_state(const SimJob& job, std::int64_t& ready) const;
+  /// The jobs of one user with one job name, in submit order, and how far the finished ones
+  /// reach from the first (singleton's "every earlier job has finished").
+  struct NameGroup {
+    std::vector<std::uint32_t> members;
+    std::size_t first_open = 0;    // members before it are done or refused
+    std::int64_t ended = kNoTime;  // the latest end among them
+  };
+  void bind_name_groups();
+  void advance_name_group(NameGroup& g);
+  void recheck_dependencies(std::uint32_t k);
+  DepState dependency_state(const SimJob& job, std::int64_t& ready);
   /// Sets the Reason and returns true while a hold or dependency keeps the job out of the queue.
   bool hold_until_ready(std::uint32_t j);
   void dependencies_moved(std::uint32_t j);
@@ -419,7 +430,8 @@ class Simulator {
   std::vector<NodeBitset> part_nodes_;
   std::deque<NodeBitset> node_sets_;  // records' own node sets (a deque: Demand::required points in)
   std::map<std::string, NodeChoice> node_choices_;
-  std::vector<std::vector<std::uint32_t>> dependents_;  // per job: the jobs that depend on it
+  std::vector<std::vector<std::uint32_t>> dependents_;  // per job: the jobs that depend on it (empty: no dependencies)
+  std::vector<NameGroup> name_groups_;
   std::map<std::string, std::uint32_t> licenses_used_;
   std::optional<CoreRows> rows_;
   std::optional<Gang> gang_;

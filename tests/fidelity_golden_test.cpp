@@ -177,6 +177,30 @@ TEST(FidelityGolden, DependenciesHoldsAndLicencesReplayAsRealSlurmRanThem) {
   EXPECT_EQ(by_id.at(13)->start, std::min(by_id.at(11)->end, by_id.at(12)->end));
 }
 
+TEST(FidelityGolden, SingletonJobsRunOneAtATimePerUserAndName) {
+  Replay r("dependencies");
+  engine::JobRequest base = r.jobs.jobs.front();
+  base.dependencies.clear();
+  base.licenses.clear();
+  base.recorded_start = engine::kNoTime;
+  base.submit = 0;
+  base.run_time = 30;
+  auto named = [&](std::uint32_t id, const char* name, bool singleton) {
+    engine::JobRequest j = base;
+    j.id = id;
+    j.name = name;
+    if (singleton) j.dependencies = {{engine::DependencyType::kSingleton, 0, 0}};
+    return j;
+  };
+  engine::Workload w;
+  // 1 runs; 2 and 3 (singleton, same name) follow it one at a time; 4 has another name.
+  w.jobs = {named(1, "x", false), named(2, "x", true), named(3, "x", true), named(4, "y", true)};
+  engine::SimResult res = engine::Simulator(r.site, {}).run(w);
+  EXPECT_EQ(res.jobs[1].start, res.jobs[0].end);
+  EXPECT_EQ(res.jobs[2].start, res.jobs[1].end);
+  EXPECT_LT(res.jobs[3].start, res.jobs[0].end);
+}
+
 TEST(FidelityGolden, AFailedDependencyIsNeverSatisfiedAndUnknownLicencesAreRefused) {
   Replay r("dependencies");
   engine::Workload w;
