@@ -18,7 +18,11 @@ namespace {
 
 NodeBitset nodes_named(const Config& conf, const NodePool& pool, const std::string& hostlist, bool& unknown) {
   NodeBitset out(conf.nodes.size());
-  auto names = expand_hostlist(hostlist);
+  // A list naming more hosts than the cluster has (twice over, for repeats) names unknown
+  // ones and is refused anyway: a trace's `-w n[0-99999999]` stops there, not at a million.
+  HostlistOptions bound;
+  bound.max_names = std::min(bound.max_names, 2 * conf.nodes.size() + 16);
+  auto names = expand_hostlist(hostlist, bound);
   if (!names) {
     unknown = true;
     return out;
@@ -64,12 +68,13 @@ NodeChoice Simulator::make_node_choice(const JobRequest& r, std::uint32_t p) {
       c.reason = fmt::format("--constraint {}: {}", r.constraint, parsed.error());
       return c;
     }
-    std::vector<FeatureSet> cluster;
-    cluster.reserve(conf_.nodes.size());
-    for (const Node& n : conf_.nodes) cluster.push_back(n.active_features);
+    if (cluster_features_.empty()) {  // once per run: every distinct constraint checks against it
+      cluster_features_.reserve(conf_.nodes.size());
+      for (const Node& n : conf_.nodes) cluster_features_.push_back(n.active_features);
+    }
     std::vector<CandidateNode> in_part;
     for (std::uint32_t n : part.nodes) in_part.push_back({n, &conf_.nodes[n].active_features});
-    const ConstraintVerdict v = submit_verdict(*parsed, cluster, in_part);
+    const ConstraintVerdict v = submit_verdict(*parsed, cluster_features_, in_part);
     if (v != ConstraintVerdict::kOk) {
       c.error = v == ConstraintVerdict::kInvalidFeature ? kInvalidFeature : kNodeConfigUnavailable;
       c.reason = fmt::format("--constraint {} in partition {}", r.constraint, part.name);

@@ -430,6 +430,7 @@ class Simulator {
   std::vector<NodeBitset> part_nodes_;
   std::deque<NodeBitset> node_sets_;  // records' own node sets (a deque: Demand::required points in)
   std::map<std::string, NodeChoice> node_choices_;
+  std::vector<FeatureSet> cluster_features_;            // every node's active features, for submit checks
   std::vector<std::vector<std::uint32_t>> dependents_;  // per job: the jobs that depend on it (empty: no dependencies)
   std::vector<NameGroup> name_groups_;
   std::map<std::string, std::uint32_t> licenses_used_;
