@@ -248,6 +248,8 @@ std::optional<SimRecord> Simulator::make_record(const SimJob& job, std::uint32_t
   Demand& d = rec.demand;
   d.min_nodes = std::max({d.min_nodes, choice->required_count, choice->min_nodes});
   if (d.max_nodes && d.max_nodes < d.min_nodes) d.max_nodes = d.min_nodes;
+  // --gpus-per-node counts on the final node count (-w and counted features raise it).
+  if (r.gpus == 0 && r.gpus_per_node > 0) d.gpus = r.gpus_per_node * d.min_nodes;
   if (choice->required >= 0) d.required = &node_sets_[static_cast<std::size_t>(choice->required)];
   if (!choice->counted.empty()) d.counted = &choice->counted;
   NodeBitset allowed = record_nodes(rec);
@@ -295,8 +297,7 @@ Demand Simulator::record_demand(const JobRequest& r, const Partition& part) cons
   d.cpus_per_node = r.cpus_per_node;
   d.least_loaded = part.lln || std::any_of(conf_.select.flags.begin(), conf_.select.flags.end(),
                                            [](const std::string& f) { return iequals(f, "CR_LLN"); });
-  if (r.max_nodes > 0) d.max_nodes = std::max(r.max_nodes, d.min_nodes);
-  if (r.gpus == 0 && r.gpus_per_node > 0) d.gpus = r.gpus_per_node * d.min_nodes;
+  d.max_nodes = r.max_nodes;  // squared with min_nodes once the record's nodes are known
   if (r.mem_set) {
     if (r.mem_mb == 0)
       d.mem_whole_node = true;

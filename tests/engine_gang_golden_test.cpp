@@ -55,6 +55,7 @@
 #include "analyzer/hostlist.h"
 #include "analyzer/text_util.h"
 #include "engine/simulator.h"
+#include "tests/engine_test_util.h"
 #include "tests/golden_capture.h"
 #include "tests/reason_compare.h"
 #include "tests/test_util.h"
@@ -309,10 +310,7 @@ struct Capture {
 
   /// The node list of a job's allocation, as sacct prints it.
   std::string nodes_of(const engine::SimResult& r, const engine::SimJob& j) const {
-    std::vector<std::string> names;
-    for (const engine::AllocPiece& p : j.alloc.pieces) names.push_back(conf->config.nodes[r.config_node(p.node)].name);
-    std::sort(names.begin(), names.end());
-    return compress_hostlist(names);
+    return test::alloc_node_list(conf->config, r, j);
   }
 };
 

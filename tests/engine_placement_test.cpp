@@ -17,18 +17,17 @@ const char* const kEight =
     "NodeName=n[1-8] CPUs=8 RealMemory=8000\nPartitionName=p Nodes=n[1-8] Default=YES MaxTime=60\n";
 
 std::string nodes_of(const SimSite& s, const engine::SimResult& r, std::uint32_t id) {
-  std::vector<std::string> names;
-  for (const engine::AllocPiece& p : find_job(r, id).alloc.pieces)
-    names.push_back(s.conf->config.nodes[r.config_node(p.node)].name);
-  return compress_hostlist(names);
+  return test::alloc_node_list(s.conf->config, r, find_job(r, id));
+}
+
+/// The job pinned to `node` (-w), to load a node before the job under test arrives.
+engine::JobRequest pin(engine::JobRequest j, const char* node) {
+  j.nodelist = node;
+  return j;
 }
 
 TEST(EnginePlacement, AOneNodeJobTakesTheFullestNodeThatFits) {
   SimSite s(kEight);
-  auto pin = [](engine::JobRequest j, const char* node) {
-    j.nodelist = node;
-    return j;
-  };
   // n1 keeps 6 CPUs free, n2 2: a 2-CPU job goes to n2 (first fit would take n1).
   auto r = s.run(
       {pin(job(1, 0, 2, 600, 600, "p"), "n1"), pin(job(2, 0, 6, 600, 600, "p"), "n2"), job(3, 10, 2, 60, 60, "p")});
@@ -78,16 +77,31 @@ TEST(EnginePlacement, LlnTakesTheLeastLoadedNodesOfTheLowestWeight) {
       "ClusterName=c\nSelectType=select/cons_tres\nSelectTypeParameters=CR_Core\n"
       "NodeName=n[1-3] CPUs=8 RealMemory=8000\nNodeName=n4 CPUs=8 RealMemory=8000 Weight=5\n"
       "PartitionName=p Nodes=n[1-4] Default=YES MaxTime=60 LLN=YES\n");
-  auto pin = [](engine::JobRequest j, const char* node) {
-    j.nodelist = node;
-    return j;
-  };
   auto r = s.run({pin(job(1, 0, 2, 600, 600, "p"), "n1"), pin(job(2, 0, 6, 600, 600, "p"), "n2"),
                   pin(job(3, 0, 1, 600, 600, "p"), "n3"), job(4, 10, 2, 60, 60, "p"), job(5, 10, 12, 60, 60, "p")});
   EXPECT_EQ(nodes_of(s, r, 4), "n3");  // 7 of 8 free beats n1's 6 and n2's 2; n4 weighs more
   // 12 CPUs: n1 (6 free, 75 %), then n3 (5 of 8 after job 4), then n2's last CPU; n4 (all
   // free, but a higher weight) is not reached.
   EXPECT_EQ(nodes_of(s, r, 5), "n[1-3]");
+}
+
+}  // namespace
+}  // namespace sa
+
+namespace sa {
+namespace {
+
+TEST(EnginePlacement, GpusPerNodeCountOnTheNodesANodeListAdds) {
+  // -w n[1-2] makes two nodes; --gpus-per-node=1 then asks one GPU on each of them.
+  SimSite s(
+      "ClusterName=c\nGresTypes=gpu\nSelectType=select/cons_tres\nSelectTypeParameters=CR_Core\n"
+      "NodeName=n[1-4] CPUs=8 RealMemory=8000 Gres=gpu:1\nPartitionName=p Nodes=n[1-4] Default=YES MaxTime=60\n");
+  engine::JobRequest j = job(1, 0, 2, 60, 60, "p");
+  j.nodelist = "n[1-2]";
+  j.gpus_per_node = 1;
+  auto r = s.run({j});
+  EXPECT_EQ(nodes_of(s, r, 1), "n[1-2]");
+  EXPECT_EQ(find_job(r, 1).alloc.gpus(), 2u);
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
 #pragma once
 // Helpers for engine tests: a site from slurm.conf text, jobs built in one line, lookups.
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "analyzer/hostlist.h"
 #include "engine/simulator.h"
 #include "tests/test_util.h"
 
@@ -35,6 +37,17 @@ inline engine::JobRequest job(std::uint32_t id, std::int64_t submit, std::uint32
   j.nice = nice;
   j.user = user;
   return j;
+}
+
+/// The node list of a job's allocation as sacct prints it: nodes in configuration order,
+/// compressed ("n[1,5]"); "" when it holds none.
+inline std::string alloc_node_list(const Config& conf, const engine::SimResult& r, const engine::SimJob& j) {
+  std::vector<std::uint32_t> nodes;
+  for (const engine::AllocPiece& p : j.alloc.pieces) nodes.push_back(r.config_node(p.node));
+  std::sort(nodes.begin(), nodes.end());
+  std::vector<std::string> names;
+  for (std::uint32_t n : nodes) names.push_back(conf.nodes[n].name);
+  return names.empty() ? std::string() : compress_hostlist(names);
 }
 
 inline const engine::SimJob& find_job(const engine::SimResult& r, std::uint32_t id) {

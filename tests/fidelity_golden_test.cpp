@@ -15,6 +15,7 @@
 #include "analyzer/hostlist.h"
 #include "analyzer/text_util.h"
 #include "engine/simulator.h"
+#include "tests/engine_test_util.h"
 #include "tests/golden_capture.h"
 
 namespace sa {
@@ -71,10 +72,8 @@ struct Replay : test::GoldenCapture {
     result = engine::Simulator(site, {}).run(jobs);
   }
   std::string nodes_of(const engine::SimJob& j) const {
-    std::vector<std::string> names;
-    for (const engine::AllocPiece& p : j.alloc.pieces)
-      names.push_back(conf->config.nodes[result.config_node(p.node)].name);
-    return names.empty() ? "None assigned" : compress_hostlist(names);
+    const std::string list = test::alloc_node_list(conf->config, result, j);
+    return list.empty() ? "None assigned" : list;  // sacct's words for a job that never ran
   }
   engine::SimResult result;
 };
