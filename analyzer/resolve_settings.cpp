@@ -115,6 +115,26 @@ bool AccountingSettings::enforces(const std::string& word) const {
   return false;
 }
 
+namespace {
+
+// Reads a value of one of the key table's integer or boolean types for its diagnostics;
+// false when the type is another one.
+bool check_uint_or_bool(const ValueRef& ref, const std::string& type, DiagnosticSink& sink) {
+  if (type == "uint16")
+    read_uint(ref, IntWidth::k16, sink);
+  else if (type == "uint32")
+    read_uint(ref, IntWidth::k32, sink);
+  else if (type == "uint64")
+    read_uint(ref, IntWidth::k64, sink);
+  else if (type == "boolean")
+    read_bool(ref, sink);
+  else
+    return false;
+  return true;
+}
+
+}  // namespace
+
 void validate_scalar_types(const RawConfig& raw, const SlurmVersion& version, DiagnosticSink& sink) {
   const KeyTable& keys = KeyTable::builtin();
   for (const auto& [lower, setting] : raw.scalars) {
@@ -122,21 +142,15 @@ void validate_scalar_types(const RawConfig& raw, const SlurmVersion& version, Di
     if (!found.info) continue;
     ValueRef ref{setting.key, setting.value, setting.value_loc};
     const std::string& type = found.info->type;
-    if (type == "uint16")
-      read_uint(ref, IntWidth::k16, sink);
-    else if (type == "uint32")
-      read_uint(ref, IntWidth::k32, sink);
-    else if (type == "uint64")
-      read_uint(ref, IntWidth::k64, sink);
-    else if (type == "long") {
+    if (check_uint_or_bool(ref, type, sink)) continue;
+    if (type == "long") {
       if (auto v = parse_long(setting.value); !v) {
         sink.error("CONF006", ref.loc,
                    fmt::format("invalid value '{}' for {}: {}", printable(ref.value), ref.key, v.error()));
       }
-    } else if (type == "boolean")
-      read_bool(ref, sink);
-    else if (type == "float" || type == "double")
+    } else if (type == "float" || type == "double") {
       read_double(ref, sink);
+    }
   }
 }
 
@@ -147,15 +161,7 @@ void validate_record_types(const RawConfig& raw, const SlurmVersion& version, Di
       KeyLookup found = keys.find(rec.kind, lower, version);
       if (!found.info) continue;
       ValueRef ref{found.info->key, pair.value, pair.value_loc};
-      const std::string& type = found.info->type;
-      if (type == "uint16")
-        read_uint(ref, IntWidth::k16, sink);
-      else if (type == "uint32")
-        read_uint(ref, IntWidth::k32, sink);
-      else if (type == "uint64")
-        read_uint(ref, IntWidth::k64, sink);
-      else if (type == "boolean")
-        read_bool(ref, sink);
+      check_uint_or_bool(ref, found.info->type, sink);
     }
   }
 }
