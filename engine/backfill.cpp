@@ -214,7 +214,7 @@ void Simulator::backfill_cycle() {
       // A reservation job can only start now, on its reservation's nodes; it plans nothing.
       base.assign_and(record_nodes(rec), pool_.usable());
       apply_reservations(job, rec, base);
-      if (base.count_at_least(rec.demand.min_nodes) && place_record(job, rec, base, &alloc) &&
+      if (base.count_at_least(rec.demand.min_nodes) && place(job, rec, base, &alloc) &&
           limits_allow(job, rec, LimitPhase::kPost)) {
         // The answers stay (as in every cycle so far), so those still without their
         // allocation take it from the profile before the start changes the pool.
@@ -259,7 +259,7 @@ void Simulator::backfill_cycle() {
       elapsed_us += opt_.bf_test_cost_us;
       // Where CPUs may be shared the select plugin's own passes decide whether it starts
       // now (oversubscription rows included); the future plan below stays count-based.
-      if (rows_ && start_res <= now_ && place_record(job, rec, avail, &alloc)) {
+      if (rows_ && start_res <= now_ && place(job, rec, avail, &alloc)) {
         start_now = true;
         break;
       }

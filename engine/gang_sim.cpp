@@ -13,8 +13,18 @@ NodeReq Simulator::node_req(const SimJob& job, const SimRecord& rec) const {
 
 bool Simulator::place(const SimJob& job, const SimRecord& rec, const NodeBitset& allowed, Allocation* out,
                       bool qos_preemptor) {
-  if (!rows_) return pool_.fit(pool_.state(), rec.demand, allowed, out);
-  return rows_->place(pool_.state(), rec.part, rec.demand, node_req(job, rec), qos_preemptor, allowed, out);
+  auto on = [&](const NodeBitset& nodes) {
+    if (!rows_) return pool_.fit(pool_.state(), rec.demand, nodes, out);
+    return rows_->place(pool_.state(), rec.part, rec.demand, node_req(job, rec), qos_preemptor, nodes, out);
+  };
+  if (rec.alternatives.empty()) return on(allowed);
+  // A matching OR (--constraint "[a|b]"): each alternative's nodes in turn, the first that fits.
+  NodeBitset alt;
+  for (std::int32_t a : rec.alternatives) {
+    alt.assign_and(allowed, node_sets_[static_cast<std::size_t>(a)]);
+    if (on(alt)) return true;
+  }
+  return false;
 }
 
 void Simulator::set_limit_end(std::uint32_t j, std::int64_t end) {
@@ -223,7 +233,7 @@ bool Simulator::try_preempt(std::uint32_t j, std::uint32_t r, const NodeBitset& 
   // gang scheduler then timeslices them (same partition) or keeps the preemptee suspended.
   if (preempt_.kind() == PreemptPolicy::Kind::kQos && mode_of(cands.front().job) == PreemptMode::Base::kSuspend) {
     Allocation alloc;
-    if (!place_record(job, rec, allowed, &alloc, true)) return false;
+    if (!place(job, rec, allowed, &alloc, true)) return false;
     start_job(j, r, alloc, by);
     return true;
   }

@@ -156,16 +156,4 @@ const NodeBitset& Simulator::record_nodes(const SimRecord& rec) const {
   return rec.nodes >= 0 ? node_sets_[static_cast<std::size_t>(rec.nodes)] : part_nodes_[rec.part];
 }
 
-bool Simulator::place_record(const SimJob& job, const SimRecord& rec, const NodeBitset& allowed, Allocation* out,
-                             bool qos_preemptor) {
-  if (rec.alternatives.empty()) return place(job, rec, allowed, out, qos_preemptor);
-  // A matching OR: each alternative's nodes in turn; the first that fits is taken.
-  NodeBitset alt;
-  for (std::int32_t a : rec.alternatives) {
-    alt.assign_and(allowed, node_sets_[static_cast<std::size_t>(a)]);
-    if (place(job, rec, alt, out, qos_preemptor)) return true;
-  }
-  return false;
-}
-
 }  // namespace sa::engine

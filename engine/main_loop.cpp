@@ -87,7 +87,7 @@ void Simulator::main_loop(bool full) {
           continue;
         }
         apply_reservations(job, rec, allowed);
-        if (place_record(job, rec, allowed, &alloc)) {
+        if (place(job, rec, allowed, &alloc)) {
           start_job(e.job, e.rec, alloc, StartedBy::kMain);
           ++started;
         } else {
@@ -98,7 +98,7 @@ void Simulator::main_loop(bool full) {
       }
       const NodeBitset before = allowed;
       apply_reservations(job, rec, allowed);
-      ok = place_record(job, rec, allowed, &alloc);
+      ok = place(job, rec, allowed, &alloc);
       if (!ok && try_preempt(e.job, e.rec, allowed, StartedBy::kMain)) {
         ++started;
         continue;

@@ -336,9 +336,6 @@ class Simulator {
   NodeChoice make_node_choice(const JobRequest& r, std::uint32_t p);
   void apply_constraint(const Constraint& con, NodeBitset& own, NodeChoice& c);
   const NodeBitset& record_nodes(const SimRecord& rec) const;
-  /// place() over the record's nodes, each matching-OR alternative in turn.
-  bool place_record(const SimJob& job, const SimRecord& rec, const NodeBitset& allowed, Allocation* out,
-                    bool qos_preemptor = false);
   void refuse(SimJob& job, const char* error, const std::string& detail);
   /// Refuses `job` if a submit limit (or a per-job limit under DenyOnLimit) blocks it.
   bool refuse_over_submit_limits(SimJob& job);
@@ -371,7 +368,7 @@ class Simulator {
   void main_loop(bool full);
   // Sharing, gang scheduling and preemption (gang_sim.cpp).
   /// The select plugin's choice for this record among `allowed` (cons_tres rows when jobs
-  /// may share CPUs, else the plain fit).
+  /// may share CPUs, else the plain fit), each matching-OR alternative of its constraint in turn.
   bool place(const SimJob& job, const SimRecord& rec, const NodeBitset& allowed, Allocation* out,
              bool qos_preemptor = false);
   NodeReq node_req(const SimJob& job, const SimRecord& rec) const;
