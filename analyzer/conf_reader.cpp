@@ -15,12 +15,16 @@ using grammar::SlurmConfParser;
 
 namespace {
 
-Pair make_pair(const std::string& content, FileId file, SlurmConfParser::PairContext* ctx) {
+// The parser builds no tree: a line that parsed holds, between its first and last token, exactly
+// what the grammar allows (an include path, or pairs KEY OP? EQ value), so the reader takes
+// them from the token stream. Building and then walking the tree (each accessor a dynamic_cast
+// over a node's children) cost a third of reading a file.
+Pair make_pair(const std::string& content, FileId file, const antlr4::Token* key, const antlr4::Token* op,
+               const antlr4::Token* value) {
   Pair pair;
-  pair.key = unescape_conf_text(token_text(content, ctx->KEY()->getSymbol()));
-  pair.key_loc = loc_of(file, ctx->KEY()->getSymbol());
-  if (ctx->OP()) pair.op = token_text(content, ctx->OP()->getSymbol());
-  antlr4::Token* value = ctx->value()->getStart();
+  pair.key = unescape_conf_text(token_text(content, key));
+  pair.key_loc = loc_of(file, key);
+  if (op) pair.op = token_text(content, op);
   pair.raw_value = token_text(content, value);
   pair.value_loc = loc_of(file, value);
   pair.quoted = value->getType() == SlurmConfLexer::QUOTED;
@@ -30,19 +34,27 @@ Pair make_pair(const std::string& content, FileId file, SlurmConfParser::PairCon
   return pair;
 }
 
-ConfLine make_line(const std::string& content, FileId file, SlurmConfParser::LineContext* ctx) {
+ConfLine make_line(const std::string& content, FileId file, antlr4::CommonTokenStream& tokens,
+                   SlurmConfParser::LineContext* ctx) {
   ConfLine line;
   line.loc = loc_of(file, ctx->getStart());
-  if (auto* inc = ctx->include(); inc && inc->I_PATH()) {
-    line.is_include = true;
-    line.include_path = unescape_conf_text(token_text(content, inc->I_PATH()->getSymbol()));
-    line.include_path_loc = loc_of(file, inc->I_PATH()->getSymbol());
-  }
-  for (auto* pair : ctx->pair()) {
-    if (pair->KEY() && pair->EQ() && pair->value() && pair->value()->getStart() &&
-        pair->value()->getStart()->getType() != antlr4::Token::EOF &&
-        pair->value()->getStart()->getType() != SlurmConfLexer::NEWLINE) {
-      line.pairs.push_back(make_pair(content, file, pair));
+  // A line that is only its end has a stop token before its start: the loop does not run.
+  const std::size_t first = ctx->getStart()->getTokenIndex();
+  const std::size_t end = ctx->getStop() ? ctx->getStop()->getTokenIndex() + 1 : first;
+  auto type_at = [&](std::size_t i) { return i < end ? tokens.get(i)->getType() : antlr4::Token::INVALID_TYPE; };
+  for (std::size_t i = first; i < end;) {
+    const antlr4::Token* t = tokens.get(i++);
+    if (t->getType() == SlurmConfLexer::I_PATH && !line.is_include) {
+      line.is_include = true;
+      line.include_path = unescape_conf_text(token_text(content, t));
+      line.include_path_loc = loc_of(file, t);
+    } else if (t->getType() == SlurmConfLexer::KEY) {
+      const antlr4::Token* op = type_at(i) == SlurmConfLexer::OP ? tokens.get(i++) : nullptr;
+      if (type_at(i) != SlurmConfLexer::EQ) continue;
+      ++i;
+      const std::size_t v = type_at(i);
+      if (v != SlurmConfLexer::QUOTED && v != SlurmConfLexer::WORD) continue;
+      line.pairs.push_back(make_pair(content, file, t, op, tokens.get(i++)));
     }
   }
   return line;
@@ -83,6 +95,7 @@ std::vector<ConfLine> read_conf(const SourceManager& sources, FileId file, Diagn
   lexer.setLine(0);
   antlr4::CommonTokenStream tokens(&lexer);
   SlurmConfParser parser(&tokens);
+  parser.setBuildParseTree(false);  // make_line reads the tokens
   parser.setErrorHandler(std::make_shared<LineErrorStrategy>());
   SyntaxErrorListener listener(file, tokens, content, sink);
   lexer.removeErrorListeners();
@@ -107,7 +120,7 @@ std::vector<ConfLine> read_conf(const SourceManager& sources, FileId file, Diagn
     }
     ConfLine line;
     if (ctx) {
-      line = make_line(content, file, ctx);
+      line = make_line(content, file, tokens, ctx);
     } else {
       line.loc = loc_of(file, line_start);
     }

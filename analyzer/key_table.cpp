@@ -21,10 +21,24 @@ KeyTable KeyTable::from_tsv(std::string_view tsv) {
       info.status.resize(at);
     }
     if (f.size() > 6) info.note = f[6];
-    table.index_[to_lower(info.table + "\t" + info.key)].push_back(table.rows_.size());
     table.rows_.push_back(std::move(info));
   }
+  for (std::size_t row = 0; row < table.rows_.size(); ++row) {
+    const KeyInfo& info = table.rows_[row];
+    table.index_[lookup_key(info.table, info.key)].push_back(row);
+    table.by_table_[info.table].push_back(row);
+  }
   return table;
+}
+
+const std::string& KeyTable::lookup_key(std::string_view table, std::string_view key) {
+  // One buffer per thread: no allocation per lookup once it has grown.
+  thread_local std::string buffer;
+  buffer.assign(table);
+  buffer += '\t';
+  buffer += key;
+  for (char& c : buffer) c = ascii_lower(c);
+  return buffer;
 }
 
 const KeyTable& KeyTable::builtin() {
@@ -34,7 +48,7 @@ const KeyTable& KeyTable::builtin() {
 
 KeyLookup KeyTable::find(std::string_view table, std::string_view key, const SlurmVersion& version) const {
   KeyLookup best;
-  auto found = index_.find(to_lower(std::string(table) + "\t" + std::string(key)));
+  auto found = index_.find(lookup_key(table, key));
   if (found == index_.end()) return best;
   for (std::size_t row : found->second) {
     const KeyInfo& info = rows_[row];
@@ -52,14 +66,16 @@ KeyLookup KeyTable::find(std::string_view table, std::string_view key, const Slu
 
 std::vector<std::string> KeyTable::valid_keys(std::string_view table, const SlurmVersion& version) const {
   std::vector<std::string> keys;
-  for (const KeyInfo& info : rows_) {
-    if (info.table == table && info.covers(version)) keys.push_back(info.key);
+  auto rows = by_table_.find(table);
+  if (rows == by_table_.end()) return keys;
+  for (std::size_t row : rows->second) {
+    if (rows_[row].covers(version)) keys.push_back(rows_[row].key);
   }
   return keys;
 }
 
 bool KeyTable::known_anywhere(std::string_view table, std::string_view key) const {
-  return index_.count(to_lower(std::string(table) + "\t" + std::string(key))) > 0;
+  return index_.find(lookup_key(table, key)) != index_.end();
 }
 
 bool is_repeatable(const KeyInfo& info, const SlurmVersion& version) {

@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "analyzer/version.h"
@@ -42,8 +43,13 @@ class KeyTable {
   std::size_t size() const { return rows_.size(); }
 
  private:
+  // "table\tkey" lower-cased, hashed: the lookup runs for every key of every line. Only
+  // find() is used on it, so its order never reaches output.
+  static const std::string& lookup_key(std::string_view table, std::string_view key);
+
   std::vector<KeyInfo> rows_;
-  std::map<std::string, std::vector<std::size_t>, std::less<>> index_;  // "table\tkey" lower-cased
+  std::unordered_map<std::string, std::vector<std::size_t>> index_;
+  std::map<std::string, std::vector<std::size_t>, std::less<>> by_table_;  // rows per table, for valid_keys
 };
 
 bool is_repeatable(const KeyInfo& info, const SlurmVersion& version);

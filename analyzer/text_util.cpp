@@ -9,13 +9,9 @@
 
 namespace sa {
 
-namespace {
-char lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
-}  // namespace
-
 std::string to_lower(std::string_view text) {
   std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), lower);
+  std::transform(out.begin(), out.end(), out.begin(), ascii_lower);
   return out;
 }
 
@@ -28,7 +24,7 @@ std::string to_upper(std::string_view text) {
 
 bool iequals(std::string_view a, std::string_view b) {
   return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return lower(x) == lower(y); });
+         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return ascii_lower(x) == ascii_lower(y); });
 }
 
 bool istarts_with(std::string_view text, std::string_view prefix) {
@@ -106,8 +102,6 @@ std::string printable(std::string_view text, std::size_t max_length) {
 
 namespace {
 
-char lower_ascii(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
 // Optimal-string-alignment distance, case-insensitive, or `bound + 1` as soon as two rows in
 // a row exceed `bound`: closest_match runs this against hundreds of keys for each unknown
 // key, and a fuzzer's random keys are far from all of them. The rows are reused across calls
@@ -122,14 +116,14 @@ std::size_t bounded_edit_distance(std::string_view a, std::string_view b, std::s
   for (std::size_t j = 0; j <= m; ++j) previous[j] = j;
   std::size_t previous_min = 0;
   for (std::size_t i = 1; i <= a.size(); ++i) {
-    const char ai = lower_ascii(a[i - 1]);
+    const char ai = ascii_lower(a[i - 1]);
     current[0] = i;
     std::size_t row_min = current[0];
     for (std::size_t j = 1; j <= m; ++j) {
-      const char bj = lower_ascii(b[j - 1]);
+      const char bj = ascii_lower(b[j - 1]);
       const std::size_t cost = ai == bj ? 0 : 1;
       current[j] = std::min({previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost});
-      if (i > 1 && j > 1 && ai == lower_ascii(b[j - 2]) && lower_ascii(a[i - 2]) == bj) {
+      if (i > 1 && j > 1 && ai == ascii_lower(b[j - 2]) && ascii_lower(a[i - 2]) == bj) {
         current[j] = std::min(current[j], before[j - 2] + 1);  // transposition
       }
       row_min = std::min(row_min, current[j]);
@@ -157,7 +151,7 @@ std::string closest_match(std::string_view word, const std::vector<std::string>&
   // their larger count bounds the distance from below. The check is linear, the distance
   // quadratic; most of the hundreds of keys fail the check.
   std::array<int, 256> counts{};
-  for (char c : word) ++counts[static_cast<unsigned char>(lower_ascii(c))];
+  for (char c : word) ++counts[static_cast<unsigned char>(ascii_lower(c))];
   std::string best;
   std::size_t best_distance = allowed + 1;
   for (const std::string& c : candidates) {
@@ -165,10 +159,10 @@ std::string closest_match(std::string_view word, const std::vector<std::string>&
     if (gap >= best_distance) continue;  // the distance is at least the length difference
     std::size_t only_in_candidate = 0;
     for (char ch : c) {
-      if (--counts[static_cast<unsigned char>(lower_ascii(ch))] < 0) ++only_in_candidate;
+      if (--counts[static_cast<unsigned char>(ascii_lower(ch))] < 0) ++only_in_candidate;
     }
     const std::size_t only_in_word = word.size() + only_in_candidate - c.size();
-    for (char ch : c) ++counts[static_cast<unsigned char>(lower_ascii(ch))];
+    for (char ch : c) ++counts[static_cast<unsigned char>(ascii_lower(ch))];
     if (std::max(only_in_candidate, only_in_word) >= best_distance) continue;
     std::size_t distance = bounded_edit_distance(word, c, best_distance - 1);
     if (distance < best_distance) {

@@ -6,6 +6,9 @@
 
 namespace sa {
 
+/// A-Z to a-z and nothing else: what tolower() does in the C locale the tool runs in, without
+/// the call.
+inline char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 std::string to_lower(std::string_view text);
 std::string to_upper(std::string_view text);
 bool iequals(std::string_view a, std::string_view b);

@@ -446,15 +446,15 @@ DefaultLoad default_load(const Site& base, const DefaultLoadOptions& o) {
   // arrivals below do not depend on how many samples this takes.
   Rng sampler(o.seed ^ 0x9e3779b97f4a7c15ULL);
   double work = 0;
-  constexpr int kSamples = 4000;
+  const int samples = std::max(1, o.work_samples);
   const double horizon = static_cast<double>(o.duration + 86400);
-  for (int i = 0; i < kSamples; ++i) {
+  for (int i = 0; i < samples; ++i) {
     const PartLoad& pl = pick_weighted(loads, part_total, sampler, &PartLoad::weight);
     const JobRequest j = make_job(site, pl, sampler);
     const double arrival = sampler.uniform() * static_cast<double>(o.duration);
     work += static_cast<double>(j.cpus) * std::min(static_cast<double>(j.run_time), horizon - arrival);
   }
-  const double per_job = std::max(1.0, work / kSamples);
+  const double per_job = std::max(1.0, work / samples);
   double rate = o.offered_load * capacity / per_job;  // jobs per second
   const std::int64_t duration = o.duration;
   const double expected = rate * static_cast<double>(duration);
