@@ -188,6 +188,7 @@ tune::Manifest make_manifest(const TuneOptions& o, const CLI::App& cmd, const Tu
   m.goals = o.goals;
   m.dims = o.vary;
   m.load = t.load;
+  for (std::size_t k = 0; !t.in->has_workload && k < o.seeds; ++k) m.seeds.push_back(o.site.seed + k);
   add_files(t.in->conf->sources, m.files);
   add_files(t.in->sources, m.files);
   m.slots = slots;

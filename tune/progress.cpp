@@ -1,5 +1,6 @@
 #include "tune/progress.h"
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <ostream>
@@ -21,8 +22,17 @@ void Progress::finished(std::size_t slot, const SeedValues& values) {
     if (!best_ || ranks_before(c, *best_)) best_ = std::move(c);
   }
   if (!out_) return;
-  // On a terminal "\r" and erase-to-end-of-line rewrite the line; a log gets one line each.
-  *out_ << (in_place_ ? "\r" + line() + "\033[K" : line() + "\n") << std::flush;
+  if (!in_place_) {
+    *out_ << line() << "\n" << std::flush;  // a log: one line each
+    return;
+  }
+  // "\r" and erase-to-end-of-line rewrite the line, which must not wrap to do so.
+  std::string text = line();
+  winsize size{};
+  if (::ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 1 && text.size() >= size.ws_col) {
+    text.resize(size.ws_col - 1u);
+  }
+  *out_ << "\r" << text << "\033[K" << std::flush;
 }
 
 void Progress::close() {

@@ -43,6 +43,7 @@ Manifest manifest_from_json(const nlohmann::json& j) {
   m.positionals = j.at("positionals").get<std::vector<std::string>>();
   m.goals = j.at("goals").get<std::vector<std::string>>();
   m.dims = j.at("dims").get<std::vector<std::string>>();
+  m.seeds = j.at("seeds").get<std::vector<std::uint64_t>>();
   m.load = j.at("load").get<std::string>();
   for (const nlohmann::json& f : j.at("files")) {
     m.files.push_back({f.at("path").get<std::string>(), f.at("sha256").get<std::string>()});
@@ -84,6 +85,7 @@ nlohmann::json manifest_json(const Manifest& m) {
           {"positionals", m.positionals},
           {"goals", m.goals},
           {"dims", m.dims},
+          {"seeds", m.seeds},
           {"load", m.load},
           {"files", files_json(m.files)},
           {"slots", m.slots},

@@ -5,6 +5,7 @@
 // Every file is written to a temporary name and renamed, so a reader, or a run killed half way,
 // never leaves or sees half a file; every file read is checked, and a bad one is a message.
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,7 +29,8 @@ struct Manifest {
   std::vector<std::string> args;         // the options that decide the values, as --name=value
   std::vector<std::string> positionals;  // slurm.conf
   std::vector<std::string> goals, dims;  // as written, for people reading the file
-  std::string load;                      // the load's description (seeds included)
+  std::vector<std::uint64_t> seeds;      // of the default load; empty for a given load (run once)
+  std::string load;                      // the load's description
   std::vector<InputFile> files;          // every file the site was read from, in reading order
   std::size_t slots = 0;                 // the baseline and the grid points
   std::size_t shards = 0;                // 0: a local run; M: written for a job array of M tasks
