@@ -151,6 +151,34 @@ TEST(TuneExec, DamagedShardsAndManifestsAreDiagnosticsNotCrashes) {
   EXPECT_NE(r.out.find("cannot merge"), std::string::npos) << r.out;
 }
 
+// A run with relative paths, merged from elsewhere: the merge reads the site from the run's
+// directory (the report names small.conf as the run did) and writes --output where it is asked;
+// an input changed since the shards ran is refused.
+TEST(TuneExec, MergeReadsTheSiteFromTheRunsDirectory) {
+  const auto dir = sa::test::fresh_test_dir("tune_exec");
+  fs::create_directories(dir / "site");
+  fs::create_directories(dir / "elsewhere");
+  fs::copy_file(kSmall, dir / "site" / "small.conf");
+  const std::string in_site =
+      "cd " + quoted(dir / "site") + " && " + SA_BINARY + " tune small.conf" + kSearch.substr(kSearch.find(" --goal"));
+  ASSERT_EQ(std::system((in_site + " > local.txt").c_str()), 0);
+  ASSERT_EQ(std::system((in_site + " --executor slurm --shards 2 --out run > /dev/null").c_str()), 0);
+  for (const char* task : {"0", "1"}) {
+    ASSERT_EQ(std::system(
+                  ("SLURM_ARRAY_TASK_ID=" + std::string(task) + " sh " + quoted(dir / "site" / "run" / "tune-array.sh"))
+                      .c_str()),
+              0);
+  }
+  const std::string merge = "cd " + quoted(dir / "elsewhere") + " && " + SA_BINARY + " tune --merge ../site/run";
+  ASSERT_EQ(std::system((merge + " --output merged.txt").c_str()), 0);
+  EXPECT_EQ(read(dir / "elsewhere" / "merged.txt"), read(dir / "site" / "local.txt"));
+  EXPECT_NE(read(dir / "site" / "local.txt").find("--- small.conf"), std::string::npos);
+  std::ofstream(dir / "site" / "small.conf", std::ios::app) << "# edited after the array ran\n";
+  const auto r = run("tune --merge " + quoted(dir / "site" / "run"), true);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("changed since it was written"), std::string::npos) << r.out;
+}
+
 TEST(TuneExec, ResumesFromTheRecordedCandidates) {
   const auto dir = sa::test::fresh_test_dir("tune_exec");
   const std::string out = " --format json --out " + quoted(dir / "run");
