@@ -75,7 +75,7 @@ int submit(const std::string& script, const tune::Manifest& m, const std::string
   print_text(
       fmt::format("submitted job array {} ({} tasks, {} runs): {}\nwhen it has finished, merge with:\n  {} "
                   "tune --merge {}\n",
-                  id, m.shards, m.slots, script, tune::shell_quote(m.binary), tune::shell_quote(dir)));
+                  id, m.shards, m.runs, script, tune::shell_quote(m.binary), tune::shell_quote(dir)));
   return kExitOk;
 }
 
@@ -116,10 +116,10 @@ int report_problems(const std::vector<tune::ShardProblem>& problems, const tune:
 
 int write_array(const TuneOptions& o, tune::Manifest m) {
   const std::string& dir = o.exec.out;
-  m.shards = o.exec.shards ? o.exec.shards : std::min(m.slots, kDefaultShards);
-  if (m.shards > m.slots) {
+  m.shards = o.exec.shards ? o.exec.shards : std::min(m.runs, kDefaultShards);
+  if (m.shards > m.runs) {
     std::cerr << fmt::format("slurm-advisor: --shards {}: more shards than runs ({}, the baseline included)\n",
-                             m.shards, m.slots);
+                             m.shards, m.runs);
     return kExitUsage;
   }
   auto words = tune::split_words(o.exec.sbatch_args);
@@ -144,7 +144,7 @@ int write_array(const TuneOptions& o, tune::Manifest m) {
   print_text(
       fmt::format("wrote {} ({} tasks, {} runs) and {}\nsubmit it with:\n  sbatch {}\nthen merge with:\n  {} "
                   "tune --merge {}\n",
-                  path, m.shards, m.slots, tune::manifest_path(dir), tune::shell_quote(path),
+                  path, m.shards, m.runs, tune::manifest_path(dir), tune::shell_quote(path),
                   tune::shell_quote(m.binary), tune::shell_quote(dir)));
   return kExitOk;
 }
@@ -182,7 +182,7 @@ int run_merge(const TuneOptions& given) {
     return kExitUsage;
   }
   if (int rc = check_plan(*plan)) return rc;
-  if (make_manifest(*o, parser, t, plan->candidates.size()).spec_hash != m->spec_hash) {
+  if (make_manifest(*o, parser, t, *plan).spec_hash != m->spec_hash) {
     std::cerr << "slurm-advisor: an input of " << dir
               << "'s run changed since it was written (a site file, or the slurm-advisor version): its shards "
                  "cannot be merged into a report of today's inputs; run the array again\n";

@@ -98,10 +98,7 @@ std::optional<std::string> open_dir(const std::string& dir, const tune::Manifest
 // A local run or one shard: the values of `slots`, from DIR's records where there are some.
 int run_here(const TuneOptions& o, const TuneSession& t, const tune::Manifest& m, tune::SearchPlan plan,
              const std::optional<tune::ShardId>& shard) {
-  std::vector<std::size_t> slots = plan.runnable();
-  if (shard) {
-    std::erase_if(slots, [&](std::size_t s) { return s % shard->count != shard->index; });
-  }
+  const std::vector<std::size_t> slots = shard ? tune::shard_slots(*shard, plan.runnable()) : plan.runnable();
   std::vector<tune::SeedValues> values(plan.candidates.size());
   std::optional<tune::RunRecords> records;
   if (!o.exec.out.empty()) {
@@ -178,7 +175,8 @@ void add_exec_options(CLI::App& cmd, TuneExecOptions& o) {
   cmd.add_flag("--no-progress", o.no_progress, "Never show the progress line")->excludes(on);
 }
 
-tune::Manifest make_manifest(const TuneOptions& o, const CLI::App& cmd, const TuneSession& t, std::size_t slots) {
+tune::Manifest make_manifest(const TuneOptions& o, const CLI::App& cmd, const TuneSession& t,
+                             const tune::SearchPlan& plan) {
   tune::Manifest m;
   m.version = kToolVersion;
   m.binary = this_binary();
@@ -191,7 +189,8 @@ tune::Manifest make_manifest(const TuneOptions& o, const CLI::App& cmd, const Tu
   for (std::size_t k = 0; !t.in->has_workload && k < o.seeds; ++k) m.seeds.push_back(o.site.seed + k);
   add_files(t.in->conf->sources, m.files);
   add_files(t.in->sources, m.files);
-  m.slots = slots;
+  m.slots = plan.candidates.size();
+  m.runs = plan.runnable().size();
   m.jobs = o.jobs;
   m.spec_hash = tune::compute_spec_hash(m);
   return m;
@@ -222,7 +221,7 @@ int run_tune(const TuneOptions& given, CLI::App& cmd) {
     return kExitUsage;
   }
   if (int rc = check_plan(*plan)) return rc;
-  tune::Manifest m = make_manifest(o, cmd, t, plan->candidates.size());
+  tune::Manifest m = make_manifest(o, cmd, t, *plan);
   if (o.exec.executor == "slurm") return write_array(o, m);
   if (shard) m.shards = shard->count;
   return run_here(o, t, m, std::move(*plan), shard);

@@ -9,7 +9,8 @@
 namespace sa::cli {
 
 /// The manifest of a run set up from `cmd`'s parsed options (the spec ones, tune_exec.cpp).
-tune::Manifest make_manifest(const TuneOptions& o, const CLI::App& cmd, const TuneSession& t, std::size_t slots);
+tune::Manifest make_manifest(const TuneOptions& o, const CLI::App& cmd, const TuneSession& t,
+                             const tune::SearchPlan& plan);
 /// --executor slurm: writes the batch script (and submits it with --submit).
 int write_array(const TuneOptions& o, tune::Manifest m);
 /// --merge DIR.

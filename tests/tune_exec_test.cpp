@@ -4,6 +4,7 @@
 // the progress line. The real Slurm run is tests/tune_slurm_e2e.sh.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -54,8 +55,11 @@ TEST(TuneShard, IdsAndSlots) {
   EXPECT_FALSE(parse_shard("-1/3"));
   EXPECT_FALSE(parse_shard("1"));
   EXPECT_NE(parse_shard("x/3").error().find("whole numbers"), std::string::npos);
-  EXPECT_EQ(shard_slots({1, 3}, 8), (std::vector<std::size_t>{1, 4, 7}));
-  EXPECT_EQ(shard_slots({0, 3}, 2), (std::vector<std::size_t>{0}));  // the baseline is shard 0's
+  // Runs dealt round robin over the runnable slots (2, 3 and 6 refused here).
+  const std::vector<std::size_t> runnable = {0, 1, 4, 5, 7, 8, 9};
+  EXPECT_EQ(shard_slots({0, 3}, runnable), (std::vector<std::size_t>{0, 5, 9}));  // the baseline is shard 0's
+  EXPECT_EQ(shard_slots({1, 3}, runnable), (std::vector<std::size_t>{1, 7}));
+  EXPECT_EQ(shard_slots({2, 3}, {0, 1}), (std::vector<std::size_t>{}));
 }
 
 TEST(TuneBatchScript, QuotingAndWords) {
@@ -86,10 +90,12 @@ TEST(TuneExec, ShardsMergeToTheLocalReportByteForByte) {
   EXPECT_EQ(text.out, text1.out);
   const auto json = run("tune --merge " + quoted(dir / "run") + " --format json");
   EXPECT_EQ(json.out, json1.out);
-  // Each shard holds its own slots: 7 slots over 3 shards, refused candidates left out.
+  // The 5 runs (slots 0-4; 5 and 6 are refused) over 3 shards: shard 1 has runs 1 and 4.
   const auto shard1 = nlohmann::json::parse(read(dir / "run" / "shard-1.json"));
   EXPECT_EQ(shard1["shards"], 3);
-  for (const auto& c : shard1["candidates"]) EXPECT_EQ(c["candidate"].get<int>() % 3, 1);
+  ASSERT_EQ(shard1["candidates"].size(), 2u);
+  EXPECT_EQ(shard1["candidates"][0]["candidate"], 1);
+  EXPECT_EQ(shard1["candidates"][1]["candidate"], 4);
 }
 
 TEST(TuneExec, MissingShardIsNamedWithTheCommandThatRerunsIt) {
@@ -227,6 +233,7 @@ TEST(TuneExec, ArrayScriptQuotesEveryPath) {
   const auto manifest = nlohmann::json::parse(read(out / "manifest.json"));
   EXPECT_EQ(manifest["shards"], 2);
   EXPECT_EQ(manifest["slots"], 7);
+  EXPECT_EQ(manifest["runs"], 5);
   EXPECT_EQ(manifest["goals"][0], "backfill_share>=5%");
   // What sbatch would start, started here: each task finds its way through the quotes.
   for (const char* task : {"0", "1"}) {
@@ -234,6 +241,29 @@ TEST(TuneExec, ArrayScriptQuotesEveryPath) {
     ASSERT_EQ(std::system(command.c_str()), 0) << read(out / "logs" / (std::string("shard-") + task + ".log"));
   }
   EXPECT_EQ(run("tune --merge " + quoted(out)).out, run(kSearch).out);
+}
+
+// --submit runs sbatch from PATH (here a stand-in that records its arguments) and prints the
+// job id; an sbatch that fails is a diagnostic, and the script stays for a manual sbatch.
+TEST(TuneExec, SubmitRunsSbatchAndPrintsTheJobId) {
+  const auto dir = sa::test::fresh_test_dir("tune_exec");
+  fs::create_directories(dir / "bin");
+  const fs::path sbatch = dir / "bin" / "sbatch";
+  write(sbatch, "#!/bin/sh\nprintf '%s\\n' \"$@\" > \"$(dirname \"$0\")/args\"\necho '4242;sim'\n");
+  fs::permissions(sbatch, fs::perms::owner_all);
+  const std::string old_path = std::getenv("PATH") ? std::getenv("PATH") : "/usr/bin:/bin";
+  ::setenv("PATH", ((dir / "bin").string() + ":" + old_path).c_str(), 1);
+  const std::string submit = kSearch + " --executor slurm --out " + quoted(dir / "run") + " --submit";
+  auto r = run(submit);
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.out.find("submitted job array 4242 (5 tasks, 5 runs)"), std::string::npos) << r.out;
+  EXPECT_EQ(read(dir / "bin" / "args"), "--parsable\n" + (dir / "run" / "tune-array.sh").string() + "\n");
+  write(sbatch, "#!/bin/sh\necho 'sbatch: error: invalid partition' >&2\nexit 1\n");
+  r = run(submit, true);
+  ::setenv("PATH", old_path.c_str(), 1);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("sbatch: error: invalid partition"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("sbatch failed (exit status 1); the script is "), std::string::npos) << r.out;
 }
 
 TEST(TuneExec, ProgressGoesToStderrOnlyWhenAsked) {

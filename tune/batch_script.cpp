@@ -110,9 +110,9 @@ Result<std::string> batch_script(const Manifest& m, const std::string& dir,
   if (m.jobs > 1) s += fmt::format("#SBATCH --cpus-per-task={}\n", m.jobs);
   if (!extra.empty()) s += "#SBATCH" + extra + "\n";
   s += fmt::format(
-      "# slurm-advisor tune: {} runs (the baseline and {} grid points) in {} shards; task i runs the\n"
-      "# slots s with s % {} == i and writes shard-i.json. When all are done:\n#   {} tune --merge {}\n",
-      m.slots, m.slots - 1, m.shards, m.shards, shell_quote(m.binary), shell_quote(dir));
+      "# slurm-advisor tune: {} runs (the baseline and {} grid points) in {} shards; task i runs\n"
+      "# runs i, i+{}, ... and writes shard-i.json. When all are done:\n#   {} tune --merge {}\n",
+      m.runs, m.runs - 1, m.shards, m.shards, shell_quote(m.binary), shell_quote(dir));
   s += fmt::format("exec >{}/logs/shard-\"${{SLURM_ARRAY_TASK_ID}}\".log 2>&1\n", shell_quote(dir));
   // Relative paths in the options are relative to where tune was run.
   s += fmt::format("cd {} || exit 2\n", shell_quote(m.cwd));

@@ -49,9 +49,10 @@ Manifest manifest_from_json(const nlohmann::json& j) {
     m.files.push_back({f.at("path").get<std::string>(), f.at("sha256").get<std::string>()});
   }
   m.slots = j.at("slots").get<std::size_t>();
+  m.runs = j.at("runs").get<std::size_t>();
   m.shards = j.at("shards").get<std::size_t>();
   m.jobs = j.at("jobs").get<unsigned>();
-  if (m.slots == 0 || m.shards > m.slots || m.jobs == 0 || m.jobs > 256)
+  if (m.runs == 0 || m.runs > m.slots || m.shards > m.runs || m.jobs == 0 || m.jobs > 256)
     throw std::runtime_error("counts out of range");
   return m;
 }
@@ -89,6 +90,7 @@ nlohmann::json manifest_json(const Manifest& m) {
           {"load", m.load},
           {"files", files_json(m.files)},
           {"slots", m.slots},
+          {"runs", m.runs},
           {"shards", m.shards},
           {"jobs", m.jobs}};
 }

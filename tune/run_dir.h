@@ -33,6 +33,7 @@ struct Manifest {
   std::string load;                      // the load's description
   std::vector<InputFile> files;          // every file the site was read from, in reading order
   std::size_t slots = 0;                 // the baseline and the grid points
+  std::size_t runs = 0;                  // the slots simulated: the baseline and the accepted points
   std::size_t shards = 0;                // 0: a local run; M: written for a job array of M tasks
   unsigned jobs = 1;                     // --jobs of each shard (threads per array task)
 };

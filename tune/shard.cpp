@@ -1,5 +1,6 @@
 #include "tune/shard.h"
 
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
 #include <system_error>
@@ -40,10 +41,11 @@ std::optional<std::string> read_one(const nlohmann::json& j, ShardId id, const s
     return fmt::format("corrupted: the file does not say it is shard {}/{}", id.index, id.count);
   }
   if (!j.contains("candidates") || !j["candidates"].is_array()) return "corrupted: no candidates list";
+  const std::vector<std::size_t> owned = shard_slots(id, plan.runnable());
   std::vector<SeedValues> got(plan.candidates.size());
   for (const nlohmann::json& c : j["candidates"]) {
     const std::optional<std::size_t> slot = count_field(c, "candidate");
-    if (!slot || *slot >= got.size() || *slot % id.count != id.index || plan.candidates[*slot].skip_reason) {
+    if (!slot || std::find(owned.begin(), owned.end(), *slot) == owned.end()) {
       return "corrupted: a candidate number that is not this shard's";
     }
     std::optional<SeedValues> v = c.contains("seeds") ? seed_values_from_json(c["seeds"], seeds, goals) : std::nullopt;
@@ -51,12 +53,10 @@ std::optional<std::string> read_one(const nlohmann::json& j, ShardId id, const s
     if (!got[*slot].empty()) return fmt::format("corrupted: candidate {} is listed twice", *slot);
     got[*slot] = std::move(*v);
   }
-  for (std::size_t slot : shard_slots(id, plan.candidates.size())) {
-    if (!plan.candidates[slot].skip_reason && got[slot].empty()) {
-      return fmt::format("incomplete: candidate {} is missing", slot);
-    }
+  for (std::size_t slot : owned) {
+    if (got[slot].empty()) return fmt::format("incomplete: candidate {} is missing", slot);
   }
-  for (std::size_t slot : shard_slots(id, plan.candidates.size())) values[slot] = std::move(got[slot]);
+  for (std::size_t slot : owned) values[slot] = std::move(got[slot]);
   return std::nullopt;
 }
 
@@ -73,9 +73,9 @@ Result<ShardId> parse_shard(const std::string& text) {
   return ShardId{*i, *m};
 }
 
-std::vector<std::size_t> shard_slots(ShardId id, std::size_t slots) {
+std::vector<std::size_t> shard_slots(ShardId id, const std::vector<std::size_t>& runnable) {
   std::vector<std::size_t> out;
-  for (std::size_t s = id.index; s < slots; s += id.count) out.push_back(s);
+  for (std::size_t k = id.index; k < runnable.size(); k += id.count) out.push_back(runnable[k]);
   return out;
 }
 

@@ -1,7 +1,8 @@
 #pragma once
-// Sharding of `tune` for a Slurm job array: shard i of M simulates the slots s with
-// s % M == i (slot 0, the baseline, is always shard 0's; a round robin mixes cheap and costly
-// corners of the grid in every shard) and writes DIR/shard-i.json with every per-seed value.
+// Sharding of `tune` for a Slurm job array: the runs (the baseline, then the grid points the
+// analyzer accepts, in grid order) are dealt round robin, run k to shard k mod M, so the
+// baseline is shard 0's, shards differ by one run at most, and each mixes cheap and costly
+// corners of the grid. Shard i writes DIR/shard-i.json with every per-seed value.
 // `tune --merge DIR` reads the M files back; each file is checked against the manifest, and a
 // missing, failed or corrupted one is reported by its number, never trusted.
 #include <cstddef>
@@ -21,8 +22,8 @@ struct ShardId {
 
 /// "i/M" with 0 <= i < M; otherwise a message saying what is wrong.
 Result<ShardId> parse_shard(const std::string& text);
-/// Every slot shard `id` owns among `slots`, runnable or not.
-std::vector<std::size_t> shard_slots(ShardId id, std::size_t slots);
+/// The slots shard `id` simulates, among the plan's runnable ones (SearchPlan::runnable()).
+std::vector<std::size_t> shard_slots(ShardId id, const std::vector<std::size_t>& runnable);
 std::string shard_path(const std::string& dir, std::size_t index);
 
 /// Writes the shard's file: the values of each of `slots` (all must be simulated).
