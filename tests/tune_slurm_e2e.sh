@@ -45,6 +45,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+trap 'exit 1' INT TERM  # a ctest timeout still stops the daemons, through the EXIT trap
 if ! timeout 120 "$work/mini-slurm.sh" up >"$work/up.log" 2>&1; then
   tail -15 "$work/up.log"
   skip "mini-slurm did not come up (log above)"
