@@ -10,6 +10,7 @@
 
 #include "cli/common.h"
 #include "cli/site_inputs.h"
+#include "cli/tune_options.h"
 #include "engine/workload/default_load.h"
 #include "tune/search.h"
 #include "tune/tune_report.h"
@@ -17,14 +18,6 @@
 namespace sa::cli {
 
 namespace {
-
-struct TuneOptions {
-  SiteOptions site;
-  std::vector<std::string> goals, vary;
-  std::size_t seeds = 5, max_candidates = 500;
-  unsigned jobs = 1;
-  std::string format = "text", output;
-};
 
 // Parses each text with `parse`, printing every error with a caret; false when any failed.
 template <typename T, typename Parse>
@@ -71,54 +64,52 @@ std::string build_loads(const TuneOptions& o, const SiteInputs& in, tune::Search
                       : "");
 }
 
-int run_tune(const TuneOptions& o) {
-  tune::SearchSpec spec;
-  if (!parse_spec(o, spec)) return kExitUsage;
-  auto in = load_site(o.site, false);
-  if (!in) return kExitUsage;
-  tune::SearchSite s;
-  s.base = in.get();
-  s.conf_path = o.site.paths.conf;
-  s.conf_text = in->conf->sources.file(in->conf->root).content;
-  s.analyze = {in->conf->config.version, ConfKind::kSlurm, {}, {}};
-  if (!o.site.input.resolve(s.analyze.includes, s.analyze.limits)) return kExitUsage;
-  const std::string load = build_loads(o, *in, s);
-  auto outcome = tune::run_search(s, spec);
-  if (!outcome) {
-    std::cerr << "slurm-advisor: " << outcome.error() << "\n";
-    return kExitUsage;
-  }
-  if (outcome->ranked.empty()) {
-    // Nothing to recommend: usually a misspelt key, which the analyzer refuses in every candidate.
-    std::cerr << "slurm-advisor: the analyzer refused every candidate; the first: "
-              << *outcome->skipped.front().skip_reason << "\n";
-    return kExitUsage;
-  }
-  const tune::ReportContext ctx{&spec, o.site.paths.conf, load};
-  std::ostringstream text;
-  if (o.format == "json") {
-    write_json(text, tune::tune_json(*outcome, ctx));
-  } else {
-    tune::print_tune_text(text, *outcome, ctx);
-  }
-  if (!write_text(o.output, text.str(), o.format == "text")) return kExitUsage;
-  const tune::CandidateResult* r = outcome->recommended();
-  return r && r->passes == spec.goals.size() ? kExitOk : kExitFindings;
-}
-
 }  // namespace
 
-void register_tune(CLI::App& app, std::function<int()>& runner) {
-  auto o = std::make_shared<TuneOptions>();
-  CLI::App* cmd = app.add_subcommand("tune", "Search settings for goals (waits, shares, utilisation) across seeds");
+int setup_session(const TuneOptions& o, TuneSession& t) {
+  if (!parse_spec(o, t.spec)) return kExitUsage;
+  t.in = load_site(o.site, false);
+  if (!t.in) return kExitUsage;
+  tune::SearchSite& s = t.site;
+  s.base = t.in.get();
+  s.conf_path = o.site.paths.conf;
+  s.conf_text = t.in->conf->sources.file(t.in->conf->root).content;
+  s.analyze = {t.in->conf->config.version, ConfKind::kSlurm, {}, {}};
+  if (!o.site.input.resolve(s.analyze.includes, s.analyze.limits)) return kExitUsage;
+  t.load = build_loads(o, *t.in, s);
+  return kExitOk;
+}
+
+int check_plan(const tune::SearchPlan& plan) {
+  if (plan.runnable().size() > 1) return kExitOk;
+  // Nothing to recommend: usually a misspelt key, which the analyzer refuses in every candidate.
+  std::cerr << "slurm-advisor: the analyzer refused every candidate; the first: " << *plan.candidates[1].skip_reason
+            << "\n";
+  return kExitUsage;
+}
+
+int report_outcome(const TuneOptions& o, const TuneSession& t, const tune::SearchOutcome& outcome) {
+  const tune::ReportContext ctx{&t.spec, o.site.paths.conf, t.load};
+  std::ostringstream text;
+  if (o.format == "json") {
+    write_json(text, tune::tune_json(outcome, ctx));
+  } else {
+    tune::print_tune_text(text, outcome, ctx);
+  }
+  if (!write_text(o.output, text.str(), o.format == "text")) return kExitUsage;
+  const tune::CandidateResult* r = outcome.recommended();
+  return r && r->passes == t.spec.goals.size() ? kExitOk : kExitFindings;
+}
+
+void add_tune_options(CLI::App* cmd, TuneOptions* o) {
   add_site_options(*cmd, o->site, false);
+  // Required unless --merge DIR, which reads them from the run's manifest (tune_exec.cpp).
+  cmd->get_option("slurm.conf")->required(false);
   cmd->add_option("--goal,-g", o->goals,
-                  "A goal METRIC[SELECTOR] OP VALUE, e.g. 'wait_p95[partition=batch]<=2h' (repeatable)")
-      ->required();
+                  "A goal METRIC[SELECTOR] OP VALUE, e.g. 'wait_p95[partition=batch]<=2h' (repeatable)");
   cmd->add_option("--vary", o->vary,
                   "A setting and its values: KEY=a,b,c or KEY=lo..hi[:log|:int][:N] (repeatable); KEY is a "
-                  "slurm.conf key, SchedulerParameters.OPTION (or bf_OPTION), Partition[P].FIELD or QOS[Q].FIELD")
-      ->required();
+                  "slurm.conf key, SchedulerParameters.OPTION (or bf_OPTION), Partition[P].FIELD or QOS[Q].FIELD");
   cmd->add_option("--seeds", o->seeds, "Seeds of the default load every candidate runs on (default 5)")
       ->check(CLI::Range(1, 100));
   cmd->add_option("--jobs,-j", o->jobs, "Simulations run at once on this machine (default 1)")
@@ -127,11 +118,18 @@ void register_tune(CLI::App& app, std::function<int()>& runner) {
       ->check(CLI::Range(1, 1000000));
   cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json"}));
   cmd->add_option("--output,-o", o->output, "Write the report here instead of stdout");
+  add_exec_options(*cmd, o->exec);
+}
+
+void register_tune(CLI::App& app, std::function<int()>& runner) {
+  auto o = std::make_shared<TuneOptions>();
+  CLI::App* cmd = app.add_subcommand("tune", "Search settings for goals (waits, shares, utilisation) across seeds");
+  add_tune_options(cmd, o.get());
   cmd->footer(
       "Every candidate is the slurm.conf text with the values replaced, read again by the analyzer: a "
       "combination it refuses is skipped with its message. Goal values are means over the seeds with a 95% "
       "interval.\nExit status: 0 the recommended candidate meets every goal, 1 none does, 2 bad input.");
-  cmd->callback([o, &runner] { runner = [o] { return run_tune(*o); }; });
+  cmd->callback([o, cmd, &runner] { runner = [o, cmd] { return run_tune(*o, *cmd); }; });
 }
 
 }  // namespace sa::cli

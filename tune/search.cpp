@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <mutex>
 #include <thread>
 
 #include <fmt/format.h>
@@ -16,12 +17,6 @@
 namespace sa::tune {
 
 namespace {
-
-// A candidate read and ready to simulate: its own config and QOS table.
-struct Prepared {
-  std::unique_ptr<engine::LoadedSite> site;
-  FindingCounts findings;
-};
 
 bool wants_findings(const std::vector<Goal>& goals) {
   return std::any_of(goals.begin(), goals.end(), [](const Goal& g) { return g.metric == Metric::kFindings; });
@@ -72,9 +67,10 @@ FindingCounts count_findings(const engine::LoadedSite& in) {
   return c;
 }
 
-// Writes the candidate's text and QOS table and reads the text again. Sets `skip` when the
-// analyzer refuses the combination.
-Prepared prepare(const SearchSite& s, const SearchSpec& spec, const Analysis& base, CandidateResult& c) {
+// Writes the candidate's text and QOS table and reads the text again: the candidate's own
+// config and QOS table. Sets `skip` when the analyzer refuses the combination.
+std::unique_ptr<engine::LoadedSite> prepare(const SearchSite& s, const SearchSpec& spec, const Analysis& base,
+                                            CandidateResult& c) {
   std::string text = s.conf_text;
   QosTable qos = s.base->site.qos;
   const Setting* sched = s.base->conf->config.setting("SchedulerParameters");
@@ -99,22 +95,20 @@ Prepared prepare(const SearchSite& s, const SearchSpec& spec, const Analysis& ba
     c.skip_reason = *e;
     return {};
   }
-  Prepared p;
-  p.site = make_site(s, std::move(analysis), std::move(qos));
-  if (wants_findings(spec.goals)) p.findings = count_findings(*p.site);
-  return p;
+  return make_site(s, std::move(analysis), std::move(qos));
 }
 
-std::vector<double> run_seed(const Prepared& p, const engine::Workload& load, const std::vector<Goal>& goals) {
-  engine::Site site = p.site->site;
+std::vector<double> run_seed(const engine::LoadedSite& in, const FindingCounts& findings, const engine::Workload& load,
+                             const std::vector<Goal>& goals) {
+  engine::Site site = in.site;
   engine::add_assumed_qos(site, load);
   engine::SimOptions options;
-  options.partition_map = p.site->partition_map;
+  options.partition_map = in.partition_map;
   if (load.until != engine::kNoTime) options.until = load.until;
   engine::Simulator simulator(site, options);
   const engine::SimResult result = simulator.run(load);
   const engine::Metrics metrics = engine::compute_metrics(result, site);
-  const RunView view{result, metrics, site, &p.findings};
+  const RunView view{result, metrics, site, &findings};
   std::vector<double> out;
   for (const Goal& g : goals) out.push_back(evaluate(g, view));
   return out;
@@ -143,7 +137,9 @@ void parallel_for(std::size_t n, unsigned jobs, F f) {
   }
 }
 
-void summarise(CandidateResult& c, const std::vector<std::vector<double>>& per_seed, const std::vector<Goal>& goals) {
+}  // namespace
+
+void summarise(CandidateResult& c, const SeedValues& per_seed, const std::vector<Goal>& goals) {
   c.seeds = per_seed.size();
   for (std::size_t g = 0; g < goals.size(); ++g) {
     std::vector<double> v;
@@ -157,6 +153,8 @@ void summarise(CandidateResult& c, const std::vector<std::vector<double>>& per_s
     c.goals.push_back(r);
   }
 }
+
+namespace {
 
 bool dominates(const CandidateResult& a, const CandidateResult& b, const std::vector<Goal>& goals) {
   bool better = false;
@@ -213,11 +211,7 @@ std::optional<std::string> check_space(const SearchSite& s, const SearchSpec& sp
 }
 
 void rank_candidates(std::vector<CandidateResult>& ranked, const std::vector<Goal>& goals, bool& conflict) {
-  std::stable_sort(ranked.begin(), ranked.end(), [](const CandidateResult& a, const CandidateResult& b) {
-    if (a.passes != b.passes) return a.passes > b.passes;
-    if (a.score != b.score) return a.score > b.score;
-    return a.index < b.index;
-  });
+  std::stable_sort(ranked.begin(), ranked.end(), ranks_before);
   std::size_t front = 0;
   for (std::size_t i = 0; i < ranked.size(); ++i) {
     ranked[i].rank = static_cast<int>(i) + 1;
@@ -228,50 +222,92 @@ void rank_candidates(std::vector<CandidateResult>& ranked, const std::vector<Goa
   conflict = front > 1;
 }
 
-Result<SearchOutcome> run_search(const SearchSite& s, const SearchSpec& spec) {
+bool ranks_before(const CandidateResult& a, const CandidateResult& b) {
+  if (a.passes != b.passes) return a.passes > b.passes;
+  if (a.score != b.score) return a.score > b.score;
+  return a.index < b.index;
+}
+
+std::vector<std::size_t> SearchPlan::runnable() const {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    if (!candidates[i].skip_reason) out.push_back(i);
+  }
+  return out;
+}
+
+Result<SearchPlan> plan_search(const SearchSite& s, const SearchSpec& spec) {
   if (auto e = check_space(s, spec)) return Error{*e};
   std::size_t total = 1;
   for (const Dimension& d : spec.dims) total *= d.values.size();
   const Analysis& base = *s.base->conf;
-  // Reading the texts is quick and stays on this thread; the simulations fan out.
-  std::vector<CandidateResult> all(total + 1);
-  std::vector<Prepared> prepared(total + 1);
-  prepared[0].site = make_site(s, analyze_text(s.conf_path, s.conf_text, s.analyze), s.base->site.qos);
-  if (wants_findings(spec.goals)) prepared[0].findings = count_findings(*prepared[0].site);
+  SearchPlan plan;
+  plan.candidates.resize(total + 1);
+  plan.sites.resize(total + 1);
+  plan.sites[0] = make_site(s, analyze_text(s.conf_path, s.conf_text, s.analyze), s.base->site.qos);
+  const Setting* sched = base.config.setting("SchedulerParameters");
   for (const Dimension& d : spec.dims) {
-    all[0].values.push_back(current_value(
-        s.conf_text,
-        base.config.setting("SchedulerParameters") ? base.config.setting("SchedulerParameters")->value : "",
-        s.base->site.qos, d));
+    plan.candidates[0].values.push_back(current_value(s.conf_text, sched ? sched->value : "", s.base->site.qos, d));
   }
-  all[0].conf_text = s.conf_text;
+  plan.candidates[0].conf_text = s.conf_text;
   for (std::size_t i = 1; i <= total; ++i) {
-    all[i].index = i - 1;
-    all[i].values = grid_values(spec.dims, i - 1);
-    prepared[i] = prepare(s, spec, base, all[i]);
+    plan.candidates[i].index = i - 1;
+    plan.candidates[i].values = grid_values(spec.dims, i - 1);
+    plan.sites[i] = prepare(s, spec, base, plan.candidates[i]);
   }
+  return plan;
+}
+
+std::vector<SeedValues> simulate_slots(const SearchSite& s, const SearchSpec& spec, const SearchPlan& plan,
+                                       const std::vector<std::size_t>& slots, const CandidateDone& done) {
   const std::size_t seeds = s.loads.size();
-  std::vector<std::vector<std::vector<double>>> values(total + 1, std::vector<std::vector<double>>(seeds));
-  parallel_for((total + 1) * seeds, spec.jobs, [&](std::size_t task) {
-    const std::size_t c = task / seeds, k = task % seeds;
-    if (prepared[c].site) values[c][k] = run_seed(prepared[c], s.loads[k], spec.goals);
+  std::vector<SeedValues> values(plan.candidates.size());
+  // The lint behind findings[] goals is per candidate, not per seed, and stays on this thread.
+  std::vector<FindingCounts> findings(plan.candidates.size());
+  for (std::size_t slot : slots) {
+    values[slot].resize(seeds);
+    if (wants_findings(spec.goals)) findings[slot] = count_findings(*plan.sites[slot]);
+  }
+  // A candidate is done when its last seed is: the counter tells which worker finishes it.
+  std::vector<std::atomic<std::size_t>> left(plan.candidates.size());
+  for (std::size_t slot : slots) left[slot] = seeds;
+  std::mutex done_mutex;
+  parallel_for(slots.size() * seeds, spec.jobs, [&](std::size_t task) {
+    const std::size_t c = slots[task / seeds], k = task % seeds;
+    values[c][k] = run_seed(*plan.sites[c], findings[c], s.loads[k], spec.goals);
+    if (--left[c] == 0 && done) {
+      const std::lock_guard<std::mutex> lock(done_mutex);
+      done(c, values[c]);
+    }
   });
+  return values;
+}
+
+SearchOutcome rank_results(SearchPlan plan, const std::vector<SeedValues>& values, const std::vector<Goal>& goals) {
   SearchOutcome out;
-  summarise(all[0], values[0], spec.goals);
+  std::vector<CandidateResult>& all = plan.candidates;
+  summarise(all[0], values[0], goals);
   out.baseline = std::move(all[0]);
-  for (std::size_t i = 1; i <= total; ++i) {
+  for (std::size_t i = 1; i < all.size(); ++i) {
     if (all[i].skip_reason) {
       out.skipped.push_back(std::move(all[i]));
       continue;
     }
-    summarise(all[i], values[i], spec.goals);
-    for (std::size_t g = 0; g < spec.goals.size(); ++g) {
-      all[i].goals[g].beats_baseline = beats(spec.goals[g], all[i].goals[g].value, out.baseline.goals[g].value);
+    summarise(all[i], values[i], goals);
+    for (std::size_t g = 0; g < goals.size(); ++g) {
+      all[i].goals[g].beats_baseline = beats(goals[g], all[i].goals[g].value, out.baseline.goals[g].value);
     }
     out.ranked.push_back(std::move(all[i]));
   }
-  rank_candidates(out.ranked, spec.goals, out.conflict);
+  rank_candidates(out.ranked, goals, out.conflict);
   return out;
+}
+
+Result<SearchOutcome> run_search(const SearchSite& s, const SearchSpec& spec) {
+  auto plan = plan_search(s, spec);
+  if (!plan) return plan.failure();
+  const std::vector<SeedValues> values = simulate_slots(s, spec, *plan, plan->runnable());
+  return rank_results(std::move(*plan), values, spec.goals);
 }
 
 }  // namespace sa::tune

@@ -6,6 +6,7 @@
 // engine state; results are kept by candidate index, so the output never depends on which
 // thread finished first.
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -67,6 +68,39 @@ struct SearchOutcome {
 std::optional<std::string> check_space(const SearchSite& site, const SearchSpec& spec);
 
 Result<SearchOutcome> run_search(const SearchSite& site, const SearchSpec& spec);
+
+/// Each goal's raw value on each seed of one candidate, [seed][goal]: what a run, a shard file
+/// or a resumption record carries, from which the means, intervals and ranks are computed.
+using SeedValues = std::vector<std::vector<double>>;
+
+/// The grid written out and read again, not yet simulated. Slot 0 is the baseline, slot i the
+/// grid point i-1; a candidate the analyzer refused has its skip_reason set and no site.
+struct SearchPlan {
+  std::vector<CandidateResult> candidates;
+  std::vector<std::unique_ptr<engine::LoadedSite>> sites;
+  /// The slots that are simulated (not refused), in slot order.
+  std::vector<std::size_t> runnable() const;
+};
+
+Result<SearchPlan> plan_search(const SearchSite& site, const SearchSpec& spec);
+
+/// Called once per candidate when its last seed finishes, one call at a time, in no fixed order.
+using CandidateDone = std::function<void(std::size_t slot, const SeedValues& values)>;
+
+/// Simulates `slots` of the plan on every seed, on spec.jobs threads; the result is indexed by
+/// slot (empty for slots not asked for).
+std::vector<SeedValues> simulate_slots(const SearchSite& site, const SearchSpec& spec, const SearchPlan& plan,
+                                       const std::vector<std::size_t>& slots, const CandidateDone& done = {});
+
+/// The one place per-seed values become a ranked outcome, for a local run, a resumed one and a
+/// merge of shards alike: means and intervals, the comparison with the baseline, the ranks.
+/// `values` is indexed by slot and has every runnable slot.
+SearchOutcome rank_results(SearchPlan plan, const std::vector<SeedValues>& values, const std::vector<Goal>& goals);
+
+/// A candidate's goals summarised from its per-seed values (passes, score), without ranks.
+void summarise(CandidateResult& c, const SeedValues& per_seed, const std::vector<Goal>& goals);
+/// The ranking order: more goals passed, then a higher score, then grid order.
+bool ranks_before(const CandidateResult& a, const CandidateResult& b);
 
 /// Orders by goals passed, then score, then grid index; sets rank and the Pareto flags.
 void rank_candidates(std::vector<CandidateResult>& ranked, const std::vector<Goal>& goals, bool& conflict);
