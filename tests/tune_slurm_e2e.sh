@@ -3,8 +3,8 @@
 # slurmctld 22.05 and 8 slurmd on loopback, as root) in a directory of its own, submits the job
 # array of tests/data/tune/small.conf in 3 shards, waits for it, merges, and diffs the merged
 # report (text and JSON) against a local run of the same options. Exit 77 (ctest SKIP) when
-# Slurm cannot be had here: not root, the packages neither installed nor installable, or the
-# cluster does not come up; the reason is printed.
+# Slurm cannot be had here: not root, the packages not installed, or the cluster does not come
+# up; the reason is printed.
 # Usage: tune_slurm_e2e.sh SLURM_ADVISOR SOURCE_DIR SHARED_DIR
 set -uo pipefail
 binary=$1 source=$2 shared=$3
@@ -17,14 +17,8 @@ tool=$shared/tools/mini-slurm/mini-slurm.sh
 [[ -r $tool ]] || skip "no $tool"
 needed=(munged mariadbd mariadb-install-db slurmdbd slurmctld slurmd sbatch squeue sacctmgr)
 missing() { local b; for b in "${needed[@]}"; do command -v "$b" >/dev/null || return 0; done; return 1; }
-if missing; then
-  # The packages mini-slurm's README names, installed once per machine (about 15 s).
-  echo "installing mini-slurm's Debian packages"
-  { timeout 300 apt-get update -qq &&
-    DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq --no-install-recommends \
-      munge slurmctld slurmd slurm-client slurmdbd mariadb-server mariadb-client; } >/dev/null 2>&1
-  missing && skip "the Slurm packages are not installed and apt-get could not install them"
-fi
+# scripts/install_deps.sh installs them (make test runs it); a test installs nothing itself.
+missing && skip "the Slurm packages are not installed (scripts/install_deps.sh installs them)"
 
 # A private copy of the tool and its state, on ports of our own, so a mini-slurm someone runs in
 # /tmp/mini-slurm is left alone. Only root's association is created: no unix users are added.
