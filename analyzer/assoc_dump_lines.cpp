@@ -54,35 +54,57 @@ std::string strip_quotes(const std::string& text) {
   return text;
 }
 
-DumpField make_field(const std::string& content, FileId file, SacctmgrDumpParser::FieldContext* ctx) {
-  DumpField field;
-  field.loc = loc_of(file, ctx->getStart());
-  std::string* target = &field.value;
-  std::string key;
-  for (auto* piece : ctx->piece()) {
-    const antlr4::Token* t = piece->getStart();
-    if (t->getType() == SacctmgrDumpLexer::EQ && !field.has_equals) {
-      field.has_equals = true;
-      key = field.value;  // text so far is the option name
-      field.value.clear();
-      continue;
-    }
-    *target += unescape_conf_text(strip_quotes(token_text(content, t)));
+// The parser builds no tree (as for slurm.conf, conf_reader.cpp): a line that parsed is, token
+// by token, TITLE_WORD+ DASH then fields of pieces separated by COLON, an optional last COLON,
+// and its end, so the reader takes the fields from the token stream.
+void add_piece(const std::string& content, const antlr4::Token* t, DumpField& field, std::string& key) {
+  if (t->getType() == SacctmgrDumpLexer::EQ && !field.has_equals) {
+    field.has_equals = true;
+    key = field.value;  // text so far is the option name
+    field.value.clear();
+    return;
   }
-  field.key = field.has_equals ? std::string(trim(key)) : std::string{};
-  return field;
+  field.value += unescape_conf_text(strip_quotes(token_text(content, t)));
 }
 
-DumpLine make_line(const std::string& content, FileId file, SacctmgrDumpParser::LineContext* ctx) {
+DumpLine make_line(const std::string& content, FileId file, antlr4::CommonTokenStream& tokens,
+                   SacctmgrDumpParser::LineContext* ctx) {
   DumpLine line;
   line.loc = loc_of(file, ctx->getStart());
-  auto* record = ctx->record();
-  if (!record) return line;
-  for (auto* word : record->title()->TITLE_WORD()) {
+  const std::size_t first = ctx->getStart()->getTokenIndex();
+  const std::size_t end = ctx->getStop() ? ctx->getStop()->getTokenIndex() + 1 : first;
+  std::size_t i = first;
+  for (; i < end && tokens.get(i)->getType() == SacctmgrDumpLexer::TITLE_WORD; ++i) {
     if (!line.title.empty()) line.title += " ";
-    line.title += word->getText();
+    line.title += tokens.get(i)->getText();
   }
-  for (auto* field : record->field()) line.fields.push_back(make_field(content, file, field));
+  if (i >= end || tokens.get(i)->getType() != SacctmgrDumpLexer::DASH) return line;  // no record
+  DumpField field;
+  std::string key;
+  bool open = false;
+  auto close = [&] {
+    if (!open) return;
+    field.key = field.has_equals ? std::string(trim(key)) : std::string{};
+    line.fields.push_back(std::move(field));
+    field = {};
+    key.clear();
+    open = false;
+  };
+  for (++i; i < end; ++i) {
+    const antlr4::Token* t = tokens.get(i);
+    const std::size_t type = t->getType();
+    if (type == SacctmgrDumpLexer::NEWLINE || type == antlr4::Token::EOF) break;
+    if (type == SacctmgrDumpLexer::COLON) {
+      close();
+      continue;
+    }
+    if (!open) {
+      field.loc = loc_of(file, t);
+      open = true;
+    }
+    add_piece(content, t, field, key);
+  }
+  close();
   return line;
 }
 
@@ -94,6 +116,7 @@ std::vector<DumpLine> read_dump_lines(const SourceManager& sources, FileId file,
   SacctmgrDumpLexer lexer(&input);
   antlr4::CommonTokenStream tokens(&lexer);
   SacctmgrDumpParser parser(&tokens);
+  parser.setBuildParseTree(false);  // make_line reads the tokens
   parser.setErrorHandler(std::make_shared<LineErrorStrategy>());
   DumpErrorListener listener(file, content, sink);
   lexer.removeErrorListeners();
@@ -116,7 +139,7 @@ std::vector<DumpLine> read_dump_lines(const SourceManager& sources, FileId file,
       skip_rest_of_line(tokens, start_index, {SacctmgrDumpLexer::NEWLINE});
       continue;
     }
-    DumpLine line = make_line(content, file, ctx);
+    DumpLine line = make_line(content, file, tokens, ctx);
     if (!line.fields.empty()) lines.push_back(std::move(line));
   }
   return lines;
