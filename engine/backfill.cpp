@@ -28,6 +28,53 @@ bool overlaps(const Allocation& a, const NodeBitset& nodes) {
 
 }  // namespace
 
+// One backfill cycle: what it has planned (slots, reservations per partition and job), what it
+// has spent (tests, modelled time), and its will-run machinery. The cycle's steps are methods
+// so that each reads as one rule of _attempt_backfill.
+class BackfillPass {
+ public:
+  explicit BackfillPass(Simulator& sim);
+  void run();
+
+ private:
+  enum class Plan { kNone, kStartNow, kReserve, kStop };
+  using LimitPhase = Simulator::LimitPhase;
+  using PlannedEnd = Simulator::PlannedEnd;
+
+  bool out_of_time();
+  bool held_by_cycle_limits(SimJob& job, const SimRecord& rec);
+  void start_reservation_job(const Simulator::QueueEntry& e, SimJob& job, const SimRecord& rec);
+  Plan plan_job(SimJob& job, const SimRecord& rec, std::int64_t tl, std::int64_t& pred);
+  bool start(const Simulator::QueueEntry& e, const SimJob& job);
+  bool reserve(const Simulator::QueueEntry& e, const SimRecord& rec, std::int64_t pred, std::int64_t tl);
+
+  bool will_run_shared(const Demand& d, const NodeBitset& avail, std::int64_t& pred, Allocation& alloc);
+  WillRunAnswer& will_run_cached(const Demand& d, const NodeBitset& av);
+  WillRunAnswer& will_run_best(const SimRecord& rec, const NodeBitset& av);
+  const Allocation& alloc_of(WillRunAnswer& w);
+  void set_stop(BackfillCycle::Stop why) { sim_.result_.bf_log.back().stop = why; }
+
+  Simulator& sim_;
+  const SchedulerSettings& s_;
+  SimCounters& counters_;
+  const std::int64_t res_, window_end_;
+  SlotMap slots_;
+  PoolState scratch_;  // where CPUs may be shared, the will-run tests release jobs into a copy
+  std::int64_t next_change_ = kNoTime;
+  ReleaseProfile profile_;
+  bool profile_stale_ = true;
+  NodeBitset candidates_, alt_avail_, best_avail_, base_, avail_;
+  std::vector<std::uint32_t> released_;
+  WillRunAnswers answers_;
+  std::map<std::string, std::int64_t> per_user_, per_assoc_, per_user_part_;
+  std::vector<std::int64_t> per_part_, resv_per_part_;
+  std::set<std::uint32_t> reserved_jobs_;
+  double elapsed_us_ = 0, next_yield_us_;
+  const double max_time_us_;
+  std::int64_t tests_ = 0, started_ = 0;
+  Allocation alloc_;
+};
+
 void Simulator::backfill_cycle() {
   if (!bf_changed_) return;  // nothing changed since the last cycle
   bf_changed_ = false;
@@ -36,311 +83,334 @@ void Simulator::backfill_cycle() {
   result_.counters.bf_queue_records += queue_.size();
   result_.bf_log.push_back({now_, static_cast<std::uint32_t>(queue_.size()), 0, 0, BackfillCycle::Stop::kEnd});
   if (queue_.empty()) return;  // nothing pending: nothing to plan
-  const SchedulerSettings& s = conf_.scheduler;
-  const std::int64_t res = std::max<std::int64_t>(1, s.bf_resolution);
-  const std::int64_t window_end = (now_ + s.bf_window) / res * res;
-  SlotMap slots(now_ / res * res, window_end, pool_.usable(), resv_ ? &resv_->windows() : nullptr);
-  // Where CPUs may be shared, the will-run tests release jobs into a copy of the pool.
-  PoolState scratch;
-  if (rows_) scratch = pool_.state();
+  BackfillPass(*this).run();
+}
 
-  std::int64_t next_change = kNoTime;
-  for (std::uint32_t j : running_) {
-    const SimJob& job = jobs_[j];
-    if (job.planned_end > now_ && (next_change == kNoTime || job.planned_end < next_change))
-      next_change = job.planned_end;
+BackfillPass::BackfillPass(Simulator& sim)
+    : sim_(sim),
+      s_(sim.conf_.scheduler),
+      counters_(sim.result_.counters),
+      res_(std::max<std::int64_t>(1, s_.bf_resolution)),
+      window_end_((sim.now_ + s_.bf_window) / res_ * res_),
+      slots_(sim.now_ / res_ * res_, window_end_, sim.pool_.usable(), sim.resv_ ? &sim.resv_->windows() : nullptr),
+      per_part_(sim.conf_.partitions.size(), 0),
+      resv_per_part_(sim.conf_.partitions.size(), 0),
+      next_yield_us_(static_cast<double>(s_.bf_yield_interval_us)),
+      max_time_us_(static_cast<double>(s_.bf_max_time) * 1e6) {
+  if (sim.rows_) scratch_ = sim.pool_.state();
+  // The next job or node change: an end, or a submission (which ends a cycle at a lock yield).
+  for (std::uint32_t j : sim.running_) {
+    const SimJob& job = sim.jobs_[j];
+    if (job.planned_end > sim.now_ && (next_change_ == kNoTime || job.planned_end < next_change_))
+      next_change_ = job.planned_end;
   }
-  for (std::size_t i = submit_cursor_; i < jobs_.size(); ++i) {
-    if (jobs_[i].req.submit > now_) {
-      if (next_change == kNoTime || jobs_[i].req.submit < next_change) next_change = jobs_[i].req.submit;
+  for (std::size_t i = sim.submit_cursor_; i < sim.jobs_.size(); ++i) {
+    if (sim.jobs_[i].req.submit > sim.now_) {
+      if (next_change_ == kNoTime || sim.jobs_[i].req.submit < next_change_) next_change_ = sim.jobs_[i].req.submit;
       break;
     }
   }
-  // ends_ is kept sorted by planned end.
-  sort_ends();
-  const std::vector<PlannedEnd>& ends = ends_;
+  sim.sort_ends();  // ends_ is kept sorted by planned end
+}
 
-  // The will-run test: current resources first, then running jobs released in batches
-  // (release_in_batches). Without shared CPUs the node states after each release come from
-  // the cycle's release profile, built once and again after each start; where CPUs may be
-  // shared the scratch pool is released and taken back as the rows left it.
-  ReleaseProfile profile;
-  bool profile_stale = true;
-  NodeBitset candidates;
-  std::vector<std::uint32_t> released;
-  auto will_run_shared = [&](const Demand& d, const NodeBitset& avail, std::int64_t& pred, Allocation& alloc) {
-    // An aggregate of what the avail nodes can give (CPUs, nodes giving any) is kept as
-    // jobs are released, so the node-by-node fit runs only when the totals allow it.
-    // GPU demands always take the full fit. (The rows were asked about starting now.)
-    std::int64_t total = 0;
-    std::uint32_t giving = 0;
-    candidates.assign_and(avail, d.whole_nodes ? scratch.idle : scratch.free);
-    const std::uint32_t min_nodes = std::max<std::uint32_t>(1, d.min_nodes);
-    auto may_fit = [&] { return d.gpus > 0 || (total >= d.cpus && giving >= min_nodes); };
-    auto add_capacity = [&](std::uint32_t i, int sign) {
-      const std::uint32_t c = pool_.capacity(scratch.nodes[i], d);
-      total += sign * static_cast<std::int64_t>(c);
-      giving = static_cast<std::uint32_t>(static_cast<std::int64_t>(giving) + sign * (c > 0));
-    };
-    candidates.for_each([&](std::size_t i) { add_capacity(static_cast<std::uint32_t>(i), 1); });
-    released.clear();
-    const bool ok = release_in_batches(
-        ends, now_, s.bf_window_linear, [&](std::size_t k) { return overlaps(jobs_[ends[k].job].alloc, avail); },
-        [&](std::size_t k) {
-          const Allocation& a = jobs_[ends[k].job].alloc;
-          for (const AllocPiece& p : a.pieces) {
-            if (avail.test(p.node)) add_capacity(p.node, -1);
-          }
-          scratch.give_back(a);
-          for (const AllocPiece& p : a.pieces) {
-            if (avail.test(p.node)) add_capacity(p.node, 1);
-          }
-          released.push_back(ends[k].job);
-        },
-        [&](std::size_t) { return may_fit() && pool_.fit(scratch, d, avail, &alloc, s.bf_busy_nodes); }, pred);
-    for (std::uint32_t j : released) scratch.take(jobs_[j].alloc);
-    return ok;
-  };
-  WillRunAnswers answers;
-  auto will_run_cached = [&](const Demand& d, const NodeBitset& av) -> WillRunAnswer& {
-    return answers.get(d, av, [&](WillRunAnswer& w) {
-      if (rows_) {
-        w.ok = will_run_shared(d, av, w.pred, w.alloc);
-        w.has_alloc = true;
-        return;
-      }
-      if (profile_stale) {
-        std::vector<ReleaseProfile::End> pe;
-        pe.reserve(ends.size());
-        for (const PlannedEnd& e : ends) pe.push_back({e.end, &jobs_[e.job].alloc});
-        profile.build(pool_.state(), std::move(pe));
-        profile_stale = false;
-      }
-      w.ok = profile.will_run(pool_, d, av, now_, s.bf_window_linear, s.bf_busy_nodes, w.pred, w.pos);
-      w.has_alloc = false;
-    });
-  };
-  // A matching-OR constraint: the alternative that can start soonest (backfill tries each
-  // feature set, _attempt_backfill's feat_cnt loop); answers are found again by key, as the
-  // list may reuse an entry between two alternatives.
-  NodeBitset alt_avail, best_avail;
-  auto will_run_best = [&](const SimRecord& rec, const NodeBitset& av) -> WillRunAnswer& {
-    if (rec.alternatives.empty()) return will_run_cached(rec.demand, av);
-    bool found = false, best_ok = false;
-    std::int64_t best_pred = 0;
-    for (std::int32_t a : rec.alternatives) {
-      alt_avail.assign_and(av, node_sets_[static_cast<std::size_t>(a)]);
-      const WillRunAnswer& w = will_run_cached(rec.demand, alt_avail);
-      if (!found || (w.ok && (!best_ok || w.pred < best_pred))) {
-        found = true;
-        best_ok = w.ok;
-        best_pred = w.pred;
-        best_avail = alt_avail;
-      }
-    }
-    return will_run_cached(rec.demand, best_avail);
-  };
-  auto alloc_of = [&](WillRunAnswer& w) -> const Allocation& {
-    if (!w.has_alloc) profile.allocate(pool_, w.d, w.avail, w.pos, s.bf_busy_nodes, w.alloc);
-    w.has_alloc = true;
-    return w.alloc;
-  };
-
-  std::map<std::string, std::int64_t> per_user, per_assoc, per_user_part;
-  std::vector<std::int64_t> per_part(conf_.partitions.size(), 0), resv_per_part(conf_.partitions.size(), 0);
-  std::set<std::uint32_t> reserved_jobs;
-  double elapsed_us = 0;
-  double next_yield_us = static_cast<double>(s.bf_yield_interval_us);
-  std::int64_t tests = 0, started = 0;
-  const double max_time_us = static_cast<double>(s.bf_max_time) * 1e6;
-  Allocation alloc;
-  NodeBitset base, avail;
-
-  for (std::size_t qi = 0; qi < queue_.size(); ++qi) {
-    const QueueEntry e = queue_[qi];
-    SimJob& job = jobs_[e.job];
+void BackfillPass::run() {
+  for (std::size_t qi = 0; qi < sim_.queue_.size(); ++qi) {
+    const Simulator::QueueEntry e = sim_.queue_[qi];
+    SimJob& job = sim_.jobs_[e.job];
     if (job.state != JobState::kPending) continue;
     const SimRecord& rec = job.recs[e.rec];
-    if (elapsed_us >= max_time_us) {
-      ++result_.counters.bf_stopped_by_max_time;
-      result_.bf_log.back().stop = BackfillCycle::Stop::kMaxTime;
-      break;
+    if (out_of_time()) break;
+    if (held_by_cycle_limits(job, rec)) continue;
+    if (job.resv >= 0) {
+      start_reservation_job(e, job, rec);
+      continue;
     }
-    if (!s.bf_continue && elapsed_us >= next_yield_us) {
-      // Locks are released for bf_yield_sleep; a job or node change meanwhile ends the cycle.
-      elapsed_us += static_cast<double>(s.bf_yield_sleep_us);
-      next_yield_us = elapsed_us + static_cast<double>(s.bf_yield_interval_us);
-      const std::int64_t resume = now_ + static_cast<std::int64_t>(elapsed_us / 1e6 + 0.999999);
-      if (next_change != kNoTime && next_change <= resume) {
-        ++result_.counters.bf_stopped_by_yield;
-        result_.bf_log.back().stop = BackfillCycle::Stop::kYield;
-        bf_changed_ = true;
-        break;
-      }
-    }
-    // Jobs held by a job-count or wall limit are skipped and reserve nothing (without
-    // assoc_limit_stop); TRES limits are checked once a start time is known, below.
-    if (!s.assoc_limit_stop && !limits_allow(job, rec, LimitPhase::kPre)) continue;
-    // Without bf_licenses backfill neither starts nor plans a job whose licences are taken.
-    if (!job.req.licenses.empty() && !licenses_free(job)) continue;
     // Reserve nothing for jobs below bf_min_prio_reserve, younger than bf_min_age_reserve,
     // already reserved in another partition (bf_one_resv_per_job), or past the partition's
     // bf_job_part_count_reserve.
-    bool test_now_only =
-        (s.bf_min_prio_reserve > 0 && rec.priority < static_cast<std::uint64_t>(s.bf_min_prio_reserve)) ||
-        (s.bf_min_age_reserve > 0 && now_ - job.begin < s.bf_min_age_reserve) ||
-        (s.bf_one_resv_per_job && reserved_jobs.count(e.job)) ||
-        (s.bf_job_part_count_reserve > 0 && resv_per_part[rec.part] >= s.bf_job_part_count_reserve);
-    // Per-cycle record limits: they count records tested, not jobs started; records they
-    // skip do not count towards bf_max_job_test.
-    const std::string& user = job.req.user;
-    const std::string part_key = user + "\n" + std::to_string(rec.part);
-    const std::string assoc_key = std::to_string(job.assoc);
-    if ((s.bf_max_job_user_part > 0 && per_user_part[part_key] >= s.bf_max_job_user_part) ||
-        (s.bf_max_job_part > 0 && per_part[rec.part] >= s.bf_max_job_part) ||
-        (s.bf_max_job_assoc > 0 && per_assoc[assoc_key] >= s.bf_max_job_assoc) ||
-        (s.bf_max_job_assoc == 0 && s.bf_max_job_user > 0 && per_user[user] >= s.bf_max_job_user)) {
-      ++result_.counters.bf_skipped_by_user_limit;
-      continue;
-    }
-    if (s.bf_max_job_user_part > 0) ++per_user_part[part_key];
-    if (s.bf_max_job_part > 0) ++per_part[rec.part];
-    if (s.bf_max_job_assoc > 0)
-      ++per_assoc[assoc_key];
-    else if (s.bf_max_job_user > 0)
-      ++per_user[user];
-
-    if (job.resv >= 0) {
-      // A reservation job can only start now, on its reservation's nodes; it plans nothing.
-      base.assign_and(record_nodes(rec), pool_.usable());
-      apply_reservations(job, rec, base);
-      if (base.count_at_least(rec.demand.min_nodes) && place(job, rec, base, &alloc) &&
-          limits_allow(job, rec, LimitPhase::kPost)) {
-        // The answers stay (as in every cycle so far), so those still without their
-        // allocation take it from the profile before the start changes the pool.
-        answers.for_each_recent([&](WillRunAnswer& w) {
-          if (w.ok) alloc_of(w);
-        });
-        start_job(e.job, e.rec, alloc, StartedBy::kBackfill);
-        if (rows_) scratch = pool_.state();
-        profile_stale = true;
-        ++started;
-      }
-      continue;
-    }
-    const std::int64_t tl = plan_limit(rec);
-    std::int64_t start_res = now_, pred = 0;
-    bool counted = false, stop = false, start_now = false, plan = false;
-    for (int attempt = 0; attempt < 1000; ++attempt) {
-      if (start_res >= window_end && start_res > now_) break;
-      const std::int64_t end_time = std::max(start_res, now_) + tl;
-      base.assign_and(record_nodes(rec), pool_.usable());
-      avail = base;
-      const std::int64_t later_start = slots.narrow(start_res, end_time, base, avail);
-      if (!avail.count_at_least(rec.demand.min_nodes)) {
-        if (later_start) {
-          start_res = later_start;
-          continue;
-        }
-        break;
-      }
-      if (!counted) {
-        if (s.bf_max_job_test > 0 && tests >= s.bf_max_job_test) {
-          ++result_.counters.bf_stopped_by_max_job_test;
-          result_.bf_log.back().stop = BackfillCycle::Stop::kMaxJobTest;
-          stop = true;
-          break;
-        }
-        ++tests;
-        ++result_.counters.bf_tests;
-        counted = true;
-        job.bf_tested = true;
-      }
-      elapsed_us += opt_.bf_test_cost_us;
-      // Where CPUs may be shared the select plugin's own passes decide whether it starts
-      // now (oversubscription rows included); the future plan below stays count-based.
-      if (rows_ && start_res <= now_ && place(job, rec, avail, &alloc)) {
-        start_now = true;
-        break;
-      }
-      WillRunAnswer& w = will_run_best(rec, avail);
-      pred = w.pred;
-      if (!w.ok) {
-        if (later_start) {
-          start_res = later_start;
-          continue;
-        }
-        break;
-      }
-      pred = std::max(pred, start_res);
-      if (pred <= now_) {
-        alloc = alloc_of(w);
-        start_now = true;
-        break;
-      }
-      if (later_start && pred > later_start) {
-        start_res = later_start;
-        continue;
-      }
-      if (pred > now_ + s.bf_window) {
-        ++result_.counters.bf_no_resv_beyond_window;
-        break;
-      }
-      // The select plugin does not know pending reservations: a plan that runs into one
-      // is retried from its predicted start.
-      const std::int64_t r0 = pred / res * res, r1 = (pred + tl) / res * res;
-      const Allocation& planned = alloc_of(w);
-      if (slots.conflicts(r0, r1, planned)) {
-        start_res = pred > start_res ? pred : start_res + res;
-        continue;
-      }
-      alloc = planned;
-      plan = true;
-      break;
-    }
-    if (stop) break;
+    const bool test_now_only =
+        (s_.bf_min_prio_reserve > 0 && rec.priority < static_cast<std::uint64_t>(s_.bf_min_prio_reserve)) ||
+        (s_.bf_min_age_reserve > 0 && sim_.now_ - job.begin < s_.bf_min_age_reserve) ||
+        (s_.bf_one_resv_per_job && reserved_jobs_.count(e.job)) ||
+        (s_.bf_job_part_count_reserve > 0 && resv_per_part_[rec.part] >= s_.bf_job_part_count_reserve);
+    const std::int64_t tl = sim_.plan_limit(rec);
+    std::int64_t pred = 0;
+    const Plan plan = plan_job(job, rec, tl, pred);
+    if (plan == Plan::kStop) break;
     // acct_policy_job_runnable_post_select: a job over a TRES limit neither starts nor
     // reserves.
-    if ((start_now || plan) && !limits_allow(job, rec, start_now ? LimitPhase::kBoth : LimitPhase::kPost)) continue;
-    if (start_now) {
-      start_job(e.job, e.rec, alloc, StartedBy::kBackfill);  // also adds it to ends_
-      answers.job_started();
-      if (rows_) {
-        // Shared CPUs are not a count: copy what the rows left on its nodes.
-        for (const AllocPiece& p : alloc.pieces) scratch.nodes[p.node] = pool_.state().nodes[p.node];
-        scratch.free = pool_.state().free;
-        scratch.idle = pool_.state().idle;
-      }
-      profile_stale = true;
-      if (job.planned_end > now_ && (next_change == kNoTime || job.planned_end < next_change))
-        next_change = job.planned_end;
-      ++started;
-      if (s.bf_max_job_start > 0 && started >= s.bf_max_job_start) {
-        ++result_.counters.bf_stopped_by_max_job_start;
-        result_.bf_log.back().stop = BackfillCycle::Stop::kMaxJobStart;
-        break;
-      }
+    if (plan != Plan::kNone &&
+        !sim_.limits_allow(job, rec, plan == Plan::kStartNow ? LimitPhase::kBoth : LimitPhase::kPost))
+      continue;
+    if (plan == Plan::kStartNow) {
+      if (!start(e, job)) break;
       continue;
     }
-    if (!plan || test_now_only) continue;
-    // Reserve the chosen nodes, whole, over [start, start + limit) rounded to bf_resolution.
-    const std::int64_t r0 = pred / res * res;
-    std::int64_t r1 = (pred + tl + res - 1) / res * res;
-    if (r1 <= r0) r1 = r0 + res;
-    NodeBitset nodes(conf_.nodes.size());
-    for (const AllocPiece& p : alloc.pieces) nodes.set(p.node);
-    slots.reserve(r0, r1, nodes);
-    ++result_.counters.bf_reservations;
-    ++resv_per_part[rec.part];
-    reserved_jobs.insert(e.job);
-    if (s.bf_node_space_size > 0 && static_cast<std::int64_t>(slots.size()) >= s.bf_node_space_size) {
-      ++result_.counters.bf_stopped_by_node_space;
-      result_.bf_log.back().stop = BackfillCycle::Stop::kNodeSpace;
-      break;
+    if (plan != Plan::kReserve || test_now_only) continue;
+    if (!reserve(e, rec, pred, tl)) break;
+  }
+  sim_.result_.bf_log.back().tested = static_cast<std::uint32_t>(tests_);
+  sim_.result_.bf_log.back().started = static_cast<std::uint32_t>(started_);
+}
+
+// bf_max_time, and without bf_continue the lock yields: true when the cycle ends here.
+bool BackfillPass::out_of_time() {
+  if (elapsed_us_ >= max_time_us_) {
+    ++counters_.bf_stopped_by_max_time;
+    set_stop(BackfillCycle::Stop::kMaxTime);
+    return true;
+  }
+  if (!s_.bf_continue && elapsed_us_ >= next_yield_us_) {
+    // Locks are released for bf_yield_sleep; a job or node change meanwhile ends the cycle.
+    elapsed_us_ += static_cast<double>(s_.bf_yield_sleep_us);
+    next_yield_us_ = elapsed_us_ + static_cast<double>(s_.bf_yield_interval_us);
+    const std::int64_t resume = sim_.now_ + static_cast<std::int64_t>(elapsed_us_ / 1e6 + 0.999999);
+    if (next_change_ != kNoTime && next_change_ <= resume) {
+      ++counters_.bf_stopped_by_yield;
+      set_stop(BackfillCycle::Stop::kYield);
+      sim_.bf_changed_ = true;
+      return true;
     }
   }
-  result_.bf_log.back().tested = static_cast<std::uint32_t>(tests);
-  result_.bf_log.back().started = static_cast<std::uint32_t>(started);
+  return false;
+}
+
+// Limits that skip a record this cycle without testing it; the per-cycle record limits count
+// records tested, not jobs started, and records they skip do not count towards bf_max_job_test.
+bool BackfillPass::held_by_cycle_limits(SimJob& job, const SimRecord& rec) {
+  // Jobs held by a job-count or wall limit are skipped and reserve nothing (without
+  // assoc_limit_stop); TRES limits are checked once a start time is known.
+  if (!s_.assoc_limit_stop && !sim_.limits_allow(job, rec, LimitPhase::kPre)) return true;
+  // Without bf_licenses backfill neither starts nor plans a job whose licences are taken.
+  if (!job.req.licenses.empty() && !sim_.licenses_free(job)) return true;
+  const std::string& user = job.req.user;
+  const std::string part_key = user + "\n" + std::to_string(rec.part);
+  const std::string assoc_key = std::to_string(job.assoc);
+  if ((s_.bf_max_job_user_part > 0 && per_user_part_[part_key] >= s_.bf_max_job_user_part) ||
+      (s_.bf_max_job_part > 0 && per_part_[rec.part] >= s_.bf_max_job_part) ||
+      (s_.bf_max_job_assoc > 0 && per_assoc_[assoc_key] >= s_.bf_max_job_assoc) ||
+      (s_.bf_max_job_assoc == 0 && s_.bf_max_job_user > 0 && per_user_[user] >= s_.bf_max_job_user)) {
+    ++counters_.bf_skipped_by_user_limit;
+    return true;
+  }
+  if (s_.bf_max_job_user_part > 0) ++per_user_part_[part_key];
+  if (s_.bf_max_job_part > 0) ++per_part_[rec.part];
+  if (s_.bf_max_job_assoc > 0)
+    ++per_assoc_[assoc_key];
+  else if (s_.bf_max_job_user > 0)
+    ++per_user_[user];
+  return false;
+}
+
+// A reservation job can only start now, on its reservation's nodes; it plans nothing.
+void BackfillPass::start_reservation_job(const Simulator::QueueEntry& e, SimJob& job, const SimRecord& rec) {
+  base_.assign_and(sim_.record_nodes(rec), sim_.pool_.usable());
+  sim_.apply_reservations(job, rec, base_);
+  if (!base_.count_at_least(rec.demand.min_nodes) || !sim_.place(job, rec, base_, &alloc_) ||
+      !sim_.limits_allow(job, rec, LimitPhase::kPost))
+    return;
+  // The answers stay (as in every cycle so far), so those still without their allocation take
+  // it from the profile before the start changes the pool.
+  answers_.for_each_recent([&](WillRunAnswer& w) {
+    if (w.ok) alloc_of(w);
+  });
+  sim_.start_job(e.job, e.rec, alloc_, StartedBy::kBackfill);
+  if (sim_.rows_) scratch_ = sim_.pool_.state();
+  profile_stale_ = true;
+  ++started_;
+}
+
+// The start time and nodes of one record: now, at a later slot, or none within the window.
+// Sets alloc_ (the nodes) and pred (the start) for kStartNow and kReserve.
+BackfillPass::Plan BackfillPass::plan_job(SimJob& job, const SimRecord& rec, std::int64_t tl, std::int64_t& pred) {
+  const std::int64_t now = sim_.now_;
+  std::int64_t start_res = now;
+  bool counted = false;
+  for (int attempt = 0; attempt < 1000; ++attempt) {
+    if (start_res >= window_end_ && start_res > now) break;
+    const std::int64_t end_time = std::max(start_res, now) + tl;
+    base_.assign_and(sim_.record_nodes(rec), sim_.pool_.usable());
+    avail_ = base_;
+    const std::int64_t later_start = slots_.narrow(start_res, end_time, base_, avail_);
+    if (!avail_.count_at_least(rec.demand.min_nodes)) {
+      if (!later_start) break;
+      start_res = later_start;
+      continue;
+    }
+    if (!counted) {
+      if (s_.bf_max_job_test > 0 && tests_ >= s_.bf_max_job_test) {
+        ++counters_.bf_stopped_by_max_job_test;
+        set_stop(BackfillCycle::Stop::kMaxJobTest);
+        return Plan::kStop;
+      }
+      ++tests_;
+      ++counters_.bf_tests;
+      counted = true;
+      job.bf_tested = true;
+    }
+    elapsed_us_ += sim_.opt_.bf_test_cost_us;
+    // Where CPUs may be shared the select plugin's own passes decide whether it starts
+    // now (oversubscription rows included); the future plan below stays count-based.
+    if (sim_.rows_ && start_res <= now && sim_.place(job, rec, avail_, &alloc_)) return Plan::kStartNow;
+    WillRunAnswer& w = will_run_best(rec, avail_);
+    pred = w.pred;
+    if (!w.ok) {
+      if (!later_start) break;
+      start_res = later_start;
+      continue;
+    }
+    pred = std::max(pred, start_res);
+    if (pred <= now) {
+      alloc_ = alloc_of(w);
+      return Plan::kStartNow;
+    }
+    if (later_start && pred > later_start) {
+      start_res = later_start;
+      continue;
+    }
+    if (pred > now + s_.bf_window) {
+      ++counters_.bf_no_resv_beyond_window;
+      break;
+    }
+    // The select plugin does not know pending reservations: a plan that runs into one
+    // is retried from its predicted start.
+    const std::int64_t r0 = pred / res_ * res_, r1 = (pred + tl) / res_ * res_;
+    const Allocation& planned = alloc_of(w);
+    if (slots_.conflicts(r0, r1, planned)) {
+      start_res = pred > start_res ? pred : start_res + res_;
+      continue;
+    }
+    alloc_ = planned;
+    return Plan::kReserve;
+  }
+  return Plan::kNone;
+}
+
+// Starts the job on alloc_; false when bf_max_job_start ends the cycle.
+bool BackfillPass::start(const Simulator::QueueEntry& e, const SimJob& job) {
+  sim_.start_job(e.job, e.rec, alloc_, StartedBy::kBackfill);  // also adds it to ends_
+  answers_.job_started();
+  if (sim_.rows_) {
+    // Shared CPUs are not a count: copy what the rows left on its nodes.
+    for (const AllocPiece& p : alloc_.pieces) scratch_.nodes[p.node] = sim_.pool_.state().nodes[p.node];
+    scratch_.free = sim_.pool_.state().free;
+    scratch_.idle = sim_.pool_.state().idle;
+  }
+  profile_stale_ = true;
+  if (job.planned_end > sim_.now_ && (next_change_ == kNoTime || job.planned_end < next_change_))
+    next_change_ = job.planned_end;
+  ++started_;
+  if (s_.bf_max_job_start > 0 && started_ >= s_.bf_max_job_start) {
+    ++counters_.bf_stopped_by_max_job_start;
+    set_stop(BackfillCycle::Stop::kMaxJobStart);
+    return false;
+  }
+  return true;
+}
+
+// Reserves alloc_'s nodes, whole, over [start, start + limit) rounded to bf_resolution; false
+// when bf_node_space_size ends the cycle.
+bool BackfillPass::reserve(const Simulator::QueueEntry& e, const SimRecord& rec, std::int64_t pred, std::int64_t tl) {
+  const std::int64_t r0 = pred / res_ * res_;
+  std::int64_t r1 = (pred + tl + res_ - 1) / res_ * res_;
+  if (r1 <= r0) r1 = r0 + res_;
+  NodeBitset nodes(sim_.conf_.nodes.size());
+  for (const AllocPiece& p : alloc_.pieces) nodes.set(p.node);
+  slots_.reserve(r0, r1, nodes);
+  ++counters_.bf_reservations;
+  ++resv_per_part_[rec.part];
+  reserved_jobs_.insert(e.job);
+  if (s_.bf_node_space_size > 0 && static_cast<std::int64_t>(slots_.size()) >= s_.bf_node_space_size) {
+    ++counters_.bf_stopped_by_node_space;
+    set_stop(BackfillCycle::Stop::kNodeSpace);
+    return false;
+  }
+  return true;
+}
+
+// The will-run test where CPUs may be shared: running jobs are released into the scratch pool
+// and taken back as the rows left them. An aggregate of what the avail nodes can give (CPUs,
+// nodes giving any) is kept as jobs are released, so the node-by-node fit runs only when the
+// totals allow it. GPU demands always take the full fit. (The rows were asked about now.)
+bool BackfillPass::will_run_shared(const Demand& d, const NodeBitset& avail, std::int64_t& pred, Allocation& alloc) {
+  const std::vector<PlannedEnd>& ends = sim_.ends_;
+  std::int64_t total = 0;
+  std::uint32_t giving = 0;
+  candidates_.assign_and(avail, d.whole_nodes ? scratch_.idle : scratch_.free);
+  const std::uint32_t min_nodes = std::max<std::uint32_t>(1, d.min_nodes);
+  auto may_fit = [&] { return d.gpus > 0 || (total >= d.cpus && giving >= min_nodes); };
+  auto add_capacity = [&](std::uint32_t i, int sign) {
+    const std::uint32_t c = sim_.pool_.capacity(scratch_.nodes[i], d);
+    total += sign * static_cast<std::int64_t>(c);
+    giving = static_cast<std::uint32_t>(static_cast<std::int64_t>(giving) + sign * (c > 0));
+  };
+  candidates_.for_each([&](std::size_t i) { add_capacity(static_cast<std::uint32_t>(i), 1); });
+  released_.clear();
+  const bool ok = release_in_batches(
+      ends, sim_.now_, s_.bf_window_linear,
+      [&](std::size_t k) { return overlaps(sim_.jobs_[ends[k].job].alloc, avail); },
+      [&](std::size_t k) {
+        const Allocation& a = sim_.jobs_[ends[k].job].alloc;
+        for (const AllocPiece& p : a.pieces) {
+          if (avail.test(p.node)) add_capacity(p.node, -1);
+        }
+        scratch_.give_back(a);
+        for (const AllocPiece& p : a.pieces) {
+          if (avail.test(p.node)) add_capacity(p.node, 1);
+        }
+        released_.push_back(ends[k].job);
+      },
+      [&](std::size_t) { return may_fit() && sim_.pool_.fit(scratch_, d, avail, &alloc, s_.bf_busy_nodes); }, pred);
+  for (std::uint32_t j : released_) scratch_.take(sim_.jobs_[j].alloc);
+  return ok;
+}
+
+// The will-run test (cons_tres _will_run_test): current resources first, then running jobs
+// released in batches (release_in_batches). Without shared CPUs the node states after each
+// release come from the cycle's release profile, built once and again after each start.
+WillRunAnswer& BackfillPass::will_run_cached(const Demand& d, const NodeBitset& av) {
+  return answers_.get(d, av, [&](WillRunAnswer& w) {
+    if (sim_.rows_) {
+      w.ok = will_run_shared(d, av, w.pred, w.alloc);
+      w.has_alloc = true;
+      return;
+    }
+    if (profile_stale_) {
+      std::vector<ReleaseProfile::End> pe;
+      pe.reserve(sim_.ends_.size());
+      for (const PlannedEnd& e : sim_.ends_) pe.push_back({e.end, &sim_.jobs_[e.job].alloc});
+      profile_.build(sim_.pool_.state(), std::move(pe));
+      profile_stale_ = false;
+    }
+    w.ok = profile_.will_run(sim_.pool_, d, av, sim_.now_, s_.bf_window_linear, s_.bf_busy_nodes, w.pred, w.pos);
+    w.has_alloc = false;
+  });
+}
+
+// A matching-OR constraint: the alternative that can start soonest (backfill tries each
+// feature set, _attempt_backfill's feat_cnt loop); answers are found again by key, as the
+// list may reuse an entry between two alternatives.
+WillRunAnswer& BackfillPass::will_run_best(const SimRecord& rec, const NodeBitset& av) {
+  if (rec.alternatives.empty()) return will_run_cached(rec.demand, av);
+  bool found = false, best_ok = false;
+  std::int64_t best_pred = 0;
+  for (std::int32_t a : rec.alternatives) {
+    alt_avail_.assign_and(av, sim_.node_sets_[static_cast<std::size_t>(a)]);
+    const WillRunAnswer& w = will_run_cached(rec.demand, alt_avail_);
+    if (!found || (w.ok && (!best_ok || w.pred < best_pred))) {
+      found = true;
+      best_ok = w.ok;
+      best_pred = w.pred;
+      best_avail_ = alt_avail_;
+    }
+  }
+  return will_run_cached(rec.demand, best_avail_);
+}
+
+const Allocation& BackfillPass::alloc_of(WillRunAnswer& w) {
+  if (!w.has_alloc) profile_.allocate(sim_.pool_, w.d, w.avail, w.pos, s_.bf_busy_nodes, w.alloc);
+  w.has_alloc = true;
+  return w.alloc;
 }
 
 }  // namespace sa::engine

@@ -385,6 +385,7 @@ class Simulator {
   void set_limit_end(std::uint32_t j, std::int64_t end);
   void note_alloc(const SimJob& job, bool add);
   void backfill_cycle();
+  friend class BackfillPass;  // one backfill cycle's state and steps (backfill.cpp)
   void start_job(std::uint32_t j, std::uint32_t rec, const Allocation& alloc, StartedBy by);
   void charge_usage(SimJob& job, std::int64_t from, std::int64_t to);
   void take_snapshot();
