@@ -69,10 +69,15 @@ Simulator::Simulator(const Site& site, SimOptions options)
   if (conf_.preempt.mode.gang)
     gang_.emplace(conf_, pool_.state(), rows_ && !rows_->linear() ? &rows_->layout() : nullptr);
   {
-    std::int64_t kill_wait = 30, msg_timeout = 10;
-    if (const Setting* st = conf_.setting("KillWait")) kill_wait = std::atoll(st->value.c_str());
-    if (const Setting* st = conf_.setting("MessageTimeout")) msg_timeout = std::atoll(st->value.c_str());
-    preempt_hold_ = kill_wait + msg_timeout;
+    // Both are uint16 in Slurm; a value the analyzer refused keeps the default (atoll here
+    // was undefined on a 20-digit value and the sum overflowed: lint_fuzz found it).
+    auto seconds = [&](const char* key, std::int64_t fallback) -> std::int64_t {
+      const Setting* st = conf_.setting(key);
+      if (!st) return fallback;
+      auto v = parse_uint(st->value, IntWidth::k16);
+      return v ? static_cast<std::int64_t>(*v) : fallback;
+    };
+    preempt_hold_ = seconds("KillWait", 30) + seconds("MessageTimeout", 10);
   }
   probes_.size_nodes(pool_.size());
   if (site_.tree) {

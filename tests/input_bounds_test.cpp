@@ -4,6 +4,8 @@
 // and address-space rlimits in run_bounded), never measured with a clock.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "analyzer/assoc_model.h"
@@ -185,6 +187,29 @@ TEST(InputBounds, RecurringReservationWindowsAreCappedWithADiagnostic) {
   once.start = 0;
   once.end = 60;
   EXPECT_EQ(engine::ReservationBook::windows_until(once, 1'000'000), 1);
+}
+
+// KillWait and MessageTimeout at the edge of int64 (lint_fuzz's UBSan found the engine reading
+// them with atoll and adding them, both undefined there; that shows only under UBSan): the
+// analyzer's error, and the run goes on with Slurm's default, so it equals the run with
+// KillWait=30.
+TEST(InputBounds, KillWaitBeyondItsTypeRunsWithTheDefault) {
+  const std::string site = std::string(SA_SOURCE_DIR) + "/corpora/overlap-suspend/";
+  std::ifstream in(site + "slurm.conf");
+  std::string conf((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::size_t at = conf.find("KillWait=30\n");
+  ASSERT_NE(at, std::string::npos);
+  const std::string huge =
+      test::write_temp("killwait.conf", conf.substr(0, at) + "KillWait=9223372036854775807\n" + conf.substr(at + 12));
+  const std::string rest = " --assoc " + site + "sacctmgr_dump.cfg --qos " + site + "qos.psv --days 1 --format json";
+  auto big = test::run("simulate " + huge + rest);
+  auto plain = test::run("simulate " + site + "slurm.conf" + rest);
+  EXPECT_EQ(plain.status, 0);
+  EXPECT_EQ(big.status, 1);  // the CONF006 error, after the run
+  EXPECT_NE(plain.out.find("\"suspends\""), std::string::npos);
+  EXPECT_TRUE(big.out == plain.out);  // (not EXPECT_EQ: a mismatch would print 100 KB of JSON)
+  EXPECT_NE(run_bounded("check " + huge).out.find("out of range (largest allowed is 65535) [CONF006]"),
+            std::string::npos);
 }
 
 }  // namespace
