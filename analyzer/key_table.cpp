@@ -64,8 +64,8 @@ KeyLookup KeyTable::find(std::string_view table, std::string_view key, const Slu
   return best;
 }
 
-std::vector<std::string> KeyTable::valid_keys(std::string_view table, const SlurmVersion& version) const {
-  std::vector<std::string> keys;
+std::vector<std::string_view> KeyTable::valid_keys(std::string_view table, const SlurmVersion& version) const {
+  std::vector<std::string_view> keys;
   auto rows = by_table_.find(table);
   if (rows == by_table_.end()) return keys;
   for (std::size_t row : rows->second) {

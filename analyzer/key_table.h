@@ -36,8 +36,9 @@ class KeyTable {
   static KeyTable from_tsv(std::string_view tsv);
 
   KeyLookup find(std::string_view table, std::string_view key, const SlurmVersion& version) const;
-  /// Canonical spellings of the keys valid in `table` for `version` (for suggestions).
-  std::vector<std::string> valid_keys(std::string_view table, const SlurmVersion& version) const;
+  /// Canonical spellings of the keys valid in `table` for `version` (for suggestions), as views
+  /// into the table: asked once per unknown key, it copied hundreds of strings each time.
+  std::vector<std::string_view> valid_keys(std::string_view table, const SlurmVersion& version) const;
   /// True if `key` is in `table` for some version.
   bool known_anywhere(std::string_view table, std::string_view key) const;
   std::size_t size() const { return rows_.size(); }

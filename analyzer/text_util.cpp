@@ -143,7 +143,10 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   return bounded_edit_distance(a, b, std::max(a.size(), b.size()));
 }
 
-std::string closest_match(std::string_view word, const std::vector<std::string>& candidates) {
+namespace {
+
+template <class Candidates>
+std::string closest_in(std::string_view word, const Candidates& candidates) {
   if (word.size() > 64) return {};
   // Allow roughly one typo per four characters, at least one and at most four.
   const std::size_t allowed = std::clamp<std::size_t>(word.size() / 4, 1, 4);
@@ -154,7 +157,7 @@ std::string closest_match(std::string_view word, const std::vector<std::string>&
   for (char c : word) ++counts[static_cast<unsigned char>(ascii_lower(c))];
   std::string best;
   std::size_t best_distance = allowed + 1;
-  for (const std::string& c : candidates) {
+  for (std::string_view c : candidates) {
     std::size_t gap = c.size() > word.size() ? c.size() - word.size() : word.size() - c.size();
     if (gap >= best_distance) continue;  // the distance is at least the length difference
     std::size_t only_in_candidate = 0;
@@ -167,10 +170,20 @@ std::string closest_match(std::string_view word, const std::vector<std::string>&
     std::size_t distance = bounded_edit_distance(word, c, best_distance - 1);
     if (distance < best_distance) {
       best_distance = distance;
-      best = c;
+      best = std::string(c);
     }
   }
   return best;
+}
+
+}  // namespace
+
+std::string closest_match(std::string_view word, const std::vector<std::string>& candidates) {
+  return closest_in(word, candidates);
+}
+
+std::string closest_match(std::string_view word, std::span<const std::string_view> candidates) {
+  return closest_in(word, candidates);
 }
 
 }  // namespace sa

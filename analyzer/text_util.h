@@ -1,5 +1,6 @@
 #pragma once
 // Small string helpers shared by the analyzer (case folding, splitting, suggestions).
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,5 +32,6 @@ std::string printable(std::string_view text, std::size_t max_length = 80);
 std::size_t edit_distance(std::string_view a, std::string_view b);
 /// The candidate closest to `word` if it is close enough to be a plausible typo.
 std::string closest_match(std::string_view word, const std::vector<std::string>& candidates);
+std::string closest_match(std::string_view word, std::span<const std::string_view> candidates);
 
 }  // namespace sa
