@@ -37,9 +37,18 @@ for target in $targets; do
   # No leak check and no allocation stack traces per input: together they cost more than the
   # code under test (-detect_leaks=0 also stops libFuzzer re-running each new input to look for
   # leaks). Inputs up to 4 KB: real configs fit, and small inputs run fast.
+  # Entropic scheduling stays on, but a feature counts as rare only until it has been hit 16
+  # times (libFuzzer's default is 255): libFuzzer scans its list of rare features once per
+  # feature per run, and with the 40,000 to 70,000 features of conf_fuzz and lint_fuzz that
+  # list held thousands of entries; the scan was 21 % of conf_fuzz and 58 % of lint_fuzz. Over
+  # 60 s from one corpus snapshot the coverage reached was the same (conf_fuzz 7,681 edges with
+  # 16, 7,637 with 255; lint_fuzz 13,556 and 13,594).
+  # UBSan stops at its first report so that libFuzzer keeps the input as a crasher.
   log=$(mktemp)
   /usr/bin/time -f "cpu_seconds %U %S" -o "$log.time" env ASAN_OPTIONS=detect_leaks=0:malloc_context_size=0 \
+    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     "$build/fuzz/$target" "$corpus" -max_total_time="$seconds" -max_len=4096 -detect_leaks=0 \
+    -entropic_feature_frequency_threshold=16 \
     -timeout=10 -rss_limit_mb=2048 -artifact_prefix="fuzz/crashers/$target/" -print_final_stats=1 >"$log" 2>&1 || true
   grep -E "INITED|DONE|stat::|Test unit written|ERROR|SUMMARY" "$log" || true
   # libFuzzer's exec/s is per wall second; on a shared machine the rate per CPU second is the
@@ -50,7 +59,8 @@ for target in $targets; do
     'BEGIN { if (u + s > 0) printf "execs per CPU second: %.0f (%d runs in %.1f CPU s)\n", r / (u + s), r, u + s }'
   rm -f "$log" "$log.time"
   echo "== $target leak pass (${leak_seconds}s)"
-  "$build/fuzz/$target" "$corpus" -max_total_time="$leak_seconds" -max_len=4096 -timeout=10 \
+  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    "$build/fuzz/$target" "$corpus" -max_total_time="$leak_seconds" -max_len=4096 -timeout=10 \
     -artifact_prefix="fuzz/crashers/$target/" -print_final_stats=1 2>&1 |
     grep -E "DONE|stat::average|Test unit written|ERROR|SUMMARY|leak" || true
 done
