@@ -10,7 +10,9 @@
 
 #include "cli/common.h"
 #include "cli/site_inputs.h"
+#include "cli/tune_search_options.h"
 #include "engine/workload/default_load.h"
+#include "report/tune_html.h"
 #include "tune/search.h"
 #include "tune/tune_report.h"
 
@@ -24,6 +26,7 @@ struct TuneOptions {
   std::size_t seeds = 5, max_candidates = 500;
   unsigned jobs = 1;
   std::string format = "text", output;
+  TuneSearchOptions search;
 };
 
 // Parses each text with `parse`, printing every error with a caret; false when any failed.
@@ -71,9 +74,9 @@ std::string build_loads(const TuneOptions& o, const SiteInputs& in, tune::Search
                       : "");
 }
 
-int run_tune(const TuneOptions& o) {
+int run_tune(TuneOptions o) {
   tune::SearchSpec spec;
-  if (!parse_spec(o, spec)) return kExitUsage;
+  if (!parse_spec(o, spec) || !merge_spec_file(o.search, o.seeds, spec)) return kExitUsage;
   auto in = load_site(o.site, false);
   if (!in) return kExitUsage;
   tune::SearchSite s;
@@ -83,7 +86,7 @@ int run_tune(const TuneOptions& o) {
   s.analyze = {in->conf->config.version, ConfKind::kSlurm, {}, {}};
   if (!o.site.input.resolve(s.analyze.includes, s.analyze.limits)) return kExitUsage;
   const std::string load = build_loads(o, *in, s);
-  auto outcome = tune::run_search(s, spec);
+  auto outcome = tune::run_strategy(s, spec, strategy(o.search), halving(o.search, o.site.seed));
   if (!outcome) {
     std::cerr << "slurm-advisor: " << outcome.error() << "\n";
     return kExitUsage;
@@ -98,6 +101,8 @@ int run_tune(const TuneOptions& o) {
   std::ostringstream text;
   if (o.format == "json") {
     write_json(text, tune::tune_json(*outcome, ctx));
+  } else if (o.format == "html") {
+    text << report::tune_html(*outcome, ctx);
   } else {
     tune::print_tune_text(text, *outcome, ctx);
   }
@@ -113,19 +118,19 @@ void register_tune(CLI::App& app, std::function<int()>& runner) {
   CLI::App* cmd = app.add_subcommand("tune", "Search settings for goals (waits, shares, utilisation) across seeds");
   add_site_options(*cmd, o->site, false);
   cmd->add_option("--goal,-g", o->goals,
-                  "A goal METRIC[SELECTOR] OP VALUE, e.g. 'wait_p95[partition=batch]<=2h' (repeatable)")
-      ->required();
+                  "A goal METRIC[SELECTOR] OP VALUE, e.g. 'wait_p95[partition=batch]<=2h' (repeatable)");
   cmd->add_option("--vary", o->vary,
                   "A setting and its values: KEY=a,b,c or KEY=lo..hi[:log|:int][:N] (repeatable); KEY is a "
-                  "slurm.conf key, SchedulerParameters.OPTION (or bf_OPTION), Partition[P].FIELD or QOS[Q].FIELD")
-      ->required();
-  cmd->add_option("--seeds", o->seeds, "Seeds of the default load every candidate runs on (default 5)")
-      ->check(CLI::Range(1, 100));
+                  "slurm.conf key, SchedulerParameters.OPTION (or bf_OPTION), Partition[P].FIELD or QOS[Q].FIELD");
+  CLI::Option* seeds =
+      cmd->add_option("--seeds", o->seeds, "Seeds of the default load every candidate runs on (default 5)")
+          ->check(CLI::Range(1, 100));
+  add_tune_search_options(*cmd, o->search, seeds);
   cmd->add_option("--jobs,-j", o->jobs, "Simulations run at once on this machine (default 1)")
       ->check(CLI::Range(1u, 256u));
   cmd->add_option("--max-candidates", o->max_candidates, "Refuse a grid larger than this (default 500)")
       ->check(CLI::Range(1, 1000000));
-  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json", "html"}));
   cmd->add_option("--output,-o", o->output, "Write the report here instead of stdout");
   cmd->footer(
       "Every candidate is the slurm.conf text with the values replaced, read again by the analyzer: a "

@@ -190,7 +190,6 @@ std::optional<std::string> check_space(const SearchSite& s, const SearchSpec& sp
   for (const Goal& g : spec.goals) {
     if (auto e = check_goal_names(g, *s.base)) return e;
   }
-  std::size_t total = 1;
   for (const Dimension& d : spec.dims) {
     std::string probe = s.conf_text;
     if (d.kind == KeyKind::kPartition && !set_partition_field(probe, d.scope, d.key, "0")) {
@@ -201,15 +200,22 @@ std::optional<std::string> check_space(const SearchSite& s, const SearchSpec& sp
       return fmt::format("--vary {}: QOS '{}' is not in the QOS table{}", d.spec, d.scope,
                          s.base->site.qos.from_input() ? "" : " (give it with --qos)");
     }
-    total = total > spec.max_candidates ? total : total * d.values.size();
-  }
-  if (total > spec.max_candidates) {
-    return fmt::format(
-        "the grid has more than {} candidates; vary fewer settings or fewer points, or raise "
-        "--max-candidates",
-        spec.max_candidates);
   }
   return std::nullopt;
+}
+
+std::size_t grid_size(const SearchSpec& spec) {
+  std::size_t total = 1;
+  for (const Dimension& d : spec.dims) total = total > spec.max_candidates ? total : total * d.values.size();
+  return total;
+}
+
+std::optional<std::string> check_grid_size(const SearchSpec& spec) {
+  if (grid_size(spec) <= spec.max_candidates) return std::nullopt;
+  return fmt::format(
+      "the grid has more than {} candidates; vary fewer settings or fewer points, raise "
+      "--max-candidates, or sample the space with --search halving",
+      spec.max_candidates);
 }
 
 void rank_candidates(std::vector<CandidateResult>& ranked, const std::vector<Goal>& goals, bool& conflict) {
@@ -230,8 +236,18 @@ void rank_candidates(std::vector<CandidateResult>& ranked, const std::vector<Goa
 
 Result<SearchOutcome> run_search(const SearchSite& s, const SearchSpec& spec) {
   if (auto e = check_space(s, spec)) return Error{*e};
-  std::size_t total = 1;
-  for (const Dimension& d : spec.dims) total *= d.values.size();
+  if (auto e = check_grid_size(spec)) return Error{*e};
+  std::vector<CandidateResult> grid(grid_size(spec));
+  for (std::size_t i = 0; i < grid.size(); ++i) {
+    grid[i].index = i;
+    grid[i].values = grid_values(spec.dims, i);
+  }
+  return run_candidates(s, spec, std::move(grid), s.loads);
+}
+
+SearchOutcome run_candidates(const SearchSite& s, const SearchSpec& spec, std::vector<CandidateResult> candidates,
+                             const std::vector<engine::Workload>& loads) {
+  const std::size_t total = candidates.size();
   const Analysis& base = *s.base->conf;
   // Reading the texts is quick and stays on this thread; the simulations fan out.
   std::vector<CandidateResult> all(total + 1);
@@ -246,15 +262,14 @@ Result<SearchOutcome> run_search(const SearchSite& s, const SearchSpec& spec) {
   }
   all[0].conf_text = s.conf_text;
   for (std::size_t i = 1; i <= total; ++i) {
-    all[i].index = i - 1;
-    all[i].values = grid_values(spec.dims, i - 1);
+    all[i] = std::move(candidates[i - 1]);
     prepared[i] = prepare(s, spec, base, all[i]);
   }
-  const std::size_t seeds = s.loads.size();
+  const std::size_t seeds = loads.size();
   std::vector<std::vector<std::vector<double>>> values(total + 1, std::vector<std::vector<double>>(seeds));
   parallel_for((total + 1) * seeds, spec.jobs, [&](std::size_t task) {
     const std::size_t c = task / seeds, k = task % seeds;
-    if (prepared[c].site) values[c][k] = run_seed(prepared[c], s.loads[k], spec.goals);
+    if (prepared[c].site) values[c][k] = run_seed(prepared[c], loads[k], spec.goals);
   });
   SearchOutcome out;
   summarise(all[0], values[0], spec.goals);

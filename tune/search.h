@@ -6,6 +6,7 @@
 // engine state; results are kept by candidate index, so the output never depends on which
 // thread finished first.
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,7 +29,7 @@ struct GoalResult {
 };
 
 struct CandidateResult {
-  std::size_t index = 0;                   // grid order (the baseline has none)
+  std::size_t index = 0;                   // grid or sample order (the baseline has none)
   std::vector<std::string> values;         // per dimension, as written into the config
   std::string conf_text;                   // the main slurm.conf as this candidate writes it
   std::optional<std::string> skip_reason;  // set: not simulated (an invalid combination)
@@ -37,6 +38,7 @@ struct CandidateResult {
   double score = 0;  // the sum of the goals' normalised margins
   int rank = 0;      // 1 = best
   bool pareto = false;
+  std::size_t rung = 0;  // successive halving: the last rung it ran on (0-based)
 };
 
 struct SearchSpec {
@@ -59,14 +61,25 @@ struct SearchOutcome {
   std::vector<CandidateResult> ranked;   // simulated candidates, best first
   std::vector<CandidateResult> skipped;  // grid order
   bool conflict = false;                 // more than one candidate on the Pareto front
+  std::size_t rungs = 0;                 // successive halving's rungs; 0 for the grid
+  std::uint64_t sample_seed = 0;         // successive halving: the sampler's seed
   const CandidateResult* recommended() const { return ranked.empty() ? nullptr : &ranked.front(); }
 };
 
 /// Checks the goals' selectors and the dimensions against the site (a partition the main file
-/// does not define, an account or QOS it lacks) and the grid's size; an error message or nothing.
+/// does not define, an account or QOS it lacks); an error message or nothing.
 std::optional<std::string> check_space(const SearchSite& site, const SearchSpec& spec);
+/// The grid's number of points, counted up to just past max_candidates.
+std::size_t grid_size(const SearchSpec& spec);
+/// An error when the grid has more than max_candidates points.
+std::optional<std::string> check_grid_size(const SearchSpec& spec);
 
+/// The whole grid on every load of `site`.
 Result<SearchOutcome> run_search(const SearchSite& site, const SearchSpec& spec);
+/// The baseline and `candidates` (index and values set) on `loads`: each candidate's text
+/// written and read again, the runs on spec.jobs threads, then summarised and ranked.
+SearchOutcome run_candidates(const SearchSite& site, const SearchSpec& spec, std::vector<CandidateResult> candidates,
+                             const std::vector<engine::Workload>& loads);
 
 /// Orders by goals passed, then score, then grid index; sets rank and the Pareto flags.
 void rank_candidates(std::vector<CandidateResult>& ranked, const std::vector<Goal>& goals, bool& conflict);
