@@ -268,7 +268,7 @@ TEST(TuneHtml, ParetoFrontWhenTheGoalsConflict) {
   expect_self_contained(html.out);
   EXPECT_NE(html.out.find("id=\"chart-pareto\""), std::string::npos);
   EXPECT_NE(html.out.find("id=\"pareto-front\""), std::string::npos);
-  EXPECT_NE(html.out.find("id=\"recommended-diff\""), std::string::npos);
+  EXPECT_NE(html.out.find("id=\"diff\""), std::string::npos);
 }
 
 }  // namespace

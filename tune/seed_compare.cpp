@@ -1,5 +1,6 @@
 #include "tune/seed_compare.h"
 
+#include <algorithm>
 #include <future>
 #include <map>
 #include <tuple>
@@ -27,6 +28,13 @@ engine::Metrics simulate(const engine::LoadedSite& in, const engine::Workload& l
   if (load.until != engine::kNoTime) options.until = load.until;
   engine::Simulator simulator(site, options);
   return engine::compute_metrics(simulator.run(load), site);
+}
+
+// No outcome is negative and no share passes 100 %, however wide a few seeds' t interval is.
+Interval clipped(Interval i, Unit unit) {
+  i.lo = std::max(0.0, i.lo);
+  if (unit == Unit::kFraction) i.hi = std::min(1.0, i.hi);
+  return i;
 }
 
 void add(Samples& s, const Key& key, Unit unit, double v) {
@@ -76,8 +84,8 @@ SeedComparison compare_over_seeds(const engine::LoadedSite& before, const engine
     SeedMetric m;
     std::tie(std::ignore, m.group, m.name, m.what) = key;
     m.unit = a.unit;
-    m.before = mean_interval(a.values);
-    m.after = mean_interval(b);
+    m.before = clipped(mean_interval(a.values), a.unit);
+    m.after = clipped(mean_interval(b), a.unit);
     m.change = mean_interval(change);
     m.significant = m.change.lo > 0 || m.change.hi < 0;
     out.metrics.push_back(std::move(m));
