@@ -128,14 +128,17 @@ void register_tune(CLI::App& app, std::function<int()>& runner) {
   add_tune_search_options(*cmd, o->search, seeds);
   cmd->add_option("--jobs,-j", o->jobs, "Simulations run at once on this machine (default 1)")
       ->check(CLI::Range(1u, 256u));
-  cmd->add_option("--max-candidates", o->max_candidates, "Refuse a grid larger than this (default 500)")
+  cmd->add_option("--max-candidates", o->max_candidates,
+                  "The largest grid (a larger one is an error with --search grid, sampled with auto) and the "
+                  "largest --sample (default 500)")
       ->check(CLI::Range(1, 1000000));
   cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json", "html"}));
   cmd->add_option("--output,-o", o->output, "Write the report here instead of stdout");
   cmd->footer(
       "Every candidate is the slurm.conf text with the values replaced, read again by the analyzer: a "
       "combination it refuses is skipped with its message. Goal values are means over the seeds with a 95% "
-      "interval.\nExit status: 0 the recommended candidate meets every goal, 1 none does, 2 bad input.");
+      "interval. A space too large for the grid is sampled and searched by successive halving (--search).\nExit "
+      "status: 0 the recommended candidate meets every goal, 1 none does, 2 bad input.");
   cmd->callback([o, &runner] { runner = [o] { return run_tune(*o); }; });
 }
 

@@ -63,23 +63,33 @@ std::string goal_charts(const SearchOutcome& o, const SearchSpec& spec) {
   return out + "</section>\n";
 }
 
+// Pearson's correlation of two goals' margins over `cands` (0 when either does not vary).
+double correlation(const std::vector<const CandidateResult*>& cands, const SearchSpec& spec, std::size_t a,
+                   std::size_t b) {
+  auto m = [&](const CandidateResult* c, std::size_t g) { return tune::margin(spec.goals[g], c->goals[g].value.mean); };
+  double ma = 0, mb = 0;
+  for (const CandidateResult* c : cands) ma += m(c, a), mb += m(c, b);
+  ma /= static_cast<double>(cands.size()), mb /= static_cast<double>(cands.size());
+  double sab = 0, saa = 0, sbb = 0;
+  for (const CandidateResult* c : cands) {
+    const double da = m(c, a) - ma, db = m(c, b) - mb;
+    sab += da * db, saa += da * da, sbb += db * db;
+  }
+  return saa > 0 && sbb > 0 ? sab / std::sqrt(saa * sbb) : 0;
+}
+
 // The two goals whose margins pull hardest apart over the ranked candidates (the most
 // negative correlation); the first two when nothing pulls apart.
 std::pair<std::size_t, std::size_t> conflicting_pair(const SearchOutcome& o, const SearchSpec& spec) {
+  std::vector<const CandidateResult*> last;  // numbers from a shorter load (an early halving rung) do not compare
+  for (const CandidateResult& c : o.ranked) {
+    if (c.rung + 1 >= o.rungs) last.push_back(&c);
+  }
   std::pair<std::size_t, std::size_t> best{0, 1};
   double lowest = 2;
-  auto m = [&](const CandidateResult& c, std::size_t g) { return tune::margin(spec.goals[g], c.goals[g].value.mean); };
-  for (std::size_t a = 0; a < spec.goals.size(); ++a) {
+  for (std::size_t a = 0; a < spec.goals.size() && !last.empty(); ++a) {
     for (std::size_t b = a + 1; b < spec.goals.size(); ++b) {
-      double ma = 0, mb = 0, n = 0;
-      for (const CandidateResult& c : o.ranked) ma += m(c, a), mb += m(c, b), n += 1;
-      ma /= n, mb /= n;
-      double sab = 0, saa = 0, sbb = 0;
-      for (const CandidateResult& c : o.ranked) {
-        sab += (m(c, a) - ma) * (m(c, b) - mb), saa += (m(c, a) - ma) * (m(c, a) - ma);
-        sbb += (m(c, b) - mb) * (m(c, b) - mb);
-      }
-      const double r = saa > 0 && sbb > 0 ? sab / std::sqrt(saa * sbb) : 0;
+      const double r = correlation(last, spec, a, b);
       if (r < lowest) lowest = r, best = {a, b};
     }
   }
