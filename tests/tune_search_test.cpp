@@ -80,6 +80,28 @@ TEST(TuneHalving, ShortenKeepsTheFirstPartOfTheSpan) {
   EXPECT_EQ(shorten(w, 1).jobs.size(), 10u);
 }
 
+// Candidates equal on every goal are one point: the goals conflict only when the front has two
+// points that differ (halving's survivors are often equal on a goal that saturates).
+TEST(TuneRank, EqualCandidatesAreOnePointOfTheFront) {
+  const std::vector<Goal> goals = {std::get<Goal>(parse_goal("backfill_share>=5%")),
+                                   std::get<Goal>(parse_goal("starved==0"))};
+  auto make = [](std::size_t index, double share, double starved) {
+    CandidateResult c;
+    c.index = index;
+    c.goals = {{{share, share, share}, true}, {{starved, starved, starved}, starved == 0}};
+    c.score = share;
+    return c;
+  };
+  std::vector<CandidateResult> same = {make(0, 0.5, 0), make(1, 0.5, 0), make(2, 0.1, 0)};
+  bool conflict = true;
+  rank_candidates(same, goals, conflict);
+  EXPECT_FALSE(conflict);
+  EXPECT_TRUE(same[0].pareto && same[1].pareto);
+  std::vector<CandidateResult> apart = {make(0, 0.5, 1), make(1, 0.4, 0)};
+  rank_candidates(apart, goals, conflict);
+  EXPECT_TRUE(conflict);
+}
+
 // A spec file's problems, each at its line and column.
 std::vector<std::string> spec_errors(const std::string& text) {
   std::vector<std::string> out;

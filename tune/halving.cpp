@@ -100,6 +100,7 @@ Result<SearchOutcome> run_halving(const SearchSite& s, const SearchSpec& spec, c
     if (r + 1 == plan.size()) {
       o.skipped = std::move(skipped);
       o.rungs = plan.size();
+      o.baseline.rung = r;  // it ran on this rung's load, as the survivors did
       o.sample_seed = h.seed;
       gather(o, dropped);
       return o;

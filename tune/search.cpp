@@ -168,6 +168,13 @@ bool dominates(const CandidateResult& a, const CandidateResult& b, const std::ve
   return better;
 }
 
+bool same_point(const CandidateResult& a, const CandidateResult& b) {
+  for (std::size_t g = 0; g < a.goals.size() && g < b.goals.size(); ++g) {
+    if (a.goals[g].value.mean != b.goals[g].value.mean) return false;
+  }
+  return true;
+}
+
 // A selector naming a partition, account or QOS the site does not have would measure no jobs
 // and pass or fail for nothing; it is bad input.
 std::optional<std::string> check_goal_names(const Goal& g, const engine::LoadedSite& site) {
@@ -224,14 +231,18 @@ void rank_candidates(std::vector<CandidateResult>& ranked, const std::vector<Goa
     if (a.score != b.score) return a.score > b.score;
     return a.index < b.index;
   });
-  std::size_t front = 0;
+  // Candidates equal on every goal are one point of the front: the goals conflict only when
+  // the front has two points that differ.
+  const CandidateResult* first = nullptr;
+  conflict = false;
   for (std::size_t i = 0; i < ranked.size(); ++i) {
     ranked[i].rank = static_cast<int>(i) + 1;
     ranked[i].pareto = std::none_of(ranked.begin(), ranked.end(),
                                     [&](const CandidateResult& o) { return dominates(o, ranked[i], goals); });
-    front += ranked[i].pareto ? 1 : 0;
+    if (!ranked[i].pareto) continue;
+    if (first && !same_point(*first, ranked[i])) conflict = true;
+    if (!first) first = &ranked[i];
   }
-  conflict = front > 1;
 }
 
 Result<SearchOutcome> run_search(const SearchSite& s, const SearchSpec& spec) {
