@@ -30,10 +30,11 @@ engine::Metrics simulate(const engine::LoadedSite& in, const engine::Workload& l
   return engine::compute_metrics(simulator.run(load), site);
 }
 
-// No outcome is negative and no share passes 100 %, however wide a few seeds' t interval is.
+// No outcome is negative and a share passes 100 % only when the runs did (utilisation with
+// oversubscribed CPUs), however wide a few seeds' t interval is.
 Interval clipped(Interval i, Unit unit) {
   i.lo = std::max(0.0, i.lo);
-  if (unit == Unit::kFraction) i.hi = std::min(1.0, i.hi);
+  if (unit == Unit::kFraction) i.hi = std::min(i.hi, std::max(1.0, i.mean));
   return i;
 }
 
