@@ -34,7 +34,7 @@ engine::Metrics simulate(const engine::LoadedSite& in, const engine::Workload& l
 // oversubscribed CPUs), however wide a few seeds' t interval is.
 Interval clipped(Interval i, Unit unit) {
   i.lo = std::max(0.0, i.lo);
-  if (unit == Unit::kFraction) i.hi = std::min(i.hi, std::max(1.0, i.mean));
+  if (unit == Unit::kFraction && i.mean <= 1) i.hi = std::min(1.0, i.hi);
   return i;
 }
 
