@@ -37,7 +37,8 @@ std::string partition_chart(const tune::SeedComparison& s) {
   }
   return interval_chart({"chart-seeds-p95", "p95 wait per partition over the seeds: old and new config",
                          "Mean over the seeds with its 95% interval."},
-                        rows, nullptr, {});
+                        rows,
+                        {[](double v) { return tune::format_quantity(tune::Unit::kSeconds, v); }, true, nullptr, {}});
 }
 
 }  // namespace

@@ -11,12 +11,22 @@ namespace sa::report {
 
 namespace {
 
+// About `ticks` steps over `span` seconds, each a round duration (10 min, 1 h, 6 h, 1 d, ...).
+double time_step(double span, int ticks) {
+  constexpr double kSteps[] = {1,    5,    10,    30,    60,    300,   600,    1800,
+                               3600, 7200, 14400, 21600, 43200, 86400, 172800, 604800};
+  for (double s : kSteps) {
+    if (span / s <= ticks) return s;
+  }
+  return nice_step(span / 86400, ticks) * 86400;
+}
+
 // A linear axis from a round value at or below `lo` to one at or above `hi`.
 struct Linear {
   double lo, hi, step;
-  Linear(double a, double b) {
+  Linear(double a, double b, bool seconds) {
     if (!(b > a)) b = a + (a == 0 ? 1 : std::fabs(a) * 0.1);
-    step = nice_step(b - a, 5);
+    step = seconds ? time_step(b - a, 5) : nice_step(b - a, 5);
     lo = std::floor(a / step) * step;
     hi = std::max(lo + step, std::ceil(b / step) * step);
   }
@@ -25,19 +35,21 @@ struct Linear {
 
 }  // namespace
 
-std::string interval_chart(const ChartFrame& f, const std::vector<IntervalRow>& rows, const double* target,
-                           const std::string& target_text) {
+std::string interval_chart(const ChartFrame& f, const std::vector<IntervalRow>& rows, const IntervalAxis& axis) {
   if (rows.empty()) return note_figure(f, "Nothing to show.");
+  const double* target = axis.target;
   double max = target ? *target : 0;
   for (const IntervalRow& r : rows) max = std::max({max, r.hi, r.mean});
-  const Linear scale(0, max > 0 ? max : 1);
+  const Linear scale(0, max > 0 ? max : 1, axis.seconds);
   const double left = 200, right = kChartWidth - 200, row_h = 26, top = 24;
   const double height = top + row_h * static_cast<double>(rows.size()) + 22;
   auto x = [&](double v) { return scale.at(std::max(0.0, v), left, right); };
   std::string out = figure_open(f, height);
   for (double t = scale.lo; t <= scale.hi + scale.step / 2; t += scale.step) {
-    out += fmt::format("<line class=\"grid\" x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2:.0f}\"/>", x(t), top - 4,
-                       height - 20);
+    out += fmt::format(
+        "<line class=\"grid\" x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2:.0f}\"/><text x=\"{0:.1f}\" y=\"13\" "
+        "text-anchor=\"middle\">{3}</text>\n",
+        x(t), top - 4, height - 20, esc(axis.format(t)));
   }
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const IntervalRow& r = rows[i];
@@ -60,7 +72,7 @@ std::string interval_chart(const ChartFrame& f, const std::vector<IntervalRow>& 
         "<line class=\"target\" stroke=\"{0}\" stroke-dasharray=\"5 3\" stroke-width=\"1.5\" x1=\"{1:.1f}\" "
         "x2=\"{1:.1f}\" y1=\"{2}\" y2=\"{3:.0f}\"/><text x=\"{1:.1f}\" y=\"{4:.0f}\" "
         "text-anchor=\"middle\">{5}</text>\n",
-        palette(3), x(*target), top - 6, height - 20, height - 6, esc(target_text));
+        palette(3), x(*target), top - 6, height - 20, height - 6, esc(axis.target_text));
   }
   return out + figure_close(f,
                             "<div class=\"legend\"><span>bar: mean over the seeds</span><span>whiskers: 95% "
@@ -74,7 +86,7 @@ std::string scatter_chart(const ChartFrame& f, const ScatterAxis& xa, const Scat
   for (const ScatterPoint& p : points) {
     x0 = std::min(x0, p.x), x1 = std::max(x1, p.x), y0 = std::min(y0, p.y), y1 = std::max(y1, p.y);
   }
-  const Linear sx(x0, x1), sy(y0, y1);
+  const Linear sx(x0, x1, xa.seconds), sy(y0, y1, ya.seconds);
   const double left = 80, right = kChartWidth - 30, top = 14, bottom = 300, height = 340;
   auto px = [&](double v) { return sx.at(v, left, right); };
   auto py = [&](double v) { return sy.at(v, bottom, top); };

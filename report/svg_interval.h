@@ -17,10 +17,16 @@ struct IntervalRow {
   std::string text;
 };
 
-/// A bar to each row's mean with the interval as whiskers, on one 0..max scale; `target`
-/// (when set) is a dashed line labelled `target_text`.
-std::string interval_chart(const ChartFrame& frame, const std::vector<IntervalRow>& rows, const double* target,
-                           const std::string& target_text);
+/// The value axis of an interval chart: tick text, and an optional target line.
+struct IntervalAxis {
+  std::function<std::string(double)> format;
+  bool seconds = false;            // ticks at round durations
+  const double* target = nullptr;  // a dashed line labelled target_text
+  std::string target_text;
+};
+
+/// A bar to each row's mean with the interval as whiskers, on one 0..max scale.
+std::string interval_chart(const ChartFrame& frame, const std::vector<IntervalRow>& rows, const IntervalAxis& axis);
 
 struct ScatterPoint {
   std::string label;  // the tooltip
@@ -30,6 +36,7 @@ struct ScatterPoint {
 struct ScatterAxis {
   std::string label;
   std::function<std::string(double)> format;  // tick text
+  bool seconds = false;                       // ticks at round durations
 };
 
 /// Points on two linear axes, the highlighted ones joined in x order.

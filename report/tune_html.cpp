@@ -58,7 +58,9 @@ std::string goal_charts(const SearchOutcome& o, const SearchSpec& spec) {
     out += interval_chart({fmt::format("chart-goal-{}", g + 1), goal.text,
                            "Mean over the seeds with its 95% interval; * the recommended settings beat the baseline "
                            "beyond the interval."},
-                          rows, &goal.target, target);
+                          rows,
+                          {[&goal](double v) { return tune::format_value(goal, v); },
+                           goal.unit() == tune::Unit::kSeconds, &goal.target, target});
   }
   return out + "</section>\n";
 }
@@ -108,7 +110,8 @@ std::string pareto_section(const SearchOutcome& o, const SearchSpec& spec) {
   }
   auto axis = [&](std::size_t g) {
     const Goal goal = spec.goals[g];
-    return ScatterAxis{goal.text, [goal](double v) { return tune::format_value(goal, v); }};
+    return ScatterAxis{goal.text, [goal](double v) { return tune::format_value(goal, v); },
+                       goal.unit() == tune::Unit::kSeconds};
   };
   std::string out = "<section id=\"pareto\"><h2>The goals conflict: the Pareto front</h2>\n";
   out += scatter_chart({"chart-pareto", fmt::format("{} against {}", spec.goals[a].text, spec.goals[b].text),
@@ -118,7 +121,7 @@ std::string pareto_section(const SearchOutcome& o, const SearchSpec& spec) {
                        "<div class=\"legend\"><span><i style=\"background:" + palette(1) +
                            "\"></i>Pareto front</span><span><i style=\"background:" + palette(7) +
                            "\"></i>other candidates</span></div>\n");
-  out += "<table id=\"pareto-front\"><thead><tr><th>rank</th>";
+  out += "<div class=\"wide\"><table id=\"pareto-front\"><thead><tr><th>rank</th>";
   for (const tune::Dimension& d : spec.dims) out += "<th>" + esc(d.name()) + "</th>";
   for (const Goal& g : spec.goals) out += "<th>" + esc(g.text) + "</th>";
   out += "</tr></thead><tbody>\n";
@@ -129,7 +132,7 @@ std::string pareto_section(const SearchOutcome& o, const SearchSpec& spec) {
       out += "<td>" + esc(goal_text(spec.goals[g], c.goals[g])) + "</td>";
     out += "</tr>\n";
   }
-  return out + "</tbody></table></section>\n";
+  return out + "</tbody></table></div></section>\n";
 }
 
 std::string ranked_table(const SearchOutcome& o, const SearchSpec& spec) {
