@@ -1,7 +1,6 @@
 #include "tune/halving.h"
 
 #include <algorithm>
-#include <cmath>
 
 #include <fmt/format.h>
 
