@@ -17,7 +17,8 @@ void add_tune_search_options(CLI::App& cmd, TuneSearchOptions& o, CLI::Option* s
                                    "halving; auto (default): grid when it has at most --max-candidates points")
                         ->check(CLI::IsMember({"grid", "halving", "auto"}));
   o.sample_option =
-      cmd.add_option("--sample", o.sample, "Candidates successive halving draws (Latin hypercube, seeded by --seed)")
+      cmd.add_option("--sample", o.sample,
+                     "Candidates successive halving draws (Latin hypercube, seeded by --seed; default 27)")
           ->check(CLI::Range(1, 1000000));
 }
 
