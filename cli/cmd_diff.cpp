@@ -12,7 +12,9 @@
 #include "cli/engine_options.h"
 #include "cli/site_inputs.h"
 #include "report/diff_report.h"
+#include "report/diff_seeds_report.h"
 #include "rules/framework/diff.h"
+#include "tune/seed_compare.h"
 
 namespace sa::cli {
 
@@ -26,12 +28,20 @@ struct DiffOptions {
   bool quiet = false;
   std::string progress = "auto";
   std::optional<double> fail_on_regression;  // percent
+  std::size_t seeds = 1;                     // > 1: every outcome over this many seeds, with intervals
 };
 
 int run_diff(const DiffOptions& o) {
   SiteOptions new_site = o.site;
   new_site.paths.conf = o.new_conf;
   const bool own_load = !o.site.paths.workload.empty() || !o.site.paths.synthetic.empty();
+  if (o.seeds > 1 && (own_load || o.no_simulate)) {
+    std::cerr << "slurm-advisor: --seeds runs the default load on each seed; it does not go with "
+              << (o.no_simulate ? "--no-simulate"
+                                : "--workload or --synthetic (a given load is the same on every seed)")
+              << "\n";
+    return kExitUsage;
+  }
   auto before = load_site(o.site, !o.no_simulate);
   if (!before) return kExitUsage;
   auto after = load_site(new_site, false);
@@ -55,13 +65,19 @@ int run_diff(const DiffOptions& o) {
   diff.regression_pct = o.fail_on_regression.value_or(100.0);
   diff.regressions = rules::outcome_regressions(diff, diff.regression_pct);
   const Severity threshold = *rules::parse_level(o.fail_on);
+  std::optional<tune::SeedComparison> seeds;
+  if (o.seeds > 1) seeds = tune::compare_over_seeds(*before, *after, o.site.default_load(), o.seeds);
   std::ostringstream text;
   if (o.format == "json") {
-    write_json(text, report::diff_json(diff, o.site.paths.conf, o.new_conf));
+    nlohmann::json j = report::diff_json(diff, o.site.paths.conf, o.new_conf);
+    if (seeds) j["seeds"] = report::seeds_json(*seeds);
+    write_json(text, j);
   } else if (o.format == "html") {
-    text << report::diff_html(diff, old_report, new_report, {o.site.paths.conf, o.new_conf}, threshold);
+    text << report::diff_html(diff, old_report, new_report, {o.site.paths.conf, o.new_conf}, threshold,
+                              seeds ? report::seeds_html(*seeds) : std::string());
   } else {
     report::print_diff_text(text, diff, o.site.paths.conf, o.new_conf);
+    if (seeds) report::print_seeds_text(text, *seeds);
   }
   if (!write_text(o.output, text.str(), o.format == "text")) return kExitUsage;
   if (diff.regressions_fail && !diff.regressions.empty()) return kExitFindings;
@@ -92,6 +108,10 @@ void register_diff(CLI::App& app, std::function<int()>& runner) {
                   "Progress bar on stderr: auto (on a terminal, runs over a second), always or never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   cmd->add_flag("--quiet,-q", o->quiet, "No progress bar");
+  cmd->add_option("--seeds", o->seeds,
+                  "Also run both configs on this many seeds of the default load (--seed, --seed+1, ...) and report "
+                  "each outcome as a mean with a 95% interval, and whether the change is significant (default 1: off)")
+      ->check(CLI::Range(1, 100));
   cmd->footer(
       "The first positional is the old slurm.conf. The accounting files and the load apply to both.\n"
       "Exit status: 0 no new finding at or above --fail-on, 1 the new config adds one, 2 the tool could not run.");

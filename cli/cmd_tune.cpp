@@ -12,6 +12,7 @@
 #include "cli/site_inputs.h"
 #include "cli/tune_options.h"
 #include "engine/workload/default_load.h"
+#include "report/tune_html.h"
 #include "tune/search.h"
 #include "tune/tune_report.h"
 
@@ -66,8 +67,8 @@ std::string build_loads(const TuneOptions& o, const SiteInputs& in, tune::Search
 
 }  // namespace
 
-int setup_session(const TuneOptions& o, TuneSession& t) {
-  if (!parse_spec(o, t.spec)) return kExitUsage;
+int setup_session(TuneOptions& o, TuneSession& t) {
+  if (!parse_spec(o, t.spec) || !merge_spec_file(o.search, o.seeds, t.spec, t.spec_text)) return kExitUsage;
   t.in = load_site(o.site, false);
   if (!t.in) return kExitUsage;
   tune::SearchSite& s = t.site;
@@ -80,12 +81,18 @@ int setup_session(const TuneOptions& o, TuneSession& t) {
   return kExitOk;
 }
 
-int check_plan(const tune::SearchPlan& plan) {
-  if (plan.runnable().size() > 1) return kExitOk;
-  // Nothing to recommend: usually a misspelt key, which the analyzer refuses in every candidate.
-  std::cerr << "slurm-advisor: the analyzer refused every candidate; the first: " << *plan.candidates[1].skip_reason
-            << "\n";
+namespace {
+
+// Nothing to recommend: usually a misspelt key, which the analyzer refuses in every candidate.
+int refused_every_candidate(const tune::CandidateResult& first) {
+  std::cerr << "slurm-advisor: the analyzer refused every candidate; the first: " << *first.skip_reason << "\n";
   return kExitUsage;
+}
+
+}  // namespace
+
+int check_plan(const tune::SearchPlan& plan) {
+  return plan.runnable().size() > 1 ? kExitOk : refused_every_candidate(plan.candidates[1]);
 }
 
 int report_outcome(const TuneOptions& o, const TuneSession& t, const tune::SearchOutcome& outcome) {
@@ -93,12 +100,28 @@ int report_outcome(const TuneOptions& o, const TuneSession& t, const tune::Searc
   std::ostringstream text;
   if (o.format == "json") {
     write_json(text, tune::tune_json(outcome, ctx));
+  } else if (o.format == "html") {
+    text << report::tune_html(outcome, ctx);
   } else {
     tune::print_tune_text(text, outcome, ctx);
   }
   if (!write_text(o.output, text.str(), o.format == "text")) return kExitUsage;
   const tune::CandidateResult* r = outcome.recommended();
   return r && r->passes == t.spec.goals.size() ? kExitOk : kExitFindings;
+}
+
+bool uses_halving(const TuneOptions& o, const TuneSession& t) {
+  return tune::resolve_strategy(strategy(o.search), t.spec) == tune::Strategy::kHalving;
+}
+
+int run_halving(const TuneOptions& o, const TuneSession& t) {
+  auto outcome = tune::run_halving(t.site, t.spec, halving(o.search, o.site.seed));
+  if (!outcome) {
+    std::cerr << "slurm-advisor: " << outcome.error() << "\n";
+    return kExitUsage;
+  }
+  if (outcome->ranked.empty()) return refused_every_candidate(outcome->skipped.front());
+  return report_outcome(o, t, *outcome);
 }
 
 void add_tune_options(CLI::App* cmd, TuneOptions* o) {
@@ -110,13 +133,17 @@ void add_tune_options(CLI::App* cmd, TuneOptions* o) {
   cmd->add_option("--vary", o->vary,
                   "A setting and its values: KEY=a,b,c or KEY=lo..hi[:log|:int][:N] (repeatable); KEY is a "
                   "slurm.conf key, SchedulerParameters.OPTION (or bf_OPTION), Partition[P].FIELD or QOS[Q].FIELD");
-  cmd->add_option("--seeds", o->seeds, "Seeds of the default load every candidate runs on (default 5)")
-      ->check(CLI::Range(1, 100));
+  CLI::Option* seeds =
+      cmd->add_option("--seeds", o->seeds, "Seeds of the default load every candidate runs on (default 5)")
+          ->check(CLI::Range(1, 100));
+  add_tune_search_options(*cmd, o->search, seeds);
   cmd->add_option("--jobs,-j", o->jobs, "Simulations run at once on this machine (default 1)")
       ->check(CLI::Range(1u, 256u));
-  cmd->add_option("--max-candidates", o->max_candidates, "Refuse a grid larger than this (default 500)")
+  cmd->add_option("--max-candidates", o->max_candidates,
+                  "The largest grid (a larger one is an error with --search grid, sampled with auto) and the "
+                  "largest --sample (default 500)")
       ->check(CLI::Range(1, 1000000));
-  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json", "html"}));
   cmd->add_option("--output,-o", o->output, "Write the report here instead of stdout");
   add_exec_options(*cmd, o->exec);
 }
@@ -128,7 +155,8 @@ void register_tune(CLI::App& app, std::function<int()>& runner) {
   cmd->footer(
       "Every candidate is the slurm.conf text with the values replaced, read again by the analyzer: a "
       "combination it refuses is skipped with its message. Goal values are means over the seeds with a 95% "
-      "interval.\nExit status: 0 the recommended candidate meets every goal, 1 none does, 2 bad input.");
+      "interval. A space too large for the grid is sampled and searched by successive halving (--search).\nExit "
+      "status: 0 the recommended candidate meets every goal, 1 none does, 2 bad input.");
   cmd->callback([o, cmd, &runner] { runner = [o, cmd] { return run_tune(*o, *cmd); }; });
 }
 

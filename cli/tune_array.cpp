@@ -176,6 +176,13 @@ int run_merge(const TuneOptions& given) {
   }
   TuneSession t;
   if (int rc = setup_session(*o, t)) return rc;
+  if (uses_halving(*o, t)) {
+    // tune writes no array for successive halving: the run's --spec file changed since.
+    std::cerr << "slurm-advisor: an input of " << dir
+              << "'s run changed since it was written: its --spec file now asks for successive halving, whose "
+                 "shards are not merged; run the array again with --search grid\n";
+    return kExitUsage;
+  }
   auto plan = tune::plan_search(t.site, t.spec);
   if (!plan) {
     std::cerr << "slurm-advisor: " << plan.error() << "\n";

@@ -25,7 +25,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // Options that change how or where a run happens or is printed, never a value: left out of
-// the manifest and its hash, so a run can be resumed with more --jobs or merged as JSON.
+// the manifest and its hash, so a run can be resumed with more --jobs or merged as JSON or HTML.
 const std::set<std::string> kNotSpec = {"--jobs",     "--format",      "--output", "--executor",    "--out",
                                         "--shard",    "--shards",      "--submit", "--sbatch-args", "--merge",
                                         "--progress", "--no-progress", "--config", "--no-config",   "--help"};
@@ -137,14 +137,14 @@ std::optional<std::string> misuse(const TuneOptions& o) {
   const TuneExecOptions& e = o.exec;
   const bool slurm = e.executor == "slurm";
   if (!e.merge.empty()) {
-    if (!o.site.paths.conf.empty() || !o.goals.empty() || !o.vary.empty() || !e.shard.empty() || slurm ||
-        !e.out.empty()) {
+    if (!o.site.paths.conf.empty() || !o.goals.empty() || !o.vary.empty() || !o.search.spec.empty() ||
+        !e.shard.empty() || slurm || !e.out.empty()) {
       return "--merge DIR takes the run's options from DIR/manifest.json; give only --format and --output with it";
     }
     return std::nullopt;
   }
-  if (o.site.paths.conf.empty() || o.goals.empty() || o.vary.empty()) {
-    return "slurm.conf, --goal and --vary are required (or --merge DIR)";
+  if (o.site.paths.conf.empty() || (o.search.spec.empty() && (o.goals.empty() || o.vary.empty()))) {
+    return "slurm.conf, --goal and --vary are required (or --spec FILE for the goals and the space, or --merge DIR)";
   }
   if (!e.shard.empty() && (slurm || e.out.empty())) return "--shard i/M needs --out DIR and the local executor";
   if (slurm && e.out.empty()) return "--executor slurm needs --out DIR (where the script, manifest and shards go)";
@@ -152,6 +152,20 @@ std::optional<std::string> misuse(const TuneOptions& o) {
     return "--shards, --submit and --sbatch-args go with --executor slurm";
   }
   return std::nullopt;
+}
+
+// Successive halving picks each rung's candidates from the previous rung's ranks: it has no
+// fixed list of runs to split into shards or to record for a resumption.
+std::optional<std::string> halving_refused(const TuneOptions& o, const tune::SearchSpec& spec) {
+  const TuneExecOptions& e = o.exec;
+  if (e.executor != "slurm" && e.shard.empty() && e.out.empty()) return std::nullopt;
+  const std::string why =
+      o.search.search == "auto" ? fmt::format(" (the grid has more than {} points)", spec.max_candidates) : "";
+  return fmt::format(
+      "--search {} runs successive halving{}, which picks each rung's candidates from the previous rung's ranks "
+      "and so runs on this machine only, without --out; use --search grid (raising --max-candidates if needed) "
+      "with --executor slurm, --shard, --merge or --out",
+      o.search.search, why);
 }
 
 }  // namespace
@@ -183,12 +197,14 @@ tune::Manifest make_manifest(const TuneOptions& o, const CLI::App& cmd, const Tu
   std::error_code ec;
   m.cwd = fs::current_path(ec).string();
   spec_args(cmd, m.args, m.positionals);
-  m.goals = o.goals;
-  m.dims = o.vary;
+  for (const tune::Goal& g : t.spec.goals) m.goals.push_back(g.text);
+  for (const tune::Dimension& d : t.spec.dims) m.dims.push_back(d.spec);
   m.load = t.load;
   for (std::size_t k = 0; !t.in->has_workload && k < o.seeds; ++k) m.seeds.push_back(o.site.seed + k);
   add_files(t.in->conf->sources, m.files);
   add_files(t.in->sources, m.files);
+  // --spec FILE decides the goals and the space: an edited file is another run.
+  if (!o.search.spec.empty()) m.files.push_back({o.search.spec, tune::sha256_hex(t.spec_text)});
   m.slots = plan.candidates.size();
   m.runs = plan.runnable().size();
   m.jobs = o.jobs;
@@ -215,6 +231,13 @@ int run_tune(const TuneOptions& given, CLI::App& cmd) {
   if (!o.exec.out.empty()) o.exec.out = fs::absolute(o.exec.out).lexically_normal().string();
   TuneSession t;
   if (int rc = setup_session(o, t)) return rc;
+  if (uses_halving(o, t)) {
+    if (auto e = halving_refused(o, t.spec)) {
+      std::cerr << "slurm-advisor: tune: " << *e << "\n";
+      return kExitUsage;
+    }
+    return run_halving(o, t);
+  }
   auto plan = tune::plan_search(t.site, t.spec);
   if (!plan) {
     std::cerr << "slurm-advisor: " << plan.error() << "\n";

@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/site_inputs.h"
+#include "cli/tune_search_options.h"
 #include "tune/search.h"
 
 namespace sa::cli {
@@ -31,6 +32,7 @@ struct TuneOptions {
   std::size_t seeds = 5, max_candidates = 500;
   unsigned jobs = 1;
   std::string format = "text", output;
+  TuneSearchOptions search;
   TuneExecOptions exec;
 };
 
@@ -39,16 +41,22 @@ struct TuneSession {
   tune::SearchSpec spec;
   std::unique_ptr<SiteInputs> in;
   tune::SearchSite site;
-  std::string load;  // what is simulated, for the report's header
+  std::string load;       // what is simulated, for the report's header
+  std::string spec_text;  // --spec FILE's contents, for the manifest's hash
 };
 
 /// Every option of `tune` (the site's, the search's, the executors'), bound to `o`.
 void add_tune_options(CLI::App* cmd, TuneOptions* o);
-/// Parses the goals and the space, loads the site and builds the loads: kExitOk, or the exit
-/// status with the problem printed.
-int setup_session(const TuneOptions& o, TuneSession& t);
+/// Parses the goals and the space (with --spec FILE's, whose seeds, search and sample it sets
+/// in `o` unless the command line gave them), loads the site and builds the loads: kExitOk, or
+/// the exit status with the problem printed.
+int setup_session(TuneOptions& o, TuneSession& t);
 /// kExitOk, or kExitUsage with the reason printed when the analyzer refused every candidate.
 int check_plan(const tune::SearchPlan& plan);
+/// Whether --search (auto resolved against the grid's size) asks for successive halving.
+bool uses_halving(const TuneOptions& o, const TuneSession& t);
+/// A successive-halving search on this machine, reported as --format and --output say.
+int run_halving(const TuneOptions& o, const TuneSession& t);
 /// Prints the outcome as --format and --output say; the exit status of the run.
 int report_outcome(const TuneOptions& o, const TuneSession& t, const tune::SearchOutcome& outcome);
 

@@ -219,7 +219,7 @@ std::string comparison_charts(const rules::Simulation& a, const rules::Simulatio
 }  // namespace
 
 std::string diff_html(const rules::LintDiff& d, const rules::LintReport& before, const rules::LintReport& after,
-                      const DiffPaths& paths, Severity fail_on) {
+                      const DiffPaths& paths, Severity fail_on, const std::string& seeds_section) {
   std::string out =
       page_begin({"slurm-advisor diff: " + paths.old_conf + " → " + paths.new_conf,
                   d.scenario ? "Both simulated on: " + d.scenario->load : "Not simulated (--no-simulate)"});
@@ -229,6 +229,7 @@ std::string diff_html(const rules::LintDiff& d, const rules::LintReport& before,
   if (before.simulation && after.simulation) {
     out += "<a href=\"#metrics\">Waits</a><a href=\"#charts\">Charts</a><a href=\"#new-run\">New run</a>";
   }
+  if (!seeds_section.empty()) out += "<a href=\"#seeds\">Seeds</a>";
   out += "</nav>\n<section id=\"summary\"><h2>Summary</h2>\n" + verdict(d, fail_on);
   out += fmt::format(
       "<div class=\"cards\"><div class=\"card\"><b>{}</b>settings changed</div><div class=\"card\"><b>{}"
@@ -249,7 +250,7 @@ std::string diff_html(const rules::LintDiff& d, const rules::LintReport& before,
     out += "<section id=\"new-run\"><h2>The new config's run</h2>\n" +
            simulation_charts(*after.simulation, {"new-", "new config"}) + "</section>\n";
   }
-  return out + page_end();
+  return out + seeds_section + page_end();
 }
 
 }  // namespace sa::report

@@ -12,7 +12,9 @@ namespace sa::report {
 
 namespace {
 
-constexpr double kWidth = 760;
+constexpr double kWidth = kChartWidth;
+
+}  // namespace
 
 // A step of 1, 2 or 5 x 10^k giving about `ticks` intervals up to `max`.
 double nice_step(double max, int ticks) {
@@ -32,7 +34,7 @@ std::string figure_open(const ChartFrame& f, double height) {
       esc(f.id), esc(f.title), kWidth, height, kWidth, height, esc(f.title));
 }
 
-std::string figure_close(const ChartFrame& f, const std::string& legend = {}) {
+std::string figure_close(const ChartFrame& f, const std::string& legend) {
   return fmt::format("</svg>\n{}<figcaption>{}</figcaption></figure>\n", legend, esc(f.caption));
 }
 
@@ -43,6 +45,8 @@ std::string legend_html(const std::vector<std::string>& names) {
   }
   return out + "</div>\n";
 }
+
+namespace {
 
 std::string empty_chart(const ChartFrame& f, const char* why) { return note_figure(f, why); }
 

@@ -18,6 +18,17 @@ struct ChartFrame {
   std::string caption;  // what it shows and how to read it (escaped)
 };
 
+/// The drawing width of every chart, in SVG units.
+inline constexpr double kChartWidth = 760;
+
+/// Building blocks for charts drawn in other files (svg_interval.cpp): a step of 1, 2 or 5 x
+/// 10^k giving about `ticks` intervals up to `max`; the figure and SVG open and close tags;
+/// a legend of palette colours.
+double nice_step(double max, int ticks);
+std::string figure_open(const ChartFrame& frame, double height);
+std::string figure_close(const ChartFrame& frame, const std::string& legend = {});
+std::string legend_html(const std::vector<std::string>& names);
+
 /// A chart frame with a sentence instead of a drawing (no data, or nothing of the kind ran);
 /// keeps the figure's id so the page still has every chart.
 std::string note_figure(const ChartFrame& frame, const std::string& text);

@@ -1,12 +1,11 @@
 // `slurm-advisor diff`: settings changed, findings added and removed, both configs run on
 // the identical load, and the exit status following --fail-on over the added findings only.
-#include <fstream>
-#include <iterator>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "conf_text.h"
 
 namespace {
 
@@ -16,15 +15,8 @@ using sa::test::write_temp;
 const std::string kOld =
     std::string(SA_SOURCE_DIR) + "/rules/backfill/bf-window-shorter-than-max-time/fires/long_partition.conf";
 
-std::string old_text() {
-  std::ifstream in(kOld);
-  return std::string((std::istreambuf_iterator<char>(in)), {});
-}
-
-std::string replaced(std::string text, const std::string& from, const std::string& to) {
-  text.replace(text.find(from), from.size(), to);
-  return text;
-}
+std::string old_text() { return sa::test::read_text(kOld); }
+using sa::test::replaced;
 
 TEST(DiffCli, RaisingBfWindowRemovesTheFindingAndKeepsTheLoad) {
   const std::string fixed = write_temp("diff_new.conf", replaced(old_text(), "bf_window=2880", "bf_window=10080"));

@@ -233,3 +233,43 @@ TEST(LintHtml, EveryEvidenceKeyIsExplainedInTheGlossary) {
 
 }  // namespace
 }  // namespace sa::report
+
+namespace sa::report {
+namespace {
+
+// tune --format html on the hostile site: the page has its sections and charts, nothing
+// fetched, and the site's markup (in the diff's context lines and the skipped candidate's
+// value) shown as text.
+TEST(TuneHtml, StructureAndEscaping) {
+  const std::string args = "tune " + kHostile + "slurm.conf --days 1 --seeds 2 --goal 'wait_p95[partition=low]<=1h' " +
+                           "--goal 'wait_p95[partition=high]<=1h' --vary 'Partition[high].PriorityTier=1,2' " +
+                           "--vary 'SchedulerType=sched/backfill,<b>x</b>' --format html";
+  const auto html = run(args);
+  ASSERT_NE(html.status, 2) << html.out;
+  expect_self_contained(html.out);
+  for (const char* id : {"id=\"verdict\"", "id=\"chart-goal-1\"", "id=\"chart-goal-2\"", "id=\"ranked-candidates\"",
+                         "id=\"skipped-candidates\"", "id=\"diff\""}) {
+    EXPECT_NE(html.out.find(id), std::string::npos) << id;
+  }
+  EXPECT_EQ(count(html.out, "class=\"interval\""), 4u);  // baseline and recommended on two goals
+  EXPECT_EQ(html.out.find("<b>x</b>"), std::string::npos);
+  EXPECT_NE(html.out.find("&lt;b&gt;x&lt;/b&gt;"), std::string::npos);
+  EXPECT_EQ(html.out.find("<script>alert"), std::string::npos);
+  EXPECT_NE(html.out.find("id=\"recommended-diff\""), std::string::npos);  // the edited line is the hostile one
+  EXPECT_NE(html.out.find("plain,&lt;script&gt;alert(5)&lt;/script&gt;"), std::string::npos);
+}
+
+TEST(TuneHtml, ParetoFrontWhenTheGoalsConflict) {
+  const std::string conf = std::string(SA_SOURCE_DIR) + "/tests/data/tune/tiers.conf";
+  const auto html = run("tune " + conf +
+                        " --goal 'wait_p95[partition=low]<=4h' --goal 'wait_p95[partition=high]<=8h' "
+                        "--vary 'Partition[low].PriorityTier=1,2' --seeds 3 --days 1 --format html");
+  ASSERT_NE(html.status, 2);
+  expect_self_contained(html.out);
+  EXPECT_NE(html.out.find("id=\"chart-pareto\""), std::string::npos);
+  EXPECT_NE(html.out.find("id=\"pareto-front\""), std::string::npos);
+  EXPECT_NE(html.out.find("id=\"diff\""), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sa::report

@@ -278,6 +278,47 @@ TEST(TuneExec, ProgressGoesToStderrOnlyWhenAsked) {
   EXPECT_EQ(r.out.find("candidates done"), std::string::npos) << r.out;
 }
 
+// Successive halving picks each rung's candidates from the previous rung's ranks: the executors
+// and --out refuse it, before anything is written, and name --search grid.
+TEST(TuneExec, HalvingIsRefusedByTheExecutors) {
+  const auto dir = sa::test::fresh_test_dir("tune_exec");
+  const std::string halving = kSearch + " --search halving --sample 4";
+  EXPECT_NE(run(halving).status, 2);  // on this machine it runs
+  for (const std::string& where :
+       {std::string(" --out "), std::string(" --executor slurm --out "), std::string(" --shard 0/2 --out ")}) {
+    const auto r = run(halving + where + quoted(dir / "run"), true);
+    EXPECT_EQ(r.status, 2) << where << "\n" << r.out;
+    EXPECT_NE(r.out.find("runs successive halving"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("use --search grid"), std::string::npos) << r.out;
+    EXPECT_FALSE(fs::exists(dir / "run" / "manifest.json"));
+  }
+}
+
+// A --spec file's contents are part of the spec hash (an edited file is another run); the
+// output options, --format html included, are not.
+TEST(TuneExec, SpecFileContentsAreInTheSpecHash) {
+  const auto dir = sa::test::fresh_test_dir("tune_exec");
+  const fs::path spec = dir / "spec.toml";
+  write(spec, "goals = [\"backfill_share>=5%\", \"starved==0\"]\nvary = [\"bf_window=30,240\"]\n");
+  const std::string cmd = "tune " + kSmall + " --spec " + quoted(spec) + " --seeds 2 --days 1 --search grid";
+  const std::string out = " --out " + quoted(dir / "run");
+  const auto local = run(cmd + " --format json");
+  ASSERT_NE(local.status, 2) << local.out;
+  ASSERT_EQ(run(cmd + " --executor slurm --shards 2" + out).status, 0);
+  for (int i = 0; i < 2; ++i) ASSERT_NE(run(cmd + " --shard " + std::to_string(i) + "/2" + out).status, 2);
+  EXPECT_EQ(run("tune --merge " + quoted(dir / "run") + " --format json").out, local.out);
+  const auto html = run("tune --merge " + quoted(dir / "run") + " --format html --output " + quoted(dir / "t.html"));
+  EXPECT_NE(html.status, 2) << html.out;
+  EXPECT_NE(read(dir / "t.html").find("<html"), std::string::npos);
+  write(spec, "goals = [\"backfill_share>=6%\", \"starved==0\"]\nvary = [\"bf_window=30,240\"]\n");
+  const auto merged = run("tune --merge " + quoted(dir / "run"), true);
+  EXPECT_EQ(merged.status, 2);
+  EXPECT_NE(merged.out.find("changed since it was written"), std::string::npos) << merged.out;
+  const auto resumed = run(cmd + out, true);
+  EXPECT_EQ(resumed.status, 2);
+  EXPECT_NE(resumed.out.find("holds the results of another tune run"), std::string::npos) << resumed.out;
+}
+
 TEST(TuneExec, OptionMisuseIsAUsageError) {
   for (const std::string& args :
        std::vector<std::string>{kSearch + " --shard 0/2", kSearch + " --executor slurm", kSearch + " --submit",

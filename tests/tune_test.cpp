@@ -280,7 +280,7 @@ TEST(TuneCli, ExitStatus) {
   EXPECT_NE(bad.out.find("partition 'gpu' is not defined"), std::string::npos) << bad.out;
   bad = sa::test::run("tune " + kSmall +
                           " --goal 'starved==0' --vary bf_window=1..1000:100 --vary "
-                          "PriorityWeightAge=1..10:10 --max-candidates 50",
+                          "PriorityWeightAge=1..10:10 --max-candidates 50 --search grid",
                       true);
   EXPECT_EQ(bad.status, 2);
   EXPECT_NE(bad.out.find("more than 50 candidates"), std::string::npos) << bad.out;

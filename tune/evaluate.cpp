@@ -5,9 +5,20 @@
 #include <string>
 #include <vector>
 
+#include "engine/workload/default_load.h"
 #include "rules/framework/share_stats.h"
 
 namespace sa::tune {
+
+SeedRun::SeedRun(const engine::LoadedSite& in, const engine::Workload& load) : site(in.site) {
+  engine::add_assumed_qos(site, load);
+  engine::SimOptions options;
+  options.partition_map = in.partition_map;
+  if (load.until != engine::kNoTime) options.until = load.until;
+  engine::Simulator simulator(site, options);
+  result = simulator.run(load);
+  metrics = engine::compute_metrics(result, site);
+}
 
 namespace {
 

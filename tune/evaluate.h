@@ -7,6 +7,8 @@
 
 #include "engine/metrics.h"
 #include "engine/simulator.h"
+#include "engine/site_loader.h"
+#include "engine/workload/workload.h"
 #include "tune/goal.h"
 
 namespace sa::tune {
@@ -15,6 +17,18 @@ namespace sa::tune {
 /// warnings, [2] all.
 struct FindingCounts {
   std::size_t at_or_above[3] = {0, 0, 0};
+};
+
+/// A site simulated on one load as tune runs each candidate and seed (and diff --seeds each
+/// config): the load's assumed QOS added, the run ending where the load says. Built in place
+/// and not copied, as a RunView refers to its members.
+struct SeedRun {
+  SeedRun(const engine::LoadedSite& in, const engine::Workload& load);
+  SeedRun(const SeedRun&) = delete;
+  SeedRun& operator=(const SeedRun&) = delete;
+  engine::Site site;
+  engine::SimResult result;
+  engine::Metrics metrics;
 };
 
 struct RunView {

@@ -248,17 +248,21 @@ double margin(const Goal& g, double v) {
   return (higher_is_better(g) ? v - g.target : g.target - v) / scale;
 }
 
-std::string format_value(const Goal& g, double v) {
-  switch (g.unit()) {
+std::string format_value(const Goal& g, double v) { return format_quantity(g.unit(), v); }
+
+std::string format_quantity(Unit unit, double v) {
+  switch (unit) {
     case Unit::kFraction:
       return fmt::format("{:.1f}%", v * 100);
     case Unit::kCount:
       return std::fabs(v - std::round(v)) < 1e-9 ? fmt::format("{:.0f}", v) : fmt::format("{:.2f}", v);
     case Unit::kSeconds: {
-      const auto s = static_cast<std::int64_t>(std::llround(v));
-      if (s < 60) return fmt::format("{}s", s);
-      if (s < 3600) return fmt::format("{}m{:02}s", s / 60, s % 60);
-      return fmt::format("{}h{:02}m", s / 3600, (s % 3600) / 60);
+      // A change can be negative: the sign, then the duration.
+      const auto s = static_cast<std::int64_t>(std::llround(std::fabs(v)));
+      const char* sign = v < 0 && s > 0 ? "-" : "";
+      if (s < 60) return fmt::format("{}{}s", sign, s);
+      if (s < 3600) return fmt::format("{}{}m{:02}s", sign, s / 60, s % 60);
+      return fmt::format("{}{}h{:02}m", sign, s / 3600, (s % 3600) / 60);
     }
   }
   return {};

@@ -65,6 +65,8 @@ bool higher_is_better(const Goal& goal);
 double margin(const Goal& goal, double value);
 /// `value` as the goal is written: "12.5%", "1h02m03s", "3".
 std::string format_value(const Goal& goal, double value);
+/// The same for a bare unit; a negative duration (a change) is written "-1h02m".
+std::string format_quantity(Unit unit, double value);
 const char* op_text(Op op);
 
 }  // namespace sa::tune

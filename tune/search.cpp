@@ -100,15 +100,8 @@ std::unique_ptr<engine::LoadedSite> prepare(const SearchSite& s, const SearchSpe
 
 std::vector<double> run_seed(const engine::LoadedSite& in, const FindingCounts& findings, const engine::Workload& load,
                              const std::vector<Goal>& goals) {
-  engine::Site site = in.site;
-  engine::add_assumed_qos(site, load);
-  engine::SimOptions options;
-  options.partition_map = in.partition_map;
-  if (load.until != engine::kNoTime) options.until = load.until;
-  engine::Simulator simulator(site, options);
-  const engine::SimResult result = simulator.run(load);
-  const engine::Metrics metrics = engine::compute_metrics(result, site);
-  const RunView view{result, metrics, site, &findings};
+  const SeedRun run(in, load);
+  const RunView view{run.result, run.metrics, run.site, &findings};
   std::vector<double> out;
   for (const Goal& g : goals) out.push_back(evaluate(g, view));
   return out;
@@ -166,6 +159,13 @@ bool dominates(const CandidateResult& a, const CandidateResult& b, const std::ve
   return better;
 }
 
+bool same_point(const CandidateResult& a, const CandidateResult& b) {
+  for (std::size_t g = 0; g < a.goals.size() && g < b.goals.size(); ++g) {
+    if (a.goals[g].value.mean != b.goals[g].value.mean) return false;
+  }
+  return true;
+}
+
 // A selector naming a partition, account or QOS the site does not have would measure no jobs
 // and pass or fail for nothing; it is bad input.
 std::optional<std::string> check_goal_names(const Goal& g, const engine::LoadedSite& site) {
@@ -188,7 +188,6 @@ std::optional<std::string> check_space(const SearchSite& s, const SearchSpec& sp
   for (const Goal& g : spec.goals) {
     if (auto e = check_goal_names(g, *s.base)) return e;
   }
-  std::size_t total = 1;
   for (const Dimension& d : spec.dims) {
     std::string probe = s.conf_text;
     if (d.kind == KeyKind::kPartition && !set_partition_field(probe, d.scope, d.key, "0")) {
@@ -199,27 +198,38 @@ std::optional<std::string> check_space(const SearchSite& s, const SearchSpec& sp
       return fmt::format("--vary {}: QOS '{}' is not in the QOS table{}", d.spec, d.scope,
                          s.base->site.qos.from_input() ? "" : " (give it with --qos)");
     }
-    total = total > spec.max_candidates ? total : total * d.values.size();
-  }
-  if (total > spec.max_candidates) {
-    return fmt::format(
-        "the grid has more than {} candidates; vary fewer settings or fewer points, or raise "
-        "--max-candidates",
-        spec.max_candidates);
   }
   return std::nullopt;
 }
 
+std::size_t grid_size(const SearchSpec& spec) {
+  std::size_t total = 1;
+  for (const Dimension& d : spec.dims) total = total > spec.max_candidates ? total : total * d.values.size();
+  return total;
+}
+
+std::optional<std::string> check_grid_size(const SearchSpec& spec) {
+  if (grid_size(spec) <= spec.max_candidates) return std::nullopt;
+  return fmt::format(
+      "the grid has more than {} candidates; vary fewer settings or fewer points, raise "
+      "--max-candidates, or sample the space with --search halving",
+      spec.max_candidates);
+}
+
 void rank_candidates(std::vector<CandidateResult>& ranked, const std::vector<Goal>& goals, bool& conflict) {
   std::stable_sort(ranked.begin(), ranked.end(), ranks_before);
-  std::size_t front = 0;
+  // Candidates equal on every goal are one point of the front: the goals conflict only when
+  // the front has two points that differ.
+  const CandidateResult* first = nullptr;
+  conflict = false;
   for (std::size_t i = 0; i < ranked.size(); ++i) {
     ranked[i].rank = static_cast<int>(i) + 1;
     ranked[i].pareto = std::none_of(ranked.begin(), ranked.end(),
                                     [&](const CandidateResult& o) { return dominates(o, ranked[i], goals); });
-    front += ranked[i].pareto ? 1 : 0;
+    if (!ranked[i].pareto) continue;
+    if (first && !same_point(*first, ranked[i])) conflict = true;
+    if (!first) first = &ranked[i];
   }
-  conflict = front > 1;
 }
 
 bool ranks_before(const CandidateResult& a, const CandidateResult& b) {
@@ -238,8 +248,17 @@ std::vector<std::size_t> SearchPlan::runnable() const {
 
 Result<SearchPlan> plan_search(const SearchSite& s, const SearchSpec& spec) {
   if (auto e = check_space(s, spec)) return Error{*e};
-  std::size_t total = 1;
-  for (const Dimension& d : spec.dims) total *= d.values.size();
+  if (auto e = check_grid_size(spec)) return Error{*e};
+  std::vector<CandidateResult> grid(grid_size(spec));
+  for (std::size_t i = 0; i < grid.size(); ++i) {
+    grid[i].index = i;
+    grid[i].values = grid_values(spec.dims, i);
+  }
+  return plan_candidates(s, spec, std::move(grid));
+}
+
+SearchPlan plan_candidates(const SearchSite& s, const SearchSpec& spec, std::vector<CandidateResult> candidates) {
+  const std::size_t total = candidates.size();
   const Analysis& base = *s.base->conf;
   SearchPlan plan;
   plan.candidates.resize(total + 1);
@@ -251,8 +270,7 @@ Result<SearchPlan> plan_search(const SearchSite& s, const SearchSpec& spec) {
   }
   plan.candidates[0].conf_text = s.conf_text;
   for (std::size_t i = 1; i <= total; ++i) {
-    plan.candidates[i].index = i - 1;
-    plan.candidates[i].values = grid_values(spec.dims, i - 1);
+    plan.candidates[i] = std::move(candidates[i - 1]);
     plan.sites[i] = prepare(s, spec, base, plan.candidates[i]);
   }
   return plan;
@@ -308,6 +326,14 @@ Result<SearchOutcome> run_search(const SearchSite& s, const SearchSpec& spec) {
   if (!plan) return plan.failure();
   const std::vector<SeedValues> values = simulate_slots(s, spec, *plan, plan->runnable());
   return rank_results(std::move(*plan), values, spec.goals);
+}
+
+SearchOutcome run_candidates(const SearchSite& s, const SearchSpec& spec, std::vector<CandidateResult> candidates,
+                             std::vector<engine::Workload> loads) {
+  const SearchSite rung{s.base, s.conf_path, s.conf_text, s.analyze, std::move(loads)};
+  SearchPlan plan = plan_candidates(rung, spec, std::move(candidates));
+  const std::vector<SeedValues> values = simulate_slots(rung, spec, plan, plan.runnable());
+  return rank_results(std::move(plan), values, spec.goals);
 }
 
 }  // namespace sa::tune

@@ -6,6 +6,7 @@
 // engine state; results are kept by candidate index, so the output never depends on which
 // thread finished first.
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -29,7 +30,7 @@ struct GoalResult {
 };
 
 struct CandidateResult {
-  std::size_t index = 0;                   // grid order (the baseline has none)
+  std::size_t index = 0;                   // grid or sample order (the baseline has none)
   std::vector<std::string> values;         // per dimension, as written into the config
   std::string conf_text;                   // the main slurm.conf as this candidate writes it
   std::optional<std::string> skip_reason;  // set: not simulated (an invalid combination)
@@ -38,6 +39,7 @@ struct CandidateResult {
   double score = 0;  // the sum of the goals' normalised margins
   int rank = 0;      // 1 = best
   bool pareto = false;
+  std::size_t rung = 0;  // successive halving: the last rung it ran on (0-based)
 };
 
 struct SearchSpec {
@@ -59,22 +61,30 @@ struct SearchOutcome {
   CandidateResult baseline;
   std::vector<CandidateResult> ranked;   // simulated candidates, best first
   std::vector<CandidateResult> skipped;  // grid order
-  bool conflict = false;                 // more than one candidate on the Pareto front
+  bool conflict = false;                 // the Pareto front has two points that differ
+  std::size_t rungs = 0;                 // successive halving's rungs; 0 for the grid
+  std::uint64_t sample_seed = 0;         // successive halving: the sampler's seed
   const CandidateResult* recommended() const { return ranked.empty() ? nullptr : &ranked.front(); }
 };
 
 /// Checks the goals' selectors and the dimensions against the site (a partition the main file
-/// does not define, an account or QOS it lacks) and the grid's size; an error message or nothing.
+/// does not define, an account or QOS it lacks); an error message or nothing.
 std::optional<std::string> check_space(const SearchSite& site, const SearchSpec& spec);
+/// The grid's number of points, counted up to just past max_candidates.
+std::size_t grid_size(const SearchSpec& spec);
+/// An error when the grid has more than max_candidates points.
+std::optional<std::string> check_grid_size(const SearchSpec& spec);
 
+/// The whole grid on every load of `site`: plan_search, simulate_slots, rank_results.
 Result<SearchOutcome> run_search(const SearchSite& site, const SearchSpec& spec);
 
 /// Each goal's raw value on each seed of one candidate, [seed][goal]: what a run, a shard file
 /// or a resumption record carries, from which the means, intervals and ranks are computed.
 using SeedValues = std::vector<std::vector<double>>;
 
-/// The grid written out and read again, not yet simulated. Slot 0 is the baseline, slot i the
-/// grid point i-1; a candidate the analyzer refused has its skip_reason set and no site.
+/// Candidates written out and read again, not yet simulated. Slot 0 is the baseline, slot i the
+/// candidate i-1 (a grid point or a sampled one); a candidate the analyzer refused has its
+/// skip_reason set and no site.
 struct SearchPlan {
   std::vector<CandidateResult> candidates;
   std::vector<std::unique_ptr<engine::LoadedSite>> sites;
@@ -82,7 +92,10 @@ struct SearchPlan {
   std::vector<std::size_t> runnable() const;
 };
 
+/// The grid's plan: the space and the grid's size checked, every grid point in grid order.
 Result<SearchPlan> plan_search(const SearchSite& site, const SearchSpec& spec);
+/// The plan of the baseline and `candidates` (index and values set), for a sampled search.
+SearchPlan plan_candidates(const SearchSite& site, const SearchSpec& spec, std::vector<CandidateResult> candidates);
 
 /// Called once per candidate when its last seed finishes, one call at a time, in no fixed order.
 using CandidateDone = std::function<void(std::size_t slot, const SeedValues& values)>;
@@ -102,7 +115,13 @@ void summarise(CandidateResult& c, const SeedValues& per_seed, const std::vector
 /// The ranking order: more goals passed, then a higher score, then grid order.
 bool ranks_before(const CandidateResult& a, const CandidateResult& b);
 
-/// Orders by goals passed, then score, then grid index; sets rank and the Pareto flags.
+/// The baseline and `candidates` on `loads` instead of the site's (one rung of successive
+/// halving): plan_candidates, simulate_slots and rank_results, as a grid search runs.
+SearchOutcome run_candidates(const SearchSite& site, const SearchSpec& spec, std::vector<CandidateResult> candidates,
+                             std::vector<engine::Workload> loads);
+
+/// Orders by goals passed, then score, then grid index; sets rank and the Pareto flags (the
+/// goals conflict only when the front has two points that differ).
 void rank_candidates(std::vector<CandidateResult>& ranked, const std::vector<Goal>& goals, bool& conflict);
 
 }  // namespace sa::tune

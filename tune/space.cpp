@@ -77,11 +77,6 @@ std::optional<SpecError> parse_key(const std::string& key, Dimension& d) {
   return std::nullopt;
 }
 
-std::string format_number(double v, bool integer) {
-  if (integer) return fmt::format("{}", static_cast<long long>(std::llround(v)));
-  return fmt::format("{:.6g}", v);
-}
-
 std::optional<double> number(const std::string& s) {
   if (s.empty() || s.find_first_not_of("0123456789.+-") != std::string::npos) return std::nullopt;
   char* end = nullptr;
@@ -118,10 +113,11 @@ std::optional<SpecError> parse_range(const std::string& spec, int col, Dimension
     colon = next;
   }
   if (log && *lo <= 0) return SpecError{col, "a :log range needs lo > 0"};
+  d.range = Range{*lo, *hi, log, integer};
   for (int i = 0; i < points; ++i) {
     const double f = points == 1 ? 0 : static_cast<double>(i) / (points - 1);
     const double v = log ? *lo * std::pow(*hi / *lo, f) : *lo + (*hi - *lo) * f;
-    std::string text = format_number(v, integer);
+    std::string text = format_point(v, integer);
     if (std::find(d.values.begin(), d.values.end(), text) == d.values.end()) d.values.push_back(std::move(text));
   }
   return std::nullopt;
@@ -144,6 +140,11 @@ std::optional<SpecError> parse_list(const std::string& spec, int col, Dimension&
 }
 
 }  // namespace
+
+std::string format_point(double v, bool integer) {
+  if (integer) return fmt::format("{}", static_cast<long long>(std::llround(v)));
+  return fmt::format("{:.6g}", v);
+}
 
 std::string Dimension::name() const {
   switch (kind) {

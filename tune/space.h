@@ -10,6 +10,7 @@
 // one, as Slurm keeps the last), one comma item of SchedulerParameters is edited, and a key
 // the main file does not set gets a line appended. The text is then read again by the
 // analyzer, so an invalid combination is a diagnostic, not a run.
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -21,17 +22,26 @@ namespace sa::tune {
 
 enum class KeyKind { kSetting, kSchedParam, kPartition, kQos };
 
+/// A `lo..hi` range as written, for the sampler (the grid uses `values`).
+struct Range {
+  double lo = 0, hi = 0;
+  bool log = false, integer = false;
+};
+
 struct Dimension {
   std::string spec;  // as written
   KeyKind kind = KeyKind::kSetting;
   std::string key;    // the slurm.conf key, option, or field
   std::string scope;  // the partition or QOS name
   std::vector<std::string> values;
+  std::optional<Range> range;  // set for `lo..hi`; a list is sampled from `values`
   /// "PriorityWeightFairshare", "SchedulerParameters.bf_window", "Partition[gpu].PriorityJobFactor".
   std::string name() const;
 };
 
 std::variant<Dimension, SpecError> parse_vary(const std::string& text);
+/// A range point as written into the config: rounded when the range is integer, else 6 digits.
+std::string format_point(double v, bool integer);
 
 /// Replaces (or appends) a top-level `key=value` in slurm.conf text.
 std::string set_conf_key(const std::string& text, const std::string& key, const std::string& value);

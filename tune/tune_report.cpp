@@ -25,7 +25,7 @@ std::vector<std::string> lines_of(const std::string& text) {
   return out;
 }
 
-nlohmann::json candidate_json(const CandidateResult& c, const ReportContext& ctx, bool ranked) {
+nlohmann::json candidate_json(const CandidateResult& c, const ReportContext& ctx, bool ranked, std::size_t rungs) {
   const SearchSpec& spec = *ctx.spec;
   nlohmann::json settings = nlohmann::json::object();
   for (std::size_t d = 0; d < spec.dims.size(); ++d) settings[spec.dims[d].name()] = c.values[d];
@@ -39,6 +39,7 @@ nlohmann::json candidate_json(const CandidateResult& c, const ReportContext& ctx
   if (ranked) {
     j["rank"] = c.rank;
     j["seeds"] = c.seeds;
+    if (rungs > 0) j["rung"] = c.rung + 1;
   }
   return j;
 }
@@ -58,8 +59,8 @@ std::string goal_cell(const Goal& g, const GoalResult& r, bool mark_beats) {
 }
 
 void print_row(std::ostream& out, const std::string& label, const CandidateResult& c, const SearchSpec& spec,
-               bool mark_beats) {
-  out << fmt::format("{:>5}  {}  ({}/{} goals)\n", label, settings_text(c, spec), c.passes, spec.goals.size());
+               bool mark_beats, const std::string& rung = {}) {
+  out << fmt::format("{:>5}  {}  ({}/{} goals{})\n", label, settings_text(c, spec), c.passes, spec.goals.size(), rung);
   for (std::size_t g = 0; g < spec.goals.size(); ++g) {
     out << fmt::format("         {:<32} {}\n", spec.goals[g].text, goal_cell(spec.goals[g], c.goals[g], mark_beats));
   }
@@ -69,10 +70,13 @@ void print_row(std::ostream& out, const std::string& label, const CandidateResul
 
 nlohmann::json tune_json(const SearchOutcome& o, const ReportContext& ctx) {
   nlohmann::json j;
-  j["baseline"] = candidate_json(o.baseline, ctx, false);
-  j["recommended"] = o.recommended() ? candidate_json(*o.recommended(), ctx, false) : nlohmann::json(nullptr);
+  j["baseline"] = candidate_json(o.baseline, ctx, false, 0);
+  j["recommended"] = o.recommended() ? candidate_json(*o.recommended(), ctx, false, 0) : nlohmann::json(nullptr);
   j["candidates"] = nlohmann::json::array();
-  for (const CandidateResult& c : o.ranked) j["candidates"].push_back(candidate_json(c, ctx, true));
+  for (const CandidateResult& c : o.ranked) j["candidates"].push_back(candidate_json(c, ctx, true, o.rungs));
+  if (o.rungs > 0) {
+    j["search"] = {{"strategy", "halving"}, {"rungs", o.rungs}, {"sample_seed", o.sample_seed}};
+  }
   return j;
 }
 
@@ -80,10 +84,19 @@ void print_tune_text(std::ostream& out, const SearchOutcome& o, const ReportCont
   const SearchSpec& spec = *ctx.spec;
   out << fmt::format("{}: {} candidate(s) simulated, {} skipped, {} seed(s) each on {}\n", ctx.conf_path,
                      o.ranked.size(), o.skipped.size(), o.baseline.seeds, ctx.load);
-  out << "goal values are the mean over seeds [95% interval]; * beats the baseline beyond the interval\n\n";
+  out << "goal values are the mean over seeds [95% interval]; * beats the baseline beyond the interval\n";
+  if (o.rungs > 0) {
+    out << fmt::format(
+        "successive halving: candidates sampled with seed {}, {} rung(s); a candidate dropped before rung {} "
+        "shows its numbers on that rung's shorter load (fewer seeds)\n",
+        o.sample_seed, o.rungs, o.rungs);
+  }
+  out << "\n";
   print_row(out, "base", o.baseline, spec, false);
   for (std::size_t i = 0; i < o.ranked.size() && i < kTextRows; ++i) {
-    print_row(out, fmt::format("#{}", o.ranked[i].rank), o.ranked[i], spec, true);
+    const CandidateResult& c = o.ranked[i];
+    const std::string rung = o.rungs > 0 ? fmt::format(", rung {}/{}", c.rung + 1, o.rungs) : "";
+    print_row(out, fmt::format("#{}", c.rank), c, spec, true, rung);
   }
   if (o.ranked.size() > kTextRows)
     out << fmt::format("  ... {} more (--format json lists all)\n", o.ranked.size() - kTextRows);

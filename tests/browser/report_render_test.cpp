@@ -1,6 +1,6 @@
 // The HTML reports in a real browser: Debian's headless Chromium, cut off from the network,
-// renders the lint report of the example site, the report of a site with hostile names and a
-// diff report, with no console error and no request, the report's script run (it stamps
+// renders the lint report of the example site, the report of a site with hostile names, a
+// diff report and a tune page, with no console error and no request, the report's script run (it stamps
 // data-render-ms), every chart in the DOM, and a full-page screenshot that is not blank.
 #include <gtest/gtest.h>
 
@@ -101,6 +101,28 @@ TEST(ReportRender, DiffReport) {
     EXPECT_NE(r.dom.find(std::string("id=\"") + chart + "\""), std::string::npos) << chart;
   }
   expect_not_blank(png, 2000);
+  std::filesystem::remove(html);
+  std::filesystem::remove(png);
+}
+
+// tune's page on the hostile site: clean, its charts drawn, the site's markup still text.
+TEST(ReportRender, TunePage) {
+  SA_NEED_CHROMIUM();
+  const std::string dir = std::string(SA_SOURCE_DIR) + "/tests/data/hostile/";
+  const std::string html = report("render_tune.html", "tune " + dir +
+                                                          "slurm.conf --days 1 --seeds 2 --goal "
+                                                          "'wait_p95[partition=low]<=1h' --goal "
+                                                          "'wait_p95[partition=high]<=1h' --vary "
+                                                          "'Partition[high].PriorityTier=1,2'");
+  const std::string png = html + ".png";
+  const RenderResult r = render(html, png);
+  expect_clean(r);
+  for (const char* chart : {"chart-goal-1", "chart-goal-2"}) {
+    EXPECT_NE(r.dom.find(std::string("id=\"") + chart + "\""), std::string::npos) << chart;
+  }
+  EXPECT_EQ(r.dom.find("<script>alert"), std::string::npos);
+  EXPECT_NE(r.dom.find("plain,&lt;script&gt;alert(5)&lt;/script&gt;"), std::string::npos);
+  expect_not_blank(png, 800);
   std::filesystem::remove(html);
   std::filesystem::remove(png);
 }
