@@ -183,6 +183,9 @@ bool BackfillPass::held_by_cycle_limits(SimJob& job, const SimRecord& rec) {
   if (!s_.assoc_limit_stop && !sim_.limits_allow(job, rec, LimitPhase::kPre)) return true;
   // Without bf_licenses backfill neither starts nor plans a job whose licences are taken.
   if (!job.req.licenses.empty() && !sim_.licenses_free(job)) return true;
+  // Without per-cycle record limits nothing below counts or skips: no keys are built.
+  if (s_.bf_max_job_user_part <= 0 && s_.bf_max_job_part <= 0 && s_.bf_max_job_assoc <= 0 && s_.bf_max_job_user <= 0)
+    return false;
   const std::string& user = job.req.user;
   const std::string part_key = user + "\n" + std::to_string(rec.part);
   const std::string assoc_key = std::to_string(job.assoc);
