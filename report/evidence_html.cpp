@@ -193,7 +193,9 @@ std::string fix_html(const rules::Fix& fix, const json& evidence, const char* la
         "<table><thead><tr><th>metric</th><th class=\"n\">now</th><th class=\"n\">with the "
         "fix</th></tr></thead><tbody>\n";
     for (const auto& [path, v] : after) {
-      const auto it = std::find_if(now.begin(), now.end(), [&](const auto& p) { return p.first == path; });
+      // Clang 14 (Debian 12's, used for the fuzz build) cannot capture a structured binding.
+      const std::string& wanted = path;
+      const auto it = std::find_if(now.begin(), now.end(), [&](const auto& p) { return p.first == wanted; });
       const std::string key = last_key(path), parent = parent_key(path);
       out += fmt::format("<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>\n", esc(path),
                          it == now.end() ? "–" : scalar_text(parent, key, it->second), scalar_text(parent, key, v));
