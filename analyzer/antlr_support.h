@@ -21,8 +21,12 @@ namespace sa {
 class ByteStream : public antlr4::ANTLRInputStream {
  public:
   explicit ByteStream(std::string_view bytes) {
-    _data.reserve(bytes.size());
-    for (unsigned char c : bytes) _data.push_back(c < 0x80 ? static_cast<char32_t>(c) : U'\x01');
+    _data.resize(bytes.size());
+    char32_t* out = _data.data();
+    for (std::size_t i = 0; i < bytes.size(); ++i) {
+      const auto c = static_cast<unsigned char>(bytes[i]);
+      out[i] = c < 0x80 ? static_cast<char32_t>(c) : U'\x01';
+    }
     p = 0;
   }
 };

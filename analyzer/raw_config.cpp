@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <optional>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "analyzer/text_util.h"
 
@@ -252,6 +256,20 @@ class Collector {
   std::map<std::string, std::map<std::string, Pair>> defaults_;
 };
 
+// The keys a table accepts in a version, for did-you-mean. Unknown keys come in runs (a file
+// of typos, a fuzzer's input, one table and version per file), so the list is kept for the
+// last table and version asked instead of being filtered from the key table per key. The
+// views point into KeyTable::builtin(), which lives as long as the program.
+const std::vector<std::string_view>& valid_keys_of(const std::string& table, const SlurmVersion& version) {
+  thread_local std::optional<std::pair<std::string, SlurmVersion>> asked;
+  thread_local std::vector<std::string_view> keys;
+  if (!asked || asked->first != table || !(asked->second == version)) {
+    keys = KeyTable::builtin().valid_keys(table, version);
+    asked.emplace(table, version);
+  }
+  return keys;
+}
+
 }  // namespace
 
 const Pair* RawRecord::get_own(const std::string& lower_key) const {
@@ -275,14 +293,13 @@ std::vector<const RawRecord*> RawConfig::of_kind(const std::string& kind) const 
 
 bool check_key(const KeyLookup& lookup, const Pair& pair, const std::string& table, const SlurmVersion& version,
                DiagnosticSink& sink) {
-  const std::string key = printable(pair.key);
-  const std::string where = table == "slurm.conf" || table == "topology.conf" ? table : table + " line";
   switch (lookup.status) {
     case KeyStatus::kOk:
       return true;
     case KeyStatus::kUnknown: {
-      std::string suggestion = closest_match(pair.key, KeyTable::builtin().valid_keys(table, version));
-      std::string message = fmt::format("unknown key '{}' in {}", key, where);
+      std::string suggestion = closest_match(pair.key, valid_keys_of(table, version));
+      const std::string where = table == "slurm.conf" || table == "topology.conf" ? table : table + " line";
+      std::string message = fmt::format("unknown key '{}' in {}", printable(pair.key), where);
       if (!suggestion.empty()) message += fmt::format("; did you mean '{}'?", suggestion);
       sink.error("CONF003", pair.key_loc, message);
       return false;

@@ -28,8 +28,9 @@ FileId SourceManager::add(std::string path, std::string content) {
   file->path = std::move(path);
   file->content = std::move(content);
   file->line_starts.push_back(0);
-  for (std::size_t i = 0; i < file->content.size(); ++i) {
-    if (file->content[i] == '\n') file->line_starts.push_back(i + 1);
+  const std::string_view text = file->content;
+  for (std::size_t nl = text.find('\n'); nl != std::string_view::npos; nl = text.find('\n', nl + 1)) {
+    file->line_starts.push_back(nl + 1);
   }
   files_.push_back(std::move(file));
   return static_cast<FileId>(files_.size() - 1);

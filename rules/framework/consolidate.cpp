@@ -20,14 +20,14 @@ bool name_char(char c) {
 
 }  // namespace
 
-std::string message_shape(const std::string& message, const std::set<std::string>& names, bool any_quoted) {
+std::string message_shape(std::string_view message, const NameSet& names, bool any_quoted) {
   std::string out;
   for (std::size_t i = 0; i < message.size();) {
     const char c = message[i];
     if (c == '\'') {  // a quoted partition or node name; other quoted text (accounts) stays
       const std::size_t close = message.find('\'', i + 1);
-      if (close != std::string::npos &&
-          (any_quoted ? close - i < 80 : names.count(message.substr(i + 1, close - i - 1)) > 0)) {
+      if (close != std::string_view::npos &&
+          (any_quoted ? close - i < 80 : names.contains(message.substr(i + 1, close - i - 1)))) {
         out += "'#'";
         i = close + 1;
         continue;
@@ -44,9 +44,13 @@ std::string message_shape(const std::string& message, const std::set<std::string
     if (name_char(c)) {
       std::size_t end = i;
       while (end < message.size() && name_char(message[end])) ++end;
-      std::string word = message.substr(i, end - i);
-      while (!word.empty() && (word.back() == ',' || word.back() == '.')) word.pop_back();
-      out += names.count(word) ? std::string("#") : message.substr(i, end - i);
+      std::string_view word = message.substr(i, end - i);
+      while (!word.empty() && (word.back() == ',' || word.back() == '.')) word.remove_suffix(1);
+      if (names.contains(word)) {
+        out += '#';
+      } else {
+        out += message.substr(i, end - i);
+      }
       i = end;
       continue;
     }
@@ -56,7 +60,7 @@ std::string message_shape(const std::string& message, const std::set<std::string
   return out;
 }
 
-void consolidate_repeats(std::deque<Finding>& findings, const std::set<std::string>& names) {
+void consolidate_repeats(std::deque<Finding>& findings, const NameSet& names) {
   // Place order first, so the group's finding sits at its first place whatever the rules'
   // order of reporting.
   std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {

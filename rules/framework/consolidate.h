@@ -8,6 +8,7 @@
 #include <deque>
 #include <set>
 #include <string>
+#include <string_view>
 
 #include "rules/framework/finding.h"
 
@@ -16,10 +17,13 @@ namespace sa::rules {
 /// The note on the places merged into a group (the driver replaces it with the line's text).
 inline constexpr const char* kSameFinding = "the same finding";
 
+/// Partition and node names, found by view (a message's words are looked up without copies).
+using NameSet = std::set<std::string, std::less<>>;
+
 /// A message with numbers and the given names (partitions, nodes) blanked out, and quoted
 /// names, or with `any_quoted` every quoted text.
-std::string message_shape(const std::string& message, const std::set<std::string>& names, bool any_quoted);
+std::string message_shape(std::string_view message, const NameSet& names, bool any_quoted);
 
-void consolidate_repeats(std::deque<Finding>& findings, const std::set<std::string>& names);
+void consolidate_repeats(std::deque<Finding>& findings, const NameSet& names);
 
 }  // namespace sa::rules

@@ -240,7 +240,7 @@ LintReport run_lint(const engine::LoadedSite& site, const LintOptions& o) {
     }
     unsuppressed.push_back(std::move(f));
   }
-  std::set<std::string> names;  // what messages quote per place: partitions and nodes
+  NameSet names;  // what messages quote per place: partitions and nodes
   for (const Partition& p : site.conf->config.partitions) names.insert(p.name);
   for (const Node& n : site.conf->config.nodes) names.insert(n.name);
   consolidate_repeats(unsuppressed, names);
