@@ -260,14 +260,14 @@ class Collector {
 // of typos, a fuzzer's input, one table and version per file), so the list is kept for the
 // last table and version asked instead of being filtered from the key table per key. The
 // views point into KeyTable::builtin(), which lives as long as the program.
-const std::vector<std::string_view>& valid_keys_of(const std::string& table, const SlurmVersion& version) {
+const TypoCandidates& valid_keys_of(const std::string& table, const SlurmVersion& version) {
   thread_local std::optional<std::pair<std::string, SlurmVersion>> asked;
-  thread_local std::vector<std::string_view> keys;
+  thread_local std::optional<TypoCandidates> keys;
   if (!asked || asked->first != table || !(asked->second == version)) {
-    keys = KeyTable::builtin().valid_keys(table, version);
+    keys.emplace(KeyTable::builtin().valid_keys(table, version));
     asked.emplace(table, version);
   }
-  return keys;
+  return *keys;
 }
 
 }  // namespace
@@ -297,7 +297,7 @@ bool check_key(const KeyLookup& lookup, const Pair& pair, const std::string& tab
     case KeyStatus::kOk:
       return true;
     case KeyStatus::kUnknown: {
-      std::string suggestion = closest_match(pair.key, valid_keys_of(table, version));
+      std::string suggestion = valid_keys_of(table, version).closest(pair.key);
       const std::string where = table == "slurm.conf" || table == "topology.conf" ? table : table + " line";
       std::string message = fmt::format("unknown key '{}' in {}", printable(pair.key), where);
       if (!suggestion.empty()) message += fmt::format("; did you mean '{}'?", suggestion);

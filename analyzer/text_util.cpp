@@ -5,7 +5,9 @@
 #include <fmt/format.h>
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cctype>
+#include <cstdint>
 
 namespace sa {
 
@@ -145,9 +147,21 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 
 namespace {
 
+// Which characters a word holds, case-insensitively, as bits (letters and digits each their
+// own bit, everything else folded onto the rest). Each character of one word that the other
+// lacks needs an edit of its own (a transposition brings no new character), so the larger
+// count of such bits bounds the distance from below; a shared bit for different characters
+// only lowers the bound.
+std::uint64_t char_bits(std::string_view word) {
+  std::uint64_t bits = 0;
+  for (char c : word) bits |= std::uint64_t{1} << (static_cast<unsigned char>(ascii_lower(c)) % 64);
+  return bits;
+}
+
 template <class Candidates>
-std::string closest_in(std::string_view word, const Candidates& candidates) {
+std::string closest_in(std::string_view word, const Candidates& candidates, const std::uint64_t* masks = nullptr) {
   if (word.size() > 64) return {};
+  const std::uint64_t word_bits = char_bits(word);
   // Allow roughly one typo per four characters, at least one and at most four.
   const std::size_t allowed = std::clamp<std::size_t>(word.size() / 4, 1, 4);
   // Letters of the word not matched in a candidate (and the reverse) each need an edit, so
@@ -157,9 +171,15 @@ std::string closest_in(std::string_view word, const Candidates& candidates) {
   for (char c : word) ++counts[static_cast<unsigned char>(ascii_lower(c))];
   std::string best;
   std::size_t best_distance = allowed + 1;
+  std::size_t index = 0;
   for (std::string_view c : candidates) {
+    const std::uint64_t* mask = masks ? &masks[index++] : nullptr;
     std::size_t gap = c.size() > word.size() ? c.size() - word.size() : word.size() - c.size();
     if (gap >= best_distance) continue;  // the distance is at least the length difference
+    if (mask && static_cast<std::size_t>(
+                    std::max(std::popcount(*mask & ~word_bits), std::popcount(word_bits & ~*mask))) >= best_distance) {
+      continue;
+    }
     std::size_t only_in_candidate = 0;
     for (char ch : c) {
       if (--counts[static_cast<unsigned char>(ascii_lower(ch))] < 0) ++only_in_candidate;
@@ -184,6 +204,15 @@ std::string closest_match(std::string_view word, const std::vector<std::string>&
 
 std::string closest_match(std::string_view word, std::span<const std::string_view> candidates) {
   return closest_in(word, candidates);
+}
+
+TypoCandidates::TypoCandidates(std::vector<std::string_view> words) : words_(std::move(words)) {
+  masks_.reserve(words_.size());
+  for (std::string_view w : words_) masks_.push_back(char_bits(w));
+}
+
+std::string TypoCandidates::closest(std::string_view word) const {
+  return closest_in(word, std::span<const std::string_view>(words_), masks_.data());
 }
 
 }  // namespace sa

@@ -1,5 +1,6 @@
 #pragma once
 // Small string helpers shared by the analyzer (case folding, splitting, suggestions).
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
@@ -33,5 +34,17 @@ std::size_t edit_distance(std::string_view a, std::string_view b);
 /// The candidate closest to `word` if it is close enough to be a plausible typo.
 std::string closest_match(std::string_view word, const std::vector<std::string>& candidates);
 std::string closest_match(std::string_view word, std::span<const std::string_view> candidates);
+
+/// closest_match over a fixed list asked many times (a table's keys, one per unknown key):
+/// each word's characters are kept as bits, which rule most candidates out by two popcounts.
+class TypoCandidates {
+ public:
+  explicit TypoCandidates(std::vector<std::string_view> words);
+  std::string closest(std::string_view word) const;
+
+ private:
+  std::vector<std::string_view> words_;
+  std::vector<std::uint64_t> masks_;
+};
 
 }  // namespace sa

@@ -2,6 +2,8 @@
 // the substring-matched option strings (formats.md §1.3, §1.7, §4).
 #include <gtest/gtest.h>
 
+#include "analyzer/key_table.h"
+#include "analyzer/text_util.h"
 #include "tests/test_util.h"
 
 namespace sa {
@@ -22,6 +24,39 @@ TEST(Settings, UnknownKeyWithSuggestion) {
   const Diagnostic* d = test::first(*a, "CONF003");
   ASSERT_TRUE(d);
   EXPECT_NE(d->message.find("did you mean 'PriorityWeightAge'?"), std::string::npos);
+}
+
+// The did-you-mean search keeps each key's characters as bits to rule keys out early: it
+// must suggest exactly what the plain search suggests, for typos near a key and far from all.
+TEST(Settings, TypoCandidatesSuggestWhatThePlainSearchSuggests) {
+  const std::vector<std::string_view> keys = KeyTable::builtin().valid_keys("slurm.conf", SlurmVersion{});
+  const TypoCandidates candidates(keys);
+  std::vector<std::string> words = {"SchedulerTyp",
+                                    "priorityweightage",
+                                    "xyzzy",
+                                    "",
+                                    "Nodename",
+                                    "SlurmctldHots",
+                                    "PriortyWeightFairshare",
+                                    "Include2",
+                                    "q",
+                                    "MaxJobCountt",
+                                    "1234",
+                                    "\x01\x02"};
+  for (std::size_t i = 0; i < keys.size(); i += 7) {
+    std::string k(keys[i]);
+    words.push_back(k.substr(1));             // a dropped first letter
+    if (k.size() > 3) std::swap(k[1], k[2]);  // a transposition
+    words.push_back(k + "X");                 // and an extra letter
+  }
+  int suggested = 0;
+  for (const std::string& w : words) {
+    const std::string plain = closest_match(w, std::span<const std::string_view>(keys));
+    EXPECT_EQ(candidates.closest(w), plain) << w;
+    suggested += !plain.empty();
+  }
+  EXPECT_EQ(closest_match("SchedulerTyp", std::span<const std::string_view>(keys)), "SchedulerType");
+  EXPECT_GT(suggested, static_cast<int>(words.size()) / 2);  // the typos near a key do find it
 }
 
 TEST(Settings, KeysAreCaseInsensitive) {
