@@ -29,6 +29,20 @@ std::string unit_hint(const ValueRef& ref) {
 
 }  // namespace
 
+namespace {
+
+// The lower-cased key for a lookup, in a buffer reused by every read on this thread: a
+// resolver reads a few hundred keys per config, each a fresh string before. Valid until the
+// next call; each caller only looks the key up.
+const std::string& lowered(const std::string& canonical_key) {
+  thread_local std::string buffer;
+  buffer.assign(canonical_key);
+  for (char& c : buffer) c = ascii_lower(c);
+  return buffer;
+}
+
+}  // namespace
+
 std::optional<ValueRef> ref_of(const Pair* pair, const std::string& canonical_key) {
   if (!pair) return std::nullopt;
   return ValueRef{canonical_key, pair->value, pair->value_loc};
@@ -114,7 +128,7 @@ std::optional<std::int64_t> read_time_secs(const ValueRef& ref, DiagnosticSink& 
 }
 
 std::optional<ValueRef> RecordReader::get(const std::string& canonical_key) const {
-  return ref_of(record_.get(to_lower(canonical_key)), canonical_key);
+  return ref_of(record_.get(lowered(canonical_key)), canonical_key);
 }
 
 std::optional<std::uint64_t> RecordReader::uint(const std::string& canonical_key, IntWidth width) const {
@@ -138,7 +152,7 @@ std::optional<std::string> RecordReader::string(const std::string& canonical_key
 }
 
 std::optional<ValueRef> SettingReader::get(const std::string& canonical_key) const {
-  auto it = raw_.scalars.find(to_lower(canonical_key));
+  auto it = raw_.scalars.find(lowered(canonical_key));
   if (it == raw_.scalars.end()) return std::nullopt;
   return ValueRef{it->second.key, it->second.value, it->second.value_loc};
 }

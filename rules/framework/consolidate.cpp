@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <numeric>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -62,14 +63,19 @@ std::string message_shape(std::string_view message, const NameSet& names, bool a
 
 void consolidate_repeats(std::deque<Finding>& findings, const NameSet& names) {
   // Place order first, so the group's finding sits at its first place whatever the rules'
-  // order of reporting.
-  std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
-    return std::tie(a.loc.file, a.loc.line, a.loc.column) < std::tie(b.loc.file, b.loc.line, b.loc.column);
+  // order of reporting (an order of indices: findings are large to move).
+  std::vector<std::size_t> order(findings.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t i, std::size_t j) {
+    const Location& a = findings[i].loc;
+    const Location& b = findings[j].loc;
+    return std::tie(a.file, a.line, a.column) < std::tie(b.file, b.line, b.column);
   });
   std::map<std::pair<std::string, std::string>, std::size_t> first;  // (code, shape) -> index in kept
   std::deque<Finding> kept;
   std::vector<std::size_t> same, alike;
-  for (Finding& f : findings) {
+  for (std::size_t index : order) {
+    Finding& f = findings[index];
     // Input diagnostics quote the key or value at fault: one kind of fault on many keys (keys
     // removed after a release) is one cause. Rules quote accounts and users, which are not.
     const bool diagnostic = find_rule(f.code) == nullptr;
