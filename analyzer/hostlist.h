@@ -3,6 +3,7 @@
 // by the width of the LOW number as written, several bracket groups forming a product, a
 // suffix after ']' from 23.02.5, duplicates kept (the caller decides), and a hard bound on
 // the number of names so a typo like n[1-99999999] is a diagnostic, not an OOM.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -11,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analyzer/input_limits.h"
 #include "analyzer/result.h"
 #include "analyzer/version.h"
 
@@ -23,6 +25,23 @@ struct HostlistOptions {
   /// (--limit hostlist-names): a few KB of DownNodes or Nodes= lists, each under max_names,
   /// could otherwise name billions of hosts. Running out is an error of kind kTooLarge.
   std::int64_t* budget = nullptr;
+};
+
+/// Bounds for a file whose lists name nodes of one config (reservations, node events, a
+/// profile's reservations): each list at most `max_names` names (a config has at most
+/// InputLimits::nodes nodes) and the whole file at most `left` (InputLimits::hostlist_names).
+/// A few KB of bracket products could otherwise name millions of hosts per line.
+struct NodeListBudget {
+  explicit NodeListBudget(const InputLimits& limits)
+      : max_names(static_cast<std::size_t>(std::max<std::int64_t>(0, limits.nodes))), left(limits.hostlist_names) {}
+  std::size_t max_names;
+  std::int64_t left;
+  HostlistOptions options() {
+    HostlistOptions o;
+    o.max_names = max_names;
+    o.budget = &left;
+    return o;
+  }
 };
 
 /// Expands `expr` (items separated by commas or blanks; commas inside brackets do not

@@ -45,8 +45,9 @@ std::optional<std::int64_t> event_time(std::string_view text, const char* what, 
 }
 
 // The distinct names of `expr`, or nullopt after reporting why there are none.
-std::optional<std::vector<std::string>> event_nodes(std::string_view expr, SourceLoc loc, DiagnosticSink& sink) {
-  auto names = expand_hostlist(expr);
+std::optional<std::vector<std::string>> event_nodes(std::string_view expr, SourceLoc loc, DiagnosticSink& sink,
+                                                    NodeListBudget& budget) {
+  auto names = expand_hostlist(expr, budget.options());
   if (!names) {
     sink.error("EVNT004", loc,
                fmt::format("'{}' is not a valid hostlist: {}", printable(expr), printable(names.error(), 160)));
@@ -76,7 +77,8 @@ bool in_order(const NodeEvent& e, std::string_view start, std::string_view end, 
 }
 
 // START END HOSTLIST STATE [REASON...]
-std::optional<NodeEvent> read_event_line(std::string_view line, FileId file, int line_no, DiagnosticSink& sink) {
+std::optional<NodeEvent> read_event_line(std::string_view line, FileId file, int line_no, DiagnosticSink& sink,
+                                         NodeListBudget& budget) {
   const std::vector<Word> w = words_of(line);
   auto loc = [&](std::size_t i) { return SourceLoc{file, line_no, w[i].column}; };
   if (w.size() < 4) {
@@ -91,7 +93,7 @@ std::optional<NodeEvent> read_event_line(std::string_view line, FileId file, int
   e.loc = loc(0);
   auto start = event_time(w[0].text, "start", loc(0), sink);
   auto end = w[1].text == "-" ? std::optional<std::int64_t>(kOpenEnd) : event_time(w[1].text, "end", loc(1), sink);
-  auto nodes = event_nodes(w[2].text, loc(2), sink);
+  auto nodes = event_nodes(w[2].text, loc(2), sink, budget);
   e.state = normalize_node_state(std::string(w[3].text));
   if (e.state.empty()) {
     sink.error("EVNT005", loc(3), fmt::format("state '{}' is neither DOWN nor DRAIN", printable(w[3].text)),
@@ -108,14 +110,15 @@ std::optional<NodeEvent> read_event_line(std::string_view line, FileId file, int
   return e;
 }
 
-std::vector<NodeEvent> read_event_lines(FileId file, const std::string& content, DiagnosticSink& sink) {
+std::vector<NodeEvent> read_event_lines(FileId file, const std::string& content, DiagnosticSink& sink,
+                                        NodeListBudget& budget) {
   std::vector<NodeEvent> events;
   int line_no = 0;
   for (const std::string& line : split(content, '\n')) {
     ++line_no;
     const std::string_view body = trim(line);
     if (body.empty() || body.front() == '#') continue;
-    if (auto e = read_event_line(line, file, line_no, sink)) events.push_back(std::move(*e));
+    if (auto e = read_event_line(line, file, line_no, sink, budget)) events.push_back(std::move(*e));
   }
   return events;
 }
@@ -125,7 +128,7 @@ struct EventColumns {
 };
 
 std::optional<NodeEvent> read_event_row(const PsvTable& t, const PsvTable::Row& row, const EventColumns& c,
-                                        DiagnosticSink& sink) {
+                                        DiagnosticSink& sink, NodeListBudget& budget) {
   const std::string_view node = trim(t.field(row, *c.node));
   if (node.empty()) return std::nullopt;  // a cluster event
   if (c.event && iequals(trim(t.field(row, *c.event)), "Cluster")) return std::nullopt;
@@ -136,7 +139,7 @@ std::optional<NodeEvent> read_event_row(const PsvTable& t, const PsvTable::Row& 
   const std::string_view end_text = trim(t.field(row, *c.end));
   const bool open = end_text.empty() || iequals(end_text, "Unknown") || iequals(end_text, "None");
   auto end = open ? std::optional<std::int64_t>(kOpenEnd) : event_time(end_text, "TimeEnd", t.loc(row, *c.end), sink);
-  auto nodes = event_nodes(node, e.loc, sink);
+  auto nodes = event_nodes(node, e.loc, sink, budget);
   const std::string state(trim(t.field(row, *c.state)));
   e.state = normalize_node_state(state);
   if (e.state.empty()) {
@@ -153,7 +156,7 @@ std::optional<NodeEvent> read_event_row(const PsvTable& t, const PsvTable::Row& 
 }
 
 std::vector<NodeEvent> read_event_table(FileId file, const SourceManager& sources, DiagnosticSink& sink,
-                                        int header_line) {
+                                        int header_line, NodeListBudget& budget) {
   const PsvTable table = read_psv(sources, file, sink, "EVNT001");
   auto column = [&](const char* name, const char* alias) {
     auto c = table.column(name);
@@ -169,7 +172,7 @@ std::vector<NodeEvent> read_event_table(FileId file, const SourceManager& source
   }
   std::vector<NodeEvent> events;
   for (const PsvTable::Row& row : table.rows) {
-    if (auto e = read_event_row(table, row, c, sink)) events.push_back(std::move(*e));
+    if (auto e = read_event_row(table, row, c, sink, budget)) events.push_back(std::move(*e));
   }
   return events;
 }
@@ -192,7 +195,9 @@ std::string normalize_node_state(const std::string& state) {
   return drain ? "DRAIN" : "";
 }
 
-std::vector<NodeEvent> read_node_events_text(FileId file, const SourceManager& sources, DiagnosticSink& sink) {
+std::vector<NodeEvent> read_node_events_text(FileId file, const SourceManager& sources, DiagnosticSink& sink,
+                                             const InputLimits& limits) {
+  NodeListBudget budget(limits);
   const std::string& content = sources.file(file).content;
   int line_no = 0;
   for (const std::string& line : split(content, '\n')) {
@@ -202,7 +207,7 @@ std::vector<NodeEvent> read_node_events_text(FileId file, const SourceManager& s
     // sacctmgr output starts with its header; a hand-written file with a time or a comment.
     const bool header = body.front() != '#' && !std::isdigit(static_cast<unsigned char>(body.front()));
     if (header && body.find('|') != std::string_view::npos) {
-      return read_event_table(file, sources, sink, line_no);
+      return read_event_table(file, sources, sink, line_no, budget);
     }
     if (header && ifind(body, "TimeStart") != std::string_view::npos) {
       sink.error("EVNT006", {file, line_no, 1},
@@ -213,13 +218,14 @@ std::vector<NodeEvent> read_node_events_text(FileId file, const SourceManager& s
     }
     break;
   }
-  return read_event_lines(file, content, sink);
+  return read_event_lines(file, content, sink, budget);
 }
 
-Result<std::vector<NodeEvent>> read_node_events(const std::string& path, SourceManager& sources, DiagnosticSink& sink) {
+Result<std::vector<NodeEvent>> read_node_events(const std::string& path, SourceManager& sources, DiagnosticSink& sink,
+                                                const InputLimits& limits) {
   auto file = sources.load(path);
   if (!file) return Error{file.error()};
-  return read_node_events_text(*file, sources, sink);
+  return read_node_events_text(*file, sources, sink, limits);
 }
 
 }  // namespace sa

@@ -26,15 +26,18 @@
 #include <vector>
 
 #include "analyzer/diagnostics.h"
+#include "analyzer/input_limits.h"
 #include "analyzer/reservation_model.h"
 #include "analyzer/result.h"
 
 namespace sa {
 
 /// Reads the file at `path` (registered in `sources`); fails only if it cannot be read.
-Result<std::vector<NodeEvent>> read_node_events(const std::string& path, SourceManager& sources, DiagnosticSink& sink);
+Result<std::vector<NodeEvent>> read_node_events(const std::string& path, SourceManager& sources, DiagnosticSink& sink,
+                                                const InputLimits& limits = {});
 /// The same for text already in `sources`.
-std::vector<NodeEvent> read_node_events_text(FileId file, const SourceManager& sources, DiagnosticSink& sink);
+std::vector<NodeEvent> read_node_events_text(FileId file, const SourceManager& sources, DiagnosticSink& sink,
+                                             const InputLimits& limits = {});
 
 /// "DOWN" or "DRAIN" for a Slurm node state as sacctmgr, sinfo or a person writes it
 /// (case-insensitive, flag suffixes like '*' ignored); "" for any other state.

@@ -94,7 +94,8 @@ struct TimeAt {
 // Turns one record's fields into a Reservation, reporting what is wrong with them.
 class RecordReader {
  public:
-  RecordReader(const Record& record, DiagnosticSink& sink) : record_(record), sink_(sink) {}
+  RecordReader(const Record& record, DiagnosticSink& sink, NodeListBudget& budget)
+      : record_(record), sink_(sink), budget_(budget) {}
 
   std::optional<Reservation> read() {
     Reservation r;
@@ -219,7 +220,7 @@ class RecordReader {
       n = static_cast<std::uint32_t>(*v);
     }
     if (nodes && !is_null(nodes->value)) {
-      auto names = expand_hostlist(nodes->value);
+      auto names = expand_hostlist(nodes->value, budget_.options());
       if (!names) {
         error("RESV005", nodes->value_loc,
               fmt::format("Nodes='{}' is not a valid hostlist: {}", printable(nodes->value),
@@ -281,6 +282,7 @@ class RecordReader {
 
   const Record& record_;
   DiagnosticSink& sink_;
+  NodeListBudget& budget_;
   std::string name_;
   bool keep_ = true;
 };
@@ -288,7 +290,8 @@ class RecordReader {
 // Groups the file's fields into records and keeps the readable ones.
 class ReservationFile {
  public:
-  ReservationFile(FileId file, DiagnosticSink& sink) : file_(file), sink_(sink) {}
+  ReservationFile(FileId file, DiagnosticSink& sink, const InputLimits& limits)
+      : file_(file), sink_(sink), budget_(limits) {}
 
   void add_line(std::string_view line, int line_no) {
     const std::string_view body = trim(line);
@@ -319,7 +322,7 @@ class ReservationFile {
 
   void finish() {
     if (!current_) return;
-    if (auto r = RecordReader(*current_, sink_).read()) {
+    if (auto r = RecordReader(*current_, sink_, budget_).read()) {
       if (names_.insert(r->name).second) {
         reservations_.push_back(std::move(*r));
       } else {
@@ -335,6 +338,7 @@ class ReservationFile {
  private:
   FileId file_;
   DiagnosticSink& sink_;
+  NodeListBudget budget_;
   std::optional<Record> current_;
   bool orphan_reported_ = false;
   std::set<std::string> names_;
@@ -343,8 +347,9 @@ class ReservationFile {
 
 }  // namespace
 
-std::vector<Reservation> read_reservations_text(FileId file, const SourceManager& sources, DiagnosticSink& sink) {
-  ReservationFile reader(file, sink);
+std::vector<Reservation> read_reservations_text(FileId file, const SourceManager& sources, DiagnosticSink& sink,
+                                                const InputLimits& limits) {
+  ReservationFile reader(file, sink, limits);
   int line_no = 0;
   for (const std::string& line : split(sources.file(file).content, '\n')) {
     reader.add_line(line, ++line_no);
@@ -354,10 +359,10 @@ std::vector<Reservation> read_reservations_text(FileId file, const SourceManager
 }
 
 Result<std::vector<Reservation>> read_reservations(const std::string& path, SourceManager& sources,
-                                                   DiagnosticSink& sink) {
+                                                   DiagnosticSink& sink, const InputLimits& limits) {
   auto file = sources.load(path);
   if (!file) return Error{file.error()};
-  return read_reservations_text(*file, sources, sink);
+  return read_reservations_text(*file, sources, sink, limits);
 }
 
 }  // namespace sa

@@ -19,15 +19,18 @@
 #include <vector>
 
 #include "analyzer/diagnostics.h"
+#include "analyzer/input_limits.h"
 #include "analyzer/reservation_model.h"
 #include "analyzer/result.h"
 
 namespace sa {
 
-/// Reads the file at `path` (registered in `sources`); fails only if it cannot be read.
+/// Reads the file at `path` (registered in `sources`); fails only if it cannot be read. Node
+/// lists expand within `limits` (NodeListBudget): past them a reservation is an error.
 Result<std::vector<Reservation>> read_reservations(const std::string& path, SourceManager& sources,
-                                                   DiagnosticSink& sink);
+                                                   DiagnosticSink& sink, const InputLimits& limits = {});
 /// The same for text already in `sources`; reservations come in file order.
-std::vector<Reservation> read_reservations_text(FileId file, const SourceManager& sources, DiagnosticSink& sink);
+std::vector<Reservation> read_reservations_text(FileId file, const SourceManager& sources, DiagnosticSink& sink,
+                                                const InputLimits& limits = {});
 
 }  // namespace sa

@@ -40,12 +40,12 @@ std::string load_accounting(const SitePaths& p, LoadedSite& in) {
     in.site.initial_usage = usage_by_association(*in.tree, *usage, in.diagnostics);
   }
   if (!p.reservations.empty()) {
-    auto resv = read_reservations(p.reservations, in.sources, in.diagnostics);
+    auto resv = read_reservations(p.reservations, in.sources, in.diagnostics, p.limits);
     if (!resv) return resv.error();
     in.site.reservations = std::move(*resv);
   }
   if (!p.events.empty()) {
-    auto events = read_node_events(p.events, in.sources, in.diagnostics);
+    auto events = read_node_events(p.events, in.sources, in.diagnostics, p.limits);
     if (!events) return events.error();
     in.site.node_events = std::move(*events);
   }
@@ -61,7 +61,7 @@ std::string load_workload(const SitePaths& p, LoadedSite& in) {
     add_assumed_qos(in.site, in.workload);  // a saved default load names them
     in.has_workload = true;
   } else if (!p.synthetic.empty()) {
-    auto profile = read_profile_file(p.synthetic, in.sources, in.diagnostics);
+    auto profile = read_profile_file(p.synthetic, in.sources, in.diagnostics, p.limits);
     if (!profile) return profile.error();
     in.workload = generate(*profile, in.conf->config, in.site.tree);
     for (const Reservation& r : in.workload.reservations) in.site.reservations.push_back(r);

@@ -17,11 +17,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 #elif SA_FUZZ_READER == 2
   sa::engine::read_sacct(id, sources, sink, {});
 #elif SA_FUZZ_READER == 3
-  sa::engine::read_profile(id, sources, sink);
+  sa::engine::read_profile(id, sources, sink, sa::fuzz::fuzz_limits());
 #elif SA_FUZZ_READER == 4
-  sa::read_reservations_text(id, sources, sink);
+  sa::read_reservations_text(id, sources, sink, sa::fuzz::fuzz_limits());
 #else
-  sa::read_node_events_text(id, sources, sink);
+  sa::read_node_events_text(id, sources, sink, sa::fuzz::fuzz_limits());
 #endif
   return 0;
 }

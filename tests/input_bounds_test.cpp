@@ -10,6 +10,8 @@
 
 #include "analyzer/assoc_model.h"
 #include "analyzer/assoc_reader.h"
+#include "analyzer/node_events_reader.h"
+#include "analyzer/reservation_reader.h"
 #include "engine/reservations.h"
 #include "engine/site_loader.h"
 #include "engine/workload/synthetic.h"
@@ -187,6 +189,48 @@ TEST(InputBounds, RecurringReservationWindowsAreCappedWithADiagnostic) {
   once.start = 0;
   once.end = 60;
   EXPECT_EQ(engine::ReservationBook::windows_until(once, 1'000'000), 1);
+}
+
+// Node lists in reservation, node-event and profile files name nodes of one config: a bracket
+// product of a few bytes (profile_fuzz and resv_fuzz found inputs that expanded a million long
+// names per line, a gigabyte and six seconds under ASan) stops at InputLimits::nodes names per
+// list and hostlist_names per file, as an error on that record.
+TEST(InputBounds, NodeListsInReservationEventAndProfileFilesAreBounded) {
+  InputLimits limits;
+  limits.nodes = 1000;
+  limits.hostlist_names = 1500;
+  const std::string product = "n[1-16]x[1-12]y[1-12]";  // 2,304 names
+  auto errors_with = [](const DiagnosticSink& sink, const char* code) {
+    int n = 0;
+    for (const Diagnostic& d : sink.all())
+      n += d.code == code && d.message.find("not a valid hostlist") != std::string::npos;
+    return n;
+  };
+  SourceManager sources;
+  DiagnosticSink resv_sink;
+  const FileId resv = sources.add(
+      "resv.txt",
+      "ReservationName=big StartTime=2020-01-01T00:00:00 EndTime=2020-01-01T00:10:00 Nodes=" + product +
+          "\nReservationName=small StartTime=2020-01-01T00:00:00 EndTime=2020-01-01T00:10:00 Nodes=n[1-900]\n"
+          "ReservationName=over StartTime=2020-01-01T00:00:00 EndTime=2020-01-01T00:10:00 Nodes=m[1-900]\n");
+  const std::vector<Reservation> rs = read_reservations_text(resv, sources, resv_sink, limits);
+  ASSERT_EQ(rs.size(), 1u);  // the 900-name list fits; the next 900 pass the file's 1,500
+  EXPECT_EQ(rs[0].name, "small");
+  EXPECT_EQ(errors_with(resv_sink, "RESV005"), 2);
+
+  DiagnosticSink event_sink;
+  const FileId events = sources.add("events.txt",
+                                    "Cluster|NodeName|TimeStart|TimeEnd|State|Reason|User\n"
+                                    "tux|" +
+                                        product + "|2026-11-21T10:00:00|Unknown|DRAIN|x|root(0)\n");
+  EXPECT_TRUE(read_node_events_text(events, sources, event_sink, limits).empty());
+  EXPECT_EQ(errors_with(event_sink, "EVNT004"), 1);
+
+  DiagnosticSink profile_sink;
+  const FileId profile =
+      sources.add("profile.txt", "reservation = r start=+0-01:00:00 duration=01:00:00 nodes=" + product + "\n");
+  EXPECT_TRUE(engine::read_profile(profile, sources, profile_sink, limits).reservations.empty());
+  EXPECT_TRUE(profile_sink.has_errors());
 }
 
 // KillWait and MessageTimeout at the edge of int64 (lint_fuzz's UBSan found the engine reading

@@ -48,6 +48,7 @@ namespace {
 struct ProfileReader {
   FileId file;
   DiagnosticSink& sink;
+  NodeListBudget budget;  // the reservations' node lists, together
   int line = 0;
   int column = 1;
 
@@ -203,7 +204,7 @@ std::optional<Reservation> reservation_value(ProfileReader& r, std::string_view 
     } else if (k == "nodes") {
       if (iequals(v, "ALL")) {
         resv.nodes = {"ALL"};
-      } else if (auto names = expand_hostlist(v)) {
+      } else if (auto names = expand_hostlist(v, r.budget.options())) {
         resv.nodes = *names;
       } else {
         r.error(fmt::format("'{}' is not a hostlist: {}", v, names.error()));
@@ -239,10 +240,10 @@ std::optional<Reservation> reservation_value(ProfileReader& r, std::string_view 
 
 }  // namespace
 
-Profile read_profile(FileId file, const SourceManager& sources, DiagnosticSink& sink) {
+Profile read_profile(FileId file, const SourceManager& sources, DiagnosticSink& sink, const InputLimits& limits) {
   Profile p;
   p.name = sources.path(file);
-  ProfileReader r{file, sink};
+  ProfileReader r{file, sink, NodeListBudget(limits)};
   for (const std::string& raw : split(sources.file(file).content, '\n')) {
     ++r.line;
     std::string text = raw;
@@ -368,10 +369,11 @@ Profile read_profile(FileId file, const SourceManager& sources, DiagnosticSink& 
   return p;
 }
 
-Result<Profile> read_profile_file(const std::string& path, SourceManager& sources, DiagnosticSink& sink) {
+Result<Profile> read_profile_file(const std::string& path, SourceManager& sources, DiagnosticSink& sink,
+                                  const InputLimits& limits) {
   Result<FileId> file = sources.load(path);
   if (!file) return Error{file.error()};
-  return read_profile(*file, sources, sink);
+  return read_profile(*file, sources, sink, limits);
 }
 
 Weighted<std::pair<std::string, std::string>> users_by_target_share(const AssocTree& tree,

@@ -13,6 +13,7 @@
 
 #include "analyzer/assoc_model.h"
 #include "analyzer/diagnostics.h"
+#include "analyzer/input_limits.h"
 #include "analyzer/model.h"
 #include "engine/workload/workload.h"
 
@@ -52,8 +53,9 @@ struct Profile {
 };
 
 /// Reads a profile; problems are WORK005 diagnostics at file:line:col.
-Profile read_profile(FileId file, const SourceManager& sources, DiagnosticSink& sink);
-Result<Profile> read_profile_file(const std::string& path, SourceManager& sources, DiagnosticSink& sink);
+Profile read_profile(FileId file, const SourceManager& sources, DiagnosticSink& sink, const InputLimits& limits = {});
+Result<Profile> read_profile_file(const std::string& path, SourceManager& sources, DiagnosticSink& sink,
+                                  const InputLimits& limits = {});
 
 /// Generates the load. Users come from the tree (weighted by target share) when the profile
 /// says `users = tree` and a tree is given; time limits respect each partition's MaxTime.
