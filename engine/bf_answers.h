@@ -18,7 +18,6 @@ namespace sa::engine {
 struct WillRunAnswer {
   Demand d;
   NodeBitset avail;
-  std::uint64_t hash = 0;
   bool ok = false;
   std::int64_t pred = 0;
   std::size_t pos = 0;  // ends released (release-profile answers)
@@ -28,21 +27,22 @@ struct WillRunAnswer {
 
 class WillRunAnswers {
  public:
-  WillRunAnswers() : recent_(64) {}
+  WillRunAnswers() : recent_(64), hashes_(64) {}
 
   /// The answer for (d, avail); compute(answer) fills one the list does not have.
   template <class Compute>
   WillRunAnswer& get(const Demand& d, const NodeBitset& avail, Compute&& compute) {
     const std::uint64_t h = hash_of(d, avail);
     for (std::size_t i = 0; i < n_recent_; ++i) {
+      if (hashes_[i] != h) continue;
       WillRunAnswer& w = recent_[i];
-      if (w.hash == h && w.d == d && w.avail == avail) return w;
+      if (w.d == d && w.avail == avail) return w;
     }
     if (n_recent_ == recent_.size()) n_recent_ = 0;
+    hashes_[n_recent_] = h;
     WillRunAnswer& w = recent_[n_recent_++];
     w.d = d;
     w.avail = avail;
-    w.hash = h;
     compute(w);
     return w;
   }
@@ -74,6 +74,7 @@ class WillRunAnswers {
   }
 
   std::vector<WillRunAnswer> recent_;
+  std::vector<std::uint64_t> hashes_;  // recent_'s key hashes, apart: a miss reads one cache line or two
   std::size_t n_recent_ = 0;
 };
 
