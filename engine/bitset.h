@@ -16,6 +16,7 @@ class NodeBitset {
   }
   std::size_t size() const { return size_; }
   std::uint64_t word(std::size_t w) const { return words_[w]; }
+  const std::uint64_t* data() const { return words_.data(); }
   void or_word(std::size_t w, std::uint64_t bits) { words_[w] |= bits; }
   bool test(std::size_t i) const { return (words_[i >> 6] >> (i & 63)) & 1U; }
   void set(std::size_t i) { words_[i >> 6] |= std::uint64_t{1} << (i & 63); }
