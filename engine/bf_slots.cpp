@@ -48,11 +48,14 @@ std::int64_t SlotMap::Scan::narrow(std::int64_t start, std::int64_t end, NodeBit
   std::size_t hi = std::max(hi_, lo);
   while (hi < slots.size() && slots[hi].begin <= end) ++hi;
   slide(lo, hi);
-  if (lo_ < mid_)
+  if (lo_ < mid_ && mid_ < hi_)
+    avail.assign_and(base_, older_[lo_ - lo0_], newer_);
+  else if (lo_ < mid_)
     avail.assign_and(base_, older_[lo_ - lo0_]);
+  else if (mid_ < hi_)
+    avail.assign_and(base_, newer_);
   else
     avail = base_;
-  if (mid_ < hi_) avail &= newer_;
   // The gain is asked of every slot of the span and of the first slot after it, while a next
   // slot exists.
   if (slots.size() < 2 || lo > slots.size() - 2) return 0;
@@ -101,9 +104,13 @@ void SlotMap::Scan::refill() {
 std::size_t SlotMap::Scan::first_gain(std::size_t lo, std::size_t last) {
   const std::vector<Slot>& slots = map_.slots_;
   if (lo != gain_lo_) {
+    // Slot lo asks of base & slot lo itself: no running AND is kept unless it finds nothing
+    // (lo <= last < slots.size() - 1), and most searches stop there.
     gain_lo_ = gain_k_ = lo;
-    gain_found_ = false;
+    gain_found_ = NodeBitset::any_gain(base_, slots[lo + 1].avail, base_, slots[lo].avail);
+    if (gain_found_) return lo;
     gain_and_.assign_and(base_, slots[lo].avail);
+    gain_and_ &= slots[++gain_k_].avail;
   }
   while (!gain_found_ && gain_k_ <= last) {
     if (NodeBitset::any_gain(base_, slots[gain_k_ + 1].avail, gain_and_, gain_and_)) {
