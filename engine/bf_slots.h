@@ -2,7 +2,8 @@
 // Backfill's availability map over time (backfill.c's node_space): contiguous slots from the
 // cycle start to the end of bf_window, each with the nodes free of reservations in it. Built
 // once per cycle with the advanced reservations taken out; each planned job takes its nodes
-// out of the slots it spans. Slots are found by a binary search on time.
+// out of the slots it spans. Slots are found by a binary search on time; a job's search for its
+// start walks them forward instead (SlotMap::Scan).
 #include <cstdint>
 #include <limits>
 #include <vector>

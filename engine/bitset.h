@@ -58,16 +58,6 @@ class NodeBitset {
     }
     return false;
   }
-  /// this &= o, and whether (a & b) has a bit the result lacks (any_gain(a, b, this, o) in
-  /// the same pass: backfill narrows its node set slot by slot and asks this at each one).
-  bool and_gains(const NodeBitset& o, const NodeBitset& a, const NodeBitset& b) {
-    std::uint64_t gain = 0;
-    for (std::size_t w = 0; w < words_.size(); ++w) {
-      words_[w] &= o.words_[w];
-      gain |= a.words_[w] & b.words_[w] & ~words_[w];
-    }
-    return gain != 0;
-  }
   /// count() >= n, stopping as soon as it is known.
   bool count_at_least(std::size_t n) const {
     if (n == 0) return true;
