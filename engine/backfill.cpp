@@ -64,6 +64,7 @@ class BackfillPass {
   ReleaseProfile profile_;
   bool profile_stale_ = true;
   NodeBitset candidates_, alt_avail_, best_avail_, base_, avail_;
+  SlotMap::Scan scan_{slots_, base_};  // plan_job's search over slots_ for base_'s nodes
   std::vector<std::uint32_t> released_;
   WillRunAnswers answers_;
   std::map<std::string, std::int64_t> per_user_, per_assoc_, per_user_part_;
@@ -229,12 +230,12 @@ BackfillPass::Plan BackfillPass::plan_job(SimJob& job, const SimRecord& rec, std
   const std::int64_t now = sim_.now_;
   std::int64_t start_res = now;
   bool counted = false;
+  base_.assign_and(sim_.record_nodes(rec), sim_.pool_.usable());
+  scan_.reset();
   for (int attempt = 0; attempt < 1000; ++attempt) {
     if (start_res >= window_end_ && start_res > now) break;
     const std::int64_t end_time = std::max(start_res, now) + tl;
-    base_.assign_and(sim_.record_nodes(rec), sim_.pool_.usable());
-    avail_ = base_;
-    const std::int64_t later_start = slots_.narrow(start_res, end_time, base_, avail_);
+    const std::int64_t later_start = scan_.narrow(start_res, end_time, avail_);
     if (!avail_.count_at_least(rec.demand.min_nodes)) {
       if (!later_start) break;
       start_res = later_start;

@@ -53,7 +53,8 @@ class ReleaseProfile {
   struct Span {
     std::uint32_t first_word = 0, words = 0, bits = 0;  // bits: offset into the *_bits_ arrays
   };
-  bool touches(std::size_t k, const NodeBitset& nodes) const;
+  /// Whether end k holds one of `nodes` (a NodeBitset's words).
+  bool touches(std::size_t k, const std::uint64_t* nodes) const;
   /// Adds the allowed nodes end k's release opens to `cand`; returns how many were new.
   std::size_t open(std::size_t k, bool idle, const NodeBitset& allowed, NodeBitset& cand) const;
   /// Candidates once the first p ends are released: allowed nodes free (or idle) by then.

@@ -36,23 +36,91 @@ void SlotMap::subtract_within(std::int64_t from, std::int64_t to, const NodeBits
   }
 }
 
-std::int64_t SlotMap::narrow(std::int64_t start, std::int64_t end, const NodeBitset& base, NodeBitset& avail) const {
-  // One pass narrows avail and, while no later start is known, asks whether the next slot
-  // frees nodes. (A segment tree of slot ANDs was tried for the span after a later start is
-  // known: rebuilding it after each reservation cost what it saved, at 150% load too.)
-  std::int64_t later_start = 0;
-  for (std::size_t k = slot_at(start); k < slots_.size(); ++k) {
-    const Slot& sl = slots_[k];
-    const bool ask = k + 1 < slots_.size() && later_start == 0;
-    if (sl.begin > end) {
-      if (ask && NodeBitset::any_gain(base, slots_[k + 1].avail, avail, sl.avail)) later_start = sl.end;
+std::int64_t SlotMap::Scan::narrow(std::int64_t start, std::int64_t end, NodeBitset& avail) {
+  const std::vector<Slot>& slots = map_.slots_;
+  if (start < start_ || end < end_) reset();  // not a later try: search from the first slot
+  start_ = start;
+  end_ = end;
+  // The first slot open at start and the first beginning after end, walked on from the last
+  // try's (both times only grow, so the walks cost a step per slot over the whole search).
+  std::size_t lo = lo_;
+  while (lo < slots.size() && slots[lo].end <= start) ++lo;
+  std::size_t hi = std::max(hi_, lo);
+  while (hi < slots.size() && slots[hi].begin <= end) ++hi;
+  slide(lo, hi);
+  if (lo_ < mid_ && mid_ < hi_)
+    avail.assign_and(base_, older_[lo_ - lo0_], newer_);
+  else if (lo_ < mid_)
+    avail.assign_and(base_, older_[lo_ - lo0_]);
+  else if (mid_ < hi_)
+    avail.assign_and(base_, newer_);
+  else
+    avail = base_;
+  // The gain is asked of every slot of the span and of the first slot after it, while a next
+  // slot exists.
+  if (slots.size() < 2 || lo > slots.size() - 2) return 0;
+  const std::size_t k = first_gain(lo, std::min(hi, slots.size() - 2));
+  return k < slots.size() ? slots[k].end : 0;
+}
+
+void SlotMap::Scan::reset() {
+  lo_ = mid_ = hi_ = 0;
+  start_ = end_ = std::numeric_limits<std::int64_t>::min();
+  gain_lo_ = std::numeric_limits<std::size_t>::max();
+}
+
+void SlotMap::Scan::slide(std::size_t lo, std::size_t hi) {
+  if (lo >= hi_ || lo < lo_ || hi < hi_) {
+    // A fresh window: the first try, or one past every slot the last try spanned.
+    lo_ = lo;
+    hi_ = hi;
+    refill();
+    return;
+  }
+  for (; hi_ < hi; ++hi_) {
+    if (mid_ == hi_)
+      newer_ = map_.slots_[hi_].avail;
+    else
+      newer_ &= map_.slots_[hi_].avail;
+  }
+  lo_ = lo;
+  if (lo_ >= mid_) refill();
+}
+
+void SlotMap::Scan::refill() {
+  const std::size_t n = hi_ - lo_;
+  if (older_.size() < n) older_.resize(n);
+  lo0_ = lo_;
+  for (std::size_t k = hi_; k-- > lo_;) {
+    NodeBitset& f = older_[k - lo0_];
+    if (k + 1 == hi_)
+      f = map_.slots_[k].avail;
+    else
+      f.assign_and(older_[k + 1 - lo0_], map_.slots_[k].avail);
+  }
+  mid_ = hi_;
+}
+
+std::size_t SlotMap::Scan::first_gain(std::size_t lo, std::size_t last) {
+  const std::vector<Slot>& slots = map_.slots_;
+  if (lo != gain_lo_) {
+    // Slot lo asks of base & slot lo itself: no running AND is kept unless it finds nothing
+    // (lo <= last < slots.size() - 1), and most searches stop there.
+    gain_lo_ = gain_k_ = lo;
+    gain_found_ = NodeBitset::any_gain(base_, slots[lo + 1].avail, base_, slots[lo].avail);
+    if (gain_found_) return lo;
+    gain_and_.assign_and(base_, slots[lo].avail);
+    gain_and_ &= slots[++gain_k_].avail;
+  }
+  while (!gain_found_ && gain_k_ <= last) {
+    if (NodeBitset::any_gain(base_, slots[gain_k_ + 1].avail, gain_and_, gain_and_)) {
+      gain_found_ = true;
       break;
     }
-    if (ask ? avail.and_gains(sl.avail, base, slots_[k + 1].avail) : (avail &= sl.avail, false)) {
-      later_start = sl.end;
-    }
+    ++gain_k_;  // (last < slots.size() - 1: slot gain_k_ exists)
+    gain_and_ &= slots[gain_k_].avail;
   }
-  return later_start;
+  return gain_found_ && gain_k_ <= last ? gain_k_ : slots.size();
 }
 
 bool SlotMap::conflicts(std::int64_t from, std::int64_t to, const Allocation& alloc) const {

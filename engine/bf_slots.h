@@ -2,8 +2,10 @@
 // Backfill's availability map over time (backfill.c's node_space): contiguous slots from the
 // cycle start to the end of bf_window, each with the nodes free of reservations in it. Built
 // once per cycle with the advanced reservations taken out; each planned job takes its nodes
-// out of the slots it spans. Slots are found by a binary search on time.
+// out of the slots it spans. Slots are found by a binary search on time; a job's search for its
+// start walks them forward instead (SlotMap::Scan).
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "engine/bitset.h"
@@ -19,11 +21,7 @@ class SlotMap {
   SlotMap(std::int64_t begin, std::int64_t window_end, const NodeBitset& usable,
           const std::vector<ResvWindow>* windows);
 
-  /// Narrows `avail` (the job's nodes on entry) to the nodes free in every slot from the one
-  /// open at `start` through the first that begins after `end`; returns the end of the
-  /// first of those slots whose next slot frees some of `base`'s nodes (0 if none): a later
-  /// start is worth trying only there.
-  std::int64_t narrow(std::int64_t start, std::int64_t end, const NodeBitset& base, NodeBitset& avail) const;
+  class Scan;
   /// Whether a node of `alloc` is reserved in a slot overlapping [from, to).
   bool conflicts(std::int64_t from, std::int64_t to, const Allocation& alloc) const;
   /// Takes `nodes` out of [from, to), splitting slots at both ends.
@@ -43,6 +41,46 @@ class SlotMap {
   void subtract_within(std::int64_t from, std::int64_t to, const NodeBitset& nodes);
   std::int64_t window_end_;
   std::vector<Slot> slots_;
+};
+
+/// One job's start-time search over an unchanging map (backfill.c _attempt_backfill's
+/// start_res loop): each try asks for the nodes free over [start, end], and start and end
+/// only grow from one try to the next. The AND over the slots a try spans is kept as a
+/// sliding window (two stacks: suffix ANDs of the older slots, one running AND of the newer),
+/// so a search ANDs each slot a few times instead of once per try; deep queues make the
+/// searches long and the spans many slots wide.
+class SlotMap::Scan {
+ public:
+  /// `base` (the job's nodes) is read by reference: reset() when it or the map changes.
+  Scan(const SlotMap& map, const NodeBitset& base) : map_(map), base_(base) {}
+  /// A new search: the map or the base may have changed since the last.
+  void reset();
+
+  /// Sets `avail` to `base`'s nodes free in every slot from the one open at `start` through
+  /// the last that begins by `end`; returns the end of the first slot from `start` on (up to
+  /// the first that begins after `end`) whose next slot frees some of `base`'s nodes not free
+  /// in all slots from `start` through it (0 if none): a later start is worth trying only there.
+  std::int64_t narrow(std::int64_t start, std::int64_t end, NodeBitset& avail);
+
+ private:
+  /// Moves the window to slots [lo, hi).
+  void slide(std::size_t lo, std::size_t hi);
+  /// Refills the older stack with the suffix ANDs of [lo_, hi_).
+  void refill();
+  /// The first slot k in [lo, last] (searching on from earlier calls with the same lo) whose
+  /// next slot frees a node of base missing from some slot of [lo, k]; slots.size() if none.
+  std::size_t first_gain(std::size_t lo, std::size_t last);
+
+  const SlotMap& map_;
+  const NodeBitset& base_;
+  std::int64_t start_ = std::numeric_limits<std::int64_t>::min(), end_ = start_;  // the last try's
+  std::size_t lo_ = 0, mid_ = 0, hi_ = 0;  // window [lo_, hi_): older [lo_, mid_), newer [mid_, hi_)
+  std::vector<NodeBitset> older_;          // older_[k - lo0_]: AND of slots [k, mid_)
+  std::size_t lo0_ = 0;
+  NodeBitset newer_;  // AND of slots [mid_, hi_) when mid_ < hi_
+  std::size_t gain_lo_ = std::numeric_limits<std::size_t>::max(), gain_k_ = 0;
+  bool gain_found_ = false;
+  NodeBitset gain_and_;  // base & AND of slots [gain_lo_, gain_k_]
 };
 
 }  // namespace sa::engine

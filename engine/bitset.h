@@ -16,6 +16,7 @@ class NodeBitset {
   }
   std::size_t size() const { return size_; }
   std::uint64_t word(std::size_t w) const { return words_[w]; }
+  const std::uint64_t* data() const { return words_.data(); }
   void or_word(std::size_t w, std::uint64_t bits) { words_[w] |= bits; }
   bool test(std::size_t i) const { return (words_[i >> 6] >> (i & 63)) & 1U; }
   void set(std::size_t i) { words_[i >> 6] |= std::uint64_t{1} << (i & 63); }
@@ -44,22 +45,18 @@ class NodeBitset {
     words_.resize(a.words_.size());
     for (std::size_t w = 0; w < words_.size(); ++w) words_[w] = a.words_[w] & b.words_[w];
   }
+  /// this = a & b & c, in one pass.
+  void assign_and(const NodeBitset& a, const NodeBitset& b, const NodeBitset& c) {
+    size_ = a.size_;
+    words_.resize(a.words_.size());
+    for (std::size_t w = 0; w < words_.size(); ++w) words_[w] = a.words_[w] & b.words_[w] & c.words_[w];
+  }
   /// Whether (a & b) has a bit that (c & d) lacks.
   static bool any_gain(const NodeBitset& a, const NodeBitset& b, const NodeBitset& c, const NodeBitset& d) {
     for (std::size_t w = 0; w < a.words_.size(); ++w) {
       if ((a.words_[w] & b.words_[w]) & ~(c.words_[w] & d.words_[w])) return true;
     }
     return false;
-  }
-  /// this &= o, and whether (a & b) has a bit the result lacks (any_gain(a, b, this, o) in
-  /// the same pass: backfill narrows its node set slot by slot and asks this at each one).
-  bool and_gains(const NodeBitset& o, const NodeBitset& a, const NodeBitset& b) {
-    std::uint64_t gain = 0;
-    for (std::size_t w = 0; w < words_.size(); ++w) {
-      words_[w] &= o.words_[w];
-      gain |= a.words_[w] & b.words_[w] & ~words_[w];
-    }
-    return gain != 0;
   }
   /// count() >= n, stopping as soon as it is known.
   bool count_at_least(std::size_t n) const {
