@@ -54,7 +54,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
           "SchedulerParameters",
           "bf_continue",
           {}};
-  const Simulation& after = ctx.resimulate("bf_continue", [](Config& v) { v.scheduler.bf_continue = true; });
+  const Simulation& after = ctx.resimulate("bf_continue", {ConfigEdit::scheduler_parameter("bf_continue")});
   f.fix->resimulated = run_metrics(after);
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
 }

@@ -73,11 +73,9 @@ void add_evidence(const LintContext& ctx, const Simulation& sim, const PartJobs&
   if (!f.fix || pj.p95_run_without <= 0) return;
   const std::int64_t value = (std::llround(pj.p95_run_without) + 3599) / 3600 * 3600;
   const std::string name = ctx.config().partitions[part].name;
-  const Simulation& after =
-      ctx.resimulate(fmt::format("DefaultTime={} on {}", slurm_duration(value), name), [part, value](Config& c) {
-        c.partitions[part].default_time = value;
-        c.partitions[part].default_time_set = true;
-      });
+  const std::string duration = slurm_duration(value);
+  const Simulation& after = ctx.resimulate(fmt::format("DefaultTime={} on {}", duration, name),
+                                           {ConfigEdit::partition_key(name, "DefaultTime", duration)});
   f.fix->resimulated = run_metrics(part_jobs(after, part));
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
 }

@@ -91,7 +91,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
     if (most && j.req.id == most) f.evidence["examples"].push_back(job_json(*sim, j));
   }
   const Simulation& after = ctx.resimulate(fmt::format("SchedulerTimeSlice={}", kDefaultSlice),
-                                           [](Config& v) { v.scheduler.time_slice = kDefaultSlice; });
+                                           {ConfigEdit::setting("SchedulerTimeSlice", std::to_string(kDefaultSlice))});
   f.fix->resimulated = run_metrics(after);
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
 }
