@@ -8,8 +8,8 @@
 
 #include "engine/metrics.h"
 #include "report/html_writer.h"
-#include "rules/framework/backfill_stats.h"
-#include "rules/framework/evidence.h"
+#include "rules/analysis/backfill_stats.h"
+#include "rules/analysis/evidence.h"
 
 namespace sa::report {
 

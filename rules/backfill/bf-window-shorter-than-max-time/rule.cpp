@@ -10,8 +10,8 @@
 #include <fmt/format.h>
 
 #include "analyzer/text_util.h"
+#include "rules/analysis/evidence.h"
 #include "rules/framework/context.h"
-#include "rules/framework/evidence.h"
 #include "rules/framework/rule.h"
 #include "rules/framework/sink.h"
 

@@ -1,11 +1,11 @@
-#include "rules/framework/backfill_stats.h"
+#include "rules/analysis/backfill_stats.h"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 
 #include "engine/preemption.h"
-#include "rules/framework/evidence.h"
+#include "rules/analysis/evidence.h"
 
 namespace sa::rules {
 
@@ -91,8 +91,6 @@ double cycle_share(const Simulation& sim, std::uint64_t stopped) {
   const std::uint64_t cycles = sim.result.counters.bf_cycles;
   return cycles ? static_cast<double>(stopped) / static_cast<double>(cycles) : 0.0;
 }
-
-double rounded3(double v) { return std::round(v * 1000.0) / 1000.0; }
 
 nlohmann::json cycle_json(const Simulation& sim) {
   const engine::SimCounters& c = sim.result.counters;
