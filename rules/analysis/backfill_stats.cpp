@@ -149,6 +149,7 @@ std::string count_of(std::size_t n, const char* noun) { return std::to_string(n)
 
 engine::WaitStats wait_stats(const Simulation& sim, const std::vector<const engine::SimJob*>& jobs) {
   std::vector<double> w;
+  w.reserve(jobs.size());
   for (const engine::SimJob* j : jobs) w.push_back(static_cast<double>(wait_of(sim, *j)));
   return wait_stats(std::move(w));
 }
