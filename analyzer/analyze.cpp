@@ -15,28 +15,18 @@ namespace {
 
 void resolve_all(const LoadedConf& loaded, Analysis& a, const AnalyzeOptions& options) {
   a.config.version = options.version;
+  a.options = options;
   if (options.kind != ConfKind::kSlurm) {
     // topology.conf and gres.conf: key and syntax checks only; they do not feed the model yet.
     collect_raw_config(loaded, options.version, a.diagnostics,
                        options.kind == ConfKind::kGres ? "gres.conf" : "topology.conf");
     return;
   }
-  RawConfig raw = collect_raw_config(loaded, options.version, a.diagnostics);
-  validate_scalar_types(raw, options.version, a.diagnostics);
-  validate_record_types(raw, options.version, a.diagnostics);
-  resolve_cluster(raw, a.config, a.diagnostics);
-  std::int64_t names_left = options.limits.hostlist_names;
-  resolve_nodes(raw, a.config, a.diagnostics, options.limits.nodes, &names_left);
-  resolve_down_nodes(raw, a.config, a.diagnostics, &names_left);
-  resolve_nodesets(raw, a.config, a.diagnostics, &names_left);
-  resolve_partitions(raw, a.config, a.diagnostics, &names_left);
-  resolve_priority(raw, a.config, a.diagnostics);
-  resolve_scheduler(raw, a.config, a.diagnostics);
-  resolve_select(raw, a.config, a.diagnostics);
-  resolve_preempt(raw, a.config, a.diagnostics);
-  check_plugins(raw, a.config, a.diagnostics);
-  check_cross_settings(raw, a.config, a.diagnostics);
-  check_option_lists(raw, a.config, a.diagnostics);
+  auto raw = std::make_shared<RawConfig>(collect_raw_config(loaded, options.version, a.diagnostics));
+  validate_scalar_types(*raw, options.version, a.diagnostics);
+  validate_record_types(*raw, options.version, a.diagnostics);
+  resolve_model(*raw, options, a.config, a.diagnostics);
+  a.raw = std::move(raw);
 }
 
 // What an unreadable Include may have defined is not certainly missing: say so, and keep the
@@ -75,6 +65,23 @@ void analyze_root(Analysis& a, const AnalyzeOptions& options) {
 }
 
 }  // namespace
+
+void resolve_model(const RawConfig& raw, const AnalyzeOptions& options, Config& config, DiagnosticSink& sink) {
+  config.version = options.version;
+  resolve_cluster(raw, config, sink);
+  std::int64_t names_left = options.limits.hostlist_names;
+  resolve_nodes(raw, config, sink, options.limits.nodes, &names_left);
+  resolve_down_nodes(raw, config, sink, &names_left);
+  resolve_nodesets(raw, config, sink, &names_left);
+  resolve_partitions(raw, config, sink, &names_left);
+  resolve_priority(raw, config, sink);
+  resolve_scheduler(raw, config, sink);
+  resolve_select(raw, config, sink);
+  resolve_preempt(raw, config, sink);
+  check_plugins(raw, config, sink);
+  check_cross_settings(raw, config, sink);
+  check_option_lists(raw, config, sink);
+}
 
 ConfKind guess_conf_kind(const std::string& path) {
   std::string name = std::filesystem::path(path).filename().string();

@@ -24,10 +24,17 @@ struct AnalyzeOptions {
 /// Guesses the kind from a file name: "*gres*.conf" and "*topology*.conf" are not slurm.conf.
 ConfKind guess_conf_kind(const std::string& path);
 
+struct RawConfig;
+
 struct Analysis {
   SourceManager sources;
   DiagnosticSink diagnostics;
   Config config;
+  // The checked settings as written and the options they were read with, so a fix can be
+  // applied as an edit of them and resolved again (config_edit.h); null for topology.conf and
+  // gres.conf, and when the root file could not be read.
+  std::shared_ptr<const RawConfig> raw;
+  AnalyzeOptions options;
   FileId root = kNoFile;
   std::string failure;  // set when the root file could not be read
   bool ok() const { return failure.empty(); }

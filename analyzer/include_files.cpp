@@ -64,7 +64,7 @@ IncludeFiles::IncludeFiles(const IncludePolicy& policy, const std::string& root_
 }
 
 fs::path IncludeFiles::mapped(const fs::path& target) const {
-  const fs::path p = lexical(target);
+  fs::path p = lexical(target);  // not const: returned by move when no map applies
   for (const auto& [from, to] : policy_.maps) {
     const fs::path prefix = lexical(from);
     if (!under(p, prefix)) continue;

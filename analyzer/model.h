@@ -149,6 +149,9 @@ struct SchedulerSettings {
   std::string type = "sched/backfill";
   std::uint32_t time_slice = 30;  // SchedulerTimeSlice, seconds
   std::string parameters;         // SchedulerParameters as written
+  // Top-level keys Slurm reads as uint16; a value out of range keeps the default.
+  std::uint16_t kill_wait = 30;        // KillWait, seconds between SIGTERM and SIGKILL
+  std::uint16_t message_timeout = 10;  // MessageTimeout, seconds; also bounds max_sched_time
   // main loop
   std::int64_t default_queue_depth = 100;
   std::int64_t partition_job_depth = 0;

@@ -33,6 +33,7 @@ std::vector<PartitionOverlap> partition_overlaps(const Config& config) {
     }
   }
   std::vector<PartitionOverlap> out;
+  out.reserve(shared.size());
   for (const auto& [pair, count] : shared) out.push_back({pair.first, pair.second, count});
   return out;
 }
@@ -44,6 +45,7 @@ std::vector<std::vector<std::uint32_t>> partition_groups(const Config& config) {
   std::map<int, std::vector<std::uint32_t>> groups;
   for (std::uint32_t p = 0; p < config.partitions.size(); ++p) groups[component[p]].push_back(p);
   std::vector<std::vector<std::uint32_t>> out;
+  out.reserve(groups.size());
   for (auto& [id, members] : groups) out.push_back(std::move(members));
   std::sort(out.begin(), out.end());
   return out;

@@ -2,12 +2,16 @@
 // Resolution: from the raw, checked key=value records to the typed Config, applying Slurm's
 // defaults, alias rules and soft corrections (each correction is a warning, each fatal
 // check an error). One function per part of the model; analyze.cpp calls them in order.
+#include "analyzer/analyze.h"
 #include "analyzer/diagnostics.h"
 #include "analyzer/model.h"
 #include "analyzer/raw_config.h"
 
 namespace sa {
 
+/// Every resolver and cross-check below, in order: the typed model of checked settings
+/// (analyze_* after collecting and validating them, and config_edit.h's resolve_edited).
+void resolve_model(const RawConfig& raw, const AnalyzeOptions& options, Config& config, DiagnosticSink& sink);
 void validate_scalar_types(const RawConfig& raw, const SlurmVersion& version, DiagnosticSink& sink);
 void validate_record_types(const RawConfig& raw, const SlurmVersion& version, DiagnosticSink& sink);
 /// At most `max_nodes` nodes in all (limits.nodes); the rest is one CONF049.

@@ -98,8 +98,8 @@ std::optional<std::string_view> first_value(std::string_view params, std::string
 
 class SchedulerParamsReader {
  public:
-  SchedulerParamsReader(const ValueRef& ref, std::int64_t message_timeout, Config& config, DiagnosticSink& sink)
-      : ref_(ref), config_(config), sink_(sink), s_(config.scheduler), message_timeout_(message_timeout) {}
+  SchedulerParamsReader(const ValueRef& ref, Config& config, DiagnosticSink& sink)
+      : ref_(ref), config_(config), sink_(sink), s_(config.scheduler) {}
 
   void run() {
     lint_items();
@@ -168,7 +168,7 @@ class SchedulerParamsReader {
 
   void apply_numeric() {
     // max_sched_time's default and upper bound depend on MessageTimeout (default 10 s).
-    std::int64_t half_timeout = message_timeout_ / 2;
+    std::int64_t half_timeout = s_.message_timeout / 2;
     s_.max_sched_time = std::clamp<std::int64_t>(half_timeout, 1, 2);
     s_.bf_max_job_test = config_.version.at_least(21, 8) ? 500 : 100;
     for (const NumericOption& opt : kNumeric) {
@@ -228,7 +228,6 @@ class SchedulerParamsReader {
   Config& config_;
   DiagnosticSink& sink_;
   SchedulerSettings& s_;
-  std::int64_t message_timeout_;  // bounds max_sched_time
   std::set<std::string> set_;
 };
 
@@ -246,10 +245,14 @@ void resolve_scheduler(const RawConfig& raw, Config& config, DiagnosticSink& sin
       s.time_slice = 30;
     }
   }
+  // validate_scalar_types reads these keys too; the sink keeps one copy of a diagnostic that
+  // both reads report (same code, place and message), so a bad value is reported once.
+  s.kill_wait = static_cast<std::uint16_t>(settings.uint("KillWait", IntWidth::k16).value_or(s.kill_wait));
+  s.message_timeout =
+      static_cast<std::uint16_t>(settings.uint("MessageTimeout", IntWidth::k16).value_or(s.message_timeout));
   auto params = settings.get("SchedulerParameters");
-  std::int64_t message_timeout = static_cast<std::int64_t>(settings.uint("MessageTimeout", IntWidth::k16).value_or(10));
   ValueRef empty{"SchedulerParameters", "", {}};
-  SchedulerParamsReader(params ? *params : empty, message_timeout, config, sink).run();
+  SchedulerParamsReader(params ? *params : empty, config, sink).run();
   if (params) s.parameters = params->value;
 }
 

@@ -13,7 +13,7 @@
 #include "cli/site_inputs.h"
 #include "report/diff_report.h"
 #include "report/diff_seeds_report.h"
-#include "rules/framework/diff.h"
+#include "rules/analysis/diff.h"
 #include "tune/seed_compare.h"
 
 namespace sa::cli {

@@ -194,18 +194,38 @@ void Simulator::on_grace_end(std::uint32_t j) {
   stop_preempted(j, by);
 }
 
+struct Simulator::PreemptCandidate {
+  std::uint32_t job;
+  std::uint32_t key;  // the policy's order key
+  std::int64_t start;
+};
+
 bool Simulator::try_preempt(std::uint32_t j, std::uint32_t r, const NodeBitset& allowed, StartedBy by) {
   if (!preempt_.enabled()) return false;
   SimJob& job = jobs_[j];
   const SimRecord& rec = job.recs[r];
-  // slurm_find_preemptable_jobs: running or suspended jobs on the partition's nodes that the
-  // policy lets this job preempt and that are past their exempt time.
-  struct Candidate {
-    std::uint32_t job;
-    std::uint32_t key;
-    std::int64_t start;
-  };
-  std::vector<Candidate> cands;
+  const std::vector<PreemptCandidate> cands = preempt_candidates(job, rec);
+  if (cands.empty()) return false;
+  // _run_now: preempt/qos suspends through the extra row, shared with the preemptee; the
+  // gang scheduler then timeslices them (same partition) or keeps the preemptee suspended.
+  if (preempt_.kind() == PreemptPolicy::Kind::kQos &&
+      running_preempt_mode(cands.front().job) == PreemptMode::Base::kSuspend) {
+    Allocation alloc;
+    if (!place(job, rec, allowed, &alloc, true)) return false;
+    start_job(j, r, alloc, by);
+    return true;
+  }
+  const std::optional<std::vector<std::uint32_t>> victims = preempt_victims(cands, rec, allowed);
+  if (!victims) return false;
+  // A preemptor that signalled jobs less than KillWait + MessageTimeout ago waits for them.
+  if (job.preempt_start != kNoTime && job.preempt_start > now_ - preempt_hold_) return false;
+  job.preempt_start = now_;
+  for (std::uint32_t k : *victims) preempt(k, job.req.id, true);
+  return false;
+}
+
+std::vector<Simulator::PreemptCandidate> Simulator::preempt_candidates(const SimJob& job, const SimRecord& rec) {
+  std::vector<PreemptCandidate> cands;
   for (std::uint32_t k : running_) {
     const SimJob& other = jobs_[k];
     const SimRecord& orec = other.recs[static_cast<std::size_t>(other.run_rec)];
@@ -216,8 +236,7 @@ bool Simulator::try_preempt(std::uint32_t j, std::uint32_t r, const NodeBitset& 
     if (!overlap) continue;
     cands.push_back({k, preempt_.order_key(orec.part, other.qos, other.alloc.nodes()), other.start});
   }
-  if (cands.empty()) return false;
-  std::stable_sort(cands.begin(), cands.end(), [this](const Candidate& a, const Candidate& b) {
+  std::stable_sort(cands.begin(), cands.end(), [this](const PreemptCandidate& a, const PreemptCandidate& b) {
     if (preempt_.youngest_first()) {
       if (a.start != b.start) return a.start > b.start;
     } else if (a.key != b.key) {
@@ -225,26 +244,17 @@ bool Simulator::try_preempt(std::uint32_t j, std::uint32_t r, const NodeBitset& 
     }
     return jobs_[a.job].req.id < jobs_[b.job].req.id;
   });
-  const auto mode_of = [this](std::uint32_t k) {
-    const SimJob& o = jobs_[k];
-    return preempt_.mode(o.recs[static_cast<std::size_t>(o.run_rec)].part, o.qos);
-  };
-  // _run_now: preempt/qos suspends through the extra row, shared with the preemptee; the
-  // gang scheduler then timeslices them (same partition) or keeps the preemptee suspended.
-  if (preempt_.kind() == PreemptPolicy::Kind::kQos && mode_of(cands.front().job) == PreemptMode::Base::kSuspend) {
-    Allocation alloc;
-    if (!place(job, rec, allowed, &alloc, true)) return false;
-    start_job(j, r, alloc, by);
-    return true;
-  }
-  // Otherwise REQUEUE and CANCEL candidates are taken off a copy of the machine one by one,
-  // in candidate order, until the job fits; those under its chosen nodes are preempted.
+  return cands;
+}
+
+std::optional<std::vector<std::uint32_t>> Simulator::preempt_victims(const std::vector<PreemptCandidate>& cands,
+                                                                     const SimRecord& rec, const NodeBitset& allowed) {
   PoolState scratch = pool_.state();
   std::vector<std::uint32_t> removed;
   Allocation alloc;
   bool fits = false;
-  for (const Candidate& c : cands) {
-    const PreemptMode::Base m = mode_of(c.job);
+  for (const PreemptCandidate& c : cands) {
+    const PreemptMode::Base m = running_preempt_mode(c.job);
     if (m != PreemptMode::Base::kRequeue && m != PreemptMode::Base::kCancel) continue;
     scratch.give_back(jobs_[c.job].alloc);
     removed.push_back(c.job);
@@ -253,7 +263,7 @@ bool Simulator::try_preempt(std::uint32_t j, std::uint32_t r, const NodeBitset& 
       break;
     }
   }
-  if (!fits) return false;
+  if (!fits) return std::nullopt;
   NodeBitset chosen(pool_.size());
   for (const AllocPiece& p : alloc.pieces) chosen.set(p.node);
   std::vector<std::uint32_t> victims;
@@ -265,11 +275,12 @@ bool Simulator::try_preempt(std::uint32_t j, std::uint32_t r, const NodeBitset& 
       }
     }
   }
-  // A preemptor that signalled jobs less than KillWait + MessageTimeout ago waits for them.
-  if (job.preempt_start != kNoTime && job.preempt_start > now_ - preempt_hold_) return false;
-  job.preempt_start = now_;
-  for (std::uint32_t k : victims) preempt(k, job.req.id, true);
-  return false;
+  return victims;
+}
+
+PreemptMode::Base Simulator::running_preempt_mode(std::uint32_t k) {
+  const SimJob& o = jobs_[k];
+  return preempt_.mode(o.recs[static_cast<std::size_t>(o.run_rec)].part, o.qos);
 }
 
 }  // namespace sa::engine

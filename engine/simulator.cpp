@@ -68,17 +68,8 @@ Simulator::Simulator(const Site& site, SimOptions options)
   }
   if (conf_.preempt.mode.gang)
     gang_.emplace(conf_, pool_.state(), rows_ && !rows_->linear() ? &rows_->layout() : nullptr);
-  {
-    // Both are uint16 in Slurm; a value the analyzer refused keeps the default (atoll here
-    // was undefined on a 20-digit value and the sum overflowed: lint_fuzz found it).
-    auto seconds = [&](const char* key, std::int64_t fallback) -> std::int64_t {
-      const Setting* st = conf_.setting(key);
-      if (!st) return fallback;
-      auto v = parse_uint(st->value, IntWidth::k16);
-      return v ? static_cast<std::int64_t>(*v) : fallback;
-    };
-    preempt_hold_ = seconds("KillWait", 30) + seconds("MessageTimeout", 10);
-  }
+  // Both resolved as Slurm's uint16 (a value the analyzer refused keeps the default).
+  preempt_hold_ = std::int64_t{conf_.scheduler.kill_wait} + conf_.scheduler.message_timeout;
   probes_.size_nodes(pool_.size());
   if (site_.tree) {
     const std::size_t n = site_.tree->assocs.size();

@@ -366,6 +366,17 @@ class Simulator {
   void trigger_main();
   void trigger_direct();
   void main_loop(bool full);
+  struct MainRun;  // one run's locals (main_loop.cpp)
+  enum class MainStep { kNext, kStop, kTry };
+  /// The checks before a record is tried: time and start budgets, depths, a failed
+  /// partition, limits and licences.
+  MainStep main_gate(MainRun& run, SimJob& job, const SimRecord& rec, bool full);
+  /// Tries to start the record; false when it cannot and may fail its partition.
+  MainStep main_try(MainRun& run, const QueueEntry& e, Allocation& alloc);
+  /// A reservation job: its reservation's nodes only; a failure holds back that reservation.
+  void main_try_in_reservation(MainRun& run, const QueueEntry& e, NodeBitset& allowed, Allocation& alloc);
+  /// Takes the partition's nodes from the rest of the run; kStop when every partition failed.
+  MainStep main_fail_partition(MainRun& run, std::uint32_t part, std::uint32_t by);
   // Sharing, gang scheduling and preemption (gang_sim.cpp).
   /// The select plugin's choice for this record among `allowed` (cons_tres rows when jobs
   /// may share CPUs, else the plain fit), each matching-OR alternative of its constraint in turn.
@@ -376,6 +387,16 @@ class Simulator {
   /// True when the job started (a preempt/qos extra row); otherwise jobs may have been
   /// signalled and the job waits for their resources.
   bool try_preempt(std::uint32_t j, std::uint32_t r, const NodeBitset& allowed, StartedBy by);
+  struct PreemptCandidate;  // gang_sim.cpp
+  /// slurm_find_preemptable_jobs: running or suspended jobs on the partition's nodes that the
+  /// policy lets `job` preempt and that are past their exempt time, in preemption order.
+  std::vector<PreemptCandidate> preempt_candidates(const SimJob& job, const SimRecord& rec);
+  /// REQUEUE and CANCEL candidates taken off a copy of the machine one by one, in order,
+  /// until the record fits: those under its chosen nodes; nullopt when it never fits.
+  std::optional<std::vector<std::uint32_t>> preempt_victims(const std::vector<PreemptCandidate>& cands,
+                                                            const SimRecord& rec, const NodeBitset& allowed);
+  /// The preempt mode of running job `k` in the partition it runs in.
+  PreemptMode::Base running_preempt_mode(std::uint32_t k);
   void preempt(std::uint32_t victim, std::uint32_t by, bool honour_grace);
   void stop_preempted(std::uint32_t j, std::uint32_t by);
   void suspend(std::uint32_t j);

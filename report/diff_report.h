@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "rules/framework/diff.h"
+#include "rules/analysis/diff.h"
 
 namespace sa::report {
 

@@ -14,7 +14,7 @@
 #include "report/html_writer.h"
 #include "report/lint_report.h"
 #include "report/sim_charts.h"
-#include "rules/framework/evidence.h"
+#include "rules/analysis/evidence.h"
 #include "rules/framework/rule.h"
 
 namespace sa::report {

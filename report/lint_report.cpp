@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "report/coverage_report.h"
-#include "rules/framework/evidence.h"
+#include "rules/analysis/evidence.h"
 #include "rules/framework/rule.h"
 
 namespace sa::report {

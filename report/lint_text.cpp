@@ -8,7 +8,7 @@
 #include "report/coverage_report.h"
 #include "report/diagnostic_printer.h"
 #include "report/lint_report.h"
-#include "rules/framework/evidence.h"
+#include "rules/analysis/evidence.h"
 
 namespace sa::report {
 

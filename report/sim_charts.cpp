@@ -8,8 +8,8 @@
 
 #include "engine/metrics.h"
 #include "report/html_writer.h"
-#include "rules/framework/backfill_stats.h"
-#include "rules/framework/evidence.h"
+#include "rules/analysis/backfill_stats.h"
+#include "rules/analysis/evidence.h"
 
 namespace sa::report {
 
@@ -93,6 +93,7 @@ std::vector<BoxRow> waits_by_tier(const rules::Simulation& sim) {
   }
   for (const Partition& p : c.partitions) names[p.priority_tier].push_back(p.name);
   std::vector<BoxRow> rows;
+  rows.reserve(waits.size());
   for (auto& [tier, w] : waits) {
     rows.push_back(box_of(fmt::format("tier {}: {}", tier, rules::join_names(names[tier])), std::move(w)));
   }
@@ -136,6 +137,7 @@ PriorityClasses priority_by_class(const rules::Simulation& sim, std::size_t max_
   }
   // The most populated classes when there are too many, shown in partition and size order.
   std::vector<std::pair<std::size_t, std::pair<std::size_t, std::size_t>>> by_n;
+  by_n.reserve(classes.size());
   for (const auto& [key, s] : classes) by_n.push_back({s.n, key});
   std::stable_sort(by_n.begin(), by_n.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   if (by_n.size() > max_rows) by_n.resize(max_rows);
@@ -194,8 +196,8 @@ CoverageSeries backfill_coverage(const rules::Simulation& sim, std::size_t max_p
   for (std::size_t b = 0; b < buckets; ++b) {
     out.axis.x.push_back(static_cast<std::int64_t>(b) * width);
     // No cycle in a bucket (backfill skips a cycle when nothing changed): a gap, not a zero.
-    d.values.push_back(n[b] ? depth[b] / n[b] : std::nan(""));
-    t.values.push_back(n[b] ? tested[b] / n[b] : std::nan(""));
+    d.values.push_back(n[b] > 0 ? depth[b] / n[b] : std::nan(""));
+    t.values.push_back(n[b] > 0 ? tested[b] / n[b] : std::nan(""));
   }
   out.axis.y_label = "records / jobs (mean per cycle)";
   out.series = {std::move(d), std::move(t)};

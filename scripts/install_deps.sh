@@ -16,8 +16,8 @@ packages=(
   # Chromium renders the report. Without recommends it still runs headless: fontconfig
   # pulls in a font (DejaVu), which is all the screenshots need.
   zlib1g-dev chromium
-  # The style test (tests/style): the sources against .clang-format.
-  clang-format
+  # The style tests (tests/style): the sources against .clang-format and .clang-tidy.
+  clang-format clang-tidy
 )
 # Optional extras: clang for the libFuzzer targets, and time(1) for their CPU-second rates.
 if [[ "${SLURM_ADVISOR_EXTRAS:-}" == *fuzz* ]]; then packages+=(clang libclang-rt-14-dev time); fi

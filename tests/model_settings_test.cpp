@@ -151,6 +151,19 @@ TEST(SchedulerParameters, MaxSchedTimeBoundByMessageTimeout) {
   EXPECT_EQ(b->config.scheduler.max_sched_time, 2);  // above MessageTimeout/2 = 5: default
 }
 
+// KillWait and MessageTimeout are resolved fields (uint16 in Slurm); the validation pass and
+// the resolver both read them, and each bad value is still reported once.
+TEST(Settings, KillWaitAndMessageTimeoutResolvedOnce) {
+  auto a = analyze_body("KillWait=99999\nmessagetimeout=70000\n");
+  EXPECT_EQ(test::count(*a, "CONF006"), 2);
+  EXPECT_EQ(a->config.scheduler.kill_wait, 30);
+  EXPECT_EQ(a->config.scheduler.message_timeout, 10);
+  auto octal = analyze_body("KillWait=010\nMessageTimeout=20\n");
+  EXPECT_EQ(test::count(*octal, "CONF046"), 1);
+  EXPECT_EQ(octal->config.scheduler.kill_wait, 8);
+  EXPECT_EQ(octal->config.scheduler.message_timeout, 20);
+}
+
 TEST(PriorityFlags, SubstringMatchingAndTypos) {
   auto a = analyze_body("PriorityFlags=NO_FAIR_TREE,SMALL_RELATIVE_TO_TIME,INCR_ONLY,MAX_TRES,NO_NORMAL_ALL\n");
   const PriorityFlags& f = a->config.priority.flags;

@@ -1,8 +1,8 @@
-// Which lower partitions are meant to lose to a higher tier (rules/framework/queue_pairs.h):
+// Which lower partitions are meant to lose to a higher tier (rules/analysis/queue_pairs.h):
 // TIER001 and TIER003 stay quiet on these designs.
 #include <gtest/gtest.h>
 
-#include "rules/framework/queue_pairs.h"
+#include "rules/analysis/queue_pairs.h"
 #include "tests/test_util.h"
 
 namespace {

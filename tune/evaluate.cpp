@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "engine/workload/default_load.h"
-#include "rules/framework/share_stats.h"
+#include "rules/analysis/share_stats.h"
 
 namespace sa::tune {
 

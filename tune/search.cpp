@@ -103,6 +103,7 @@ std::vector<double> run_seed(const engine::LoadedSite& in, const FindingCounts& 
   const SeedRun run(in, load);
   const RunView view{run.result, run.metrics, run.site, &findings};
   std::vector<double> out;
+  out.reserve(goals.size());
   for (const Goal& g : goals) out.push_back(evaluate(g, view));
   return out;
 }

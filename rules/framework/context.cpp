@@ -43,7 +43,7 @@ void LintContext::start_simulation() {
 
 const Simulation* LintContext::simulation() const { return base_.valid() ? base_.get().get() : nullptr; }
 
-const Simulation& LintContext::resimulate(const std::string& label, const std::function<void(Config&)>& change) const {
+const Simulation& LintContext::resimulate(const std::string& label, const std::vector<ConfigEdit>& edits) const {
   std::promise<std::shared_ptr<const Simulation>> promise;
   std::shared_future<std::shared_ptr<const Simulation>> future;
   bool mine = false;
@@ -58,20 +58,18 @@ const Simulation& LintContext::resimulate(const std::string& label, const std::f
   }
   // The first caller of a label runs it, outside the lock; later callers wait for it.
   if (mine) {
-    auto config = std::make_unique<Config>(site_.conf->config);
-    change(*config);
-    promise.set_value(run(std::move(config), label));
+    promise.set_value(run(resolve_edited(*site_.conf, edits), label));
   }
   return *future.get();
 }
 
-void LintContext::prefetch(const std::string& label, const std::function<void(Config&)>& change) const {
+void LintContext::prefetch(const std::string& label, const std::vector<ConfigEdit>& edits) const {
   if (!base_.valid()) return;  // not simulating (--no-simulate, or no load)
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (variants_.count(label)) return;
   }
-  auto started = std::async(std::launch::async, [this, label, change] { resimulate(label, change); });
+  auto started = std::async(std::launch::async, [this, label, edits] { resimulate(label, edits); });
   std::lock_guard<std::mutex> lock(mutex_);
   prefetches_.push_back(std::move(started));
 }

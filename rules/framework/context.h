@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analyzer/config_edit.h"
 #include "engine/metrics.h"
 #include "engine/site_loader.h"
 #include "rules/framework/finding.h"
@@ -61,12 +62,14 @@ class LintContext {
   /// under --no-simulate.
   const Simulation* simulation() const;
   std::shared_ptr<const Simulation> shared_simulation() const { return base_.valid() ? base_.get() : nullptr; }
-  /// The same load and seed under a changed config; `label` names the change ("bf_window=7200").
-  /// Safe to call from several rules at once: each label runs once, later callers wait.
-  const Simulation& resimulate(const std::string& label, const std::function<void(Config&)>& change) const;
-  /// Starts `resimulate(label, change)` on its own thread and returns at once: a rule that
+  /// The same load and seed under the config with `edits` applied to what is written and
+  /// resolved again (so derived values follow as Slurm derives them); `label` names the change
+  /// ("bf_window=7200"). Safe to call from several rules at once: each label runs once, later
+  /// callers wait.
+  const Simulation& resimulate(const std::string& label, const std::vector<ConfigEdit>& edits) const;
+  /// Starts `resimulate(label, edits)` on its own thread and returns at once: a rule that
   /// knows its fix before it needs the base run calls this first, so the two runs overlap.
-  void prefetch(const std::string& label, const std::function<void(Config&)>& change) const;
+  void prefetch(const std::string& label, const std::vector<ConfigEdit>& edits) const;
   /// Starts the base simulation on its own thread (the lint driver calls this once when a
   /// rule needs it), so rules can start their re-simulations meanwhile.
   void start_simulation();

@@ -12,9 +12,9 @@
 #include <fmt/format.h>
 
 #include "rules/framework/consolidate.h"
-#include "rules/framework/evidence.h"
 #include "rules/framework/fix_effect.h"
 #include "rules/framework/rule.h"
+#include "rules/framework/run_json.h"
 #include "rules/framework/sink.h"
 #include "rules/framework/suppression.h"
 #include "rules/framework/withhold.h"

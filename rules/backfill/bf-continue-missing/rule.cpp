@@ -8,9 +8,9 @@
 // BF005's and BF002's.)
 #include <fmt/format.h>
 
-#include "rules/framework/backfill_stats.h"
+#include "rules/analysis/backfill_stats.h"
+#include "rules/analysis/evidence.h"
 #include "rules/framework/context.h"
-#include "rules/framework/evidence.h"
 #include "rules/framework/rule.h"
 #include "rules/framework/sink.h"
 
@@ -54,7 +54,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
           "SchedulerParameters",
           "bf_continue",
           {}};
-  const Simulation& after = ctx.resimulate("bf_continue", [](Config& v) { v.scheduler.bf_continue = true; });
+  const Simulation& after = ctx.resimulate("bf_continue", {ConfigEdit::scheduler_parameter("bf_continue")});
   f.fix->resimulated = run_metrics(after);
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
 }

@@ -10,9 +10,9 @@
 
 #include <fmt/format.h>
 
-#include "rules/framework/backfill_stats.h"
+#include "rules/analysis/backfill_stats.h"
+#include "rules/analysis/evidence.h"
 #include "rules/framework/context.h"
-#include "rules/framework/evidence.h"
 #include "rules/framework/rule.h"
 #include "rules/framework/sink.h"
 
@@ -95,8 +95,8 @@ void check(const LintContext& ctx, FindingSink& sink) {
               "SchedulerParameters",
               fmt::format("bf_max_time={}", raised),
               {}};
-  const Simulation& after =
-      ctx.resimulate(fmt::format("bf_max_time={}", raised), [&](Config& v) { v.scheduler.bf_max_time = raised; });
+  const Simulation& after = ctx.resimulate(fmt::format("bf_max_time={}", raised),
+                                           {ConfigEdit::scheduler_parameter("bf_max_time", std::to_string(raised))});
   f.fix->resimulated = run_metrics(after);
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
 }

@@ -8,9 +8,9 @@
 
 #include <fmt/format.h>
 
-#include "rules/framework/backfill_stats.h"
+#include "rules/analysis/backfill_stats.h"
+#include "rules/analysis/evidence.h"
 #include "rules/framework/context.h"
-#include "rules/framework/evidence.h"
 #include "rules/framework/rule.h"
 #include "rules/framework/sink.h"
 
@@ -71,11 +71,10 @@ void check(const LintContext& ctx, FindingSink& sink) {
               "SchedulerParameters",
               fmt::format("bf_max_job_test={}", raised),
               {}};
-  const Simulation& after = ctx.resimulate(fmt::format("bf_max_job_test={}", raised), [&](Config& v) {
-    // bf_node_space_size defaults to bf_max_job_test when it is not written.
-    if (space_follows) v.scheduler.bf_node_space_size = raised;
-    v.scheduler.bf_max_job_test = raised;
-  });
+  // bf_node_space_size follows (when it is not written) as the resolver derives it.
+  const Simulation& after =
+      ctx.resimulate(fmt::format("bf_max_job_test={}", raised),
+                     {ConfigEdit::scheduler_parameter("bf_max_job_test", std::to_string(raised))});
   f.fix->resimulated = run_metrics(after);
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
 }

@@ -12,9 +12,9 @@
 
 #include <fmt/format.h>
 
-#include "rules/framework/backfill_stats.h"
+#include "rules/analysis/backfill_stats.h"
+#include "rules/analysis/evidence.h"
 #include "rules/framework/context.h"
-#include "rules/framework/evidence.h"
 #include "rules/framework/rule.h"
 #include "rules/framework/sink.h"
 
@@ -100,9 +100,9 @@ void check(const LintContext& ctx, FindingSink& sink) {
   if (limits.empty()) return;
   std::string label;
   for (const Limit& l : limits) label += fmt::format("{}{}={}", label.empty() ? "" : ",", l.name, l.peak);
-  const Simulation& after = ctx.resimulate(label, [&](Config& v) {
-    for (const Limit& l : limits) v.scheduler.*l.field = static_cast<std::int64_t>(l.peak);
-  });
+  std::vector<ConfigEdit> lift;
+  for (const Limit& l : limits) lift.push_back(ConfigEdit::scheduler_parameter(l.name, fmt::format("{}", l.peak)));
+  const Simulation& after = ctx.resimulate(label, lift);
   const std::vector<const engine::SimJob*> missed = never_tested(*sim);
   const auto [w0, w1] = waits_of(*sim, after, missed);
   if (missed.empty() || w0 - w1 < kWaitDrop * w0 || w0 - w1 < static_cast<double>(c.scheduler.bf_interval)) return;

@@ -7,9 +7,9 @@
 
 #include <fmt/format.h>
 
-#include "rules/framework/backfill_stats.h"
+#include "rules/analysis/backfill_stats.h"
+#include "rules/analysis/evidence.h"
 #include "rules/framework/context.h"
-#include "rules/framework/evidence.h"
 #include "rules/framework/rule.h"
 #include "rules/framework/sink.h"
 
@@ -90,8 +90,8 @@ void add_evidence(const LintContext& ctx, Finding& f, std::int64_t res, std::int
   if (!sim) return;
   f.evidence = simulated_evidence(*sim);
   f.evidence["metrics"] = run_metrics(*sim, res);
-  const Simulation& after =
-      ctx.resimulate(fmt::format("bf_resolution={}", better), [&](Config& v) { v.scheduler.bf_resolution = better; });
+  const Simulation& after = ctx.resimulate(fmt::format("bf_resolution={}", better),
+                                           {ConfigEdit::scheduler_parameter("bf_resolution", std::to_string(better))});
   f.fix->resimulated = run_metrics(after, res);
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
 }

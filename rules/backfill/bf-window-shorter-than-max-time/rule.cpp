@@ -10,8 +10,8 @@
 #include <fmt/format.h>
 
 #include "analyzer/text_util.h"
+#include "rules/analysis/evidence.h"
 #include "rules/framework/context.h"
-#include "rules/framework/evidence.h"
 #include "rules/framework/rule.h"
 #include "rules/framework/sink.h"
 
@@ -185,7 +185,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
   }
   const std::int64_t minutes = (longest + 59) / 60;
   const std::string label = fmt::format("bf_window={}", minutes);
-  auto raise = [minutes](Config& v) { v.scheduler.bf_window = minutes * 60; };
+  const std::vector<ConfigEdit> raise = {ConfigEdit::scheduler_parameter("bf_window", std::to_string(minutes))};
   ctx.prefetch(label, raise);  // runs beside the base simulation
   f.fix = Fix{fmt::format("raise bf_window to {} (minutes, the longest limit above) in SchedulerParameters; a wider "
                           "window costs backfill time, so consider a larger bf_resolution with it",

@@ -13,8 +13,8 @@
 
 #include <fmt/format.h>
 
+#include "rules/analysis/evidence.h"
 #include "rules/framework/context.h"
-#include "rules/framework/evidence.h"
 #include "rules/framework/rule.h"
 #include "rules/framework/sink.h"
 
@@ -38,7 +38,7 @@ PartJobs part_jobs(const Simulation& sim, std::size_t part) {
   std::vector<double> all, with, without, runs;
   for (const engine::SimJob& j : sim.result.jobs) {
     if (j.state == engine::JobState::kRejected || j.recs.empty() || j.run_or_first_rec().part != part) continue;
-    const bool given = j.req.time_limit != engine::kNoTime && j.req.time_limit > 0;
+    const bool given = j.req.time_limit > 0;  // kNoTime (none given) is negative
     const auto wait = static_cast<double>(wait_of(sim, j));
     all.push_back(wait);
     (given ? with : without).push_back(wait);
@@ -73,11 +73,9 @@ void add_evidence(const LintContext& ctx, const Simulation& sim, const PartJobs&
   if (!f.fix || pj.p95_run_without <= 0) return;
   const std::int64_t value = (std::llround(pj.p95_run_without) + 3599) / 3600 * 3600;
   const std::string name = ctx.config().partitions[part].name;
-  const Simulation& after =
-      ctx.resimulate(fmt::format("DefaultTime={} on {}", slurm_duration(value), name), [part, value](Config& c) {
-        c.partitions[part].default_time = value;
-        c.partitions[part].default_time_set = true;
-      });
+  const std::string duration = slurm_duration(value);
+  const Simulation& after = ctx.resimulate(fmt::format("DefaultTime={} on {}", duration, name),
+                                           {ConfigEdit::partition_key(name, "DefaultTime", duration)});
   f.fix->resimulated = run_metrics(part_jobs(after, part));
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
 }

@@ -9,9 +9,9 @@
 
 #include <fmt/format.h>
 
-#include "rules/framework/backfill_stats.h"
+#include "rules/analysis/backfill_stats.h"
+#include "rules/analysis/evidence.h"
 #include "rules/framework/context.h"
-#include "rules/framework/evidence.h"
 #include "rules/framework/rule.h"
 #include "rules/framework/sink.h"
 
@@ -72,7 +72,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
   f.evidence = simulated_evidence(*sim);
   f.evidence["metrics"] = run_metrics(*sim);
   const Simulation& after =
-      ctx.resimulate("SchedulerType=sched/backfill", [](Config& v) { v.scheduler.type = "sched/backfill"; });
+      ctx.resimulate("SchedulerType=sched/backfill", {ConfigEdit::setting("SchedulerType", "sched/backfill")});
   f.fix->resimulated = run_metrics(after);
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
 }

@@ -6,10 +6,10 @@
 // part_policy_valid_qos, which has no such condition, so they are not part of this rule.
 #include <fmt/format.h>
 
+#include "rules/analysis/evidence.h"
+#include "rules/analysis/share_stats.h"
 #include "rules/framework/context.h"
-#include "rules/framework/evidence.h"
 #include "rules/framework/rule.h"
-#include "rules/framework/share_stats.h"
 #include "rules/framework/sink.h"
 
 namespace sa::rules {

@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "rules/framework/backfill_stats.h"
+#include "rules/analysis/backfill_stats.h"
 #include "rules/framework/context.h"
 #include "rules/framework/rule.h"
 #include "rules/framework/sink.h"

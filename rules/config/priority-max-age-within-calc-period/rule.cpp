@@ -5,8 +5,8 @@
 // the rest. A bare number is minutes, so PriorityMaxAge=7 meant as days is the usual cause.
 #include <fmt/format.h>
 
+#include "rules/analysis/evidence.h"
 #include "rules/framework/context.h"
-#include "rules/framework/evidence.h"
 #include "rules/framework/rule.h"
 #include "rules/framework/sink.h"
 

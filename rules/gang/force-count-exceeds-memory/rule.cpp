@@ -13,9 +13,9 @@
 
 #include <fmt/format.h>
 
-#include "rules/framework/backfill_stats.h"
+#include "rules/analysis/backfill_stats.h"
+#include "rules/analysis/evidence.h"
 #include "rules/framework/context.h"
-#include "rules/framework/evidence.h"
 #include "rules/framework/rule.h"
 #include "rules/framework/sink.h"
 

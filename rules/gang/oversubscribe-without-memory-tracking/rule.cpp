@@ -13,9 +13,9 @@
 
 #include <fmt/format.h>
 
-#include "rules/framework/backfill_stats.h"
+#include "rules/analysis/backfill_stats.h"
+#include "rules/analysis/evidence.h"
 #include "rules/framework/context.h"
-#include "rules/framework/evidence.h"
 #include "rules/framework/rule.h"
 #include "rules/framework/sink.h"
 
@@ -119,12 +119,12 @@ void add_evidence(const LintContext& ctx, Finding& f, const std::string& mode, s
     if (j.req.id == stretched && stretched) f.evidence["examples"].push_back(job_json(*sim, j));
   }
   if (def_mem == 0) return;
-  const Simulation& after =
-      ctx.resimulate(fmt::format("SelectTypeParameters={},DefMemPerCPU={}", mode, def_mem), [&](Config& v) {
-        v.select.memory = true;
-        if (v.select.type == "select/linear") v.select.resource = SelectSettings::Resource::kMemory;
-        v.select.def_mem_per_cpu = def_mem;
-      });
+  // The memory mode replaces the allocation unit's word; the site's other flags stay.
+  std::string params = mode;
+  for (const std::string& flag : ctx.config().select.flags) params += "," + flag;
+  const Simulation& after = ctx.resimulate(fmt::format("SelectTypeParameters={},DefMemPerCPU={}", mode, def_mem),
+                                           {ConfigEdit::setting("SelectTypeParameters", params),
+                                            ConfigEdit::setting("DefMemPerCPU", std::to_string(def_mem))});
   f.fix->resimulated = run_metrics(after);
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
 }

@@ -10,9 +10,9 @@
 
 #include <fmt/format.h>
 
-#include "rules/framework/backfill_stats.h"
+#include "rules/analysis/backfill_stats.h"
+#include "rules/analysis/evidence.h"
 #include "rules/framework/context.h"
-#include "rules/framework/evidence.h"
 #include "rules/framework/rule.h"
 #include "rules/framework/sink.h"
 
@@ -91,7 +91,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
     if (most && j.req.id == most) f.evidence["examples"].push_back(job_json(*sim, j));
   }
   const Simulation& after = ctx.resimulate(fmt::format("SchedulerTimeSlice={}", kDefaultSlice),
-                                           [](Config& v) { v.scheduler.time_slice = kDefaultSlice; });
+                                           {ConfigEdit::setting("SchedulerTimeSlice", std::to_string(kDefaultSlice))});
   f.fix->resimulated = run_metrics(after);
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
 }

@@ -11,9 +11,9 @@
 
 #include <fmt/format.h>
 
-#include "rules/framework/backfill_stats.h"
+#include "rules/analysis/backfill_stats.h"
+#include "rules/analysis/evidence.h"
 #include "rules/framework/context.h"
-#include "rules/framework/evidence.h"
 #include "rules/framework/rule.h"
 #include "rules/framework/sink.h"
 
@@ -93,7 +93,7 @@ void report(const LintContext& ctx, FindingSink& sink, const Simulation& sim, st
               "OverSubscribe",
               "FORCE:1",
               {}};
-  const Simulation& after = ctx.resimulate(label, [part](Config& c) { c.partitions[part].oversubscribe.count = 1; });
+  const Simulation& after = ctx.resimulate(label, {ConfigEdit::partition_key(p.name, "OverSubscribe", "FORCE:1")});
   f.fix->resimulated = run_metrics(after, after.site.config->partitions[part], partition_stretch(after, part));
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
 }

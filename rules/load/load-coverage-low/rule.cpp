@@ -11,8 +11,8 @@
 
 #include "analyzer/text_util.h"
 #include "engine/coverage.h"
+#include "rules/analysis/evidence.h"
 #include "rules/framework/context.h"
-#include "rules/framework/evidence.h"
 #include "rules/framework/rule.h"
 #include "rules/framework/sink.h"
 #include "rules/framework/withhold.h"

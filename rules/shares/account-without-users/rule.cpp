@@ -8,9 +8,9 @@
 #include <fmt/format.h>
 
 #include "engine/fair_share.h"
+#include "rules/analysis/share_stats.h"
 #include "rules/framework/context.h"
 #include "rules/framework/rule.h"
-#include "rules/framework/share_stats.h"
 #include "rules/framework/sink.h"
 
 namespace sa::rules {

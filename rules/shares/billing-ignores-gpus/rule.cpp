@@ -13,10 +13,10 @@
 
 #include <fmt/format.h>
 
+#include "rules/analysis/evidence.h"
+#include "rules/analysis/share_stats.h"
 #include "rules/framework/context.h"
-#include "rules/framework/evidence.h"
 #include "rules/framework/rule.h"
-#include "rules/framework/share_stats.h"
 #include "rules/framework/sink.h"
 
 namespace sa::rules {
@@ -124,6 +124,17 @@ nlohmann::json use_json(const GpuUse& u) {
           {"accounts", accounts}};
 }
 
+// The partition's TRESBillingWeights with GPUs priced at `cpus_per_gpu` (CPU=1 when it had
+// none). The weights are written back as the resolver read them (per base unit, no suffix),
+// so they read back to the same numbers.
+ConfigEdit billing_with_gpus(const Partition& p, double cpus_per_gpu) {
+  std::string weights = p.tres_billing_weights.empty() ? "cpu=1" : "";
+  for (const TresWeight& w : p.tres_billing_weights) {
+    weights += fmt::format("{}{}={}", weights.empty() ? "" : ",", w.tres, w.weight);
+  }
+  return ConfigEdit::partition_key(p.name, "TRESBillingWeights", fmt::format("{},gres/gpu={}", weights, cpus_per_gpu));
+}
+
 void add_evidence(const LintContext& ctx, Finding& f, const std::vector<GpuPart>& flagged, const GpuPart& g) {
   const Simulation* sim = ctx.simulation();
   if (!sim) return;
@@ -134,15 +145,9 @@ void add_evidence(const LintContext& ctx, Finding& f, const std::vector<GpuPart>
   f.evidence["metrics"] = use_json(before);
   for (const engine::SimJob* j : before.cheapest) f.evidence["examples"].push_back(job_json(*sim, *j));
   // One re-run prices GPUs in every flagged partition, shared by their findings.
-  const Simulation& after = ctx.resimulate("TRESBillingWeights with GRES/gpu", [&](Config& c) {
-    for (const GpuPart& x : flagged) {
-      for (Partition& p : c.partitions) {
-        if (p.name != x.part->name) continue;
-        if (p.tres_billing_weights.empty()) p.tres_billing_weights.push_back({"cpu", 1.0});
-        p.tres_billing_weights.push_back({"gres/gpu", x.cpus_per_gpu});
-      }
-    }
-  });
+  std::vector<ConfigEdit> priced;
+  for (const GpuPart& x : flagged) priced.push_back(billing_with_gpus(*x.part, x.cpus_per_gpu));
+  const Simulation& after = ctx.resimulate("TRESBillingWeights with GRES/gpu", priced);
   f.fix->resimulated = use_json(gpu_use(after, parts, 0));
   f.fix->resimulated.erase("charged_if_gpus_weighted");  // the re-run already charges them
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);

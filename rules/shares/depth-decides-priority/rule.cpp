@@ -14,10 +14,10 @@
 #include <fmt/format.h>
 
 #include "engine/fair_share.h"
+#include "rules/analysis/evidence.h"
+#include "rules/analysis/share_stats.h"
 #include "rules/framework/context.h"
-#include "rules/framework/evidence.h"
 #include "rules/framework/rule.h"
-#include "rules/framework/share_stats.h"
 #include "rules/framework/sink.h"
 
 namespace sa::rules {
@@ -113,10 +113,7 @@ void add_evidence(const LintContext& ctx, Finding& f, const std::string& flags) 
   f.evidence = simulated_evidence(*sim);
   f.evidence["metrics"] = metrics;
   f.evidence["metrics"]["by_user_depth"] = by_depth(*sim, tree);
-  const Simulation& after = ctx.resimulate("PriorityFlags=" + flags, [](Config& c) {
-    c.priority.flags.depth_oblivious = true;
-    c.priority.flags.fair_tree = false;
-  });
+  const Simulation& after = ctx.resimulate("PriorityFlags=" + flags, {ConfigEdit::setting("PriorityFlags", flags)});
   f.fix->resimulated = {{"by_user_depth", by_depth(after, tree)}, {"scenario", scenario_json(after.scenario)}};
 }
 

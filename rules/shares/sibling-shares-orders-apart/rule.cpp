@@ -6,9 +6,9 @@
 
 #include <fmt/format.h>
 
+#include "rules/analysis/share_stats.h"
 #include "rules/framework/context.h"
 #include "rules/framework/rule.h"
-#include "rules/framework/share_stats.h"
 #include "rules/framework/sink.h"
 
 namespace sa::rules {

@@ -4,9 +4,9 @@
 // Either way its users wait behind everyone their level competes with, usually by mistake.
 #include <fmt/format.h>
 
+#include "rules/analysis/share_stats.h"
 #include "rules/framework/context.h"
 #include "rules/framework/rule.h"
-#include "rules/framework/share_stats.h"
 #include "rules/framework/sink.h"
 
 namespace sa::rules {

@@ -9,9 +9,9 @@
 
 #include <fmt/format.h>
 
+#include "rules/analysis/evidence.h"
+#include "rules/analysis/queue_pairs.h"
 #include "rules/framework/context.h"
-#include "rules/framework/evidence.h"
-#include "rules/framework/queue_pairs.h"
 #include "rules/framework/rule.h"
 #include "rules/framework/sink.h"
 
@@ -134,9 +134,10 @@ void check(const LintContext& ctx, FindingSink& sink) {
   std::map<std::uint32_t, PartitionWaits> waits;
   const std::vector<Candidate> found = candidates(*sim, ctx.has_qos_table() ? &ctx.qos() : nullptr, waits);
   if (found.empty()) return;
-  const Simulation& equal = ctx.resimulate(kEqualTiers, [](Config& c) {
-    for (Partition& p : c.partitions) p.priority_tier = 1;
-  });
+  std::vector<ConfigEdit> equal_tiers;
+  for (const Partition& p : ctx.config().partitions)
+    equal_tiers.push_back(ConfigEdit::partition_key(p.name, "PriorityTier", "1"));
+  const Simulation& equal = ctx.resimulate(kEqualTiers, equal_tiers);
   for (const Candidate& cand : found) {
     const PartitionWaits& lo = waits[cand.lo];
     const PartitionWaits lo_equal = partition_waits(equal, cand.lo);

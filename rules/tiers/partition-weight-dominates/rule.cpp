@@ -7,9 +7,9 @@
 
 #include <fmt/format.h>
 
+#include "rules/analysis/evidence.h"
+#include "rules/analysis/queue_pairs.h"
 #include "rules/framework/context.h"
-#include "rules/framework/evidence.h"
-#include "rules/framework/queue_pairs.h"
 #include "rules/framework/rule.h"
 #include "rules/framework/sink.h"
 
@@ -134,9 +134,9 @@ void weight_fix(const LintContext& ctx, Finding& f, std::uint32_t p, const std::
               {}};
   const Simulation* sim = ctx.simulation();
   if (!sim) return;
-  const Simulation& after = ctx.resimulate(fmt::format("PriorityWeightPartition={}", value), [&](Config& c) {
-    c.priority.weight_partition = static_cast<std::uint32_t>(value);
-  });
+  const std::string written = fmt::format("{}", value);
+  const Simulation& after =
+      ctx.resimulate("PriorityWeightPartition=" + written, {ConfigEdit::setting("PriorityWeightPartition", written)});
   f.fix->resimulated = {{"scenario", scenario_json(after.scenario)}};
   std::size_t n = 0;
   for (const Dominated& x : d) {

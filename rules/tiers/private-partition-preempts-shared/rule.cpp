@@ -7,9 +7,9 @@
 
 #include <fmt/format.h>
 
+#include "rules/analysis/evidence.h"
+#include "rules/analysis/queue_pairs.h"
 #include "rules/framework/context.h"
-#include "rules/framework/evidence.h"
-#include "rules/framework/queue_pairs.h"
 #include "rules/framework/rule.h"
 #include "rules/framework/sink.h"
 

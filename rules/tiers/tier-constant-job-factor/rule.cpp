@@ -8,8 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "rules/analysis/queue_pairs.h"
 #include "rules/framework/context.h"
-#include "rules/framework/queue_pairs.h"
 #include "rules/framework/rule.h"
 #include "rules/framework/sink.h"
 

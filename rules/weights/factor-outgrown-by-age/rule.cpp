@@ -8,9 +8,9 @@
 // factor under 100 points PRIO004's, and a PriorityMaxAge under an hour CONF103/CONF104's.
 #include <fmt/format.h>
 
+#include "rules/analysis/evidence.h"
+#include "rules/analysis/queue_pairs.h"
 #include "rules/framework/context.h"
-#include "rules/framework/evidence.h"
-#include "rules/framework/queue_pairs.h"
 #include "rules/framework/rule.h"
 #include "rules/framework/sink.h"
 

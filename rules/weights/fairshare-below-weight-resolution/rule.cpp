@@ -8,9 +8,9 @@
 
 #include <fmt/format.h>
 
+#include "rules/analysis/evidence.h"
+#include "rules/analysis/queue_pairs.h"
 #include "rules/framework/context.h"
-#include "rules/framework/evidence.h"
-#include "rules/framework/queue_pairs.h"
 #include "rules/framework/rule.h"
 #include "rules/framework/sink.h"
 
@@ -35,7 +35,7 @@ void add_evidence(const LintContext& ctx, Finding& f, std::uint64_t suggested) {
   }
   const std::string label = fmt::format("PriorityWeightFairshare={}", suggested);
   const Simulation& after =
-      ctx.resimulate(label, [&](Config& c) { c.priority.weight_fairshare = static_cast<std::uint32_t>(suggested); });
+      ctx.resimulate(label, {ConfigEdit::setting("PriorityWeightFairshare", fmt::format("{}", suggested))});
   f.fix->resimulated = run_metrics(after);
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
 }

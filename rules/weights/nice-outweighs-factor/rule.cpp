@@ -4,8 +4,8 @@
 // single nice adjustment, and next to any other factor weighted in the thousands.
 #include <fmt/format.h>
 
+#include "rules/analysis/queue_pairs.h"
 #include "rules/framework/context.h"
-#include "rules/framework/queue_pairs.h"
 #include "rules/framework/rule.h"
 #include "rules/framework/sink.h"
 

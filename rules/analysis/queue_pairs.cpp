@@ -1,4 +1,4 @@
-#include "rules/framework/queue_pairs.h"
+#include "rules/analysis/queue_pairs.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "analyzer/text_util.h"
-#include "rules/framework/evidence.h"
+#include "rules/analysis/evidence.h"
 
 namespace sa::rules {
 

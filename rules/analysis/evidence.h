@@ -1,7 +1,7 @@
 #pragma once
 // Building blocks of a finding's evidence, so every rule shows jobs, waits and metrics the
-// same way: the scenario, headline metrics, wait statistics, and example jobs with their
-// weighted priority factors.
+// same way: the scenario, wait statistics, and example jobs with their weighted priority
+// factors (headline metrics and wait JSON come from rules/framework/run_json.h).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -10,12 +10,10 @@
 
 #include "engine/metrics.h"
 #include "rules/framework/context.h"
+#include "rules/framework/run_json.h"
 
 namespace sa::rules {
 
-/// Utilisation, waits, backfill share and jobs left pending: the run at a glance.
-nlohmann::json headline_metrics(const engine::Metrics& m);
-nlohmann::json wait_json(const engine::WaitStats& w);
 /// Count, mean, median, p95 and max of a list of waits (seconds), as the metrics compute them.
 engine::WaitStats wait_stats(std::vector<double> waits);
 /// Names joined with commas, as slurm.conf lists them.

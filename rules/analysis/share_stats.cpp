@@ -1,4 +1,4 @@
-#include "rules/framework/share_stats.h"
+#include "rules/analysis/share_stats.h"
 
 #include <algorithm>
 #include <set>

@@ -1,4 +1,4 @@
-#include "rules/framework/evidence.h"
+#include "rules/analysis/evidence.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,20 +8,6 @@
 #include "analyzer/text_util.h"
 
 namespace sa::rules {
-
-namespace {
-
-double round3(double v) { return std::round(v * 1000.0) / 1000.0; }
-
-}  // namespace
-
-nlohmann::json wait_json(const engine::WaitStats& w) {
-  return {{"jobs", w.jobs},
-          {"mean", std::llround(w.mean)},
-          {"median", std::llround(w.median)},
-          {"p95", std::llround(w.p95)},
-          {"max", std::llround(w.max)}};
-}
 
 engine::WaitStats wait_stats(std::vector<double> w) {
   engine::WaitStats out;
@@ -39,26 +25,16 @@ engine::WaitStats wait_stats(std::vector<double> w) {
 
 std::string join_names(const std::vector<std::string>& names) { return join(names, ","); }
 
-nlohmann::json headline_metrics(const engine::Metrics& m) {
-  return {{"jobs", m.jobs},
-          {"started", m.started},
-          {"pending_at_end", m.pending_at_end},
-          {"utilization", round3(m.utilization)},
-          {"wait_seconds", wait_json(m.overall)},
-          {"backfill_share", round3(m.backfill_share)},
-          {"never_reached_by_backfill", m.never_reached_by_backfill}};
-}
-
 nlohmann::json weighted_factors(const Config& config, const engine::PriorityFactors& f) {
   const PrioritySettings& p = config.priority;
-  nlohmann::json j = {{"age", round3(f.age * p.weight_age)},
-                      {"assoc", round3(f.assoc * p.weight_assoc)},
-                      {"fairshare", round3(f.fairshare * p.weight_fairshare)},
-                      {"jobsize", round3(f.job_size * p.weight_job_size)},
-                      {"partition", round3(f.partition * p.weight_partition)},
-                      {"qos", round3(f.qos * p.weight_qos)}};
+  nlohmann::json j = {{"age", rounded3(f.age * p.weight_age)},
+                      {"assoc", rounded3(f.assoc * p.weight_assoc)},
+                      {"fairshare", rounded3(f.fairshare * p.weight_fairshare)},
+                      {"jobsize", rounded3(f.job_size * p.weight_job_size)},
+                      {"partition", rounded3(f.partition * p.weight_partition)},
+                      {"qos", rounded3(f.qos * p.weight_qos)}};
   for (std::size_t i = 0; i < f.tres.size() && i < p.weight_tres.size(); ++i) {
-    j["tres/" + p.weight_tres[i].tres] = round3(f.tres[i] * p.weight_tres[i].weight);
+    j["tres/" + p.weight_tres[i].tres] = rounded3(f.tres[i] * p.weight_tres[i].weight);
   }
   if (f.nice) j["nice"] = f.nice;
   return j;

@@ -1,11 +1,11 @@
-#include "rules/framework/backfill_stats.h"
+#include "rules/analysis/backfill_stats.h"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 
 #include "engine/preemption.h"
-#include "rules/framework/evidence.h"
+#include "rules/analysis/evidence.h"
 
 namespace sa::rules {
 
@@ -92,8 +92,6 @@ double cycle_share(const Simulation& sim, std::uint64_t stopped) {
   return cycles ? static_cast<double>(stopped) / static_cast<double>(cycles) : 0.0;
 }
 
-double rounded3(double v) { return std::round(v * 1000.0) / 1000.0; }
-
 nlohmann::json cycle_json(const Simulation& sim) {
   const engine::SimCounters& c = sim.result.counters;
   const QueueDepth d = queue_depth(sim);
@@ -151,6 +149,7 @@ std::string count_of(std::size_t n, const char* noun) { return std::to_string(n)
 
 engine::WaitStats wait_stats(const Simulation& sim, const std::vector<const engine::SimJob*>& jobs) {
   std::vector<double> w;
+  w.reserve(jobs.size());
   for (const engine::SimJob* j : jobs) w.push_back(static_cast<double>(wait_of(sim, *j)));
   return wait_stats(std::move(w));
 }

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rules/framework/context.h"
+#include "rules/framework/run_json.h"
 
 namespace sa::rules {
 
@@ -65,8 +66,6 @@ void add_examples(nlohmann::json& evidence, const Simulation& sim, const std::ve
 
 /// `v` rounded up to a multiple of `step`.
 std::int64_t round_up(std::int64_t v, std::int64_t step);
-/// Three significant decimals, for shares and ratios in evidence.
-double rounded3(double v);
 
 // ---- Gang scheduling and oversubscription ----
 

@@ -1,4 +1,4 @@
-#include "rules/framework/diff.h"
+#include "rules/analysis/diff.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "rules/framework/evidence.h"
+#include "rules/analysis/evidence.h"
 
 namespace sa::rules {
 
