@@ -79,7 +79,8 @@ PriorityFactors PriorityModel::factors(const PriorityInput& in, std::int64_t now
         const std::int64_t max_time = config_.partitions[in.partition].max_time;
         limit = max_time < 0 ? 0xFFFFFFFFLL * 60 : max_time;  // INFINITE is 0xFFFFFFFF minutes
       }
-      const double minutes = static_cast<double>(limit / 60);
+      const std::int64_t whole_minutes = limit / 60;  // Slurm keeps time limits in whole minutes
+      const double minutes = static_cast<double>(whole_minutes);
       js = minutes > 0 ? js / minutes : js;
       js /= cluster_cpus_;
       if (s_.favor_small) js = 1.0 - js;

@@ -154,7 +154,10 @@ void keep(SubmitOptions& out, std::string_view name, std::string value) {
       {"exclusive", &SubmitOptions::exclusive},
       {"job-name", &SubmitOptions::job_name}};
   for (const auto& [slot_name, member] : slots) {
-    if (slot_name == name) out.*member = std::move(value);  // the last one given wins
+    if (slot_name == name) {
+      out.*member = std::move(value);  // the last one given wins
+      break;                           // names are unique: the value is used once
+    }
   }
   if (name == "hold") out.hold = true;
 }

@@ -307,7 +307,7 @@ Profile read_profile(FileId file, const SourceManager& sources, DiagnosticSink& 
       if (auto d = r.duration(value)) p.runtime_max = std::max<std::int64_t>(1, *d);
     } else if (key == "limit_factor") {
       const std::vector<std::string> w = split_whitespace(value);
-      auto a = w.size() >= 1 ? parse_double(w[0]) : Result<double>(Error{""});
+      auto a = !w.empty() ? parse_double(w[0]) : Result<double>(Error{""});
       auto b = w.size() >= 2 ? parse_double(w[1]) : a;
       if (!a || !b || *a < 1 || *b < *a)
         r.error("limit_factor is MIN [MAX] with 1 <= MIN <= MAX");

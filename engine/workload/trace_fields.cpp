@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <string>
 
 #include "analyzer/date_time.h"
@@ -118,7 +119,7 @@ std::optional<TraceMemory> parse_trace_memory(std::string_view text) {
   if (ec != std::errc() || p != text.data() + text.size() || !(v >= 0) || !(v * scale <= kMaxTraceMemoryMb)) {
     return std::nullopt;
   }
-  m.mb = static_cast<std::uint64_t>(v * scale + 0.5);
+  m.mb = static_cast<std::uint64_t>(std::llround(v * scale));  // v >= 0: half rounds up, as before
   return m;
 }
 
