@@ -27,10 +27,6 @@ std::string unit_hint(const ValueRef& ref) {
   return fmt::format("slurm.conf memory is a plain number of megabytes: write {}={}", ref.key, mb);
 }
 
-}  // namespace
-
-namespace {
-
 // The lower-cased key for a lookup, in a buffer reused by every read on this thread: a
 // resolver reads a few hundred keys per config, each a fresh string before. Valid until the
 // next call; each caller only looks the key up.
