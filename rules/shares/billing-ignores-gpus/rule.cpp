@@ -167,11 +167,13 @@ void check(const LintContext& ctx, FindingSink& sink) {
     const std::uint64_t cores = std::min<std::uint64_t>(gpus_of(node), node.cpus);  // one core per GPU
     Finding& f = sink.report(
         ctx.conf_loc(p.loc),
-        fmt::format("partition '{}' has {} GPU node{} ({} GPUs) but no TRESBillingWeights weight for gres/gpu: jobs "
-                    "are charged for their CPUs only, so a job holding all {} GPUs of {} with {} cores is charged {} "
-                    "of the node's {} CPUs, and GPU users' fair-share usage understates what they take",
-                    p.name, g.gpu_nodes.size(), g.gpu_nodes.size() == 1 ? "" : "s", g.gpus, gpus_of(node), node.name,
-                    cores, cores, node.cpus));
+        // No plural endings: partitions that differ only in counts must give the same message
+        // shape, so that lint groups them into one finding.
+        fmt::format("partition '{}' has no TRESBillingWeights weight for gres/gpu though its nodes hold {} GPUs "
+                    "(GPU nodes: {}): jobs are charged for their CPUs only, so a job that takes every GPU of {} ({}) "
+                    "and {} of its cores is charged {} of the node's {} CPUs, and GPU users' fair-share usage "
+                    "understates what they take",
+                    p.name, g.gpus, g.gpu_nodes.size(), node.name, gpus_of(node), cores, cores, node.cpus));
     Location r = ctx.conf_loc(node.loc);
     r.note = fmt::format("{} GPUs, {} CPUs", gpus_of(node), node.cpus);
     f.related.push_back(r);
