@@ -17,7 +17,6 @@ struct Simulator::MainRun {
   std::vector<std::int64_t> part_depth;  // records seen per partition
   std::vector<std::uint32_t> failed_by;  // the job that failed each partition
   std::vector<char> failed_resv;         // per reservation
-  std::size_t failed_count = 0;
   NodeBitset avail;
   std::int64_t depth = 0;
   std::uint64_t decisions = 0, started = 0;
@@ -47,7 +46,7 @@ void Simulator::main_loop(bool full) {
     // Jobs younger than bf_min_age_reserve or below bf_min_prio_reserve do not block.
     if (s.bf_min_age_reserve > 0 && now_ - job.begin < s.bf_min_age_reserve) continue;
     if (s.bf_min_prio_reserve > 0 && rec.priority < static_cast<std::uint64_t>(s.bf_min_prio_reserve)) continue;
-    if (main_fail_partition(run, rec.part, job.req.id) == MainStep::kStop) break;
+    main_fail_partition(run, rec.part, job.req.id);
   }
 }
 
@@ -86,8 +85,8 @@ Simulator::MainStep Simulator::main_gate(MainRun& run, SimJob& job, const SimRec
   // which fails it without naming the job).
   if (!limits_allow(job, rec)) {
     if (!s.assoc_limit_stop) return MainStep::kNext;
-    return main_fail_partition(run, rec.part, run.failed_by[rec.part]) == MainStep::kStop ? MainStep::kStop
-                                                                                          : MainStep::kNext;
+    main_fail_partition(run, rec.part, run.failed_by[rec.part]);
+    return MainStep::kNext;
   }
   // license_job_test: a job whose licences are in use is passed over (not failing its
   // partition), Reason Licenses.
@@ -163,12 +162,13 @@ void Simulator::main_try_in_reservation(MainRun& run, const QueueEntry& e, NodeB
   }
 }
 
-Simulator::MainStep Simulator::main_fail_partition(MainRun& run, std::uint32_t part, std::uint32_t by) {
+// The run goes on when every partition has failed: _schedule walks the rest of the queue
+// and gives the jobs behind Reason=Priority (job_scheduler.c, the _failed_partition branch),
+// which squeue shows; only the time and depth limits end a run early.
+void Simulator::main_fail_partition(MainRun& run, std::uint32_t part, std::uint32_t by) {
   run.failed[part] = 1;
   run.failed_by[part] = by;
   run.avail.subtract(part_nodes_[part]);
-  // Once every partition has failed nothing else can start in this run.
-  return ++run.failed_count == run.failed.size() ? MainStep::kStop : MainStep::kNext;
 }
 
 std::string Simulator::resources_detail(const SimRecord& rec, const NodeBitset& allowed) const {

@@ -376,7 +376,7 @@ class Simulator {
   /// A reservation job: its reservation's nodes only; a failure holds back that reservation.
   void main_try_in_reservation(MainRun& run, const QueueEntry& e, NodeBitset& allowed, Allocation& alloc);
   /// Takes the partition's nodes from the rest of the run; kStop when every partition failed.
-  MainStep main_fail_partition(MainRun& run, std::uint32_t part, std::uint32_t by);
+  void main_fail_partition(MainRun& run, std::uint32_t part, std::uint32_t by);
   // Sharing, gang scheduling and preemption (gang_sim.cpp).
   /// The select plugin's choice for this record among `allowed` (cons_tres rows when jobs
   /// may share CPUs, else the plain fit), each matching-OR alternative of its constraint in turn.

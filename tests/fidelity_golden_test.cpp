@@ -1,9 +1,6 @@
 // Issue 21's real-Slurm 22.05 captures (tests/golden/mini_slurm_fidelity): node selection as
 // select/cons_tres makes it (best fit with memory binding, -N min-max, --ntasks-per-node,
 // --exclusive, --mem=0) and --constraint (AND, OR, matching OR, counted features, refusals).
-// The captures keep Constraints and SubmitLine apart (extra/sacct_text.tsv: a '|' in them
-// would break sacct.psv); they are joined here into the tab-separated form sacct writes with
-// --delimiter, which the workload reader takes.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,6 +13,7 @@
 #include "analyzer/text_util.h"
 #include "engine/simulator.h"
 #include "tests/engine_test_util.h"
+#include "tests/fidelity_capture.h"
 #include "tests/golden_capture.h"
 
 namespace sa {
@@ -39,36 +37,11 @@ std::map<std::uint32_t, Real> real_jobs(const fs::path& dir) {
   return out;
 }
 
-/// sacct.psv with the Constraints and SubmitLine columns added, tab-separated.
-fs::path joined_trace(const fs::path& dir) {
-  std::map<std::string, std::pair<std::string, std::string>> extra;
-  for (const std::string& line : test::lines_of(dir / "extra" / "sacct_text.tsv")) {
-    const std::vector<std::string> f = split(line, '\t');
-    if (f.size() >= 6) extra[f[0]] = {f[4], f[5]};
-  }
-  const fs::path out = fs::temp_directory_path() / ("sa_fidelity_" + dir.filename().string() + ".tsv");
-  std::ofstream o(out);
-  bool header = true;
-  for (const std::string& line : test::lines_of(dir / "sacct.psv")) {
-    if (line.empty()) continue;
-    std::vector<std::string> f = split(line, '|');
-    if (header) {
-      f.push_back("Constraints");
-      f.push_back("SubmitLine");
-      header = false;
-    } else {
-      f.push_back(extra[f[0]].first);
-      f.push_back(extra[f[0]].second);
-    }
-    for (std::size_t i = 0; i < f.size(); ++i) o << (i ? "\t" : "") << f[i];
-    o << '\n';
-  }
-  return out;
-}
-
 struct Replay : test::GoldenCapture {
   explicit Replay(const char* scenario) : GoldenCapture(kFidelity / scenario) {
-    jobs = *engine::read_workload(joined_trace(dir).string(), sources, sink);
+    jobs = *engine::read_workload(
+        test::joined_trace(dir / "sacct.psv", dir / "extra" / "sacct_text.tsv", dir.filename().string()).string(),
+        sources, sink);
     result = engine::Simulator(site, {}).run(jobs);
   }
   std::string nodes_of(const engine::SimJob& j) const {

@@ -24,10 +24,10 @@ struct Seen {
 /// Each pending job's Reasons as squeue showed them second by second (extra/poll.psv:
 /// epoch|tick|id|state|reason|...), consecutive repeats collapsed; only samples at or after
 /// `from` (a requeued job's second wait).
-inline std::map<std::uint32_t, std::vector<Seen>> captured_reasons(const std::filesystem::path& dir,
-                                                                   std::int64_t from = 0) {
+inline std::map<std::uint32_t, std::vector<Seen>> captured_reasons_in(const std::filesystem::path& poll,
+                                                                      std::int64_t from = 0) {
   std::map<std::uint32_t, std::vector<Seen>> seq;
-  std::ifstream in(dir / "extra" / "poll.psv");
+  std::ifstream in(poll);
   for (std::string line; std::getline(in, line);) {
     const std::vector<std::string> f = split(line, '|');
     if (f.size() < 5 || f[3] != "PENDING" || std::stoll(f[0]) < from) continue;
@@ -36,6 +36,12 @@ inline std::map<std::uint32_t, std::vector<Seen>> captured_reasons(const std::fi
     ++v.back().length;
   }
   return seq;
+}
+
+/// captured_reasons_in of a capture folder's extra/poll.psv.
+inline std::map<std::uint32_t, std::vector<Seen>> captured_reasons(const std::filesystem::path& dir,
+                                                                   std::int64_t from = 0) {
+  return captured_reasons_in(dir / "extra" / "poll.psv", from);
 }
 
 /// The engine's Reasons of one job over [from, until), merged where the same Reason repeats.
