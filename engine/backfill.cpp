@@ -46,6 +46,8 @@ class BackfillPass {
   void start_reservation_job(const Simulator::QueueEntry& e, SimJob& job, const SimRecord& rec);
   Plan plan_job(SimJob& job, const SimRecord& rec, std::int64_t tl, std::int64_t& pred);
   bool start(const Simulator::QueueEntry& e, const SimJob& job);
+  bool preempt_now(const Simulator::QueueEntry& e, SimJob& job, const SimRecord& rec, std::int64_t tl);
+  void after_start(const SimJob& job);
   bool reserve(const Simulator::QueueEntry& e, const SimRecord& rec, std::int64_t pred, std::int64_t tl);
 
   bool will_run_shared(const Demand& d, const NodeBitset& avail, std::int64_t& pred, Allocation& alloc);
@@ -64,6 +66,8 @@ class BackfillPass {
   ReleaseProfile profile_;
   bool profile_stale_ = true;
   NodeBitset candidates_, alt_avail_, best_avail_, base_, avail_;
+  NodeBitset now_avail_;               // plan_job's nodes free of reservations from now for the job's limit
+  bool now_tested_ = false;            // plan_job tested the record for a start now
   SlotMap::Scan scan_{slots_, base_};  // plan_job's search over slots_ for base_'s nodes
   std::vector<std::uint32_t> released_;
   WillRunAnswers answers_;
@@ -145,6 +149,10 @@ void BackfillPass::run() {
       continue;
     if (plan == Plan::kStartNow) {
       if (!start(e, job)) break;
+      continue;
+    }
+    if (now_tested_ && preempt_now(e, job, rec, tl)) {
+      if (s_.bf_max_job_start > 0 && started_ >= s_.bf_max_job_start) break;
       continue;
     }
     if (plan != Plan::kReserve || test_now_only) continue;
@@ -232,6 +240,7 @@ BackfillPass::Plan BackfillPass::plan_job(SimJob& job, const SimRecord& rec, std
   bool counted = false;
   base_.assign_and(sim_.record_nodes(rec), sim_.pool_.usable());
   scan_.reset();
+  now_tested_ = false;
   for (int attempt = 0; attempt < 1000; ++attempt) {
     if (start_res >= window_end_ && start_res > now) break;
     const std::int64_t end_time = std::max(start_res, now) + tl;
@@ -253,6 +262,10 @@ BackfillPass::Plan BackfillPass::plan_job(SimJob& job, const SimRecord& rec, std
       job.bf_tested = true;
     }
     elapsed_us_ += sim_.opt_.bf_test_cost_us;
+    if (start_res <= now && sim_.preempt_.enabled()) {
+      now_avail_ = avail_;
+      now_tested_ = true;
+    }
     // Where CPUs may be shared the select plugin's own passes decide whether it starts
     // now (oversubscription rows included); the future plan below stays count-based.
     if (sim_.rows_ && start_res <= now && sim_.place(job, rec, avail_, &alloc_)) return Plan::kStartNow;
@@ -293,10 +306,21 @@ BackfillPass::Plan BackfillPass::plan_job(SimJob& job, const SimRecord& rec, std
 // Starts the job on alloc_; false when bf_max_job_start ends the cycle.
 bool BackfillPass::start(const Simulator::QueueEntry& e, const SimJob& job) {
   sim_.start_job(e.job, e.rec, alloc_, StartedBy::kBackfill);  // also adds it to ends_
+  after_start(job);
+  if (s_.bf_max_job_start > 0 && started_ >= s_.bf_max_job_start) {
+    ++counters_.bf_stopped_by_max_job_start;
+    set_stop(BackfillCycle::Stop::kMaxJobStart);
+    return false;
+  }
+  return true;
+}
+
+// What a start changes in the cycle's own picture of the machine.
+void BackfillPass::after_start(const SimJob& job) {
   answers_.job_started();
   if (sim_.rows_) {
     // Shared CPUs are not a count: copy what the rows left on its nodes.
-    for (const AllocPiece& p : alloc_.pieces) scratch_.nodes[p.node] = sim_.pool_.state().nodes[p.node];
+    for (const AllocPiece& p : job.alloc.pieces) scratch_.nodes[p.node] = sim_.pool_.state().nodes[p.node];
     scratch_.free = sim_.pool_.state().free;
     scratch_.idle = sim_.pool_.state().idle;
   }
@@ -304,11 +328,31 @@ bool BackfillPass::start(const Simulator::QueueEntry& e, const SimJob& job) {
   if (job.planned_end > sim_.now_ && (next_change_ == kNoTime || job.planned_end < next_change_))
     next_change_ = job.planned_end;
   ++started_;
-  if (s_.bf_max_job_start > 0 && started_ >= s_.bf_max_job_start) {
-    ++counters_.bf_stopped_by_max_job_start;
-    set_stop(BackfillCycle::Stop::kMaxJobStart);
-    return false;
+}
+
+// _try_sched hands the will-run test the jobs this one may preempt; cons_common's
+// _will_run_test first tries with them gone and, if the job fits, answers "now", and
+// _start_job's select_nodes preempts for it. The main loop never tries a job behind a failed
+// partition, so this is where such a preemptor gets its nodes. A job preempt/qos starts at
+// once (suspend) counts as a start; otherwise the victims are signalled and the nodes they
+// leave are kept for the preemptor over its time limit (the failed start "drops through and
+// reserves these resources"), so later jobs of this cycle cannot take them.
+bool BackfillPass::preempt_now(const Simulator::QueueEntry& e, SimJob& job, const SimRecord& rec, std::int64_t tl) {
+  if (!sim_.limits_allow(job, rec, LimitPhase::kBoth)) return false;
+  NodeBitset chosen(sim_.conf_.nodes.size());
+  if (sim_.try_preempt(e.job, e.rec, now_avail_, StartedBy::kBackfill, &chosen)) {
+    after_start(job);
+    return true;
   }
+  if (chosen.none()) return false;
+  // The victims are gone from the pool: the cycle's picture of it is rebuilt.
+  answers_.job_started();
+  if (sim_.rows_) scratch_ = sim_.pool_.state();
+  profile_stale_ = true;
+  const std::int64_t r0 = sim_.now_ / res_ * res_;
+  slots_.reserve(r0, std::max(r0 + res_, (sim_.now_ + tl + res_ - 1) / res_ * res_), chosen);
+  ++counters_.bf_reservations;
+  reserved_jobs_.insert(e.job);
   return true;
 }
 

@@ -200,7 +200,8 @@ struct Simulator::PreemptCandidate {
   std::int64_t start;
 };
 
-bool Simulator::try_preempt(std::uint32_t j, std::uint32_t r, const NodeBitset& allowed, StartedBy by) {
+bool Simulator::try_preempt(std::uint32_t j, std::uint32_t r, const NodeBitset& allowed, StartedBy by,
+                            NodeBitset* chosen) {
   if (!preempt_.enabled()) return false;
   SimJob& job = jobs_[j];
   const SimRecord& rec = job.recs[r];
@@ -215,12 +216,14 @@ bool Simulator::try_preempt(std::uint32_t j, std::uint32_t r, const NodeBitset& 
     start_job(j, r, alloc, by);
     return true;
   }
-  const std::optional<std::vector<std::uint32_t>> victims = preempt_victims(cands, rec, allowed);
+  NodeBitset nodes(pool_.size());
+  const std::optional<std::vector<std::uint32_t>> victims = preempt_victims(cands, rec, allowed, nodes);
   if (!victims) return false;
   // A preemptor that signalled jobs less than KillWait + MessageTimeout ago waits for them.
   if (job.preempt_start != kNoTime && job.preempt_start > now_ - preempt_hold_) return false;
   job.preempt_start = now_;
   for (std::uint32_t k : *victims) preempt(k, job.req.id, true);
+  if (chosen) *chosen = nodes;
   return false;
 }
 
@@ -248,7 +251,8 @@ std::vector<Simulator::PreemptCandidate> Simulator::preempt_candidates(const Sim
 }
 
 std::optional<std::vector<std::uint32_t>> Simulator::preempt_victims(const std::vector<PreemptCandidate>& cands,
-                                                                     const SimRecord& rec, const NodeBitset& allowed) {
+                                                                     const SimRecord& rec, const NodeBitset& allowed,
+                                                                     NodeBitset& chosen) {
   PoolState scratch = pool_.state();
   std::vector<std::uint32_t> removed;
   Allocation alloc;
@@ -264,7 +268,6 @@ std::optional<std::vector<std::uint32_t>> Simulator::preempt_victims(const std::
     }
   }
   if (!fits) return std::nullopt;
-  NodeBitset chosen(pool_.size());
   for (const AllocPiece& p : alloc.pieces) chosen.set(p.node);
   std::vector<std::uint32_t> victims;
   for (std::uint32_t k : removed) {

@@ -1,8 +1,9 @@
 // The pending queue in scheduling order (sort_job_queue2: preemptors, reservation jobs,
 // PriorityTier, priority, submit time, job id), kept sorted across runs and re-sorted only
-// after a priority pass.
+// after a priority pass; under preempt/qos re-sorted whole, as slurmctld does each pass.
 #include <algorithm>
 
+#include "engine/core/list_sort.h"
 #include "engine/simulator.h"
 
 namespace sa::engine {
@@ -12,10 +13,13 @@ bool Simulator::queue_less(const QueueEntry& a, const QueueEntry& b) const {
   const SimJob& jb = jobs_[b.job];
   const SimRecord& ra = ja.recs[a.rec];
   const SimRecord& rb = jb.recs[b.rec];
-  // Preemptors before the jobs they may preempt (preempt/qos; tiers already order
-  // partition_prio's), then jobs with a reservation.
-  const std::uint32_t pa = preempt_.queue_rank(ja.qos), pb = preempt_.queue_rank(jb.qos);
-  if (pa != pb) return pa > pb;
+  // A job before one it may preempt (preempt_g_job_preempt_check; partition_prio's is the
+  // tier order below), then jobs with a reservation. The preempt/qos test is pairwise and not
+  // transitive (high may preempt low while normal preempts neither), hence list_order().
+  if (pairwise_queue()) {
+    if (preempt_.can_preempt(ra.part, ja.qos, ra.priority, rb.part, jb.qos, rb.priority)) return true;
+    if (preempt_.can_preempt(rb.part, jb.qos, rb.priority, ra.part, ja.qos, ra.priority)) return false;
+  }
   if ((ja.resv >= 0) != (jb.resv >= 0)) return ja.resv >= 0;
   const std::uint16_t ta = conf_.partitions[ra.part].priority_tier, tb = conf_.partitions[rb.part].priority_tier;
   if (ta != tb) return ta > tb;
@@ -29,7 +33,8 @@ void Simulator::queue_insert(std::uint32_t j) {
   for (std::uint32_t r = 0; r < jobs_[j].recs.size(); ++r) {
     if (!jobs_[j].recs[r].hold_reason.empty()) continue;
     QueueEntry e{j, r};
-    if (queue_dirty_) {
+    if (queue_dirty_ || pairwise_queue()) {
+      queue_dirty_ = true;
       queue_.push_back(e);
     } else {
       auto at = std::upper_bound(queue_.begin(), queue_.end(), e,
@@ -41,11 +46,13 @@ void Simulator::queue_insert(std::uint32_t j) {
 
 void Simulator::queue_sort() {
   std::erase_if(queue_, [this](const QueueEntry& e) { return jobs_[e.job].state != JobState::kPending; });
-  if (queue_dirty_) {
-    std::sort(queue_.begin(), queue_.end(),
-              [this](const QueueEntry& x, const QueueEntry& y) { return queue_less(x, y); });
-    queue_dirty_ = false;
-  }
+  if (!queue_dirty_) return;
+  auto before = [this](const QueueEntry& x, const QueueEntry& y) { return queue_less(x, y); };
+  if (pairwise_queue())
+    slurm_list_sort(queue_, before);  // slurmctld sorts its whole queue each pass
+  else
+    std::sort(queue_.begin(), queue_.end(), before);
+  queue_dirty_ = false;
 }
 
 const SimJob* Simulator::ahead_at_submit(const SimJob& job) const {

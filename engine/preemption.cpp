@@ -41,20 +41,6 @@ PreemptPolicy::PreemptPolicy(const Config& config, const QosTable& qos) : config
         qos_within_[i] = 1;
     }
   }
-  // Ranks by longest preemption chain; a cycle is cut where it closes.
-  qos_rank_.assign(n, 0);
-  for (std::size_t round = 0; round < n; ++round) {
-    bool changed = false;
-    for (std::size_t a = 0; a < n; ++a) {
-      for (std::size_t b = 0; b < n; ++b) {
-        if (a != b && qos_preempts_[a][b] && qos_rank_[a] <= qos_rank_[b] && qos_rank_[b] < n) {
-          qos_rank_[a] = qos_rank_[b] + 1;
-          changed = true;
-        }
-      }
-    }
-    if (!changed) break;
-  }
 }
 
 PreemptMode::Base PreemptPolicy::mode(std::uint32_t part, std::int32_t qos) const {
@@ -108,11 +94,6 @@ std::uint32_t PreemptPolicy::order_key(std::uint32_t part, std::int32_t qos, std
   else if (qos >= 0)
     key = std::min<std::uint32_t>(qos_.records[static_cast<std::size_t>(qos)].priority, 0xFFFF) << 16;
   return key + std::min<std::uint32_t>(nodes, 0xFFFF);
-}
-
-std::uint32_t PreemptPolicy::queue_rank(std::int32_t qos) const {
-  if (kind_ != Kind::kQos || !enabled_ || qos < 0) return 0;
-  return qos_rank_[static_cast<std::size_t>(qos)];
 }
 
 }  // namespace sa::engine

@@ -36,10 +36,6 @@ class PreemptPolicy {
   std::int64_t exempt_after(std::int32_t qos1, std::int32_t qos2) const;
   /// _gen_job_prio: the candidate order key, lowest preempted first.
   std::uint32_t order_key(std::uint32_t part, std::int32_t qos, std::uint32_t nodes) const;
-  /// A preemptor goes before the jobs it can preempt in the queue (sort_job_queue2). For
-  /// preempt/qos that is a per-QOS rank: one more than the highest rank of the QOSes it
-  /// preempts (a strict order where Slurm's pairwise test is not transitive).
-  std::uint32_t queue_rank(std::int32_t qos) const;
 
  private:
   const Config& config_;
@@ -49,7 +45,6 @@ class PreemptPolicy {
   std::vector<std::vector<char>> qos_preempts_;  // [preemptor][preemptee]
   std::vector<PreemptMode::Base> qos_mode_;
   std::vector<char> qos_mode_set_, qos_within_;
-  std::vector<std::uint32_t> qos_rank_;
 };
 
 }  // namespace sa::engine

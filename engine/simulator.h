@@ -385,8 +385,10 @@ class Simulator {
   NodeReq node_req(const SimJob& job, const SimRecord& rec) const;
   /// When placement failed: preempt what the policy allows (node_scheduler.c _preempt_jobs).
   /// True when the job started (a preempt/qos extra row); otherwise jobs may have been
-  /// signalled and the job waits for their resources.
-  bool try_preempt(std::uint32_t j, std::uint32_t r, const NodeBitset& allowed, StartedBy by);
+  /// signalled and the job waits for their resources; `chosen`, when given, gets the nodes
+  /// the job was placed on once they are gone (left empty when nothing was signalled).
+  bool try_preempt(std::uint32_t j, std::uint32_t r, const NodeBitset& allowed, StartedBy by,
+                   NodeBitset* chosen = nullptr);
   struct PreemptCandidate;  // gang_sim.cpp
   /// slurm_find_preemptable_jobs: running or suspended jobs on the partition's nodes that the
   /// policy lets `job` preempt and that are past their exempt time, in preemption order.
@@ -394,7 +396,8 @@ class Simulator {
   /// REQUEUE and CANCEL candidates taken off a copy of the machine one by one, in order,
   /// until the record fits: those under its chosen nodes; nullopt when it never fits.
   std::optional<std::vector<std::uint32_t>> preempt_victims(const std::vector<PreemptCandidate>& cands,
-                                                            const SimRecord& rec, const NodeBitset& allowed);
+                                                            const SimRecord& rec, const NodeBitset& allowed,
+                                                            NodeBitset& chosen);
   /// The preempt mode of running job `k` in the partition it runs in.
   PreemptMode::Base running_preempt_mode(std::uint32_t k);
   void preempt(std::uint32_t victim, std::uint32_t by, bool honour_grace);
@@ -411,6 +414,8 @@ class Simulator {
   void charge_usage(SimJob& job, std::int64_t from, std::int64_t to);
   void take_snapshot();
   bool queue_less(const QueueEntry& a, const QueueEntry& b) const;
+  /// preempt/qos orders the queue by a pairwise test first (job_queue.cpp).
+  bool pairwise_queue() const { return preempt_.enabled() && preempt_.kind() == PreemptPolicy::Kind::kQos; }
   void queue_insert(std::uint32_t j);
   void queue_sort();
   double fairshare_of(std::uint32_t assoc) const;

@@ -164,6 +164,20 @@ std::vector<Preemption> simulated_preemptions(const engine::SimResult& r) {
   return out;
 }
 
+/// The run's preemptions and the engine's agree: the same victims, preemptors and modes, each
+/// within `slack` seconds.
+void expect_same_preemptions(const RunReplay& r, std::size_t count, std::int64_t slack) {
+  const std::vector<Preemption> real = real_preemptions(r.files.preemptions);
+  const std::vector<Preemption> sim = simulated_preemptions(r.result);
+  ASSERT_EQ(real.size(), count);
+  ASSERT_EQ(sim.size(), real.size());
+  for (std::size_t i = 0; i < real.size(); ++i) {
+    SCOPED_TRACE("job " + std::to_string(real[i].victim));
+    EXPECT_EQ(sim[i].key(), real[i].key());
+    EXPECT_LE(std::abs(sim[i].at - real[i].at), slack);
+  }
+}
+
 TEST(FidelityTimingGolden, QosPreemptionWithMemoryBindingPicksTheVictimsRealSlurmPicked) {
   // preempt/qos, QOS high over lowreq (requeue) and lowcan (cancel), CR_Core_Memory: the
   // preemptors need memory, not cores. Both real runs preempted the same five jobs: 1
@@ -171,15 +185,8 @@ TEST(FidelityTimingGolden, QosPreemptionWithMemoryBindingPicksTheVictimsRealSlur
   for (int run : {1, 2}) {
     SCOPED_TRACE("run " + std::to_string(run));
     RunReplay r("qos_preempt_memory", run, true);
+    expect_same_preemptions(r, 5, 1);
     const std::vector<Preemption> real = real_preemptions(r.files.preemptions);
-    const std::vector<Preemption> sim = simulated_preemptions(r.result);
-    ASSERT_EQ(real.size(), 5u);
-    ASSERT_EQ(sim.size(), real.size());
-    for (std::size_t i = 0; i < real.size(); ++i) {
-      SCOPED_TRACE("job " + std::to_string(real[i].victim));
-      EXPECT_EQ(sim[i].key(), real[i].key());
-      EXPECT_LE(std::abs(sim[i].at - real[i].at), 1);
-    }
     // Each preemptor starts at once on the nodes real Slurm gave it (14 across n[1,4]).
     std::map<std::uint32_t, std::string> real_nodes;
     for (const std::string& line : test::lines_of(r.files.text)) {
@@ -204,6 +211,26 @@ TEST(FidelityTimingGolden, QosPreemptionStartsAgreeWithARealRunAsOftenAsTheRunsA
     const engine::Fidelity f = engine::compare_runs(r.real, r.simulated());
     EXPECT_EQ(f.started_both, 26u) << "run " << run;
     EXPECT_GE(f.within_10s, 18u) << "run " << run;
+  }
+}
+
+TEST(FidelityTimingGolden, APreemptorBehindAFailedPartitionPreemptsFromBackfill) {
+  // PriorityWeightQOS=0: the whole-cluster job 5 (QOS normal, highest priority) fails the
+  // partition in every main pass, so the main loop never tries the QOS-high jobs 6 and 7
+  // behind it. Backfill's will-run test, given the jobs they may preempt, finds they fit with
+  // those gone: in both runs the cycle after their submission requeued 1 for 7 and killed 2
+  // for 6 (each preemptor's nodes kept from the other), and the next cycle started 7, 6 and
+  // the QOS-normal 8 together on n1.
+  for (int run : {1, 2}) {
+    SCOPED_TRACE("run " + std::to_string(run));
+    RunReplay r("backfill_preempt", run, true);
+    expect_same_preemptions(r, 2, 2);  // slurmctld's cycle ran half a second after the engine's
+    for (const engine::SimJob& j : r.result.jobs) {
+      if (j.req.id < 6 || j.req.id > 8) continue;
+      EXPECT_EQ(j.started_by, engine::StartedBy::kBackfill) << "job " << j.req.id;
+      EXPECT_EQ(test::alloc_node_list(r.conf->config, r.result, j), "n1") << "job " << j.req.id;
+      EXPECT_LE(std::abs(j.start - j.req.recorded_start), 2) << "job " << j.req.id;
+    }
   }
 }
 
