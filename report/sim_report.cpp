@@ -1,7 +1,10 @@
 #include "report/sim_report.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
+#include "analyzer/constraint.h"
 #include "analyzer/hostlist.h"
 
 namespace sa::report {
@@ -67,6 +70,28 @@ nlohmann::json wait_json(const engine::WaitStats& w) {
           {"p95", w.p95},   {"max", w.max},   {"bounded_slowdown", w.bounded_slowdown}};
 }
 
+// A started job's placement against what it asked for (compare's placement legality): its
+// nodes all in its partition, as many as -N min[-max] allows, and together satisfying its
+// --constraint (features as nodes have them active). "" for a job that never started.
+// `sorted_parts`: each partition's node indices, sorted.
+const char* placement_legal(const engine::SimResult& r, const Config& conf,
+                            const std::vector<std::vector<std::uint32_t>>& sorted_parts, const engine::SimJob& j,
+                            const engine::SimRecord* rec) {
+  if (j.start == engine::kNoTime || !rec) return "";
+  const std::vector<std::uint32_t>& part = sorted_parts[rec->part];
+  std::vector<CandidateNode> chosen;
+  for (const engine::AllocPiece& p : j.alloc.pieces) {
+    const std::uint32_t n = r.config_node(p.node);
+    if (!std::binary_search(part.begin(), part.end(), n)) return "0";
+    chosen.push_back({n, &conf.nodes[n].active_features});
+  }
+  const std::uint32_t count = j.alloc.nodes(), least = std::max<std::uint32_t>(1, j.req.nodes);
+  if (count < least || (j.req.max_nodes > 0 && count > std::max(j.req.max_nodes, least))) return "0";
+  if (j.req.constraint.empty()) return "1";
+  const Result<Constraint> c = parse_constraint(j.req.constraint);
+  return c && nodes_satisfy(*c, chosen) ? "1" : "0";
+}
+
 }  // namespace
 
 WeightedFactors weighted_factors(const engine::PriorityFactors& f, const PrioritySettings& p) {
@@ -94,7 +119,12 @@ void write_trace_csv(std::ostream& out, const engine::SimResult& r, const engine
   const Config& conf = *site.config;
   out << "job_id,submit,eligible,start,end,wait,state,partition,account,user,qos,cpus,nodes,priority,started_by,"
          "nodelist,age,assoc,fairshare,jobsize,partition_prio,qos_prio,tres,nice,site,recorded_start,reason,"
-         "pending_reasons,end_state,suspended,suspends,requeues,events\n";
+         "pending_reasons,end_state,suspended,suspends,requeues,events,placement_legal\n";
+  std::vector<std::vector<std::uint32_t>> sorted_parts;
+  for (const Partition& p : conf.partitions) {
+    sorted_parts.push_back(p.nodes);
+    std::sort(sorted_parts.back().begin(), sorted_parts.back().end());
+  }
   for (const engine::SimJob& j : r.jobs) {
     const bool started = j.start != engine::kNoTime;
     const engine::SimRecord* rec =
@@ -136,7 +166,8 @@ void write_trace_csv(std::ostream& out, const engine::SimResult& r, const engine
         << ',' << f0(w.fairshare) << ',' << f0(w.job_size) << ',' << f0(w.partition) << ',' << f0(w.qos) << ','
         << csv_field(tres_text(w)) << ',' << f0(w.nice) << ',' << f0(w.site) << ',' << t(j.req.recorded_start) << ','
         << csv_field(reason) << ',' << csv_field(history) << ',' << end_state << ',' << j.tot_sus_time << ','
-        << j.suspends << ',' << j.requeues << ',' << csv_field(events) << '\n';
+        << j.suspends << ',' << j.requeues << ',' << csv_field(events) << ','
+        << placement_legal(r, conf, sorted_parts, j, rec) << '\n';
   }
 }
 

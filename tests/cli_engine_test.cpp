@@ -65,7 +65,7 @@ TEST(CliEngine, SimulateShowsGangSuspensionsInMetricsTimelineAndTrace) {
   std::ifstream in(trace);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_NE(text.find(":suspend;"), std::string::npos);
-  EXPECT_NE(text.find("events\n"), std::string::npos);
+  EXPECT_NE(text.find("events,placement_legal\n"), std::string::npos);
 }
 
 TEST(CliEngine, SprioJsonFromASimulation) {
