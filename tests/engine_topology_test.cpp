@@ -72,6 +72,21 @@ TEST(EngineTopology, LeafBestFitAndFlatBestFitDisagree) {
   EXPECT_EQ(flat.nodes(f, 3), "n[3-6]");  // the first run of consecutive nodes with 4 of them
 }
 
+// -N min-max: Slurm's rem_nodes starts at the max (lowered to the task count), so a job is
+// spread over that many nodes when a leaf has them; a real run (same topology, 16-CPU nodes)
+// gave -N 1-2 -n 4 n[4-5], -N 2-3 -n 2 (sbatch lowers the max to 2) n[4-5], then -N 1 n4.
+TEST(EngineTopology, ANodeRangeGetsItsMaximumWhereALeafHasIt) {
+  TopoSite topo("TopologyPlugin=topology/tree\n", kTree);
+  engine::JobRequest one_two = sized(job(1, 0, 4, 600, 600, "p"), 1);
+  one_two.max_nodes = 2;
+  engine::JobRequest two_three = sized(job(2, 3, 2, 600, 600, "p"), 2);
+  two_three.max_nodes = 3;
+  auto r = topo.run({one_two, two_three, sized(job(3, 6, 2, 600, 600, "p"), 1)});
+  EXPECT_EQ(topo.nodes(r, 1), "n[4-5]");
+  EXPECT_EQ(topo.nodes(r, 2), "n[4-5]");
+  EXPECT_EQ(topo.nodes(r, 3), "n4");
+}
+
 TEST(EngineTopology, TopoOptionalPlacesAsWithoutTopology) {
   TopoSite optional("TopologyPlugin=topology/tree\nTopologyParam=TopoOptional\n", kTree);
   EXPECT_TRUE(optional.conf->config.topology.optional);

@@ -50,8 +50,8 @@ struct Scratch {
   std::vector<std::uint8_t> required;
   std::vector<std::uint32_t> dist;
   // The node count the job is given when it can be (Slurm's rem_nodes starts at req_nodes: the
-  // -N max unless --use-min-nodes, node_scheduler.c _get_req_node_counts); min_nodes suffices
-  // only once no leaf is left (min_rem_nodes).
+  // -N max unless --use-min-nodes, node_scheduler.c get_node_cnts); min_nodes suffices only
+  // once no leaf is left (min_rem_nodes). A real -N 1-2 -n 4 job got two nodes (n[4-5]).
   std::int64_t desired = 1;
 };
 
@@ -238,7 +238,12 @@ bool fit_topology(const NodePool& pool, const SwitchTable& t, Taker& taker, cons
     if (!all) return false;  // a required node not in the map, or giving nothing
   }
   const auto min_nodes = static_cast<std::int64_t>(std::max<std::uint32_t>(1, taker.demand().min_nodes));
-  s.desired = std::max<std::int64_t>(min_nodes, taker.demand().max_nodes);
+  // sbatch lowers -N's max to the task count ("can't run N processes on M nodes"), and
+  // choose_nodes does too without --ntasks-per-node; CPUs stand in for tasks here.
+  const Demand& d = taker.demand();
+  std::int64_t max_wanted = d.max_nodes;
+  if (d.cpus_per_node == 0) max_wanted = std::min<std::int64_t>(max_wanted, d.cpus);
+  s.desired = std::max(min_nodes, max_wanted);
   // _enough_nodes: the switch and the chosen nodes must hold the minimum still needed.
   auto rem_nodes = [&] { return min_nodes - taker.nodes_used(); };
   const int top = top_switch(t, pool, s, required, rem_nodes());
