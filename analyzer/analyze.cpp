@@ -6,8 +6,11 @@
 #include <new>
 
 #include "analyzer/conf_loader.h"
+#include "analyzer/include_files.h"
 #include "analyzer/raw_config.h"
 #include "analyzer/resolve.h"
+#include "analyzer/text_util.h"
+#include "analyzer/topology.h"
 
 namespace sa {
 
@@ -27,6 +30,40 @@ void resolve_all(const LoadedConf& loaded, Analysis& a, const AnalyzeOptions& op
   validate_record_types(*raw, options.version, a.diagnostics);
   resolve_model(*raw, options, a.config, a.diagnostics);
   a.raw = std::move(raw);
+}
+
+// TopologyPlugin=topology/tree reads topology.conf from slurm.conf's directory
+// (read_config.c get_extra_conf_path). It is opened as an Include is (include_files.h): the
+// same roots, --include-map and symlink checks, so a hostile topology.conf symlink reads nothing
+// outside them.
+void load_topology(Analysis& a, const AnalyzeOptions& options) {
+  if (!uses_topology_tree(a.config)) return;
+  const std::string root_path = a.sources.path(a.root);
+  IncludeFiles files(options.includes, root_path, a.sources);
+  const std::filesystem::path target = std::filesystem::path(root_path).parent_path() / "topology.conf";
+  const IncludeOpen opened = files.open(target);
+  const Setting* plugin = a.config.setting("TopologyPlugin");
+  if (opened.file == kNoFile && opened.kind == ErrorKind::kRefused) {
+    a.diagnostics.error("CONF048", plugin->value_loc,
+                        fmt::format("TopologyPlugin=topology/tree reads '{}', which is refused: {}; the simulation "
+                                    "uses no topology",
+                                    printable(target.string(), 200), opened.error),
+                        "include roots: " + files.roots_text());
+    return;
+  }
+  if (opened.file == kNoFile) {
+    // slurmctld stops ("something wrong with opening/reading", _read_topo_file); a warning here:
+    // a repository often keeps slurm.conf without the topology.conf deployed beside it.
+    a.diagnostics.warning("CONF051", plugin->value_loc,
+                          fmt::format("TopologyPlugin=topology/tree reads '{}', which cannot be read ({}); "
+                                      "slurmctld would not start, and the simulation uses no topology",
+                                      printable(target.string(), 200), opened.error),
+                          "put topology.conf beside slurm.conf");
+    return;
+  }
+  LoadedConf loaded =
+      load_conf_text(opened.file, a.sources, a.diagnostics, {options.version, options.includes, options.limits});
+  read_topology(loaded, options.version, options.limits, a.config, a.diagnostics);
 }
 
 // What an unreadable Include may have defined is not certainly missing: say so, and keep the
@@ -60,6 +97,7 @@ void analyze_root(Analysis& a, const AnalyzeOptions& options) {
     LoadedConf loaded =
         load_conf_text(a.root, a.sources, a.diagnostics, {options.version, options.includes, options.limits});
     resolve_all(loaded, a, options);
+    if (options.kind == ConfKind::kSlurm) load_topology(a, options);
     soften_after_missing_includes(loaded, a);
   });
 }

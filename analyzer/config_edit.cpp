@@ -6,6 +6,7 @@
 #include "analyzer/raw_config.h"
 #include "analyzer/resolve.h"
 #include "analyzer/text_util.h"
+#include "analyzer/topology.h"
 
 namespace sa {
 
@@ -92,6 +93,11 @@ std::unique_ptr<Config> resolve_edited(const Analysis& analysis, const std::vect
   DiagnosticSink dropped;
   try {
     resolve_model(raw, analysis.options, *config, dropped);
+    // topology.conf is its own file, read once; an edit of slurm.conf keeps it while the
+    // plugin that reads it stays and the nodes it names are the same.
+    if (uses_topology_tree(*config) && config->nodes.size() == analysis.config.nodes.size()) {
+      config->topology = analysis.config.topology;
+    }
   } catch (const std::exception&) {
     // The same settings resolved once already; only memory can fail here. Keep the model read.
     return std::make_unique<Config>(analysis.config);

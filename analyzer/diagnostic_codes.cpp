@@ -54,6 +54,8 @@ const std::vector<DiagnosticCode>& diagnostic_codes() {
       {"CONF049", "input-too-large", "a config beyond a limit (Include files, lines, nodes; see docs/limits.md)"},
       {"CONF050", "non-decimal-number",
        "a hexadecimal (0x) or zero-padded number, which Slurm reads in base 16 or 8 (info)"},
+      {"CONF051", "topology-problem",
+       "a topology.conf that Slurm refuses (loop, unknown child, duplicate switch) or that leaves nodes out"},
       {"ACCT001", "dump-syntax", "a sacctmgr dump line that cannot be read, or an unknown line title"},
       {"ACCT002", "undefined-parent", "a Parent not defined by an earlier Account line, or a line under it"},
       {"ACCT003", "invalid-assoc-option", "an unknown association option or a value it cannot take"},

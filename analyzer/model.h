@@ -206,6 +206,28 @@ struct AccountingSettings {
   bool enforces(const std::string& word) const;
 };
 
+/// One SwitchName line of topology.conf (TopologyPlugin=topology/tree), as Slurm 22.05 keeps
+/// it in switch_record_table (src/common/slurm_topology.h switch_record_t).
+struct Switch {
+  std::string name;
+  SourceLoc loc;
+  int level = 0;  // 0: a leaf (Nodes=); else one more than its highest child
+  std::uint32_t link_speed = 1;
+  // The switch that lists it in Switches= (the last such line), else 0: Slurm's table is
+  // zero-filled, so a root's parent is switch 0 (topology_tree.c _find_child_switches).
+  std::uint32_t parent = 0;
+  std::vector<std::uint32_t> children;  // Switches=, as indexes into Topology::switches
+  std::vector<std::uint32_t> nodes;     // Config::nodes indexes, ascending: a leaf's own, else its children's
+};
+
+/// topology.conf as topology/tree reads it (analyzer/topology.h); empty without that plugin or
+/// when Slurm would refuse the file.
+struct Topology {
+  std::vector<Switch> switches;  // file order: ties between equal switches go to the first
+  bool optional = false;         // TopologyParam=TopoOptional: only jobs asking for --switches use it
+  bool empty() const { return switches.empty(); }
+};
+
 /// A scalar setting as written: its canonical key spelling, value and location.
 struct Setting {
   std::string key;
@@ -228,6 +250,7 @@ struct Config {
   PreemptSettings preempt;
   SelectSettings select;
   AccountingSettings accounting;
+  Topology topology;  // topology.conf, when TopologyPlugin=topology/tree
   std::string enforce_part_limits = "NO";
   std::uint32_t over_time_limit = 0;        // minutes
   std::map<std::string, Setting> settings;  // lower-cased key -> last value written

@@ -21,6 +21,47 @@ std::uint32_t Allocation::gpus() const {
   return n;
 }
 
+namespace {
+
+// topology.conf's switches over the internal numbering, with the switch-to-switch hop counts
+// topology_tree.c _validate_switches computes (Floyd-Warshall over parent-child links; a
+// breadth-first search from each switch gives the same shortest paths).
+std::shared_ptr<const SwitchTable> build_switch_table(const Topology& topo,
+                                                      const std::vector<std::uint32_t>& internal) {
+  auto t = std::make_shared<SwitchTable>();
+  const std::size_t n = topo.switches.size();
+  std::vector<std::vector<std::uint32_t>> links(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Switch& sw = topo.switches[i];
+    SwitchTable::Entry e{NodeBitset(internal.size()), sw.level, sw.parent};
+    for (std::uint32_t c : sw.nodes) e.nodes.set(internal[c]);
+    t->switches.push_back(std::move(e));
+    for (std::uint32_t c : sw.children) {
+      links[i].push_back(c);
+      links[c].push_back(static_cast<std::uint32_t>(i));
+    }
+  }
+  t->covered = NodeBitset(internal.size());
+  for (const SwitchTable::Entry& e : t->switches) t->covered |= e.nodes;
+  t->hops.assign(n * n, SwitchTable::kFar);
+  std::vector<std::uint32_t> queue;
+  for (std::size_t from = 0; from < n; ++from) {
+    std::uint16_t* row = &t->hops[from * n];
+    row[from] = 0;
+    queue.assign(1, static_cast<std::uint32_t>(from));
+    for (std::size_t q = 0; q < queue.size(); ++q) {
+      for (std::uint32_t next : links[queue[q]]) {
+        if (row[next] != SwitchTable::kFar) continue;
+        row[next] = static_cast<std::uint16_t>(row[queue[q]] + 1);
+        queue.push_back(next);
+      }
+    }
+  }
+  return t;
+}
+
+}  // namespace
+
 NodePool::NodePool(const Config& config) {
   memory_ = config.select.memory && config.select.type != "select/linear";
   // Every select plugin of 22.05 chooses nodes by best fit (cons_tres/cons_res _eval_nodes,
@@ -66,6 +107,21 @@ NodePool::NodePool(const Config& config) {
   state_.free = NodeBitset(n_nodes, true);
   state_.idle = NodeBitset(n_nodes, true);
   empty_ = state_;
+  // TopoOptional: only jobs with --switches use the topology (cons_tres _eval_nodes).
+  if (!config.topology.empty() && !config.topology.optional && config.select.type == "select/cons_tres") {
+    switches_ = build_switch_table(config.topology, internal_index_);
+    placement_ = Placement::kTopologyTree;
+    // _eval_nodes_topo only takes nodes under its top switch: a node on no switch never runs
+    // a job, so it is left out of every candidate set (the analyzer warns about it, CONF051).
+    usable_ &= switches_->covered;
+  }
+}
+
+void NodePool::set_usable(std::uint32_t internal, bool on) {
+  if (on && (!switches_ || switches_->covered.test(internal)))
+    usable_.set(internal);
+  else
+    usable_.reset(internal);
 }
 
 std::uint32_t NodePool::capacity(const NodeResources& n, const Demand& d) const {

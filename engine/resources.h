@@ -8,6 +8,7 @@
 // fit skip full nodes a word at a time.
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "analyzer/model.h"
@@ -84,9 +85,12 @@ struct PoolState {
 
 /// How nodes are chosen among the candidates (engine/policy/): kInOrder takes them in weight,
 /// then configuration order; kBestFit is select/cons_tres's _eval_nodes (consecutive sets,
-/// the tightest sufficient set, the best-fitting single node). A demand can ask for the
-/// least loaded nodes instead (Demand::least_loaded).
-enum class Placement : std::uint8_t { kInOrder, kBestFit };
+/// the tightest sufficient set, the best-fitting single node); kTopologyTree is its
+/// _eval_nodes_topo (topology.conf's switches: engine/policy/topology_tree.h). A demand can
+/// ask for the least loaded nodes instead (Demand::least_loaded).
+enum class Placement : std::uint8_t { kInOrder, kBestFit, kTopologyTree };
+
+struct SwitchTable;  // engine/policy/topology_tree.h
 
 class NodePool {
  public:
@@ -96,13 +100,9 @@ class NodePool {
   PoolState& state() { return state_; }
   /// Usable nodes (not DOWN/DRAIN/FAIL/FUTURE in the config), internal numbering.
   const NodeBitset& usable() const { return usable_; }
-  /// Node events (DOWN/DRAIN periods) switch nodes off and back on; internal numbering.
-  void set_usable(std::uint32_t internal, bool on) {
-    if (on)
-      usable_.set(internal);
-    else
-      usable_.reset(internal);
-  }
+  /// Node events (DOWN/DRAIN periods) switch nodes off and back on; internal numbering. A node
+  /// on no leaf switch of topology.conf stays off (topology/tree never gives it to a job).
+  void set_usable(std::uint32_t internal, bool on);
   std::size_t size() const { return config_index_.size(); }
   /// The Config::nodes index of an internal node number, and back.
   std::uint32_t config_index(std::uint32_t internal) const { return config_index_[internal]; }
@@ -126,7 +126,12 @@ class NodePool {
   std::uint64_t requested_mem(const NodeResources& n, const Demand& d, std::uint32_t cpus) const;
   bool memory_tracked() const { return memory_; }
   Placement placement() const { return placement_; }
-  void set_placement(Placement p) { placement_ = p; }
+  /// kTopologyTree needs the switch table, so it is only set by the constructor.
+  void set_placement(Placement p) {
+    if (p != Placement::kTopologyTree) placement_ = p;
+  }
+  /// topology.conf's switches over the internal numbering; null without topology/tree.
+  const SwitchTable* switches() const { return switches_.get(); }
   /// The node's scheduling Weight (internal numbering; the numbering follows it).
   std::uint64_t weight(std::uint32_t internal) const { return weight_[internal]; }
   /// The most CPUs any node has: with the demand's max_cpus_per_node it bounds what one node
@@ -156,6 +161,7 @@ class NodePool {
   bool memory_ = true;
   Placement placement_ = Placement::kInOrder;
   std::vector<std::uint64_t> weight_;
+  std::shared_ptr<const SwitchTable> switches_;  // immutable: copies of the pool share it
 };
 
 }  // namespace sa::engine

@@ -51,19 +51,34 @@ struct Replay : test::GoldenCapture {
   engine::SimResult result;
 };
 
-TEST(FidelityGolden, PackingMemoryPlacesEveryJobOnTheNodesRealSlurmChose) {
-  Replay r("packing_memory");
+// Every job of the replay on the nodes real Slurm chose, started within one scheduler tick.
+void expect_real_nodes_and_starts(const Replay& r, std::size_t jobs) {
   const auto real = real_jobs(r.dir);
-  ASSERT_EQ(r.result.jobs.size(), 11u);
+  ASSERT_EQ(r.result.jobs.size(), jobs);
   for (const engine::SimJob& j : r.result.jobs) {
     SCOPED_TRACE("job " + std::to_string(j.req.id));
     ASSERT_TRUE(real.count(j.req.id));
-    // e.g. job 3 (-n 4 --mem=8000) on the nearly full n2 (best fit), job 6 (-N 1-2 -n 12)
-    // split over n[1,4] when no node has 12 CPUs and the memory left, job 7 (-N 2
-    // --ntasks-per-node=2) on n[1-2].
     EXPECT_EQ(r.nodes_of(j), real.at(j.req.id).nodes);
     EXPECT_LE(std::abs(j.start - j.req.recorded_start), r.tick);
   }
+}
+
+// e.g. job 3 (-n 4 --mem=8000) on the nearly full n2 (best fit), job 6 (-N 1-2 -n 12) split
+// over n[1,4] when no node has 12 CPUs and the memory left, job 7 (-N 2 --ntasks-per-node=2)
+// on n[1-2].
+TEST(FidelityGolden, PackingMemoryPlacesEveryJobOnTheNodesRealSlurmChose) {
+  expect_real_nodes_and_starts(Replay("packing_memory"), 11);
+}
+
+// TopologyPlugin=topology/tree with topology.conf beside slurm.conf (leaf1 n[1-3], leaf2 n[4-5],
+// leaf3 n[6-8] under two spines): real Slurm put jobs 1-5 where flat best fit would not (n4,
+// not n1; n[4-5], not n1; n[1-3,5], not n[5-8]; n[1,5], not n1; n[6,8] beside -w n8), the same
+// in both runs; job 6 waited for job 2's end and spans the spines (n[4,7]).
+TEST(FidelityGolden, TopologyTreePlacesEveryJobOnTheSwitchesRealSlurmChose) {
+  Replay r("topology");
+  ASSERT_EQ(r.conf->config.topology.switches.size(), 6u);
+  for (const Diagnostic& d : r.conf->diagnostics.all()) EXPECT_NE(d.code, "CONF051") << d.message;
+  expect_real_nodes_and_starts(r, 6);
 }
 
 TEST(FidelityGolden, ConstraintsPlaceJobsOnlyOnNodesWithTheirFeatures) {

@@ -5,6 +5,7 @@
 #include "engine/policy/best_fit.h"
 #include "engine/policy/least_loaded.h"
 #include "engine/policy/node_select.h"
+#include "engine/policy/topology_tree.h"
 
 namespace sa::engine {
 
@@ -12,6 +13,13 @@ template <class NodeAt, class FreeCpus>
 inline bool NodePool::fit_nodes(NodeAt node_at, const Demand& d, const NodeBitset& candidates, bool prefer_busy,
                                 Allocation* out, FreeCpus free_cpus) const {
   NodeTaker<NodeAt, FreeCpus> taker(*this, node_at, d, out, free_cpus);
+  // topology/tree: _eval_nodes_topo comes after bf_busy_nodes and LLN in _eval_nodes and takes
+  // the required nodes itself. Whether a job fits at all can depend on the switches (nodes on
+  // no switch, disjoint trees), so it answers the no-allocation questions too. Counted
+  // features keep the flat path (22.05 selects them feature by feature, _get_req_features).
+  if (placement_ == Placement::kTopologyTree && !prefer_busy && !d.least_loaded && !d.counted) {
+    return fit_topology(*this, *switches_, taker, candidates, d.required);
+  }
   const NodeBitset* pool = &candidates;
   thread_local NodeBitset rest;
   if (d.required) {
@@ -71,6 +79,7 @@ inline bool NodePool::fit_nodes(NodeAt node_at, const Demand& d, const NodeBitse
   if (d.least_loaded) return fit_least_loaded(*this, taker, *pool);
   switch (placement_) {
     case Placement::kBestFit:
+    case Placement::kTopologyTree:
       return fit_best(*this, taker, *pool);
     case Placement::kInOrder:
       break;

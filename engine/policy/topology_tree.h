@@ -1,0 +1,275 @@
+#pragma once
+// topology/tree node selection as select/cons_tres does it in 22.05 (cons_tres/job_test.c
+// _eval_nodes_topo, with _topo_choose_best_switch, _topo_compare_switches, _topo_add_dist and
+// _enough_nodes), reached from _eval_nodes after bf_busy_nodes and LLN when topology.conf has
+// switches and TopologyParam lacks TopoOptional:
+//   1. the top switch: the highest-level switch overlapping the required (-w) nodes, or else
+//      the highest-level switch with enough usable nodes whose lightest nodes weigh least;
+//      every node used lies under it (so nodes on no switch are never used);
+//   2. the usable nodes under it, one node weight at a time (lightest first) until they hold
+//      the job; lighter weights are taken whole;
+//   3. the leaves of required nodes give their other nodes first; then leaves one at a time:
+//      the nearest to those chosen (switch hops), among equals the tightest fit counted in
+//      usable nodes (a leaf that holds the nodes still needed with the fewest to spare; else,
+//      comparing at the parents where theirs differ, the larger), the first on ties. A
+//      chosen leaf's nodes are taken in node order, not by free CPUs.
+// Node counts, not CPUs, rank the leaves: a 1-node job goes to the leaf with the fewest
+// usable nodes even if a fuller node elsewhere would fit it better.
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "engine/bitset.h"
+
+namespace sa::engine {
+
+/// topology.conf's switches over the pool's internal node numbering (NodePool builds it).
+struct SwitchTable {
+  static constexpr std::uint16_t kFar = std::numeric_limits<std::uint16_t>::max();  // no path (INFINITE)
+  struct Entry {
+    NodeBitset nodes;
+    int level = 0;
+    std::uint32_t parent = 0;  // Slurm's: 0 for a root (its table is zero-filled)
+  };
+  std::vector<Entry> switches;      // topology.conf order
+  NodeBitset covered;               // nodes under some switch
+  std::vector<std::uint16_t> hops;  // switches x switches, shortest path in switch links (kFar: none)
+  bool empty() const { return switches.empty(); }
+  std::uint16_t dist(std::size_t from, std::size_t to) const { return hops[from * switches.size() + to]; }
+};
+
+namespace topo_detail {
+
+constexpr std::uint32_t kInfinite = std::numeric_limits<std::uint32_t>::max();
+
+// Per-fit scratch, one per thread (backfill plans in parallel).
+struct Scratch {
+  NodeBitset map, best, used;
+  std::vector<std::int64_t> count;  // usable nodes under each switch (switch_node_cnt)
+  std::vector<std::uint8_t> required;
+  std::vector<std::uint32_t> dist;
+  // The node count the job is given when it can be (Slurm's rem_nodes starts at req_nodes: the
+  // -N max unless --use-min-nodes, node_scheduler.c get_node_cnts); min_nodes suffices only
+  // once no leaf is left (min_rem_nodes). A real -N 1-2 -n 4 job got two nodes (n[4-5]).
+  std::int64_t desired = 1;
+};
+
+// _topo_compare_switches: > 0 when switch i fits the rest of the job better than switch j.
+inline int compare_switches(const SwitchTable& t, const Scratch& s, std::size_t i, std::size_t j,
+                            std::int64_t rem_nodes) {
+  // Slurm's loop climbs while the parents differ; a bad table could cycle through the
+  // zero-filled root parent, so the climb is bounded by the table size.
+  for (std::size_t step = 0; step <= t.switches.size(); ++step) {
+    const bool i_fit = s.count[i] >= rem_nodes, j_fit = s.count[j] >= rem_nodes;
+    if (i_fit && j_fit) {
+      if (s.count[i] != s.count[j]) return s.count[i] < s.count[j] ? 1 : -1;
+      break;
+    }
+    if (i_fit != j_fit) return i_fit ? 1 : -1;
+    const std::uint32_t pi = t.switches[i].parent, pj = t.switches[j].parent;
+    if ((pi == i && pj == j) || pi == pj) break;
+    i = pi;
+    j = pj;
+  }
+  if (s.count[i] != s.count[j]) return s.count[i] > s.count[j] ? 1 : -1;
+  if (t.switches[i].level != t.switches[j].level) return t.switches[i].level < t.switches[j].level ? 1 : -1;
+  return 0;
+}
+
+// _topo_choose_best_switch over the unused leaves: nearer first, then the better fit.
+inline int choose_leaf(const SwitchTable& t, const Scratch& s, std::int64_t rem_nodes) {
+  int best = -1;
+  for (std::size_t i = 0; i < t.switches.size(); ++i) {
+    if (t.switches[i].level != 0 || s.required[i] || s.count[i] == 0 || s.dist[i] == kInfinite) continue;
+    if (best < 0) {
+      best = static_cast<int>(i);
+      continue;
+    }
+    const auto b = static_cast<std::size_t>(best);
+    const int tcs = compare_switches(t, s, i, b, rem_nodes);
+    if ((s.dist[i] < s.dist[b] && tcs >= 0) || (s.dist[i] == s.dist[b] && tcs > 0)) best = static_cast<int>(i);
+  }
+  return best;
+}
+
+// _topo_add_dist: the distances from everything chosen so far, summed.
+inline void add_dist(const SwitchTable& t, Scratch& s, std::size_t from) {
+  for (std::size_t i = 0; i < t.switches.size(); ++i) {
+    const std::uint16_t d = t.dist(from, i);
+    s.dist[i] = (d == SwitchTable::kFar || s.dist[i] == kInfinite) ? kInfinite : s.dist[i] + d;
+  }
+}
+
+// The top switch of step 1, or -1.
+inline int top_switch(const SwitchTable& t, const NodePool& pool, Scratch& s, const NodeBitset* required,
+                      std::int64_t rem_nodes) {
+  int top = -1;
+  std::uint64_t top_weight = 0;
+  thread_local NodeBitset under;
+  for (std::size_t i = 0; i < t.switches.size(); ++i) {
+    const int level = t.switches[i].level;
+    under.assign_and(t.switches[i].nodes, s.map);
+    s.count[i] = static_cast<std::int64_t>(under.count());
+    if (required && under.intersects(*required)) {
+      if (top < 0 || level > t.switches[static_cast<std::size_t>(top)].level) top = static_cast<int>(i);
+    }
+    if (required || s.count[i] < rem_nodes || s.count[i] == 0) continue;
+    // The lightest node weight under the switch: the numbering is weight-sorted.
+    std::uint64_t weight = 0;
+    under.for_each_until([&](std::size_t n) {
+      weight = pool.weight(static_cast<std::uint32_t>(n));
+      return true;
+    });
+    if (top < 0 || (level >= t.switches[static_cast<std::size_t>(top)].level && weight <= top_weight)) {
+      top = static_cast<int>(i);
+      top_weight = weight;
+    }
+  }
+  return top;
+}
+
+// Offers the unused usable nodes of `nodes` in order; true when the job is met.
+template <class Taker>
+bool offer_all(Taker& taker, Scratch& s, const NodeBitset& nodes) {
+  bool done = false;
+  nodes.for_each_until([&](std::size_t n) {
+    if (s.used.test(n) || !s.map.test(n)) return false;
+    s.used.set(n);
+    taker.offer(static_cast<std::uint32_t>(n));
+    done = taker.done() && taker.nodes_used() >= s.desired;
+    return done;
+  });
+  return done;
+}
+
+// Step 2: the usable nodes under the top switch, whole node weights at a time, until they hold
+// the job; the lighter weights before the last one are taken outright (req2_nodes_bitmap).
+// False when even all of them do not.
+template <class Taker>
+bool best_nodes(const NodePool& pool, Taker& taker, Scratch& s, const NodeBitset& top, std::int64_t rem_nodes,
+                NodeBitset& lighter) {
+  const auto gpus_needed = static_cast<std::int64_t>(taker.demand().gpus);
+  thread_local NodeBitset pool_nodes;
+  pool_nodes.assign_and(top, s.map);
+  pool_nodes.subtract(s.used);
+  s.best = NodeBitset(s.map.size());
+  lighter = NodeBitset(s.map.size());
+  std::int64_t cpus = 0, nodes = 0, gpus = 0;
+  bool sufficient = false, first = true;
+  std::uint64_t weight = 0;
+  pool_nodes.for_each_until([&](std::size_t n) {
+    const auto i = static_cast<std::uint32_t>(n);
+    if (first || pool.weight(i) != weight) {
+      sufficient = !first && cpus >= taker.cpus_left() && nodes >= rem_nodes && gpus >= gpus_needed;
+      if (sufficient) return true;
+      if (!first) lighter = s.best;
+      first = false;
+      weight = pool.weight(i);
+    }
+    s.best.set(n);
+    cpus += taker.available(i);
+    ++nodes;
+    gpus += taker.demand().whole_nodes ? taker.node(i).gpus_total : taker.node(i).gpus_free;
+    return false;
+  });
+  return sufficient || (cpus >= taker.cpus_left() && nodes >= rem_nodes && gpus >= gpus_needed);
+}
+
+// Step 3: the other nodes of leaves holding required or lighter nodes, then leaf after leaf.
+template <class Taker>
+bool fit_leaves(const SwitchTable& t, Taker& taker, Scratch& s, bool any_required) {
+  const std::size_t n_sw = t.switches.size();
+  thread_local NodeBitset under;
+  if (any_required) {
+    for (std::size_t i = 0; i < n_sw; ++i) {
+      if (!s.required[i] || t.switches[i].level != 0) continue;
+      under.assign_and(t.switches[i].nodes, s.best);
+      if (offer_all(taker, s, under)) return true;
+    }
+  }
+  s.dist.assign(n_sw, 0);
+  for (std::size_t i = 0; i < n_sw; ++i) {
+    if (s.required[i]) add_dist(t, s, i);
+  }
+  std::int64_t rem = s.desired - taker.nodes_used();
+  for (std::int64_t prev = rem + 1; prev != rem; rem = s.desired - taker.nodes_used()) {
+    prev = rem;  // a leaf that gave nothing stalls the loop, as in Slurm
+    const int leaf = choose_leaf(t, s, rem);
+    if (leaf < 0) break;
+    const auto l = static_cast<std::size_t>(leaf);
+    add_dist(t, s, l);
+    under.assign_and(t.switches[l].nodes, s.best);
+    if (offer_all(taker, s, under)) return true;
+    s.count[l] = 0;  // used all
+  }
+  return taker.done();
+}
+
+}  // namespace topo_detail
+
+/// The nodes _eval_nodes_topo gives the demand among `candidates` (required nodes included).
+template <class Taker>
+bool fit_topology(const NodePool& pool, const SwitchTable& t, Taker& taker, const NodeBitset& candidates,
+                  const NodeBitset* required) {
+  using namespace topo_detail;
+  thread_local Scratch s;
+  const std::size_t n_sw = t.switches.size();
+  s.count.assign(n_sw, 0);
+  s.required.assign(n_sw, 0);
+  // choose_nodes: nodes that can give the job nothing are out of the node map.
+  s.map = NodeBitset(candidates.size());
+  candidates.for_each([&](std::size_t n) {
+    if (taker.available(static_cast<std::uint32_t>(n)) > 0) s.map.set(n);
+  });
+  s.used = NodeBitset(candidates.size());
+  const std::uint32_t max_nodes = taker.demand().max_nodes;
+  if (required) {
+    if (max_nodes && required->count() > max_nodes) return false;
+    bool all = true;
+    required->for_each_until([&](std::size_t n) {
+      all = s.map.test(n);
+      if (all) {
+        s.used.set(n);
+        taker.offer(static_cast<std::uint32_t>(n));
+      }
+      return !all;
+    });
+    if (!all) return false;  // a required node not in the map, or giving nothing
+  }
+  const auto min_nodes = static_cast<std::int64_t>(std::max<std::uint32_t>(1, taker.demand().min_nodes));
+  // sbatch lowers -N's max to the task count ("can't run N processes on M nodes"), and
+  // choose_nodes does too without --ntasks-per-node; CPUs stand in for tasks here.
+  const Demand& d = taker.demand();
+  std::int64_t max_wanted = d.max_nodes;
+  if (d.cpus_per_node == 0) max_wanted = std::min<std::int64_t>(max_wanted, d.cpus);
+  s.desired = std::max(min_nodes, max_wanted);
+  // _enough_nodes: the switch and the chosen nodes must hold the minimum still needed.
+  auto rem_nodes = [&] { return min_nodes - taker.nodes_used(); };
+  const int top = top_switch(t, pool, s, required, rem_nodes());
+  if (top < 0) return false;
+  const NodeBitset& top_nodes = t.switches[static_cast<std::size_t>(top)].nodes;
+  if (required) {
+    thread_local NodeBitset outside;
+    outside = *required;
+    outside.subtract(top_nodes);
+    if (!outside.none()) return false;  // "requires nodes that do not have shared network"
+    if (taker.done() && taker.nodes_used() >= s.desired) return true;
+    if (max_nodes && taker.nodes_used() >= max_nodes) return false;
+  }
+  thread_local NodeBitset lighter;
+  if (!best_nodes(pool, taker, s, top_nodes, rem_nodes(), lighter)) return false;
+  if (!lighter.none() && offer_all(taker, s, lighter)) return true;
+  // Every switch now counts only the nodes chosen (the top switch's, the required, the lighter).
+  s.best |= s.used;
+  thread_local NodeBitset under;
+  for (std::size_t i = 0; i < n_sw; ++i) {
+    under.assign_and(t.switches[i].nodes, s.best);
+    under &= top_nodes;
+    s.count[i] = static_cast<std::int64_t>(under.count());
+    s.required[i] = (required && under.intersects(*required)) || under.intersects(lighter);
+  }
+  return fit_leaves(t, taker, s, (required != nullptr) || !lighter.none());
+}
+
+}  // namespace sa::engine

@@ -1,0 +1,118 @@
+// topology/tree placement (engine/policy/topology_tree.h, 22.05 cons_tres _eval_nodes_topo) on
+// small clusters where the leaf-switch choice and flat best fit (_eval_nodes) disagree.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "tests/engine_test_util.h"
+
+namespace sa {
+namespace {
+
+using test::find_job;
+using test::job;
+
+const char* const kNodes =
+    "ClusterName=c\nSlurmctldHost=h\nSelectType=select/cons_tres\nSelectTypeParameters=CR_Core\n"
+    "NodeName=n[1-8] CPUs=8 RealMemory=8000\nPartitionName=p Nodes=n[1-8] Default=YES MaxTime=60\n";
+// leaf1 n[1-3], leaf2 n[4-5], leaf3 n[6-8]; spine1 over leaf1 and leaf2, spine2 over leaf3.
+const char* const kTree =
+    "SwitchName=leaf1 Nodes=n[1-3]\nSwitchName=leaf2 Nodes=n[4-5]\nSwitchName=leaf3 Nodes=n[6-8]\n"
+    "SwitchName=spine1 Switches=leaf[1-2]\nSwitchName=spine2 Switches=leaf3\nSwitchName=root Switches=spine[1-2]\n";
+
+// A site whose slurm.conf (kNodes + `extra`) sits beside `topology`.
+struct TopoSite {
+  std::map<std::string, std::string> files;
+  std::unique_ptr<Analysis> conf;
+  engine::Site site;
+  TopoSite(const std::string& extra, const std::string& topology) : files{{"/site/topology.conf", topology}} {
+    AnalyzeOptions o;
+    o.version = *SlurmVersion::parse("22.05");
+    o.includes.memory_tree = &files;
+    conf = analyze_text("/site/slurm.conf", std::string(kNodes) + extra, o);
+    site.config = &conf->config;
+  }
+  engine::SimResult run(std::vector<engine::JobRequest> jobs) const {
+    engine::Workload w;
+    w.jobs = std::move(jobs);
+    return engine::Simulator(site, {}).run(w);
+  }
+  std::string nodes(const engine::SimResult& r, std::uint32_t id) const {
+    return test::alloc_node_list(conf->config, r, find_job(r, id));
+  }
+};
+
+engine::JobRequest sized(engine::JobRequest j, std::uint32_t nodes, const char* nodelist = "") {
+  j.nodes = nodes;
+  j.nodelist = nodelist;
+  return j;
+}
+
+// The capture's first four jobs on 8-CPU nodes: each lands where real Slurm put its 16-CPU
+// counterpart (tests/golden/mini_slurm_fidelity/topology), and flat best fit differs each time.
+std::vector<engine::JobRequest> four_jobs() {
+  return {job(1, 0, 2, 600, 600, "p"), job(2, 3, 8, 600, 600, "p"), sized(job(3, 6, 4, 600, 600, "p"), 4),
+          job(4, 9, 6, 600, 600, "p"), sized(job(5, 12, 2, 600, 600, "p"), 2, "n8")};
+}
+
+TEST(EngineTopology, LeafBestFitAndFlatBestFitDisagree) {
+  TopoSite topo("TopologyPlugin=topology/tree\n", kTree);
+  ASSERT_EQ(topo.conf->config.topology.switches.size(), 6u);
+  auto r = topo.run(four_jobs());
+  EXPECT_EQ(topo.nodes(r, 1), "n4");        // leaf2 has the fewest usable nodes
+  EXPECT_EQ(topo.nodes(r, 2), "n[4-5]");    // n4's 6 free CPUs, then n5, in node order
+  EXPECT_EQ(topo.nodes(r, 3), "n[1-3,5]");  // no leaf has 4 nodes: leaf1, then the nearest leaf2
+  EXPECT_EQ(topo.nodes(r, 4), "n[1,5]");    // leaf2's last node (5 free), one CPU from leaf1
+  EXPECT_EQ(topo.nodes(r, 5), "n[6,8]");    // -w n8: the rest from n8's own leaf
+  TopoSite flat("", kTree);
+  EXPECT_TRUE(flat.conf->config.topology.empty());
+  auto f = flat.run(four_jobs());
+  EXPECT_EQ(flat.nodes(f, 1), "n1");
+  EXPECT_EQ(flat.nodes(f, 2), "n2");
+  EXPECT_EQ(flat.nodes(f, 3), "n[3-6]");  // the first run of consecutive nodes with 4 of them
+}
+
+// -N min-max: Slurm's rem_nodes starts at the max (lowered to the task count), so a job is
+// spread over that many nodes when a leaf has them; a real run (same topology, 16-CPU nodes)
+// gave -N 1-2 -n 4 n[4-5], -N 2-3 -n 2 (sbatch lowers the max to 2) n[4-5], then -N 1 n4.
+TEST(EngineTopology, ANodeRangeGetsItsMaximumWhereALeafHasIt) {
+  TopoSite topo("TopologyPlugin=topology/tree\n", kTree);
+  engine::JobRequest one_two = sized(job(1, 0, 4, 600, 600, "p"), 1);
+  one_two.max_nodes = 2;
+  engine::JobRequest two_three = sized(job(2, 3, 2, 600, 600, "p"), 2);
+  two_three.max_nodes = 3;
+  auto r = topo.run({one_two, two_three, sized(job(3, 6, 2, 600, 600, "p"), 1)});
+  EXPECT_EQ(topo.nodes(r, 1), "n[4-5]");
+  EXPECT_EQ(topo.nodes(r, 2), "n[4-5]");
+  EXPECT_EQ(topo.nodes(r, 3), "n4");
+}
+
+TEST(EngineTopology, TopoOptionalPlacesAsWithoutTopology) {
+  TopoSite optional("TopologyPlugin=topology/tree\nTopologyParam=TopoOptional\n", kTree);
+  EXPECT_TRUE(optional.conf->config.topology.optional);
+  auto r = optional.run(four_jobs());
+  EXPECT_EQ(optional.nodes(r, 1), "n1");
+}
+
+TEST(EngineTopology, NodesOnNoSwitchAreNeverUsed) {
+  TopoSite s("TopologyPlugin=topology/tree\n", "SwitchName=leaf Nodes=n[1-2]\n");
+  // Two 8-CPU nodes under the only switch: a 24-CPU job can never run, the 16-CPU ones wait
+  // for each other although n[3-8] are idle.
+  auto r = s.run({job(1, 0, 16, 100, 100, "p"), job(2, 0, 16, 100, 100, "p"), job(3, 0, 24, 100, 100, "p")});
+  EXPECT_EQ(s.nodes(r, 1), "n[1-2]");
+  EXPECT_EQ(s.nodes(r, 2), "n[1-2]");
+  EXPECT_EQ(find_job(r, 2).start, find_job(r, 1).end);
+  EXPECT_EQ(find_job(r, 3).state, engine::JobState::kRejected);
+}
+
+TEST(EngineTopology, AJobSpansOnlyOneTree) {
+  // Two roots of four nodes each and no switch over both: 5 nodes never fit.
+  TopoSite s("TopologyPlugin=topology/tree\n", "SwitchName=a Nodes=n[1-4]\nSwitchName=b Nodes=n[5-8]\n");
+  auto r = s.run({sized(job(1, 0, 5, 100, 100, "p"), 5), sized(job(2, 0, 4, 100, 100, "p"), 4)});
+  EXPECT_EQ(find_job(r, 1).state, engine::JobState::kRejected);
+  // The last root with enough nodes is the top switch (ties go to the later one: `>=`).
+  EXPECT_EQ(s.nodes(r, 2), "n[5-8]");
+}
+
+}  // namespace
+}  // namespace sa
