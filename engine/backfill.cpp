@@ -279,6 +279,8 @@ BackfillPass::Plan BackfillPass::plan_job(SimJob& job, const SimRecord& rec, std
     pred = std::max(pred, start_res);
     if (pred <= now) {
       alloc_ = alloc_of(w);
+      // The profile's answer and its node walk disagreeing would start a job on no node.
+      if (alloc_.pieces.empty()) break;
       return Plan::kStartNow;
     }
     if (later_start && pred > later_start) {

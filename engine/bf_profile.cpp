@@ -115,8 +115,10 @@ std::size_t ReleaseProfile::candidates_at(std::size_t p, bool idle, const NodeBi
 bool ReleaseProfile::idle_capacity(const NodePool& pool, const Demand& d, std::uint32_t& cap) const {
   // Only CPU counts decide then: no GPUs to find, no fixed CPUs per node (fit_pass takes
   // what it needs from each node in turn, so the count of nodes and their capacity do).
+  // Under topology/tree the switches decide too (nodes must share a switch), so the nodes
+  // are walked.
   if (!uniform_ || base_->nodes.empty() || d.gpus > 0 || d.cpus_per_node > 0 || d.max_nodes > 0 || d.required ||
-      d.counted)
+      d.counted || pool.placement() == Placement::kTopologyTree)
     return false;
   NodeResources idle = base_->nodes.front();
   idle.cpus_free = idle.cpus_total;
