@@ -85,6 +85,12 @@ TEST(EngineTopology, ANodeRangeGetsItsMaximumWhereALeafHasIt) {
   EXPECT_EQ(topo.nodes(r, 1), "n[4-5]");
   EXPECT_EQ(topo.nodes(r, 2), "n[4-5]");
   EXPECT_EQ(topo.nodes(r, 3), "n4");
+  // Spread over its nodes, not added to: AllocCPUS 4 and 2 in the real run.
+  EXPECT_EQ(find_job(r, 1).alloc.cpus(), 4u);
+  EXPECT_EQ(find_job(r, 2).alloc.cpus(), 2u);
+  for (std::uint32_t id : {1u, 2u}) {
+    for (const engine::AllocPiece& p : find_job(r, id).alloc.pieces) EXPECT_GE(p.cpus, 1u) << "job " << id;
+  }
 }
 
 TEST(EngineTopology, TopoOptionalPlacesAsWithoutTopology) {

@@ -72,6 +72,11 @@ class NodeTaker {
     // Leave at least one CPU for each node still needed to reach min_nodes: CPUs are packed
     // onto the first nodes (-n10 -N5 on 8-CPU nodes takes 6,1,1,1,1, as captured), unless
     // the job fixes its CPUs per node (cons_tres _cpus_to_use).
+    // topology/tree spreads a -N min-max job to its max: a node taken once the CPUs are met
+    // gets one of those already placed, as Slurm spreads the tasks without adding CPUs (real
+    // run: -N 1-2 -n 4 on two nodes, 4 CPUs).
+    const bool spread = cpus_left_ <= 0 && movable_ > 0 && !d_.whole_nodes && !d_.cpus_per_node && n.unit == 1 &&
+                        pool_.placement() == Placement::kTopologyTree;
     const std::int64_t later_nodes = static_cast<std::int64_t>(min_nodes_) - nodes_used_ - 1;
     std::int64_t want = std::max<std::int64_t>(cpus_left_ - std::max<std::int64_t>(0, later_nodes), 1);
     if (d_.cpus_per_node) {
@@ -84,6 +89,13 @@ class NodeTaker {
     cpus_left_ -= take;
     gpus_left_ -= g;
     ++nodes_used_;
+    if (spread) {
+      --movable_;
+      ++cpus_left_;
+      if (out_) move_one_cpu();
+    } else {
+      movable_ += take - 1;
+    }
     if (out_) {
       AllocPiece p{i, take, 0, g, 0, 0};
       if (d_.whole_nodes) p.gpus = n.gpus_total;
@@ -102,6 +114,19 @@ class NodeTaker {
   }
 
  private:
+  // The first piece holding more than one CPU gives one up (with its memory per CPU).
+  void move_one_cpu() {
+    for (AllocPiece& p : out_->pieces) {
+      if (p.cpus <= 1) continue;
+      --p.cpus;
+      const NodeResources& n = node_at_(p.node);
+      if (pool_.memory_tracked() && !d_.mem_whole_node && !d_.mem_per_node)
+        p.mem = std::min<std::uint64_t>(n.mem_free, d_.mem_per_cpu * p.cpus);
+      p.mem_req = pool_.requested_mem(n, d_, p.cpus);
+      return;
+    }
+  }
+
   const NodePool& pool_;
   NodeAt& node_at_;
   const Demand& d_;
@@ -111,6 +136,7 @@ class NodeTaker {
   std::uint32_t gpus_left_;
   std::uint32_t nodes_used_ = 0;
   std::uint32_t min_nodes_ = 1;
+  std::int64_t movable_ = 0;  // CPUs placed beyond one per node (spreading may move them)
 };
 
 /// Nodes offered in weight, then configuration order (the internal numbering); with
