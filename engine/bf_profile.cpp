@@ -108,11 +108,13 @@ std::size_t ReleaseProfile::open(std::size_t k, bool idle, const NodeBitset& all
   return added;
 }
 
-std::size_t ReleaseProfile::candidates_at(std::size_t p, bool idle, const NodeBitset& allowed, NodeBitset& cand) const {
-  cand.assign_and(allowed, idle ? base_->idle : base_->free);
-  std::size_t count = cand.count();
-  for (std::size_t k = 0; k < p; ++k) count += open(k, idle, allowed, cand);
-  return count;
+std::size_t ReleaseProfile::candidates_at(std::size_t p, bool idle, const NodeBitset& allowed, NodeBitset& cand) {
+  if (words_ == 0) {
+    cand.assign_and(allowed, idle ? base_->idle : base_->free);
+    return 0;
+  }
+  cand.assign_and(allowed, open_at(p, idle));
+  return cand.count();
 }
 
 bool ReleaseProfile::idle_capacity(const NodePool& pool, const Demand& d, std::uint32_t& cap) const {

@@ -69,7 +69,7 @@ class ReleaseProfile {
   /// Adds the allowed nodes end k's release opens to `cand`; returns how many were new.
   std::size_t open(std::size_t k, bool idle, const NodeBitset& allowed, NodeBitset& cand) const;
   /// Candidates once the first p ends are released: allowed nodes free (or idle) by then.
-  std::size_t candidates_at(std::size_t p, bool idle, const NodeBitset& allowed, NodeBitset& cand) const;
+  std::size_t candidates_at(std::size_t p, bool idle, const NodeBitset& allowed, NodeBitset& cand);
 
   /// What the demand can take of an idle node when every node is alike (0 when it takes
   /// none): on such a pool a fit among idle nodes is decided by their count.
