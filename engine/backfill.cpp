@@ -51,7 +51,11 @@ class BackfillPass {
   bool reserve(const Simulator::QueueEntry& e, const SimRecord& rec, std::int64_t pred, std::int64_t tl);
 
   bool will_run_shared(const Demand& d, const NodeBitset& avail, std::int64_t& pred, Allocation& alloc);
+  void fresh_profile();
+  void will_run(WillRunAnswer& w);
   WillRunAnswer& will_run_cached(const Demand& d, const NodeBitset& av);
+  WillRunAnswer* will_run_unless_later(const SimRecord& rec, std::int64_t later_start);
+  bool surely_conflicts(const WillRunAnswer& w, std::int64_t r0, std::int64_t r1);
   WillRunAnswer& will_run_best(const SimRecord& rec, const NodeBitset& av);
   const Allocation& alloc_of(WillRunAnswer& w);
   void set_stop(BackfillCycle::Stop why) { sim_.result_.bf_log.back().stop = why; }
@@ -71,6 +75,7 @@ class BackfillPass {
   SlotMap::Scan scan_{slots_, base_};  // plan_job's search over slots_ for base_'s nodes
   std::vector<std::uint32_t> released_;
   WillRunAnswers answers_;
+  bool resv_jobs_ = false;  // the queue holds reservation jobs: answers may be used stale
   std::map<std::string, std::int64_t> per_user_, per_assoc_, per_user_part_;
   std::vector<std::int64_t> per_part_, resv_per_part_;
   std::set<std::uint32_t> reserved_jobs_;
@@ -103,6 +108,7 @@ BackfillPass::BackfillPass(Simulator& sim)
       next_yield_us_(static_cast<double>(s_.bf_yield_interval_us)),
       max_time_us_(static_cast<double>(s_.bf_max_time) * 1e6) {
   if (sim.rows_) scratch_ = sim.pool_.state();
+  for (const Simulator::QueueEntry& e : sim.queue_) resv_jobs_ = resv_jobs_ || sim.jobs_[e.job].resv >= 0;
   // The next job or node change: an end, or a submission (which ends a cycle at a lock yield).
   for (std::uint32_t j : sim.running_) {
     const SimJob& job = sim.jobs_[j];
@@ -224,6 +230,7 @@ void BackfillPass::start_reservation_job(const Simulator::QueueEntry& e, SimJob&
   // The answers stay (as in every cycle so far), so those still without their allocation take
   // it from the profile before the start changes the pool.
   answers_.for_each_recent([&](WillRunAnswer& w) {
+    if (!w.known) will_run(w);
     if (w.ok) alloc_of(w);
   });
   sim_.start_job(e.job, e.rec, alloc_, StartedBy::kBackfill);
@@ -269,7 +276,12 @@ BackfillPass::Plan BackfillPass::plan_job(SimJob& job, const SimRecord& rec, std
     // Where CPUs may be shared the select plugin's own passes decide whether it starts
     // now (oversubscription rows included); the future plan below stays count-based.
     if (sim_.rows_ && start_res <= now && sim_.place(job, rec, avail_, &alloc_)) return Plan::kStartNow;
-    WillRunAnswer& w = will_run_best(rec, avail_);
+    WillRunAnswer* const known = will_run_unless_later(rec, later_start);
+    if (!known) {  // it cannot start by later_start: the try ends as a test would end it
+      start_res = later_start;
+      continue;
+    }
+    WillRunAnswer& w = *known;
     pred = w.pred;
     if (!w.ok) {
       if (!later_start) break;
@@ -294,12 +306,11 @@ BackfillPass::Plan BackfillPass::plan_job(SimJob& job, const SimRecord& rec, std
     // The select plugin does not know pending reservations: a plan that runs into one
     // is retried from its predicted start.
     const std::int64_t r0 = pred / res_ * res_, r1 = (pred + tl) / res_ * res_;
-    const Allocation& planned = alloc_of(w);
-    if (slots_.conflicts(r0, r1, planned)) {
+    if (surely_conflicts(w, r0, r1) || slots_.conflicts(r0, r1, alloc_of(w))) {
       start_res = pred > start_res ? pred : start_res + res_;
       continue;
     }
-    alloc_ = planned;
+    alloc_ = alloc_of(w);
     return Plan::kReserve;
   }
   return Plan::kNone;
@@ -415,26 +426,63 @@ bool BackfillPass::will_run_shared(const Demand& d, const NodeBitset& avail, std
   return ok;
 }
 
+// The release profile of the pool as it is now: built once per cycle and after each start.
+void BackfillPass::fresh_profile() {
+  if (!profile_stale_) return;
+  std::vector<ReleaseProfile::End> pe;
+  pe.reserve(sim_.ends_.size());
+  for (const PlannedEnd& e : sim_.ends_) pe.push_back({e.end, &sim_.jobs_[e.job].alloc});
+  profile_.build(sim_.pool_.state(), std::move(pe));
+  profile_stale_ = false;
+}
+
 // The will-run test (cons_tres _will_run_test): current resources first, then running jobs
 // released in batches (release_in_batches). Without shared CPUs the node states after each
-// release come from the cycle's release profile, built once and again after each start.
+// release come from the cycle's release profile.
+void BackfillPass::will_run(WillRunAnswer& w) {
+  w.known = true;
+  if (sim_.rows_) {
+    w.ok = will_run_shared(w.d, w.avail, w.pred, w.alloc);
+    w.has_alloc = true;
+    return;
+  }
+  fresh_profile();
+  w.ok = profile_.will_run(sim_.pool_, w.d, w.avail, sim_.now_, s_.bf_window_linear, s_.bf_busy_nodes, w.pred, w.pos);
+  w.has_alloc = false;
+}
+
 WillRunAnswer& BackfillPass::will_run_cached(const Demand& d, const NodeBitset& av) {
-  return answers_.get(d, av, [&](WillRunAnswer& w) {
-    if (sim_.rows_) {
-      w.ok = will_run_shared(d, av, w.pred, w.alloc);
-      w.has_alloc = true;
-      return;
-    }
-    if (profile_stale_) {
-      std::vector<ReleaseProfile::End> pe;
-      pe.reserve(sim_.ends_.size());
-      for (const PlannedEnd& e : sim_.ends_) pe.push_back({e.end, &sim_.jobs_[e.job].alloc});
-      profile_.build(sim_.pool_.state(), std::move(pe));
-      profile_stale_ = false;
-    }
-    w.ok = profile_.will_run(sim_.pool_, d, av, sim_.now_, s_.bf_window_linear, s_.bf_busy_nodes, w.pred, w.pos);
-    w.has_alloc = false;
-  });
+  WillRunAnswer& w = answers_.entry(d, av);
+  if (!w.known) will_run(w);
+  return w;
+}
+
+// The try's will-run answer on avail_, or nullptr when counting the nodes free by later_start
+// proves that the test would fail or predict a start after it (most tries of a deep queue).
+// An answer in the list is then the same as a new one, unless a reservation job's start
+// may leave it stale: where the queue has such jobs the entry is added all the same (the
+// list then holds what it always did) and left to be computed when it is needed.
+WillRunAnswer* BackfillPass::will_run_unless_later(const SimRecord& rec, std::int64_t later_start) {
+  if (!later_start || sim_.rows_ || !rec.alternatives.empty()) return &will_run_best(rec, avail_);
+  fresh_profile();
+  if (!resv_jobs_) {
+    if (profile_.cannot_start_by(sim_.pool_, rec.demand, avail_, sim_.now_, later_start)) return nullptr;
+    return &will_run_cached(rec.demand, avail_);
+  }
+  WillRunAnswer& w = answers_.entry(rec.demand, avail_);
+  if (w.known) return &w;
+  if (profile_.cannot_start_by(sim_.pool_, w.d, w.avail, sim_.now_, later_start)) return nullptr;
+  will_run(w);
+  return &w;
+}
+
+// Whether the plan of answer w surely runs into a reservation over [r0, r1) without its
+// nodes being chosen: its fit takes at least nodes_needed of the candidates, and fewer are
+// free in the slot open at r0 (which SlotMap::conflicts reads when r1 > r0).
+bool BackfillPass::surely_conflicts(const WillRunAnswer& w, std::int64_t r0, std::int64_t r1) {
+  if (w.has_alloc || sim_.rows_ || r1 <= r0) return false;
+  const NodeBitset* slot = slots_.avail_at(r0);
+  return slot && profile_.too_few_within(sim_.pool_, w.d, w.avail, w.pos, *slot);
 }
 
 // A matching-OR constraint: the alternative that can start soonest (backfill tries each

@@ -24,15 +24,17 @@ struct WillRunAnswer {
   std::size_t pos = 0;  // ends released (release-profile answers)
   bool has_alloc = false;
   Allocation alloc;
+  bool known = false;  // ok and pred are computed (else only added to the list)
 };
 
 class WillRunAnswers {
  public:
   WillRunAnswers() : recent_(64), hashes_(64) {}
 
-  /// The answer for (d, avail); compute(answer) fills one the list does not have.
-  template <class Compute>
-  WillRunAnswer& get(const Demand& d, const NodeBitset& avail, Compute&& compute) {
+  /// The entry for (d, avail); one the list does not have is added with known == false, for
+  /// the caller to fill (entries are added in the same order whether or not they are
+  /// filled at once, so the list is emptied at the same points).
+  WillRunAnswer& entry(const Demand& d, const NodeBitset& avail) {
     const std::uint64_t h = hash_of(d, avail);
     std::size_t slot = h >> 57;  // the top 7 bits: a place in index_
     for (; index_[slot]; slot = (slot + 1) % index_.size()) {
@@ -49,7 +51,7 @@ class WillRunAnswers {
     WillRunAnswer& w = recent_[n_recent_++];
     w.d = d;
     w.avail = avail;
-    compute(w);
+    w.known = false;
     return w;
   }
   /// Backfill started a job: the list is emptied.

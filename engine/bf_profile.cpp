@@ -57,6 +57,9 @@ void ReleaseProfile::build(const PoolState& base, std::vector<End> ends) {
   idled_bits_.assign(span_words, 0);
   free_now_ = base.free;
   idle_now_ = base.idle;
+  words_ = (n + 63) / 64;
+  open_free_.assign(base.free.data(), base.free.data() + words_);
+  open_idle_.assign(base.idle.data(), base.idle.data() + words_);
   for (std::uint32_t k = 0; k < ends_.size(); ++k) {
     const Span& sp = spans_[k];
     for (const AllocPiece& p : ends_[k].alloc->pieces) {
@@ -105,11 +108,13 @@ std::size_t ReleaseProfile::open(std::size_t k, bool idle, const NodeBitset& all
   return added;
 }
 
-std::size_t ReleaseProfile::candidates_at(std::size_t p, bool idle, const NodeBitset& allowed, NodeBitset& cand) const {
-  cand.assign_and(allowed, idle ? base_->idle : base_->free);
-  std::size_t count = cand.count();
-  for (std::size_t k = 0; k < p; ++k) count += open(k, idle, allowed, cand);
-  return count;
+std::size_t ReleaseProfile::candidates_at(std::size_t p, bool idle, const NodeBitset& allowed, NodeBitset& cand) {
+  if (words_ == 0) {
+    cand.assign_and(allowed, idle ? base_->idle : base_->free);
+    return 0;
+  }
+  cand.assign_and(allowed, open_at(p, idle));
+  return cand.count();
 }
 
 bool ReleaseProfile::idle_capacity(const NodePool& pool, const Demand& d, std::uint32_t& cap) const {
@@ -164,6 +169,43 @@ bool ReleaseProfile::will_run(const NodePool& pool, const Demand& d, const NodeB
         if (by_count && !d.whole_nodes) idle_count += open(k, true, avail, cand_idle_);
       },
       fits, pred);
+}
+
+const std::uint64_t* ReleaseProfile::open_at(std::size_t p, bool idle) {
+  std::vector<std::uint64_t>& rows = idle ? open_idle_ : open_free_;
+  const std::vector<std::uint64_t>& opened = idle ? idled_bits_ : freed_bits_;
+  for (std::size_t have = rows.size() / words_; have <= p; ++have) {
+    rows.resize(rows.size() + words_);
+    std::uint64_t* row = rows.data() + have * words_;
+    std::copy_n(row - words_, words_, row);
+    const Span& sp = spans_[have - 1];
+    for (std::uint32_t w = 0; w < sp.words; ++w) row[sp.first_word + w] |= opened[sp.bits + w];
+  }
+  return rows.data() + p * words_;
+}
+
+bool ReleaseProfile::cannot_start_by(const NodePool& pool, const Demand& d, const NodeBitset& avail, std::int64_t now,
+                                     std::int64_t t) {
+  if (t <= now || words_ == 0) return false;  // (ends count as ending at now + 1 at the earliest)
+  const std::size_t need = nodes_needed(pool, d);
+  const auto after_t =
+      std::partition_point(ends_.begin(), ends_.end(), [t](const End& e) { return e.end <= t; }) - ends_.begin();
+  const std::uint64_t* open = open_at(static_cast<std::size_t>(after_t), d.whole_nodes);
+  const std::uint64_t* mine = avail.data();
+  std::size_t count = 0;
+  for (std::size_t w = 0; w < words_; ++w) count += static_cast<std::size_t>(std::popcount(open[w] & mine[w]));
+  return count < need;
+}
+
+bool ReleaseProfile::too_few_within(const NodePool& pool, const Demand& d, const NodeBitset& avail, std::size_t pos,
+                                    const NodeBitset& also) {
+  if (words_ == 0) return false;
+  const std::uint64_t* open = open_at(pos, d.whole_nodes);
+  const std::uint64_t *mine = avail.data(), *other = also.data();
+  std::size_t count = 0;
+  for (std::size_t w = 0; w < words_; ++w)
+    count += static_cast<std::size_t>(std::popcount(open[w] & mine[w] & other[w]));
+  return count < nodes_needed(pool, d);
 }
 
 void ReleaseProfile::allocate(const NodePool& pool, const Demand& d, const NodeBitset& avail, std::size_t pos,

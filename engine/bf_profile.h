@@ -33,6 +33,17 @@ class ReleaseProfile {
   /// The allocation will_run() found at `pos` (same demand, nodes and options).
   void allocate(const NodePool& pool, const Demand& d, const NodeBitset& avail, std::size_t pos, bool prefer_busy,
                 Allocation& out);
+  /// Whether fewer of `avail`'s nodes that are also in `also` are candidates at `pos` (as
+  /// will_run() set it) than the demand needs: then its allocation there takes a node
+  /// outside `also`.
+  bool too_few_within(const NodePool& pool, const Demand& d, const NodeBitset& avail, std::size_t pos,
+                      const NodeBitset& also);
+  /// Whether will_run() on the same arguments must fail or predict a start after `t`: even
+  /// with every end by `t` released fewer of `avail`'s nodes are free (idle for whole-node
+  /// demands) than the demand needs. Candidates only grow as ends are released, so a walk
+  /// that fits has released an end after `t`, and predicts that end or a later one.
+  bool cannot_start_by(const NodePool& pool, const Demand& d, const NodeBitset& avail, std::int64_t now,
+                       std::int64_t t);
 
   /// Node `i` once the first `p` ends are released: the base state with the pieces of those
   /// ends on it given back in order, exactly as PoolState::give_back leaves it.
@@ -58,11 +69,15 @@ class ReleaseProfile {
   /// Adds the allowed nodes end k's release opens to `cand`; returns how many were new.
   std::size_t open(std::size_t k, bool idle, const NodeBitset& allowed, NodeBitset& cand) const;
   /// Candidates once the first p ends are released: allowed nodes free (or idle) by then.
-  std::size_t candidates_at(std::size_t p, bool idle, const NodeBitset& allowed, NodeBitset& cand) const;
+  std::size_t candidates_at(std::size_t p, bool idle, const NodeBitset& allowed, NodeBitset& cand);
 
   /// What the demand can take of an idle node when every node is alike (0 when it takes
   /// none): on such a pool a fit among idle nodes is decided by their count.
   bool idle_capacity(const NodePool& pool, const Demand& d, std::uint32_t& cap) const;
+
+  /// The nodes free (or idle) once the first p ends are released, as words; kept per
+  /// profile for the positions asked so far (rows grow on demand, from the last one).
+  const std::uint64_t* open_at(std::size_t p, bool idle);
 
   const PoolState* base_ = nullptr;
   bool uniform_ = false;  // every node has the same CPUs, memory, GPUs and allocation unit
@@ -72,6 +87,8 @@ class ReleaseProfile {
   std::vector<Span> spans_;
   std::vector<std::uint64_t> node_bits_, freed_bits_, idled_bits_;
   NodeBitset free_now_, idle_now_, cand_, cand_idle_;
+  std::size_t words_ = 0;                             // words of a node bitmap
+  std::vector<std::uint64_t> open_free_, open_idle_;  // open_at's rows, words_ each
 };
 
 /// The will-run test's release walk (cons_tres _will_run_test): running jobs that hold a node

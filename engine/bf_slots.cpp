@@ -43,9 +43,14 @@ std::int64_t SlotMap::Scan::narrow(std::int64_t start, std::int64_t end, NodeBit
   end_ = end;
   // The first slot open at start and the first beginning after end, walked on from the last
   // try's (both times only grow, so the walks cost a step per slot over the whole search).
-  std::size_t lo = lo_;
+  // A new search finds both by binary search: its first try may lie far into the map.
+  std::size_t lo = hi_ ? lo_ : map_.slot_at(start);
   while (lo < slots.size() && slots[lo].end <= start) ++lo;
   std::size_t hi = std::max(hi_, lo);
+  if (!hi_)
+    hi = static_cast<std::size_t>(std::partition_point(slots.begin() + static_cast<std::ptrdiff_t>(lo), slots.end(),
+                                                       [end](const Slot& sl) { return sl.begin <= end; }) -
+                                  slots.begin());
   while (hi < slots.size() && slots[hi].begin <= end) ++hi;
   slide(lo, hi);
   if (lo_ < mid_ && mid_ < hi_)

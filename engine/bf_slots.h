@@ -27,6 +27,11 @@ class SlotMap {
   /// Takes `nodes` out of [from, to), splitting slots at both ends.
   void reserve(std::int64_t from, std::int64_t to, const NodeBitset& nodes);
   std::size_t size() const { return slots_.size(); }
+  /// The nodes free in the slot open at `t`, or nullptr past the window.
+  const NodeBitset* avail_at(std::int64_t t) const {
+    const std::size_t k = slot_at(t);
+    return k < slots_.size() ? &slots_[k].avail : nullptr;
+  }
 
  private:
   struct Slot {

@@ -45,6 +45,12 @@ class NodeBitset {
     words_.resize(a.words_.size());
     for (std::size_t w = 0; w < words_.size(); ++w) words_[w] = a.words_[w] & b.words_[w];
   }
+  /// this = a & b, with b as words (as many as a has).
+  void assign_and(const NodeBitset& a, const std::uint64_t* b) {
+    size_ = a.size_;
+    words_.resize(a.words_.size());
+    for (std::size_t w = 0; w < words_.size(); ++w) words_[w] = a.words_[w] & b[w];
+  }
   /// this = a & b & c, in one pass.
   void assign_and(const NodeBitset& a, const NodeBitset& b, const NodeBitset& c) {
     size_ = a.size_;

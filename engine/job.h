@@ -23,22 +23,24 @@ struct Dependency {
   bool operator==(const Dependency&) const = default;
 };
 
+// (Fields are grouped by size so that the struct has no padding to speak of: the workload
+// and every simulated job hold a copy.)
 struct JobRequest {
   std::uint32_t id = 0;
-  std::int64_t submit = 0;
-  std::int64_t eligible = kNoTime;    // --begin or the Eligible column; kNoTime = at submit
-  std::int64_t run_time = 0;          // how long it runs when it starts (killed at its limit)
-  std::int64_t time_limit = kNoTime;  // seconds; kNoTime = the partition's DefaultTime/MaxTime
-  std::uint32_t cpus = 1;             // total CPUs (ntasks x cpus-per-task)
-  std::uint32_t nodes = 0;            // requested node count; 0 = as many as the CPUs need
-  std::uint32_t cpus_per_node = 0;    // --ntasks-per-node x --cpus-per-task; 0 = packed
-  std::uint64_t mem_mb = 0;           // 0 = the partition/cluster default
-  bool mem_per_cpu = false;           // mem_mb is per CPU (else per node)
-  bool mem_set = false;               // the request named a memory size (--mem=0 included)
-  std::uint32_t gpus = 0;             // total GPUs (gres/gpu)
-  bool exclusive = false;             // --exclusive
-  bool oversubscribe = false;         // --oversubscribe (shares CPUs in an OverSubscribe=YES partition)
   std::int32_t nice = 0;
+  std::int64_t submit = 0;
+  std::int64_t eligible = kNoTime;      // --begin or the Eligible column; kNoTime = at submit
+  std::int64_t run_time = 0;            // how long it runs when it starts (killed at its limit)
+  std::int64_t time_limit = kNoTime;    // seconds; kNoTime = the partition's DefaultTime/MaxTime
+  std::uint32_t cpus = 1;               // total CPUs (ntasks x cpus-per-task)
+  std::uint32_t nodes = 0;              // requested node count; 0 = as many as the CPUs need
+  std::uint32_t cpus_per_node = 0;      // --ntasks-per-node x --cpus-per-task; 0 = packed
+  std::uint32_t gpus = 0;               // total GPUs (gres/gpu)
+  std::uint64_t mem_mb = 0;             // 0 = the partition/cluster default
+  bool mem_per_cpu = false;             // mem_mb is per CPU (else per node)
+  bool mem_set = false;                 // the request named a memory size (--mem=0 included)
+  bool exclusive = false;               // --exclusive
+  bool oversubscribe = false;           // --oversubscribe (shares CPUs in an OverSubscribe=YES partition)
   std::vector<std::string> partitions;  // empty = the default partition
   std::string user, account, qos;
   std::string group;        // the user's Unix group, where known (sacct's Group); AllowGroups
@@ -47,24 +49,24 @@ struct JobRequest {
   // The recorded request's shape (sacct columns and SubmitLine, docs/workloads.md). Every
   // default means "not given", so loads without these (SWF, synthetic, older dumps) behave as
   // before; `nodes` above is the minimum of -N min-max.
-  std::uint32_t ntasks = 0;              // -n/--ntasks (NTasks)
-  std::uint32_t ntasks_per_node = 0;     // --ntasks-per-node
-  std::uint32_t cpus_per_task = 0;       // -c/--cpus-per-task (Slurm's default is 1)
-  std::uint32_t max_nodes = 0;           // the max of -N min-max
-  std::uint32_t gpus_per_node = 0;       // --gres=gpu:N or --gpus-per-node=N
-  std::string constraint;                // -C/--constraint (Constraints) as written; parse_constraint() at bind
+  std::uint32_t ntasks = 0;           // -n/--ntasks (NTasks)
+  std::uint32_t ntasks_per_node = 0;  // --ntasks-per-node
+  std::uint32_t cpus_per_task = 0;    // -c/--cpus-per-task (Slurm's default is 1)
+  std::uint32_t max_nodes = 0;        // the max of -N min-max
+  std::uint32_t gpus_per_node = 0;    // --gres=gpu:N or --gpus-per-node=N
+  int line = 0;                       // source line, for diagnostics
+  bool dependency_any = false;        // dependencies joined by '?': any one is enough (else all)
+  bool hold = false;                  // -H/--hold: submitted held (priority 0 until released)
+  bool licenses_any = false;          // licenses NAME|NAME2 (25.05+): any one of them
+  bool begin_set = false;             // --begin was given (the time itself is `eligible`)
+  bool fails = false;                 // the recorded run failed (FAILED, OUT_OF_MEMORY): afterok never, afternotok yes
+  std::string constraint;             // -C/--constraint (Constraints) as written; parse_constraint() at bind
   std::vector<Dependency> dependencies;  // -d/--dependency
-  bool dependency_any = false;           // items joined by '?': any one is enough (else all)
-  bool hold = false;                     // -H/--hold: submitted held (priority 0 until released)
   std::vector<License> licenses;         // -L/--licenses (or ReqTRES license/NAME=N)
-  bool licenses_any = false;             // NAME|NAME2 (25.05+): any one of them
   std::string nodelist, exclude;         // -w/--nodelist and -x/--exclude hostlists as written
-  bool begin_set = false;                // --begin was given (the time itself is `eligible`)
-  bool fails = false;  // the recorded run failed (FAILED, OUT_OF_MEMORY): afterok never, afternotok yes
   // What the trace recorded, for replay comparisons; kNoTime when unknown.
   std::int64_t recorded_start = kNoTime;
   std::int64_t recorded_priority = -1;
-  int line = 0;  // source line, for diagnostics
 };
 
 enum class JobState { kFuture, kPending, kRunning, kDone, kRejected };

@@ -45,13 +45,15 @@ struct Demand {
   bool operator==(const Demand&) const = default;
 };
 
+// (Every finished job keeps its pieces for the trace: the 32-bit fields come first, so a
+// piece is 32 bytes, not 40.)
 struct AllocPiece {
   std::uint32_t node = 0;
   std::uint32_t cpus = 0;
-  std::uint64_t mem = 0;  // MB taken from the node when memory is consumable
   std::uint32_t gpus = 0;
-  std::uint64_t mem_req = 0;    // MB the job asked for here (or its default), consumable or not
   std::uint32_t unit_word = 0;  // sharing mode: first word of this node's units in Allocation::units
+  std::uint64_t mem = 0;        // MB taken from the node when memory is consumable
+  std::uint64_t mem_req = 0;    // MB the job asked for here (or its default), consumable or not
 };
 
 struct Allocation {

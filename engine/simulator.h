@@ -72,9 +72,9 @@ struct SimOptions {
 /// One (job x partition) queue record.
 struct SimRecord {
   std::uint32_t part = 0;
+  std::uint32_t priority = 0;   // (beside part, where it leaves no padding)
   std::int64_t time_limit = 0;  // seconds the job may run in this partition; -1 infinite
   Demand demand;
-  std::uint32_t priority = 0;
   PriorityFactors factors;
   std::string hold_reason;            // non-empty: excluded from the queue (partition limits)
   TresCounts tres{};                  // the request as the limits see it
@@ -143,21 +143,21 @@ struct SimJob {
   std::int32_t qos = -1;        // index into Site::qos
   std::vector<SimRecord> recs;  // PriorityTier order, highest first
   JobState state = JobState::kFuture;
-  std::int64_t begin = 0;         // eligible time
-  std::int64_t accrue = kNoTime;  // accrue_time: age counts from here
+  std::uint32_t start_priority = 0;  // (beside state, where it leaves no padding)
+  std::int64_t begin = 0;            // eligible time
+  std::int64_t accrue = kNoTime;     // accrue_time: age counts from here
   std::int64_t start = kNoTime, end = kNoTime;
   std::int64_t planned_end = kNoTime;  // start + the run time, cut at the time limit
   std::int32_t run_rec = -1;
   StartedBy started_by = StartedBy::kNone;
   Allocation alloc;
-  std::uint32_t start_priority = 0;
   PriorityFactors start_factors;
   double billable = 0;
-  bool bf_tested = false;                     // reached a backfill will-run test
   std::string reject_error;                   // Slurm's own message for the refusal (slurm_errno.c), e.g. kInvalidQos
   std::string reject_reason;                  // that message, ": ", and what in the job or site caused it
   std::uint32_t user_id = 0, account_id = 0;  // Limits' interned ids
   std::uint16_t reason = kReasonNone;         // the Reason squeue would print now
+  bool bf_tested = false;                     // reached a backfill will-run test
   std::vector<ReasonSpan> reasons;            // every change, from submission on
   double run_secs_done = 0;                   // TRES-run-seconds already released by decay ticks
   std::vector<LimitBlock> limit_blocks;       // explained jobs: each distinct limit that held them
@@ -165,7 +165,6 @@ struct SimJob {
   std::uint32_t requeues = 0;                 // times a DOWN node or a preemptor sent it back to the queue
   double lost_cpu_seconds = 0;                // CPU time of runs cut short (DOWN node, preemption)
   // Gang scheduling and preemption (job_mgr.c's suspend bookkeeping for the current run).
-  bool suspended = false;
   std::int64_t suspend_time = kNoTime;   // last suspend or resume
   std::int64_t pre_sus_time = 0;         // seconds run before the last suspend
   std::int64_t tot_sus_time = 0;         // seconds suspended, all runs
@@ -175,6 +174,7 @@ struct SimJob {
   std::uint32_t suspends = 0;
   EndState end_state = EndState::kCompleted;
   bool waits_on_deps = false;          // a dependency on a job of the load is not met yet
+  bool suspended = false;              // (with the suspend bookkeeping above)
   std::vector<std::int32_t> dep_jobs;  // per req.dependencies item: the job's index, or -1
   std::int32_t name_group = -1;        // singleton bookkeeping: its (user, job name) group, or -1
   std::uint32_t name_pos = 0;          // and its place in that group (submit order)

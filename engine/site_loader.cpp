@@ -57,6 +57,7 @@ std::string load_workload(const SitePaths& p, LoadedSite& in) {
     auto w = read_workload(p.workload, in.sources, in.diagnostics, {p.stop_on_error});
     if (!w) return w.error();
     in.workload = std::move(*w);
+    in.workload.jobs.shrink_to_fit();  // the readers grow it by doubling; it lives as long as the run
     if (p.scale_to_site > 0) scale_to_site(in.workload, in.conf->config, p.scale_to_site);
     add_assumed_qos(in.site, in.workload);  // a saved default load names them
     in.has_workload = true;

@@ -12,7 +12,9 @@
 # overrides where FastSim's runner is (default ../shared/tools/fastsim beside the repository).
 # Columns: queue depth as the engine's backfill saw it (mean records per cycle) and the most
 # jobs pending at once (from the trace), wall seconds of each simulator, FastSim / ours,
-# our jobs per second, and our peak RSS (/usr/bin/time -v) per job.
+# our jobs per second, and our peak RSS (/usr/bin/time -v) per job; then the CPU seconds
+# (user + system) of each and their ratio, which a machine shared with other work changes
+# less than wall time.
 set -euo pipefail
 build=$(cd "${1:?usage: $0 BUILD_DIR [JOBS:DAYS[:LOAD%]]...}" && pwd)
 shift
@@ -27,15 +29,15 @@ sa=$build/cli/slurm-advisor
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# seconds and max RSS (KB) of a command, from GNU time
+# seconds, max RSS (KB), user and system CPU seconds of a command, from GNU time
 timed() {
   local out=$1
   shift
-  /usr/bin/time -f "%e %M" -o "$out" "$@"
+  /usr/bin/time -f "%e %M %U %S" -o "$out" "$@"
 }
 
-printf "%-8s %-6s %-11s %-10s %-9s %-10s %-7s %-9s %-9s %-8s\n" \
-  jobs load% queue_mean queue_max ours_s fastsim_s ratio jobs/s rss_MB KB/job
+printf "%-8s %-6s %-11s %-10s %-9s %-10s %-7s %-9s %-9s %-8s %-9s %-10s %-7s\n" \
+  jobs load% queue_mean queue_max ours_s fastsim_s ratio jobs/s rss_MB KB/job ours_cpu fs_cpu cpu_ratio
 for c in "${cases[@]}"; do
   IFS=: read -r jobs days load <<<"$c"
   load=${load:-95}
@@ -45,19 +47,25 @@ for c in "${cases[@]}"; do
   awk -v f="$(echo "95 / $load" | bc -l)" '/^;/ {print; next} {$2 = int($2 * f); print}' "$swf.raw" >"$swf"
   timed "$tmp/ours.time" "$sa" simulate "$fastsim/perf-site/slurm.conf" --assoc "$fastsim/perf-site/assoc.cfg" \
     --workload "$swf" --format json --progress never --trace "$tmp/trace.csv" >"$tmp/ours.json"
-  read -r ours_s rss_kb <"$tmp/ours.time"
+  read -r ours_s rss_kb ours_u ours_sys <"$tmp/ours.time"
+  ours_cpu=$(echo "$ours_u + $ours_sys" | bc -l)
   fs_s=-
   ratio=-
+  fs_cpu=-
+  cpu_ratio=-
   if [ "$jobs" -le "$max_fs" ]; then
     python3 "$fastsim/swf2fastsim.py" "$swf" "$tmp/fs" "$fastsim/perf-site/slurm.conf" >/dev/null
     PYTHONHASHSEED=0 timed "$tmp/fs.time" /usr/bin/python3 "$fastsim/fastsim_run.py" "$tmp/fs/config.yaml" \
       "$tmp/fs/result.csv" >/dev/null 2>"$tmp/fs.err"
-    read -r fs_s _ <"$tmp/fs.time"
+    read -r fs_s _ fs_u fs_sys <"$tmp/fs.time"
     ratio=$(echo "scale=1; $fs_s / $ours_s" | bc -l)
+    fs_cpu=$(echo "$fs_u + $fs_sys" | bc -l)
+    cpu_ratio=$(echo "scale=1; $fs_cpu / $ours_cpu" | bc -l)
   fi
-  python3 - "$tmp/ours.json" "$tmp/trace.csv" "$jobs" "$load" "$ours_s" "$fs_s" "$ratio" "$rss_kb" <<'EOF'
+  python3 - "$tmp/ours.json" "$tmp/trace.csv" "$jobs" "$load" "$ours_s" "$fs_s" "$ratio" "$rss_kb" \
+    "$ours_cpu" "$fs_cpu" "$cpu_ratio" <<'EOF'
 import csv, json, sys
-res, trace, jobs, load, ours, fs, ratio, rss = sys.argv[1:]
+res, trace, jobs, load, ours, fs, ratio, rss, ours_cpu, fs_cpu, cpu_ratio = sys.argv[1:]
 mean = json.load(open(res))["counters"]["bf_mean_queue_depth"]
 # Most jobs pending at once: +1 at submit, -1 at start (or at the end of the run).
 ev = []
@@ -74,6 +82,7 @@ for _, d in ev:
     peak = max(peak, depth)
 jobs = int(jobs)
 print(f"{jobs:<8} {load:<6} {mean:<11.1f} {peak:<10} {float(ours):<9.2f} {fs:<10} {ratio:<7} "
-      f"{jobs / max(float(ours), 0.01):<9.0f} {int(rss) / 1024:<9.1f} {int(rss) / jobs:<8.2f}")
+      f"{jobs / max(float(ours), 0.01):<9.0f} {int(rss) / 1024:<9.1f} {int(rss) / jobs:<8.2f} "
+      f"{float(ours_cpu):<9.2f} {fs_cpu:<10} {cpu_ratio:<7}")
 EOF
 done

@@ -97,7 +97,7 @@ class NodeTaker {
       movable_ += take - 1;
     }
     if (out_) {
-      AllocPiece p{i, take, 0, g, 0, 0};
+      AllocPiece p{.node = i, .cpus = take, .gpus = g};
       if (d_.whole_nodes) p.gpus = n.gpus_total;
       if (pool_.memory_tracked()) {
         if (d_.mem_whole_node)
