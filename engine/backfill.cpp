@@ -158,7 +158,11 @@ void BackfillPass::run() {
       continue;
     }
     if (now_tested_ && preempt_now(e, job, rec, tl)) {
-      if (s_.bf_max_job_start > 0 && started_ >= s_.bf_max_job_start) break;
+      if (s_.bf_max_job_start > 0 && started_ >= s_.bf_max_job_start) {  // a suspend-mode start
+        ++counters_.bf_stopped_by_max_job_start;
+        set_stop(BackfillCycle::Stop::kMaxJobStart);
+        break;
+      }
       continue;
     }
     if (plan != Plan::kReserve || test_now_only) continue;
