@@ -55,9 +55,10 @@ void load_topology(Analysis& a, const AnalyzeOptions& options) {
     // slurmctld stops ("something wrong with opening/reading", _read_topo_file); a warning here:
     // a repository often keeps slurm.conf without the topology.conf deployed beside it.
     a.diagnostics.warning("CONF051", plugin->value_loc,
-                          fmt::format("TopologyPlugin=topology/tree reads '{}', which cannot be read ({}); "
-                                      "slurmctld would not start, and the simulation uses no topology",
-                                      printable(target.string(), 200), opened.error),
+                          fmt::format("TopologyPlugin=topology/tree reads topology.conf beside slurm.conf, which "
+                                      "cannot be read: {}; slurmctld would not start, and the simulation uses no "
+                                      "topology",
+                                      opened.error),
                           "put topology.conf beside slurm.conf");
     return;
   }

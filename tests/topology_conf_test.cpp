@@ -121,7 +121,7 @@ TEST(TopologyConf, MissingFileIsAWarningAtThePlugin) {
   ASSERT_NE(d, nullptr);
   EXPECT_EQ(d->severity, Severity::kWarning);
   EXPECT_EQ(d->loc.line, 3);
-  EXPECT_NE(d->message.find("/site/topology.conf"), std::string::npos);
+  EXPECT_NE(d->message.find("topology.conf beside slurm.conf"), std::string::npos);
   EXPECT_TRUE(a->config.topology.empty());
 }
 
