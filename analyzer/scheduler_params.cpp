@@ -71,6 +71,7 @@ const FlagOption kFlags[] = {
     {"bf_one_resv_per_job", &SchedulerSettings::bf_one_resv_per_job},
     {"bf_running_job_reserve", &SchedulerSettings::bf_running_job_reserve},
     {"bf_licenses", &SchedulerSettings::bf_licenses},
+    {"pack_serial_at_end", &SchedulerSettings::pack_serial_at_end},
 };
 
 // atoi(): optional sign and leading digits; the rest is ignored. Reports whether junk followed.

@@ -39,6 +39,7 @@ struct Demand {
   std::uint32_t cpus_per_node = 0;       // --ntasks-per-node x --cpus-per-task: exactly this on each node
   std::uint32_t max_nodes = 0;           // -N min-max's max; 0: no bound
   bool least_loaded = false;             // CR_LLN or the partition's LLN=YES (engine/policy/least_loaded.h)
+  bool serial_at_end = false;            // pack_serial_at_end and a 1-CPU, 1-node job (engine/policy/serial_at_end.h)
   const NodeBitset* required = nullptr;  // -w: every one of these nodes (internal numbering), first
   /// Counted features (--constraint "[a*1&b*2]", "a*2"): so many distinct nodes from each set.
   const std::vector<std::pair<const NodeBitset*, std::uint32_t>>* counted = nullptr;

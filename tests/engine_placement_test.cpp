@@ -85,6 +85,22 @@ TEST(EnginePlacement, LlnTakesTheLeastLoadedNodesOfTheLowestWeight) {
   EXPECT_EQ(nodes_of(s, r, 5), "n[1-3]");
 }
 
+TEST(EnginePlacement, PackSerialAtEndPutsOneCpuJobsOnTheLastNodesOfTheLowestWeight) {
+  // _eval_nodes_serial: a job of one CPU on one node takes the last node of the lowest weight
+  // that gives anything (best fit would take the fuller n1); other jobs keep best fit.
+  SimSite s(
+      "ClusterName=c\nSelectType=select/cons_tres\nSelectTypeParameters=CR_Core\n"
+      "SchedulerParameters=pack_serial_at_end\n"
+      "NodeName=n[1-3] CPUs=8 RealMemory=8000\nNodeName=n4 CPUs=8 RealMemory=8000 Weight=5\n"
+      "PartitionName=p Nodes=n[1-4] Default=YES MaxTime=60\n");
+  EXPECT_TRUE(s.conf->config.scheduler.pack_serial_at_end);
+  auto r = s.run({pin(job(1, 0, 6, 600, 600, "p"), "n1"), pin(job(2, 0, 8, 600, 600, "p"), "n3"),
+                  job(3, 10, 1, 60, 60, "p"), job(4, 10, 1, 60, 60, "p"), job(5, 10, 2, 60, 60, "p")});
+  EXPECT_EQ(nodes_of(s, r, 3), "n2");  // n3 is full and n4 weighs more
+  EXPECT_EQ(nodes_of(s, r, 4), "n2");
+  EXPECT_EQ(nodes_of(s, r, 5), "n1");  // two CPUs: best fit, the fullest node that fits
+}
+
 }  // namespace
 }  // namespace sa
 

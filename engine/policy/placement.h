@@ -5,6 +5,7 @@
 #include "engine/policy/best_fit.h"
 #include "engine/policy/least_loaded.h"
 #include "engine/policy/node_select.h"
+#include "engine/policy/serial_at_end.h"
 #include "engine/policy/topology_tree.h"
 
 namespace sa::engine {
@@ -17,7 +18,7 @@ inline bool NodePool::fit_nodes(NodeAt node_at, const Demand& d, const NodeBitse
   // the required nodes itself. Whether a job fits at all can depend on the switches (nodes on
   // no switch, disjoint trees), so it answers the no-allocation questions too. Counted
   // features keep the flat path (22.05 selects them feature by feature, _get_req_features).
-  if (placement_ == Placement::kTopologyTree && !prefer_busy && !d.least_loaded && !d.counted) {
+  if (placement_ == Placement::kTopologyTree && !prefer_busy && !d.least_loaded && !d.serial_at_end && !d.counted) {
     return fit_topology(*this, *switches_, taker, candidates, d.required);
   }
   const NodeBitset* pool = &candidates;
@@ -75,8 +76,9 @@ inline bool NodePool::fit_nodes(NodeAt node_at, const Demand& d, const NodeBitse
   // strategy offers every node that can give anything until the job is met (best fit's
   // single node is only taken when it meets the job). The in-order walk stops earliest.
   if (!out) return fit_in_order(taker, *pool, false);
-  // _eval_nodes tries LLN after bf_busy_nodes and before its own best fit.
+  // _eval_nodes tries LLN after bf_busy_nodes, then pack_serial_at_end, before its own best fit.
   if (d.least_loaded) return fit_least_loaded(*this, taker, *pool);
+  if (d.serial_at_end) return fit_serial_at_end(*this, taker, *pool);
   switch (placement_) {
     case Placement::kBestFit:
     case Placement::kTopologyTree:

@@ -1,0 +1,31 @@
+#pragma once
+// SchedulerParameters=pack_serial_at_end with select/cons_tres (cons_tres/job_test.c
+// _eval_nodes_serial in 22.05, reached from _eval_nodes after LLN for a job of one CPU on one
+// node): within each node weight, lowest first, nodes are offered from the last to the first,
+// so serial jobs fill the end of the machine instead of fragmenting it by best fit.
+// Included from the end of engine/resources.h: include that instead.
+#include <cstdint>
+#include <vector>
+
+#include "engine/bitset.h"
+
+namespace sa::engine {
+
+template <class Taker>
+bool fit_serial_at_end(const NodePool& pool, Taker& taker, const NodeBitset& candidates) {
+  thread_local std::vector<std::uint32_t> nodes;
+  nodes.clear();
+  candidates.for_each([&](std::size_t idx) { nodes.push_back(static_cast<std::uint32_t>(idx)); });
+  // The internal numbering is weight-sorted, so each weight is one run of `nodes`.
+  for (std::size_t first = 0; first < nodes.size();) {
+    std::size_t end = first;
+    while (end < nodes.size() && pool.weight(nodes[end]) == pool.weight(nodes[first])) ++end;
+    for (std::size_t k = end; k-- > first;) {
+      if (taker.offer(nodes[k])) return true;
+    }
+    first = end;
+  }
+  return false;
+}
+
+}  // namespace sa::engine
