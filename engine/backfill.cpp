@@ -49,6 +49,8 @@ class BackfillPass {
   bool preempt_now(const Simulator::QueueEntry& e, SimJob& job, const SimRecord& rec, std::int64_t tl);
   void after_start(const SimJob& job);
   bool reserve(const Simulator::QueueEntry& e, const SimRecord& rec, std::int64_t pred, std::int64_t tl);
+  void reserve_nodes(const Simulator::QueueEntry& e, std::int64_t start, std::int64_t tl, const NodeBitset& nodes);
+  void pool_changed();
 
   bool will_run_shared(const Demand& d, const NodeBitset& avail, std::int64_t& pred, Allocation& alloc);
   void fresh_profile();
@@ -238,9 +240,14 @@ void BackfillPass::start_reservation_job(const Simulator::QueueEntry& e, SimJob&
     if (w.ok) alloc_of(w);
   });
   sim_.start_job(e.job, e.rec, alloc_, StartedBy::kBackfill);
+  pool_changed();
+  ++started_;
+}
+
+// The pool changed under the cycle (a start, jobs preempted): the copies it plans on are redone.
+void BackfillPass::pool_changed() {
   if (sim_.rows_) scratch_ = sim_.pool_.state();
   profile_stale_ = true;
-  ++started_;
 }
 
 // The start time and nodes of one record: now, at a later slot, or none within the window.
@@ -364,33 +371,35 @@ bool BackfillPass::preempt_now(const Simulator::QueueEntry& e, SimJob& job, cons
   if (chosen.none()) return false;
   // The victims are gone from the pool: the cycle's picture of it is rebuilt.
   answers_.job_started();
-  if (sim_.rows_) scratch_ = sim_.pool_.state();
-  profile_stale_ = true;
-  const std::int64_t r0 = sim_.now_ / res_ * res_;
-  slots_.reserve(r0, std::max(r0 + res_, (sim_.now_ + tl + res_ - 1) / res_ * res_), chosen);
-  ++counters_.bf_reservations;
-  reserved_jobs_.insert(e.job);
+  pool_changed();
+  reserve_nodes(e, sim_.now_, tl, chosen);
   return true;
 }
 
 // Reserves alloc_'s nodes, whole, over [start, start + limit) rounded to bf_resolution; false
 // when bf_node_space_size ends the cycle.
 bool BackfillPass::reserve(const Simulator::QueueEntry& e, const SimRecord& rec, std::int64_t pred, std::int64_t tl) {
-  const std::int64_t r0 = pred / res_ * res_;
-  std::int64_t r1 = (pred + tl + res_ - 1) / res_ * res_;
-  if (r1 <= r0) r1 = r0 + res_;
   NodeBitset nodes(sim_.conf_.nodes.size());
   for (const AllocPiece& p : alloc_.pieces) nodes.set(p.node);
-  slots_.reserve(r0, r1, nodes);
-  ++counters_.bf_reservations;
+  reserve_nodes(e, pred, tl, nodes);
   ++resv_per_part_[rec.part];
-  reserved_jobs_.insert(e.job);
   if (s_.bf_node_space_size > 0 && static_cast<std::int64_t>(slots_.size()) >= s_.bf_node_space_size) {
     ++counters_.bf_stopped_by_node_space;
     set_stop(BackfillCycle::Stop::kNodeSpace);
     return false;
   }
   return true;
+}
+
+// Keeps `nodes` whole for the job over [start, start + limit), rounded out to bf_resolution.
+void BackfillPass::reserve_nodes(const Simulator::QueueEntry& e, std::int64_t start, std::int64_t tl,
+                                 const NodeBitset& nodes) {
+  const std::int64_t r0 = start / res_ * res_;
+  std::int64_t r1 = (start + tl + res_ - 1) / res_ * res_;
+  if (r1 <= r0) r1 = r0 + res_;
+  slots_.reserve(r0, r1, nodes);
+  ++counters_.bf_reservations;
+  reserved_jobs_.insert(e.job);
 }
 
 // The will-run test where CPUs may be shared: running jobs are released into the scratch pool

@@ -45,14 +45,19 @@ inline std::filesystem::path joined_trace(const std::filesystem::path& sacct, co
   return out;
 }
 
+/// "2026-11-27T03:08:09" as UTC epoch seconds (the capture machine's clock is UTC); kNoTime
+/// when it does not read.
+inline std::int64_t utc_seconds(const std::string& iso) {
+  std::tm tm{};
+  if (!strptime(iso.c_str(), "%Y-%m-%dT%H:%M:%S", &tm)) return engine::kNoTime;
+  return timegm(&tm);
+}
+
 /// slurmctld's start (BOOT_TIME of `scontrol show config`, UTC on the capture machine): its
 /// background passes (sched_interval, bf_interval, PriorityCalcPeriod) count from there.
 inline std::int64_t boot_time(const std::filesystem::path& scontrol_config) {
   for (const std::string& line : lines_of(scontrol_config)) {
-    if (!line.starts_with("BOOT_TIME")) continue;
-    std::tm tm{};
-    if (!strptime(line.substr(line.find('=') + 2).c_str(), "%Y-%m-%dT%H:%M:%S", &tm)) break;
-    return timegm(&tm);
+    if (line.starts_with("BOOT_TIME")) return utc_seconds(line.substr(line.find('=') + 2));
   }
   return engine::kNoTime;
 }

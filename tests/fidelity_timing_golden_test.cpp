@@ -139,13 +139,13 @@ struct Preemption {
 std::vector<Preemption> real_preemptions(const fs::path& log) {
   std::vector<Preemption> out;
   for (const std::string& line : test::lines_of(log)) {
-    std::tm tm{};
-    if (line.size() < 21 || !strptime(line.substr(1, 19).c_str(), "%Y-%m-%dT%H:%M:%S", &tm)) continue;
+    const std::int64_t at = line.size() < 21 ? engine::kNoTime : test::utc_seconds(line.substr(1, 19));
+    if (at == engine::kNoTime) continue;
     const std::size_t v = line.find("JobId="), b = line.rfind("JobId=");
     if (v == std::string::npos || b == v) continue;
     out.push_back({static_cast<std::uint32_t>(std::stoul(line.substr(v + 6))),
                    static_cast<std::uint32_t>(std::stoul(line.substr(b + 6))),
-                   line.find("requeued") != std::string::npos, timegm(&tm)});
+                   line.find("requeued") != std::string::npos, at});
   }
   std::sort(out.begin(), out.end());
   return out;

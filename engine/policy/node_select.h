@@ -99,30 +99,32 @@ class NodeTaker {
     if (out_) {
       AllocPiece p{.node = i, .cpus = take, .gpus = g};
       if (d_.whole_nodes) p.gpus = n.gpus_total;
-      if (pool_.memory_tracked()) {
-        if (d_.mem_whole_node)
-          p.mem = n.mem_total;
-        else if (d_.mem_per_node)
-          p.mem = std::min<std::uint64_t>(n.mem_free, d_.mem_per_node);
-        else
-          p.mem = std::min<std::uint64_t>(n.mem_free, d_.mem_per_cpu * take);
-      }
-      p.mem_req = pool_.requested_mem(n, d_, take);
+      set_memory(p, n);
       out_->pieces.push_back(p);
     }
     return done();
   }
 
  private:
+  // The memory a piece of p.cpus CPUs on node n takes (when memory is consumable) and asks for.
+  void set_memory(AllocPiece& p, const NodeResources& n) const {
+    if (pool_.memory_tracked()) {
+      if (d_.mem_whole_node)
+        p.mem = n.mem_total;
+      else if (d_.mem_per_node)
+        p.mem = std::min<std::uint64_t>(n.mem_free, d_.mem_per_node);
+      else
+        p.mem = std::min<std::uint64_t>(n.mem_free, d_.mem_per_cpu * p.cpus);
+    }
+    p.mem_req = pool_.requested_mem(n, d_, p.cpus);
+  }
+
   // The first piece holding more than one CPU gives one up (with its memory per CPU).
   void move_one_cpu() {
     for (AllocPiece& p : out_->pieces) {
       if (p.cpus <= 1) continue;
       --p.cpus;
-      const NodeResources& n = node_at_(p.node);
-      if (pool_.memory_tracked() && !d_.mem_whole_node && !d_.mem_per_node)
-        p.mem = std::min<std::uint64_t>(n.mem_free, d_.mem_per_cpu * p.cpus);
-      p.mem_req = pool_.requested_mem(n, d_, p.cpus);
+      set_memory(p, node_at_(p.node));
       return;
     }
   }
