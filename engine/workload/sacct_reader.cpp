@@ -100,6 +100,187 @@ void read_saved_load_header(const std::string& text, Workload& w) {
   }
 }
 
+// Diagnostics of the table itself (rows it could not split into the header's columns), passed
+// on; the line of the first one, where a read with stop_on_error ends (0: none).
+int pass_on_table_errors(const DiagnosticSink& table_sink, DiagnosticSink& sink, Workload& w) {
+  int first_bad_line = 0;
+  for (const Diagnostic& d : table_sink.all()) {
+    sink.report(d);
+    ++w.skipped_lines;
+    if (first_bad_line == 0 || d.loc.line < first_bad_line) first_bad_line = d.loc.line;
+  }
+  return first_bad_line;
+}
+
+// One row of the dump read into a job. Each read_* step returns false when the row gives no
+// job; `failed` tells an error (which ends a read with stop_on_error) from a row passed over.
+struct RowReader {
+  const PsvTable& t;
+  const Columns& c;
+  const PsvTable::Row& row;
+  FileId file;
+  DiagnosticSink& sink;
+  Workload& w;
+  bool failed = false;
+
+  std::string_view get(const std::optional<std::size_t>& col) const {
+    return col ? std::string_view(t.field(row, *col)) : std::string_view();
+  }
+  SourceLoc loc(const std::optional<std::size_t>& col) const {
+    return col ? t.loc(row, *col) : SourceLoc{file, row.line, 1};
+  }
+  FieldText field(const std::optional<std::size_t>& col) const { return FieldText{get(col), loc(col)}; }
+  void bad(const std::optional<std::size_t>& col, const std::string& message) {
+    sink.error("WORK001", loc(col), message);
+    ++w.skipped_lines;
+    failed = true;
+  }
+
+  std::optional<JobRequest> read_job();
+  bool read_id(JobRequest& j);
+  bool read_submit(JobRequest& j);
+  bool read_run_time(JobRequest& j);
+  bool read_cpus_and_nodes(JobRequest& j);
+  bool read_memory(JobRequest& j);
+  void read_names(JobRequest& j);
+};
+
+std::optional<JobRequest> RowReader::read_job() {
+  JobRequest j;
+  j.line = row.line;
+  if (!read_id(j) || !read_submit(j) || !read_run_time(j) || !read_cpus_and_nodes(j) || !read_memory(j)) {
+    return std::nullopt;
+  }
+  if (auto g = tres_count(get(c.req_tres), "gres/gpu"); g && *g > 0) j.gpus = static_cast<std::uint32_t>(*g);
+  read_names(j);
+  apply_shape(j,
+              {field(c.ntasks), field(c.req_tres), field(c.alloc_tres), field(c.constraints), field(c.dependency),
+               field(c.licenses), field(c.submit_line)},
+              sink);
+  return j;
+}
+
+// False for a job step too, which is no error.
+bool RowReader::read_id(JobRequest& j) {
+  const std::string_view id_text = c.id_raw ? get(c.id_raw) : get(c.id);
+  if (id_text.find('.') != std::string_view::npos) return false;  // a job step
+  // Array tasks (123_4) and het components (123+1) keep their raw id when JobIDRaw exists.
+  std::string_view numeric = id_text.substr(0, id_text.find_first_of("_+"));
+  auto id = parse_trace_int(numeric);
+  if (!id || *id < 0 || *id > 0xFFFFFFF0LL) {
+    bad(c.id_raw ? c.id_raw : c.id, fmt::format("job id '{}' is not a number", id_text));
+    return false;
+  }
+  j.id = static_cast<std::uint32_t>(*id);
+  return true;
+}
+
+bool RowReader::read_submit(JobRequest& j) {
+  auto submit = parse_trace_time(get(c.submit));
+  if (!submit) {
+    bad(c.submit, fmt::format("job {}: submit time '{}' is not a time", j.id, get(c.submit)));
+    return false;
+  }
+  j.submit = *submit;
+  if (auto e = parse_trace_time(get(c.eligible)); e && *e > j.submit) j.eligible = *e;
+  return true;
+}
+
+// The run time and time limit; false, with a note, for a job that never started and never will.
+bool RowReader::read_run_time(JobRequest& j) {
+  const std::string_view state = get(c.state);
+  auto start = parse_trace_time(get(c.start));
+  auto end = parse_trace_time(get(c.end));
+  if (start) j.recorded_start = *start;
+  j.fails = start && (istarts_with(state, "FAILED") || istarts_with(state, "OUT_OF_MEMORY"));
+  std::optional<std::int64_t> run;
+  if (auto r = parse_trace_int(get(c.elapsed_raw)))
+    run = *r;
+  else if (auto d = parse_trace_duration(get(c.elapsed)))
+    run = *d;
+  else if (start && end && *end >= *start)
+    run = *end - *start;
+  if (auto tl = parse_trace_int(get(c.timelimit_raw))) {
+    j.time_limit = *tl * 60;
+  } else if (auto d = parse_trace_duration(get(c.timelimit))) {
+    j.time_limit = *d;
+  }
+  if (!start) {
+    // Never started: cancelled while pending (no occupancy to replay), or still pending at
+    // dump time (replayed with its time limit as run time).
+    if (istarts_with(state, "CANCELLED") || istarts_with(state, "FAILED") || istarts_with(state, "NODE_FAIL")) {
+      sink.note("WORK002", {file, row.line, 1}, fmt::format("job {} skipped: it never started ({})", j.id, state));
+      ++w.skipped_lines;
+      return false;
+    }
+    // A saved load (sacct_writer.h) gives the run time of jobs that have not run yet.
+    const auto planned = parse_trace_int(get(c.elapsed_raw));
+    run = planned && *planned > 0 ? *planned : (j.time_limit > 0 ? j.time_limit : 0);
+  }
+  j.run_time = std::max<std::int64_t>(0, run.value_or(0));
+  return true;
+}
+
+bool RowReader::read_cpus_and_nodes(JobRequest& j) {
+  std::optional<std::int64_t> cpus = parse_trace_int(get(c.req_cpus));
+  if (!cpus || *cpus <= 0) cpus = parse_trace_int(get(c.alloc_cpus));
+  if (!cpus || *cpus <= 0) cpus = parse_trace_int(get(c.ncpus));
+  if (!cpus || *cpus <= 0) {
+    bad(c.req_cpus ? c.req_cpus : c.alloc_cpus, fmt::format("job {}: no CPU count (ReqCPUS/AllocCPUS)", j.id));
+    return false;
+  }
+  j.cpus = static_cast<std::uint32_t>(std::min<std::int64_t>(*cpus, 0xFFFFFFF0LL));
+  std::optional<std::int64_t> nodes = parse_trace_int(get(c.req_nodes));
+  if (!nodes || *nodes <= 0) nodes = parse_trace_int(get(c.nnodes));
+  if (nodes && *nodes > 0) j.nodes = static_cast<std::uint32_t>(std::min<std::int64_t>(*nodes, j.cpus));
+  return true;
+}
+
+bool RowReader::read_memory(JobRequest& j) {
+  auto m = parse_trace_memory(get(c.req_mem));
+  if (!m) {
+    if (get(c.req_mem).empty()) return true;
+    bad(c.req_mem, fmt::format("job {}: ReqMem '{}' is not a memory size", j.id, get(c.req_mem)));
+    return false;
+  }
+  j.mem_set = true;
+  switch (m->per) {
+    case TraceMemory::Per::kCpu:
+      j.mem_mb = m->mb;
+      j.mem_per_cpu = true;
+      break;
+    case TraceMemory::Per::kNode:
+      j.mem_mb = m->mb;
+      break;
+    // 21.08+ prints the job's total, per-node x nodes for --mem and per-CPU x CPUs for
+    // --mem-per-cpu (sacct/print.c from tres_req_str, job_mgr.c job_get_tres_mem()). Which
+    // one the user wrote is lost, so it is kept per CPU, which fits any layout; a SubmitLine
+    // puts back the exact request (job_shape_apply.cpp).
+    case TraceMemory::Per::kJob:
+      j.mem_mb = (m->mb + j.cpus - 1) / j.cpus;
+      j.mem_per_cpu = true;
+      break;
+  }
+  return true;
+}
+
+// Who submitted it, where and under what name, and what sacct recorded of its priority.
+void RowReader::read_names(JobRequest& j) {
+  j.user = std::string(trim(get(c.user)));
+  j.account = to_lower(trim(get(c.account)));
+  for (const std::string& p : split(get(c.partition), ',')) {
+    if (!trim(p).empty()) j.partitions.emplace_back(trim(p));
+  }
+  j.qos = to_lower(trim(get(c.qos)));
+  j.group = std::string(trim(get(c.group)));
+  j.name = std::string(trim(get(c.job_name)));
+  const std::string resv(trim(get(c.reservation)));
+  if (!resv.empty() && resv != "(null)") j.reservation = resv;
+  if (auto n = parse_trace_int(get(c.nice)))
+    j.nice = static_cast<std::int32_t>(std::clamp<std::int64_t>(*n, -2147483645, 2147483645));
+  if (auto p = parse_trace_int(get(c.priority))) j.recorded_priority = *p;
+}
+
 }  // namespace
 
 Workload read_sacct(FileId file, const SourceManager& sources, DiagnosticSink& sink, const ReadOptions& options) {
@@ -112,12 +293,8 @@ Workload read_sacct(FileId file, const SourceManager& sources, DiagnosticSink& s
   // SubmitLine is the column whose values hold newlines (a script's lines): rows broken by
   // them are mended.
   PsvTable t = read_psv(sources, file, table_sink, "WORK001", {"SubmitLine"});
-  int first_bad_line = 0;  // with stop_on_error, rows from the first unreadable one on are not read
-  for (const Diagnostic& d : table_sink.all()) {
-    sink.report(d);
-    ++w.skipped_lines;
-    if (first_bad_line == 0 || d.loc.line < first_bad_line) first_bad_line = d.loc.line;
-  }
+  // With stop_on_error, rows from the first unreadable one on are not read.
+  const int first_bad_line = pass_on_table_errors(table_sink, sink, w);
   const Columns c(t);
   if ((!c.id && !c.id_raw) || !c.submit) {
     sink.error("WORK003", {file, 1, 1},
@@ -127,122 +304,12 @@ Workload read_sacct(FileId file, const SourceManager& sources, DiagnosticSink& s
   }
   for (const PsvTable::Row& row : t.rows) {
     if (options.stop_on_error && first_bad_line && row.line > first_bad_line) break;
-    auto get = [&](const std::optional<std::size_t>& col) -> std::string_view {
-      return col ? std::string_view(t.field(row, *col)) : std::string_view();
-    };
-    auto bad = [&](const std::optional<std::size_t>& col, const std::string& message) {
-      sink.error("WORK001", col ? t.loc(row, *col) : SourceLoc{file, row.line, 1}, message);
-      ++w.skipped_lines;
-    };
-    const std::string_view id_text = c.id_raw ? get(c.id_raw) : get(c.id);
-    if (id_text.find('.') != std::string_view::npos) continue;  // a job step
-    const std::string_view state = get(c.state);
-    JobRequest j;
-    j.line = row.line;
-    // Array tasks (123_4) and het components (123+1) keep their raw id when JobIDRaw exists.
-    std::string_view numeric = id_text.substr(0, id_text.find_first_of("_+"));
-    auto id = parse_trace_int(numeric);
-    if (!id || *id < 0 || *id > 0xFFFFFFF0LL) {
-      bad(c.id_raw ? c.id_raw : c.id, fmt::format("job id '{}' is not a number", id_text));
-      if (options.stop_on_error) break;
-      continue;
+    RowReader reader{t, c, row, file, sink, w};
+    if (std::optional<JobRequest> j = reader.read_job()) {
+      w.jobs.push_back(std::move(*j));
+    } else if (reader.failed && options.stop_on_error) {
+      break;
     }
-    j.id = static_cast<std::uint32_t>(*id);
-    auto submit = parse_trace_time(get(c.submit));
-    if (!submit) {
-      bad(c.submit, fmt::format("job {}: submit time '{}' is not a time", j.id, get(c.submit)));
-      if (options.stop_on_error) break;
-      continue;
-    }
-    j.submit = *submit;
-    if (auto e = parse_trace_time(get(c.eligible)); e && *e > j.submit) j.eligible = *e;
-    auto start = parse_trace_time(get(c.start));
-    auto end = parse_trace_time(get(c.end));
-    if (start) j.recorded_start = *start;
-    j.fails = start && (istarts_with(state, "FAILED") || istarts_with(state, "OUT_OF_MEMORY"));
-    std::optional<std::int64_t> run;
-    if (auto r = parse_trace_int(get(c.elapsed_raw)))
-      run = *r;
-    else if (auto d = parse_trace_duration(get(c.elapsed)))
-      run = *d;
-    else if (start && end && *end >= *start)
-      run = *end - *start;
-    if (auto tl = parse_trace_int(get(c.timelimit_raw))) {
-      j.time_limit = *tl * 60;
-    } else if (auto d = parse_trace_duration(get(c.timelimit))) {
-      j.time_limit = *d;
-    }
-    if (!start) {
-      // Never started: cancelled while pending (no occupancy to replay), or still pending at
-      // dump time (replayed with its time limit as run time).
-      if (istarts_with(state, "CANCELLED") || istarts_with(state, "FAILED") || istarts_with(state, "NODE_FAIL")) {
-        sink.note("WORK002", {file, row.line, 1}, fmt::format("job {} skipped: it never started ({})", j.id, state));
-        ++w.skipped_lines;
-        continue;
-      }
-      // A saved load (sacct_writer.h) gives the run time of jobs that have not run yet.
-      const auto planned = parse_trace_int(get(c.elapsed_raw));
-      run = planned && *planned > 0 ? *planned : (j.time_limit > 0 ? j.time_limit : 0);
-    }
-    j.run_time = std::max<std::int64_t>(0, run.value_or(0));
-    std::optional<std::int64_t> cpus = parse_trace_int(get(c.req_cpus));
-    if (!cpus || *cpus <= 0) cpus = parse_trace_int(get(c.alloc_cpus));
-    if (!cpus || *cpus <= 0) cpus = parse_trace_int(get(c.ncpus));
-    if (!cpus || *cpus <= 0) {
-      bad(c.req_cpus ? c.req_cpus : c.alloc_cpus, fmt::format("job {}: no CPU count (ReqCPUS/AllocCPUS)", j.id));
-      if (options.stop_on_error) break;
-      continue;
-    }
-    j.cpus = static_cast<std::uint32_t>(std::min<std::int64_t>(*cpus, 0xFFFFFFF0LL));
-    std::optional<std::int64_t> nodes = parse_trace_int(get(c.req_nodes));
-    if (!nodes || *nodes <= 0) nodes = parse_trace_int(get(c.nnodes));
-    if (nodes && *nodes > 0) j.nodes = static_cast<std::uint32_t>(std::min<std::int64_t>(*nodes, j.cpus));
-    if (auto m = parse_trace_memory(get(c.req_mem))) {
-      j.mem_set = true;
-      switch (m->per) {
-        case TraceMemory::Per::kCpu:
-          j.mem_mb = m->mb;
-          j.mem_per_cpu = true;
-          break;
-        case TraceMemory::Per::kNode:
-          j.mem_mb = m->mb;
-          break;
-        // 21.08+ prints the job's total, per-node x nodes for --mem and per-CPU x CPUs for
-        // --mem-per-cpu (sacct/print.c from tres_req_str, job_mgr.c job_get_tres_mem()). Which
-        // one the user wrote is lost, so it is kept per CPU, which fits any layout; a SubmitLine
-        // puts back the exact request (job_shape_apply.cpp).
-        case TraceMemory::Per::kJob:
-          j.mem_mb = (m->mb + j.cpus - 1) / j.cpus;
-          j.mem_per_cpu = true;
-          break;
-      }
-    } else if (!get(c.req_mem).empty()) {
-      bad(c.req_mem, fmt::format("job {}: ReqMem '{}' is not a memory size", j.id, get(c.req_mem)));
-      if (options.stop_on_error) break;
-      continue;
-    }
-    if (auto g = tres_count(get(c.req_tres), "gres/gpu"); g && *g > 0) j.gpus = static_cast<std::uint32_t>(*g);
-    j.user = std::string(trim(get(c.user)));
-    j.account = to_lower(trim(get(c.account)));
-    for (const std::string& p : split(get(c.partition), ',')) {
-      if (!trim(p).empty()) j.partitions.emplace_back(trim(p));
-    }
-    j.qos = to_lower(trim(get(c.qos)));
-    j.group = std::string(trim(get(c.group)));
-    j.name = std::string(trim(get(c.job_name)));
-    const std::string resv(trim(get(c.reservation)));
-    if (!resv.empty() && resv != "(null)") j.reservation = resv;
-    if (auto n = parse_trace_int(get(c.nice)))
-      j.nice = static_cast<std::int32_t>(std::clamp<std::int64_t>(*n, -2147483645, 2147483645));
-    if (auto p = parse_trace_int(get(c.priority))) j.recorded_priority = *p;
-    auto field = [&](const std::optional<std::size_t>& col) {
-      return FieldText{get(col), col ? t.loc(row, *col) : SourceLoc{file, row.line, 1}};
-    };
-    apply_shape(j,
-                {field(c.ntasks), field(c.req_tres), field(c.alloc_tres), field(c.constraints), field(c.dependency),
-                 field(c.licenses), field(c.submit_line)},
-                sink);
-    w.jobs.push_back(std::move(j));
   }
   normalise_jobs(w, sink, file, sources.limits());
   return w;
