@@ -238,6 +238,141 @@ std::optional<Reservation> reservation_value(ProfileReader& r, std::string_view 
   return resv;
 }
 
+// The keys of when jobs arrive and how many; false when the key is none of them.
+bool read_arrival_key(ProfileReader& r, const std::string& key, std::string_view value, Profile& p) {
+  if (key == "seed") {
+    if (auto v = parse_uint(value, IntWidth::k64))
+      p.seed = *v;
+    else
+      r.error(fmt::format("'{}' is not a seed (an unsigned integer)", value));
+  } else if (key == "start") {
+    if (auto t = parse_trace_time(value))
+      p.start = *t;
+    else
+      r.error(fmt::format("'{}' is not a time (epoch seconds or YYYY-MM-DDTHH:MM:SS)", value));
+  } else if (key == "duration") {
+    if (auto d = r.duration(value)) p.duration = std::max<std::int64_t>(1, *d);
+  } else if (key == "jobs") {
+    if (auto n = parse_uint(value, IntWidth::k64))
+      p.max_jobs = static_cast<std::int64_t>(*n);
+    else
+      r.error(fmt::format("'{}' is not a job count", value));
+  } else if (key == "jobs_per_hour") {
+    if (auto v = r.number(value)) {
+      if (*v > 0)
+        p.jobs_per_hour = *v;
+      else
+        r.error("jobs_per_hour must be positive");
+    }
+  } else if (key == "daily_cycle") {
+    if (auto v = r.number(value)) {
+      if (*v >= 0 && *v < 1)
+        p.daily_cycle = *v;
+      else
+        r.error("daily_cycle is an amplitude in [0, 1)");
+    }
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// The keys of what a job asks for and how long it runs; false when the key is none of them.
+bool read_job_shape_key(ProfileReader& r, const std::string& key, std::string_view value, Profile& p) {
+  if (key == "cpus") {
+    if (auto w = r.weighted<std::uint32_t>(value, [&](std::string_view v) { return count_value(r, v); })) p.cpus = *w;
+  } else if (key == "gpus") {
+    if (auto w = r.weighted<std::uint32_t>(value, [&](std::string_view v) { return count_value(r, v); })) p.gpus = *w;
+  } else if (key == "exclusive_fraction") {
+    if (auto v = r.number(value)) {
+      if (*v >= 0 && *v <= 1)
+        p.exclusive_fraction = *v;
+      else
+        r.error("exclusive_fraction is a fraction in [0, 1]");
+    }
+  } else if (key == "runtime") {
+    if (auto d = r.distribution(value)) p.runtime = *d;
+  } else if (key == "runtime_max") {
+    if (auto d = r.duration(value)) p.runtime_max = std::max<std::int64_t>(1, *d);
+  } else if (key == "limit_factor") {
+    const std::vector<std::string> w = split_whitespace(value);
+    auto a = !w.empty() ? parse_double(w[0]) : Result<double>(Error{""});
+    auto b = w.size() >= 2 ? parse_double(w[1]) : a;
+    if (!a || !b || *a < 1 || *b < *a)
+      r.error("limit_factor is MIN [MAX] with 1 <= MIN <= MAX");
+    else {
+      p.limit_factor_min = *a;
+      p.limit_factor_max = *b;
+    }
+  } else if (key == "limit_round") {
+    if (auto d = r.duration(value)) p.limit_round = std::max<std::int64_t>(60, *d);
+  } else if (key == "mem_per_cpu") {
+    if (auto v = parse_uint(value, IntWidth::k64))
+      p.mem_per_cpu = *v;
+    else
+      r.error(fmt::format("'{}' is not a memory size in MB", value));
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// `users = tree`, or a list of user:account[:weight]; a bad item is reported and left out.
+void read_users(ProfileReader& r, std::string_view value, Profile& p) {
+  if (iequals(value, "tree")) {
+    p.users_from_tree = true;
+    return;
+  }
+  p.users_from_tree = false;
+  p.users.clear();
+  for (const std::string& item : split(value, ',')) {
+    std::vector<std::string> f = split(std::string(trim(item)), ':');
+    if (f.size() < 2 || f.size() > 3 || trim(f[0]).empty() || trim(f[1]).empty()) {
+      r.error(fmt::format("'{}' is not user:account[:weight]", trim(item)));
+      continue;
+    }
+    double w = 1;
+    if (f.size() == 3) {
+      auto v = parse_double(trim(f[2]));
+      if (!v || *v < 0) {
+        r.error(fmt::format("'{}' is not a weight", f[2]));
+        continue;
+      }
+      w = *v;
+    }
+    p.users.push_back({{std::string(trim(f[0])), to_lower(trim(f[1]))}, w});
+  }
+}
+
+// The keys of where jobs go and who submits them; false when the key is none of them.
+bool read_target_key(ProfileReader& r, const std::string& key, std::string_view value, Profile& p) {
+  if (key == "partition" || key == "partitions") {
+    if (auto w = r.weighted<std::string>(value, [](std::string_view v) { return std::optional<std::string>(v); }))
+      p.partitions = *w;
+  } else if (key == "qos") {
+    if (auto w =
+            r.weighted<std::string>(value, [](std::string_view v) { return std::optional<std::string>(to_lower(v)); }))
+      p.qos = *w;
+  } else if (key == "users") {
+    read_users(r, value, p);
+  } else if (key == "reservation") {
+    if (auto resv = reservation_value(r, value, p.start)) p.reservations.push_back(std::move(*resv));
+  } else {
+    return false;
+  }
+  return true;
+}
+
+void report_unknown_key(ProfileReader& r, const std::string& key, const std::string& raw) {
+  static const std::vector<std::string> kKeys = {
+      "seed",        "start",       "duration",           "jobs",    "jobs_per_hour", "daily_cycle",
+      "cpus",        "gpus",        "exclusive_fraction", "runtime", "runtime_max",   "limit_factor",
+      "limit_round", "mem_per_cpu", "partition",          "qos",     "users",         "reservation"};
+  r.column = static_cast<int>(raw.find_first_not_of(" \t")) + 1;
+  const std::string hint = closest_match(key, kKeys);
+  r.error(fmt::format("unknown profile key '{}'", key), hint.empty() ? "" : fmt::format("did you mean '{}'?", hint));
+}
+
 }  // namespace
 
 Profile read_profile(FileId file, const SourceManager& sources, DiagnosticSink& sink, const InputLimits& limits) {
@@ -259,111 +394,9 @@ Profile read_profile(FileId file, const SourceManager& sources, DiagnosticSink& 
     const std::string key = to_lower(trim(line.substr(0, eq)));
     const std::string_view value = trim(line.substr(eq + 1));
     r.column = static_cast<int>(raw.find_first_not_of(" \t", raw.find('=') + 1)) + 1;
-    if (key == "seed") {
-      if (auto v = parse_uint(value, IntWidth::k64))
-        p.seed = *v;
-      else
-        r.error(fmt::format("'{}' is not a seed (an unsigned integer)", value));
-    } else if (key == "start") {
-      if (auto t = parse_trace_time(value))
-        p.start = *t;
-      else
-        r.error(fmt::format("'{}' is not a time (epoch seconds or YYYY-MM-DDTHH:MM:SS)", value));
-    } else if (key == "duration") {
-      if (auto d = r.duration(value)) p.duration = std::max<std::int64_t>(1, *d);
-    } else if (key == "jobs") {
-      if (auto n = parse_uint(value, IntWidth::k64))
-        p.max_jobs = static_cast<std::int64_t>(*n);
-      else
-        r.error(fmt::format("'{}' is not a job count", value));
-    } else if (key == "jobs_per_hour") {
-      if (auto v = r.number(value)) {
-        if (*v > 0)
-          p.jobs_per_hour = *v;
-        else
-          r.error("jobs_per_hour must be positive");
-      }
-    } else if (key == "daily_cycle") {
-      if (auto v = r.number(value)) {
-        if (*v >= 0 && *v < 1)
-          p.daily_cycle = *v;
-        else
-          r.error("daily_cycle is an amplitude in [0, 1)");
-      }
-    } else if (key == "cpus") {
-      if (auto w = r.weighted<std::uint32_t>(value, [&](std::string_view v) { return count_value(r, v); })) p.cpus = *w;
-    } else if (key == "gpus") {
-      if (auto w = r.weighted<std::uint32_t>(value, [&](std::string_view v) { return count_value(r, v); })) p.gpus = *w;
-    } else if (key == "exclusive_fraction") {
-      if (auto v = r.number(value)) {
-        if (*v >= 0 && *v <= 1)
-          p.exclusive_fraction = *v;
-        else
-          r.error("exclusive_fraction is a fraction in [0, 1]");
-      }
-    } else if (key == "runtime") {
-      if (auto d = r.distribution(value)) p.runtime = *d;
-    } else if (key == "runtime_max") {
-      if (auto d = r.duration(value)) p.runtime_max = std::max<std::int64_t>(1, *d);
-    } else if (key == "limit_factor") {
-      const std::vector<std::string> w = split_whitespace(value);
-      auto a = !w.empty() ? parse_double(w[0]) : Result<double>(Error{""});
-      auto b = w.size() >= 2 ? parse_double(w[1]) : a;
-      if (!a || !b || *a < 1 || *b < *a)
-        r.error("limit_factor is MIN [MAX] with 1 <= MIN <= MAX");
-      else {
-        p.limit_factor_min = *a;
-        p.limit_factor_max = *b;
-      }
-    } else if (key == "limit_round") {
-      if (auto d = r.duration(value)) p.limit_round = std::max<std::int64_t>(60, *d);
-    } else if (key == "mem_per_cpu") {
-      if (auto v = parse_uint(value, IntWidth::k64))
-        p.mem_per_cpu = *v;
-      else
-        r.error(fmt::format("'{}' is not a memory size in MB", value));
-    } else if (key == "partition" || key == "partitions") {
-      if (auto w = r.weighted<std::string>(value, [](std::string_view v) { return std::optional<std::string>(v); }))
-        p.partitions = *w;
-    } else if (key == "qos") {
-      if (auto w = r.weighted<std::string>(value,
-                                           [](std::string_view v) { return std::optional<std::string>(to_lower(v)); }))
-        p.qos = *w;
-    } else if (key == "users") {
-      if (iequals(value, "tree")) {
-        p.users_from_tree = true;
-      } else {
-        p.users_from_tree = false;
-        p.users.clear();
-        for (const std::string& item : split(value, ',')) {
-          std::vector<std::string> f = split(std::string(trim(item)), ':');
-          if (f.size() < 2 || f.size() > 3 || trim(f[0]).empty() || trim(f[1]).empty()) {
-            r.error(fmt::format("'{}' is not user:account[:weight]", trim(item)));
-            continue;
-          }
-          double w = 1;
-          if (f.size() == 3) {
-            auto v = parse_double(trim(f[2]));
-            if (!v || *v < 0) {
-              r.error(fmt::format("'{}' is not a weight", f[2]));
-              continue;
-            }
-            w = *v;
-          }
-          p.users.push_back({{std::string(trim(f[0])), to_lower(trim(f[1]))}, w});
-        }
-      }
-    } else if (key == "reservation") {
-      if (auto resv = reservation_value(r, value, p.start)) p.reservations.push_back(std::move(*resv));
-    } else {
-      static const std::vector<std::string> kKeys = {
-          "seed",        "start",       "duration",           "jobs",    "jobs_per_hour", "daily_cycle",
-          "cpus",        "gpus",        "exclusive_fraction", "runtime", "runtime_max",   "limit_factor",
-          "limit_round", "mem_per_cpu", "partition",          "qos",     "users",         "reservation"};
-      r.column = static_cast<int>(raw.find_first_not_of(" \t")) + 1;
-      const std::string hint = closest_match(key, kKeys);
-      r.error(fmt::format("unknown profile key '{}'", key),
-              hint.empty() ? "" : fmt::format("did you mean '{}'?", hint));
+    if (!read_arrival_key(r, key, value, p) && !read_job_shape_key(r, key, value, p) &&
+        !read_target_key(r, key, value, p)) {
+      report_unknown_key(r, key, raw);
     }
   }
   return p;
