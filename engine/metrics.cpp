@@ -94,6 +94,105 @@ GangMetrics gang_metrics(const SimResult& r, const Site& site) {
   return g;
 }
 
+// What the pass over the started jobs gathers: CPU time used, waits and slowdowns by group,
+// and the usage charged to each account.
+struct JobTally {
+  double cpu_seconds = 0;
+  Group all;
+  std::map<std::string, Group> part, acct, size, qos;
+  std::map<std::string, double> charged;
+  double charged_total = 0;
+};
+
+// Counts the job's end state and how it started; false when it never started.
+bool count_job(const SimJob& j, const SimResult& r, const Config& conf, Metrics& m) {
+  if (j.state == JobState::kRejected) {
+    ++m.rejected;
+    return false;
+  }
+  if (j.state == JobState::kPending) ++m.pending_at_end;
+  if (j.state == JobState::kRunning) ++m.running_at_end;
+  const std::int64_t bf_interval = conf.scheduler.bf_interval;
+  const bool backfill = conf.scheduler.type == "sched/backfill" && bf_interval > 0;
+  const std::int64_t waited_until = j.start != kNoTime ? j.start : r.end;
+  if (backfill && !j.bf_tested && j.started_by != StartedBy::kBackfill && waited_until - j.begin >= bf_interval &&
+      j.state != JobState::kFuture) {
+    ++m.never_reached_by_backfill;
+  }
+  if (j.start == kNoTime) return false;
+  ++m.started;
+  if (j.state == JobState::kDone) ++m.completed;
+  if (j.started_by == StartedBy::kBackfill)
+    ++m.backfill_starts;
+  else
+    ++m.main_starts;
+  return true;
+}
+
+void tally_started_job(const SimJob& j, const SimResult& r, const Site& site, JobTally& t) {
+  const Config& conf = *site.config;
+  const std::int64_t end = j.end != kNoTime ? j.end : r.end;
+  const double run = static_cast<double>(std::max<std::int64_t>(0, end - j.start));
+  // Suspended time holds CPUs without using them: utilisation counts running time only
+  // (above 100 % it means CPUs were overcommitted, e.g. FORCE without gang).
+  t.cpu_seconds += std::max(0.0, run - static_cast<double>(j.tot_sus_time)) * j.alloc.cpus();
+  const double wait = static_cast<double>(j.start - j.begin);
+  const double slowdown = std::max(1.0, (wait + run) / std::max(run, 10.0));
+  const SimRecord& rec = j.recs[static_cast<std::size_t>(j.run_rec)];
+  const std::string account = j.assoc != kNoAssoc && site.tree ? site.tree->assocs[j.assoc].account : j.req.account;
+  t.all.add(wait, slowdown);
+  t.part[conf.partitions[rec.part].name].add(wait, slowdown);
+  t.acct[account].add(wait, slowdown);
+  t.size[size_class(j.alloc.cpus())].add(wait, slowdown);
+  t.qos[j.qos >= 0 ? site.qos.records[static_cast<std::size_t>(j.qos)].name : std::string("-")].add(wait, slowdown);
+  if (site.tree && j.assoc != kNoAssoc) {
+    // Charged to the user's account and every ancestor account, as usage rolls up.
+    const double c = j.billable * run;
+    for (std::uint32_t a = site.tree->assocs[j.assoc].parent; a != kNoAssoc; a = site.tree->assocs[a].parent) {
+      if (a != site.tree->root) t.charged[site.tree->assocs[a].account] += c;
+    }
+    t.charged_total += c;
+  }
+}
+
+// Utilisation of the usable CPUs over the simulated span, and the shares maintenance and
+// unavailable nodes took of it.
+void set_utilisation(const SimResult& r, const Config& conf, double cpu_seconds, Metrics& m) {
+  double usable_cpus = 0;
+  for (const Node& n : conf.nodes) {
+    if (n.usable()) usable_cpus += n.cpus;
+  }
+  const double span = static_cast<double>(std::max<std::int64_t>(1, r.end - r.start));
+  m.utilization = usable_cpus > 0 ? cpu_seconds / (usable_cpus * span) : 0;
+  const double whole = usable_cpus * span;
+  const double left = whole - r.maint_cpu_seconds - r.unavailable_cpu_seconds;
+  m.utilization_available = left > 0 ? cpu_seconds / left : 0;
+  m.maint_share = whole > 0 ? r.maint_cpu_seconds / whole : 0;
+  m.unavailable_share = whole > 0 ? r.unavailable_cpu_seconds / whole : 0;
+}
+
+void set_wait_stats(const JobTally& t, Metrics& m) {
+  m.overall = summarise(t.all.waits, t.all.slowdowns);
+  for (const auto& [k, g] : t.part) m.by_partition[k] = summarise(g.waits, g.slowdowns);
+  for (const auto& [k, g] : t.acct) m.by_account[k] = summarise(g.waits, g.slowdowns);
+  for (const auto& [k, g] : t.size) m.by_size[k] = summarise(g.waits, g.slowdowns);
+  for (const auto& [k, g] : t.qos) m.by_qos[k] = summarise(g.waits, g.slowdowns);
+}
+
+// Each account's target share against the share of the charged usage it got.
+void set_account_shares(const SimResult& r, const AssocTree& tree, const JobTally& t, Metrics& m) {
+  for (std::uint32_t id : tree.hierarchical_order()) {
+    const Association& a = tree.assocs[id];
+    if (a.is_user() || id == tree.root) continue;
+    AccountShare s;
+    s.account = a.account;
+    s.target = id < r.target_share.size() ? r.target_share[id] : 0;
+    auto it = t.charged.find(a.account);
+    s.actual = t.charged_total > 0 && it != t.charged.end() ? it->second / t.charged_total : 0;
+    m.account_shares.push_back(s);
+  }
+}
+
 }  // namespace
 
 double stretch_of(const SimJob& j) {
@@ -111,71 +210,15 @@ std::string size_class(std::uint32_t cpus) {
 }
 
 Metrics compute_metrics(const SimResult& r, const Site& site) {
-  const Config& conf = *site.config;
   Metrics m;
   m.start = r.start;
   m.end = r.end;
   m.jobs = r.jobs.size();
-  double usable_cpus = 0;
-  for (const Node& n : conf.nodes) {
-    if (n.usable()) usable_cpus += n.cpus;
-  }
-  double cpu_seconds = 0;
-  Group all;
-  std::map<std::string, Group> part, acct, size, qos;
-  std::map<std::string, double> charged;
-  double charged_total = 0;
-  const std::int64_t bf_interval = conf.scheduler.bf_interval;
-  const bool backfill = conf.scheduler.type == "sched/backfill" && bf_interval > 0;
+  JobTally t;
   for (const SimJob& j : r.jobs) {
-    if (j.state == JobState::kRejected) {
-      ++m.rejected;
-      continue;
-    }
-    if (j.state == JobState::kPending) ++m.pending_at_end;
-    if (j.state == JobState::kRunning) ++m.running_at_end;
-    const std::int64_t waited_until = j.start != kNoTime ? j.start : r.end;
-    if (backfill && !j.bf_tested && j.started_by != StartedBy::kBackfill && waited_until - j.begin >= bf_interval &&
-        j.state != JobState::kFuture) {
-      ++m.never_reached_by_backfill;
-    }
-    if (j.start == kNoTime) continue;
-    ++m.started;
-    if (j.state == JobState::kDone) ++m.completed;
-    if (j.started_by == StartedBy::kBackfill)
-      ++m.backfill_starts;
-    else
-      ++m.main_starts;
-    const std::int64_t end = j.end != kNoTime ? j.end : r.end;
-    const double run = static_cast<double>(std::max<std::int64_t>(0, end - j.start));
-    // Suspended time holds CPUs without using them: utilisation counts running time only
-    // (above 100 % it means CPUs were overcommitted, e.g. FORCE without gang).
-    cpu_seconds += std::max(0.0, run - static_cast<double>(j.tot_sus_time)) * j.alloc.cpus();
-    const double wait = static_cast<double>(j.start - j.begin);
-    const double slowdown = std::max(1.0, (wait + run) / std::max(run, 10.0));
-    const SimRecord& rec = j.recs[static_cast<std::size_t>(j.run_rec)];
-    const std::string account = j.assoc != kNoAssoc && site.tree ? site.tree->assocs[j.assoc].account : j.req.account;
-    all.add(wait, slowdown);
-    part[conf.partitions[rec.part].name].add(wait, slowdown);
-    acct[account].add(wait, slowdown);
-    size[size_class(j.alloc.cpus())].add(wait, slowdown);
-    qos[j.qos >= 0 ? site.qos.records[static_cast<std::size_t>(j.qos)].name : std::string("-")].add(wait, slowdown);
-    if (site.tree && j.assoc != kNoAssoc) {
-      // Charged to the user's account and every ancestor account, as usage rolls up.
-      const double c = j.billable * run;
-      for (std::uint32_t a = site.tree->assocs[j.assoc].parent; a != kNoAssoc; a = site.tree->assocs[a].parent) {
-        if (a != site.tree->root) charged[site.tree->assocs[a].account] += c;
-      }
-      charged_total += c;
-    }
+    if (count_job(j, r, *site.config, m)) tally_started_job(j, r, site, t);
   }
-  const double span = static_cast<double>(std::max<std::int64_t>(1, r.end - r.start));
-  m.utilization = usable_cpus > 0 ? cpu_seconds / (usable_cpus * span) : 0;
-  const double whole = usable_cpus * span;
-  const double left = whole - r.maint_cpu_seconds - r.unavailable_cpu_seconds;
-  m.utilization_available = left > 0 ? cpu_seconds / left : 0;
-  m.maint_share = whole > 0 ? r.maint_cpu_seconds / whole : 0;
-  m.unavailable_share = whole > 0 ? r.unavailable_cpu_seconds / whole : 0;
+  set_utilisation(r, *site.config, t.cpu_seconds, m);
   for (const SimJob& j : r.jobs) {
     m.requeues += j.requeues;
     m.lost_cpu_seconds += j.lost_cpu_seconds;
@@ -183,23 +226,8 @@ Metrics compute_metrics(const SimResult& r, const Site& site) {
   m.gang = gang_metrics(r, site);
   const std::size_t starts = m.main_starts + m.backfill_starts;
   m.backfill_share = starts ? static_cast<double>(m.backfill_starts) / static_cast<double>(starts) : 0;
-  m.overall = summarise(all.waits, all.slowdowns);
-  for (auto& [k, g] : part) m.by_partition[k] = summarise(g.waits, g.slowdowns);
-  for (auto& [k, g] : acct) m.by_account[k] = summarise(g.waits, g.slowdowns);
-  for (auto& [k, g] : size) m.by_size[k] = summarise(g.waits, g.slowdowns);
-  for (auto& [k, g] : qos) m.by_qos[k] = summarise(g.waits, g.slowdowns);
-  if (site.tree) {
-    for (std::uint32_t id : site.tree->hierarchical_order()) {
-      const Association& a = site.tree->assocs[id];
-      if (a.is_user() || id == site.tree->root) continue;
-      AccountShare s;
-      s.account = a.account;
-      s.target = id < r.target_share.size() ? r.target_share[id] : 0;
-      auto it = charged.find(a.account);
-      s.actual = charged_total > 0 && it != charged.end() ? it->second / charged_total : 0;
-      m.account_shares.push_back(s);
-    }
-  }
+  set_wait_stats(t, m);
+  if (site.tree) set_account_shares(r, *site.tree, t, m);
   return m;
 }
 
