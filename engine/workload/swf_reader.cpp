@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
@@ -78,6 +79,83 @@ bool parse_fields(std::string_view line, SwfLine& out, int& count) {
   return true;
 }
 
+// A ';' header line: UnixStartTime gives the epoch the trace's times count from.
+void read_header_line(std::string_view line, Workload& w) {
+  std::string_view h = trim(line.substr(1));
+  if (istarts_with(h, "UnixStartTime:")) {
+    auto offset = parse_trace_int(h.substr(14));
+    w.epoch_offset = offset && *offset >= 0 && *offset <= kMaxTraceSeconds ? *offset : 0;
+  }
+}
+
+// Fills `parsed` from a job line, the fields it does not have unknown (-1); what makes it no
+// job line otherwise.
+std::optional<std::string> read_job_fields(std::string_view line, SwfLine& parsed) {
+  int n = 0;
+  if (!parse_fields(line, parsed, n)) {
+    return fmt::format("not an SWF job line: field {} is not a number within +-{}", n, kMaxTraceInt);
+  }
+  if (n < kStatus) return fmt::format("not an SWF job line: expected 18 numeric fields, read {}", n);
+  for (int k = n; k < kFieldCount; ++k) {
+    parsed.f[k] = -1;
+    parsed.names[k].clear();
+  }
+  const double(&f)[kFieldCount] = parsed.f;
+  if (f[kSubmit] > kMaxTraceSeconds || f[kRunTime] > kMaxTraceSeconds || f[kReqTime] > kMaxTraceSeconds) {
+    return fmt::format("a submit, run or requested time beyond {} seconds", kMaxTraceSeconds);
+  }
+  return std::nullopt;
+}
+
+double procs_of(const SwfLine& parsed) { return parsed.f[kReqProcs] > 0 ? parsed.f[kReqProcs] : parsed.f[kAllocProcs]; }
+
+// What a job line leaves unknown that a replay needs: jobs cancelled before they ran carry -1
+// run times or processor counts; they never occupied the machine, so a replay skips them.
+std::optional<std::string_view> unknown_field(const SwfLine& parsed) {
+  if (parsed.f[kSubmit] < 0) return "submit time";
+  if (procs_of(parsed) <= 0) return "processor count";
+  if (parsed.f[kRunTime] < 0) return "run time";
+  return std::nullopt;
+}
+
+// User, account and partition: the names of a ';'-separated line, else made from the numbers.
+void set_names(const SwfLine& parsed, JobRequest& j) {
+  const double(&f)[kFieldCount] = parsed.f;
+  const auto& names = parsed.names;
+  if (!names[kUserId].empty())
+    j.user = names[kUserId];
+  else
+    j.user = f[kUserId] >= 0 ? fmt::format("user{}", static_cast<long long>(f[kUserId])) : "user0";
+  if (!names[kGroupId].empty())
+    j.account = to_lower(names[kGroupId]);
+  else if (f[kGroupId] >= 0)
+    j.account = fmt::format("group{}", static_cast<long long>(f[kGroupId]));
+  if (!names[kPartition].empty())
+    j.partitions.push_back(names[kPartition]);
+  else if (!names[kQueue].empty())
+    j.partitions.push_back(names[kQueue]);
+  else if (f[kQueue] >= 0)
+    j.partitions.push_back(fmt::format("queue{}", static_cast<long long>(f[kQueue])));
+}
+
+JobRequest job_of(const SwfLine& parsed, int line_no) {
+  const double(&f)[kFieldCount] = parsed.f;
+  JobRequest j;
+  j.id = f[kJobNumber] > 0 ? static_cast<std::uint32_t>(std::min(f[kJobNumber], 4.0e9)) : 0;
+  j.submit = static_cast<std::int64_t>(f[kSubmit]);
+  j.run_time = static_cast<std::int64_t>(std::llround(f[kRunTime]));
+  j.cpus = static_cast<std::uint32_t>(std::min(procs_of(parsed), 4.0e9));
+  if (f[kReqTime] > 0) j.time_limit = static_cast<std::int64_t>(std::llround(f[kReqTime]));
+  if (f[kReqMem] > 0) {  // KB per processor
+    j.mem_mb = static_cast<std::uint64_t>(std::ceil(std::min(f[kReqMem] / 1024.0, kMaxTraceMemoryMb)));
+    j.mem_per_cpu = true;
+    j.mem_set = true;
+  }
+  set_names(parsed, j);
+  j.line = line_no;
+  return j;
+}
+
 }  // namespace
 
 Workload read_swf(FileId file, const SourceManager& sources, DiagnosticSink& sink, const ReadOptions& options) {
@@ -91,79 +169,23 @@ Workload read_swf(FileId file, const SourceManager& sources, DiagnosticSink& sin
     std::string_view line = trim(raw);
     if (line.empty()) continue;
     if (line.front() == ';') {
-      std::string_view h = trim(line.substr(1));
-      if (istarts_with(h, "UnixStartTime:")) {
-        auto offset = parse_trace_int(h.substr(14));
-        w.epoch_offset = offset && *offset >= 0 && *offset <= kMaxTraceSeconds ? *offset : 0;
-      }
+      read_header_line(line, w);
       continue;
     }
     SwfLine parsed;
-    double(&f)[kFieldCount] = parsed.f;
-    int n = 0;
-    auto bad = [&](const std::string& message) {
-      sink.error("WORK001", {file, line_no, 1}, message);
+    if (std::optional<std::string> problem = read_job_fields(line, parsed)) {
+      sink.error("WORK001", {file, line_no, 1}, *problem);
       ++w.skipped_lines;
-    };
-    if (!parse_fields(line, parsed, n)) {
-      bad(fmt::format("not an SWF job line: field {} is not a number within +-{}", n, kMaxTraceInt));
       if (options.stop_on_error) break;
       continue;
     }
-    if (n < kStatus) {
-      bad(fmt::format("not an SWF job line: expected 18 numeric fields, read {}", n));
-      if (options.stop_on_error) break;
-      continue;
-    }
-    for (int k = n; k < kFieldCount; ++k) {
-      f[k] = -1;
-      parsed.names[k].clear();
-    }
-    if (f[kSubmit] > kMaxTraceSeconds || f[kRunTime] > kMaxTraceSeconds || f[kReqTime] > kMaxTraceSeconds) {
-      bad(fmt::format("a submit, run or requested time beyond {} seconds", kMaxTraceSeconds));
-      if (options.stop_on_error) break;
-      continue;
-    }
-    const double procs = f[kReqProcs] > 0 ? f[kReqProcs] : f[kAllocProcs];
-    if (f[kSubmit] < 0 || procs <= 0 || f[kRunTime] < 0) {
-      // Jobs cancelled before they ran carry -1 run times or processor counts; they never
-      // occupied the machine, so a replay skips them.
+    if (std::optional<std::string_view> unknown = unknown_field(parsed)) {
       sink.note("WORK002", {file, line_no, 1},
-                fmt::format("job {} skipped: {} unknown", static_cast<long long>(f[kJobNumber]),
-                            f[kSubmit] < 0 ? "submit time"
-                            : procs <= 0   ? "processor count"
-                                           : "run time"));
+                fmt::format("job {} skipped: {} unknown", static_cast<long long>(parsed.f[kJobNumber]), *unknown));
       ++w.skipped_lines;
       continue;
     }
-    JobRequest j;
-    j.id = f[kJobNumber] > 0 ? static_cast<std::uint32_t>(std::min(f[kJobNumber], 4.0e9)) : 0;
-    j.submit = static_cast<std::int64_t>(f[kSubmit]);
-    j.run_time = static_cast<std::int64_t>(std::llround(f[kRunTime]));
-    j.cpus = static_cast<std::uint32_t>(std::min(procs, 4.0e9));
-    if (f[kReqTime] > 0) j.time_limit = static_cast<std::int64_t>(std::llround(f[kReqTime]));
-    if (f[kReqMem] > 0) {  // KB per processor
-      j.mem_mb = static_cast<std::uint64_t>(std::ceil(std::min(f[kReqMem] / 1024.0, kMaxTraceMemoryMb)));
-      j.mem_per_cpu = true;
-      j.mem_set = true;
-    }
-    const auto& names = parsed.names;
-    if (!names[kUserId].empty())
-      j.user = names[kUserId];
-    else
-      j.user = f[kUserId] >= 0 ? fmt::format("user{}", static_cast<long long>(f[kUserId])) : "user0";
-    if (!names[kGroupId].empty())
-      j.account = to_lower(names[kGroupId]);
-    else if (f[kGroupId] >= 0)
-      j.account = fmt::format("group{}", static_cast<long long>(f[kGroupId]));
-    if (!names[kPartition].empty())
-      j.partitions.push_back(names[kPartition]);
-    else if (!names[kQueue].empty())
-      j.partitions.push_back(names[kQueue]);
-    else if (f[kQueue] >= 0)
-      j.partitions.push_back(fmt::format("queue{}", static_cast<long long>(f[kQueue])));
-    j.line = line_no;
-    w.jobs.push_back(std::move(j));
+    w.jobs.push_back(job_of(parsed, line_no));
   }
   normalise_jobs(w, sink, file, sources.limits());
   return w;
