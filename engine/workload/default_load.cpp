@@ -402,6 +402,69 @@ void keep_admitted_shapes(const Site& site, Plan& plan, Simulator& probe) {
   for (std::uint32_t n : nodes) plan.capacity += site.config->nodes[n].cpus;
 }
 
+// The mean CPU-seconds a job adds to the simulated span (arrivals plus a day's drain: a
+// five-day job arriving on day two adds two days), estimated on a separate stream so the
+// arrivals do not depend on how many samples this takes.
+double mean_job_work(const Site& site, const std::vector<PartLoad>& loads, const DefaultLoadOptions& o) {
+  const double part_total = total_weight(loads, &PartLoad::weight);
+  Rng sampler(o.seed ^ 0x9e3779b97f4a7c15ULL);
+  double work = 0;
+  const int samples = std::max(1, o.work_samples);
+  const double horizon = static_cast<double>(o.duration + 86400);
+  for (int i = 0; i < samples; ++i) {
+    const PartLoad& pl = pick_weighted(loads, part_total, sampler, &PartLoad::weight);
+    const JobRequest j = make_job(site, pl, sampler);
+    const double arrival = sampler.uniform() * static_cast<double>(o.duration);
+    work += static_cast<double>(j.cpus) * std::min(static_cast<double>(j.run_time), horizon - arrival);
+  }
+  return std::max(1.0, work / samples);
+}
+
+struct ArrivalRate {
+  double per_job = 0;  // mean CPU-seconds of a job
+  double rate = 0;     // jobs per second, on average over a day
+  double peak = 0;     // jobs per second at the top of the daily cycle
+};
+
+// The rate that offers o.offered_load of the capacity, lowered where it would bring more than
+// o.max_jobs.
+ArrivalRate arrival_rate(const Site& site, const Plan& plan, const DefaultLoadOptions& o) {
+  ArrivalRate a;
+  a.per_job = mean_job_work(site, plan.loads, o);
+  a.rate = o.offered_load * plan.capacity / a.per_job;
+  const double expected = a.rate * static_cast<double>(o.duration);
+  if (expected > static_cast<double>(o.max_jobs)) a.rate *= static_cast<double>(o.max_jobs) / expected;
+  a.peak = a.rate * (1.0 + o.daily_cycle);
+  return a;
+}
+
+// Poisson arrivals thinned to the daily cycle (peak at 14:00), as the synthetic profiles do;
+// returns how many draws the site refused.
+std::size_t add_arrivals(const Site& site, const std::vector<PartLoad>& loads, const ArrivalRate& a,
+                         const DefaultLoadOptions& o, Simulator& probe, Workload& w) {
+  const double part_total = total_weight(loads, &PartLoad::weight);
+  Rng rng(o.seed);
+  double t = 0;
+  std::size_t dropped = 0;
+  for (std::uint32_t id = 1;;) {
+    t += -std::log(1.0 - rng.uniform()) / a.peak;
+    if (t >= static_cast<double>(o.duration)) break;
+    const double hour = std::fmod(t / 3600.0, 24.0);
+    const double now = a.rate * (1.0 + o.daily_cycle * std::cos(2.0 * std::numbers::pi * (hour - 14.0) / 24.0));
+    if (rng.uniform() * a.peak > now) continue;
+    const PartLoad& pl = pick_weighted(loads, part_total, rng, &PartLoad::weight);
+    std::optional<JobRequest> j = admitted_job(site, pl, rng, probe);
+    if (!j) {
+      ++dropped;
+      continue;
+    }
+    j->id = id++;
+    j->submit = static_cast<std::int64_t>(t);
+    w.jobs.push_back(std::move(*j));
+  }
+  return dropped;
+}
+
 }  // namespace
 
 void add_assumed_qos(Site& site, const Workload& workload) {
@@ -440,46 +503,8 @@ DefaultLoad default_load(const Site& base, const DefaultLoadOptions& o) {
     return out;
   }
   const double capacity = plan.capacity;
-  const double part_total = total_weight(loads, &PartLoad::weight);
-  // The mean CPU-seconds a job adds to the simulated span (arrivals plus a day's drain: a
-  // five-day job arriving on day two adds two days), estimated on a separate stream so the
-  // arrivals below do not depend on how many samples this takes.
-  Rng sampler(o.seed ^ 0x9e3779b97f4a7c15ULL);
-  double work = 0;
-  const int samples = std::max(1, o.work_samples);
-  const double horizon = static_cast<double>(o.duration + 86400);
-  for (int i = 0; i < samples; ++i) {
-    const PartLoad& pl = pick_weighted(loads, part_total, sampler, &PartLoad::weight);
-    const JobRequest j = make_job(site, pl, sampler);
-    const double arrival = sampler.uniform() * static_cast<double>(o.duration);
-    work += static_cast<double>(j.cpus) * std::min(static_cast<double>(j.run_time), horizon - arrival);
-  }
-  const double per_job = std::max(1.0, work / samples);
-  double rate = o.offered_load * capacity / per_job;  // jobs per second
-  const std::int64_t duration = o.duration;
-  const double expected = rate * static_cast<double>(duration);
-  if (expected > static_cast<double>(o.max_jobs)) rate *= static_cast<double>(o.max_jobs) / expected;
-  Rng rng(o.seed);
-  double t = 0;
-  std::size_t dropped = 0;
-  // Poisson arrivals thinned to the daily cycle (peak at 14:00), as the synthetic profiles do.
-  const double peak = rate * (1.0 + o.daily_cycle);
-  for (std::uint32_t id = 1;;) {
-    t += -std::log(1.0 - rng.uniform()) / peak;
-    if (t >= static_cast<double>(duration)) break;
-    const double hour = std::fmod(t / 3600.0, 24.0);
-    const double now = rate * (1.0 + o.daily_cycle * std::cos(2.0 * std::numbers::pi * (hour - 14.0) / 24.0));
-    if (rng.uniform() * peak > now) continue;
-    const PartLoad& pl = pick_weighted(loads, part_total, rng, &PartLoad::weight);
-    std::optional<JobRequest> j = admitted_job(site, pl, rng, probe);
-    if (!j) {
-      ++dropped;
-      continue;
-    }
-    j->id = id++;
-    j->submit = static_cast<std::int64_t>(t);
-    w.jobs.push_back(std::move(*j));
-  }
+  const ArrivalRate a = arrival_rate(site, plan, o);
+  const std::size_t dropped = add_arrivals(site, loads, a, o, probe, w);
   std::string invented;
   if (out.invented_accounts) {
     invented = "; without a sacctmgr dump its accounts and users are invented (no fair share)";
@@ -490,8 +515,8 @@ DefaultLoad default_load(const Site& base, const DefaultLoadOptions& o) {
   out.description = fmt::format(
       "default synthetic load derived from the cluster: {} jobs over {} days in {} partitions, offering {:.0f}% of "
       "{:.0f} CPUs (daily peak {:.0f}%), seed {}{}{}{}",
-      w.jobs.size(), duration / 86400, loads.size(), 100 * rate * per_job / capacity, capacity,
-      100 * peak * per_job / capacity, o.seed, invented, idle,
+      w.jobs.size(), o.duration / 86400, loads.size(), 100 * a.rate * a.per_job / capacity, capacity,
+      100 * a.peak * a.per_job / capacity, o.seed, invented, idle,
       dropped ? fmt::format("; {} draws the site refused were left out", dropped) : "");
   w.description = out.description;
   return out;
