@@ -234,11 +234,9 @@ void resolve_cluster(const RawConfig& raw, Config& config, DiagnosticSink& sink)
   for (const auto& [lower, setting] : raw.scalars) config.settings[lower] = setting;
 }
 
-void resolve_priority(const RawConfig& raw, Config& config, DiagnosticSink& sink) {
-  SettingReader s(raw, sink);
-  PrioritySettings& p = config.priority;
-  p.type = config.version.at_least(23, 11) ? "priority/multifactor" : "priority/basic";
-  p.type = s.string("PriorityType").value_or(p.type);
+namespace {
+
+void read_priority_weights(const SettingReader& s, PrioritySettings& p) {
   auto weight = [&](const char* key) { return static_cast<std::uint32_t>(s.uint(key, IntWidth::k32).value_or(0)); };
   p.weight_age = weight("PriorityWeightAge");
   p.weight_assoc = weight("PriorityWeightAssoc");
@@ -251,43 +249,104 @@ void resolve_priority(const RawConfig& raw, Config& config, DiagnosticSink& sink
     if (parsed)
       p.weight_tres = *parsed;
     else
-      sink.error("CONF009", tres->loc, fmt::format("invalid PriorityWeightTRES: {}", parsed.error()));
+      s.sink().error("CONF009", tres->loc, fmt::format("invalid PriorityWeightTRES: {}", parsed.error()));
   }
+}
+
+// PriorityMaxAge, PriorityDecayHalfLife and PriorityCalcPeriod.
+void read_priority_periods(const SettingReader& s, PrioritySettings& p) {
   for (const char* key : {"PriorityMaxAge", "PriorityDecayHalfLife"}) {
     auto ref = s.get(key);
     if (ref && parse_time_secs(ref->value).value_or(0) == kInfiniteTime) {
-      sink.warning("CONF031", ref->loc,
-                   fmt::format("{}={} is accepted but stored as a wrapped, meaningless number of minutes", key,
-                               printable(ref->value)),
-                   "give a finite time such as 14-0");
+      s.sink().warning("CONF031", ref->loc,
+                       fmt::format("{}={} is accepted but stored as a wrapped, meaningless number of minutes", key,
+                                   printable(ref->value)),
+                       "give a finite time such as 14-0");
     }
   }
   p.max_age = s.time_minutes("PriorityMaxAge").value_or(7 * 86400);
   p.decay_half_life = s.time_minutes("PriorityDecayHalfLife").value_or(7 * 86400);
   p.calc_period = s.time_minutes("PriorityCalcPeriod").value_or(300);
   if (p.calc_period == 0) {
-    sink.error("CONF009", s.get("PriorityCalcPeriod")->loc, "PriorityCalcPeriod must be at least one minute");
+    s.sink().error("CONF009", s.get("PriorityCalcPeriod")->loc, "PriorityCalcPeriod must be at least one minute");
     p.calc_period = 60;
   }
-  if (auto reset = s.get("PriorityUsageResetPeriod")) {
-    static const std::pair<const char*, UsageReset> kResets[] = {
-        {"NONE", UsageReset::kNone},     {"NOW", UsageReset::kNow},         {"DAILY", UsageReset::kDaily},
-        {"WEEKLY", UsageReset::kWeekly}, {"MONTHLY", UsageReset::kMonthly}, {"QUARTERLY", UsageReset::kQuarterly},
-        {"YEARLY", UsageReset::kYearly}};
-    bool found = false;
-    for (auto [name, value] : kResets) {
-      if (iequals(reset->value, name)) {
-        p.usage_reset_period = value;
-        found = true;
-      }
-    }
-    if (!found) {
-      sink.error("CONF009", reset->loc,
-                 fmt::format("invalid PriorityUsageResetPeriod '{}'; use NONE, NOW, "
-                             "DAILY, WEEKLY, MONTHLY, QUARTERLY or YEARLY",
-                             printable(reset->value)));
+}
+
+void read_usage_reset_period(const ValueRef& reset, PrioritySettings& p, DiagnosticSink& sink) {
+  static const std::pair<const char*, UsageReset> kResets[] = {
+      {"NONE", UsageReset::kNone},     {"NOW", UsageReset::kNow},         {"DAILY", UsageReset::kDaily},
+      {"WEEKLY", UsageReset::kWeekly}, {"MONTHLY", UsageReset::kMonthly}, {"QUARTERLY", UsageReset::kQuarterly},
+      {"YEARLY", UsageReset::kYearly}};
+  bool found = false;
+  for (auto [name, value] : kResets) {
+    if (iequals(reset.value, name)) {
+      p.usage_reset_period = value;
+      found = true;
     }
   }
+  if (!found) {
+    sink.error("CONF009", reset.loc,
+               fmt::format("invalid PriorityUsageResetPeriod '{}'; use NONE, NOW, "
+                           "DAILY, WEEKLY, MONTHLY, QUARTERLY or YEARLY",
+                           printable(reset.value)));
+  }
+}
+
+// Slurm matches the words by substring, so has() does too.
+void read_priority_flags(const ValueRef& flags, const SlurmVersion& version, PriorityFlags& f, DiagnosticSink& sink) {
+  lint_substring_words(flags, "PriorityFlags", version, sink, "CONF019");
+  auto has = [&](const char* word) { return ifind(flags.value, word) != std::string::npos; };
+  f.accrue_always = has("ACCRUE_ALWAYS");
+  f.small_relative_to_time = has("SMALL_RELATIVE_TO_TIME");
+  f.calculate_running = has("CALCULATE_RUNNING");
+  f.depth_oblivious = has("DEPTH_OBLIVIOUS");
+  f.fair_tree = !has("NO_FAIR_TREE") && !f.depth_oblivious;
+  f.incr_only = has("INCR_ONLY");
+  f.max_tres_gres = has("MAX_TRES_GRES") && version.at_least(25, 5);
+  f.max_tres = has("MAX_TRES") && !f.max_tres_gres;
+  bool all = has("NO_NORMAL_ALL");
+  f.no_normal_assoc = all || has("NO_NORMAL_ASSOC");
+  f.no_normal_part = all || has("NO_NORMAL_PART");
+  f.no_normal_qos = all || has("NO_NORMAL_QOS");
+  f.no_normal_tres = all || has("NO_NORMAL_TRES");
+}
+
+// The weights' sum against the 32 bits a priority has, and the weights slurmctld zeroes
+// without slurmdbd.
+void check_priority_weights(const SettingReader& s, const Config& config, PrioritySettings& p) {
+  std::uint64_t sum = std::uint64_t{p.weight_age} + p.weight_assoc + p.weight_fairshare + p.weight_job_size +
+                      p.weight_partition + p.weight_qos;
+  if (sum > 0xFFFFFFFFULL && p.multifactor()) {
+    s.sink().warning("CONF033", s.get("PriorityWeightAge") ? s.get("PriorityWeightAge")->loc : SourceLoc{},
+                     fmt::format("the PriorityWeight* values add up to {}, above 4294967295: priorities can be "
+                                 "clamped and stop separating jobs",
+                                 sum));
+  }
+  if (p.multifactor() && !config.accounting.uses_slurmdbd()) {
+    for (const char* key : {"PriorityWeightAge", "PriorityWeightFairshare"}) {
+      auto ref = s.get(key);
+      if (!ref || parse_uint(ref->value, IntWidth::k32).value_or(0) == 0) continue;
+      s.sink().warning("CONF043", ref->loc,
+                       fmt::format("{} has no effect without AccountingStorageType=accounting_storage/slurmdbd: "
+                                   "slurmctld sets it to 0",
+                                   key));
+    }
+    p.weight_age = 0;
+    p.weight_fairshare = 0;
+  }
+}
+
+}  // namespace
+
+void resolve_priority(const RawConfig& raw, Config& config, DiagnosticSink& sink) {
+  SettingReader s(raw, sink);
+  PrioritySettings& p = config.priority;
+  p.type = config.version.at_least(23, 11) ? "priority/multifactor" : "priority/basic";
+  p.type = s.string("PriorityType").value_or(p.type);
+  read_priority_weights(s, p);
+  read_priority_periods(s, p);
+  if (auto reset = s.get("PriorityUsageResetPeriod")) read_usage_reset_period(*reset, p, sink);
   if (p.decay_half_life == 0 && p.usage_reset_period == UsageReset::kNone && p.multifactor()) {
     sink.error("CONF032", s.get("PriorityDecayHalfLife")->loc,
                "PriorityDecayHalfLife=0 (no decay) needs a PriorityUsageResetPeriod; slurmctld refuses to start");
@@ -296,44 +355,8 @@ void resolve_priority(const RawConfig& raw, Config& config, DiagnosticSink& sink
   p.fairshare_dampening_factor =
       static_cast<std::uint32_t>(s.uint("FairShareDampeningFactor", IntWidth::k16).value_or(1));
   p.site_factor_plugin = s.string("PrioritySiteFactorPlugin").value_or("");
-  if (auto flags = s.get("PriorityFlags")) {
-    lint_substring_words(*flags, "PriorityFlags", config.version, sink, "CONF019");
-    auto has = [&](const char* word) { return ifind(flags->value, word) != std::string::npos; };
-    PriorityFlags& f = p.flags;
-    f.accrue_always = has("ACCRUE_ALWAYS");
-    f.small_relative_to_time = has("SMALL_RELATIVE_TO_TIME");
-    f.calculate_running = has("CALCULATE_RUNNING");
-    f.depth_oblivious = has("DEPTH_OBLIVIOUS");
-    f.fair_tree = !has("NO_FAIR_TREE") && !f.depth_oblivious;
-    f.incr_only = has("INCR_ONLY");
-    f.max_tres_gres = has("MAX_TRES_GRES") && config.version.at_least(25, 5);
-    f.max_tres = has("MAX_TRES") && !f.max_tres_gres;
-    bool all = has("NO_NORMAL_ALL");
-    f.no_normal_assoc = all || has("NO_NORMAL_ASSOC");
-    f.no_normal_part = all || has("NO_NORMAL_PART");
-    f.no_normal_qos = all || has("NO_NORMAL_QOS");
-    f.no_normal_tres = all || has("NO_NORMAL_TRES");
-  }
-  std::uint64_t sum = std::uint64_t{p.weight_age} + p.weight_assoc + p.weight_fairshare + p.weight_job_size +
-                      p.weight_partition + p.weight_qos;
-  if (sum > 0xFFFFFFFFULL && p.multifactor()) {
-    sink.warning("CONF033", s.get("PriorityWeightAge") ? s.get("PriorityWeightAge")->loc : SourceLoc{},
-                 fmt::format("the PriorityWeight* values add up to {}, above 4294967295: priorities can be "
-                             "clamped and stop separating jobs",
-                             sum));
-  }
-  if (p.multifactor() && !config.accounting.uses_slurmdbd()) {
-    for (const char* key : {"PriorityWeightAge", "PriorityWeightFairshare"}) {
-      auto ref = s.get(key);
-      if (!ref || parse_uint(ref->value, IntWidth::k32).value_or(0) == 0) continue;
-      sink.warning("CONF043", ref->loc,
-                   fmt::format("{} has no effect without AccountingStorageType=accounting_storage/slurmdbd: "
-                               "slurmctld sets it to 0",
-                               key));
-    }
-    p.weight_age = 0;
-    p.weight_fairshare = 0;
-  }
+  if (auto flags = s.get("PriorityFlags")) read_priority_flags(*flags, config.version, p.flags, sink);
+  check_priority_weights(s, config, p);
 }
 
 void resolve_select(const RawConfig& raw, Config& config, DiagnosticSink& sink) {
