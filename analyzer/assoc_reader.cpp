@@ -317,8 +317,8 @@ class DumpReader {
       sink_.error("ACCT003", f.loc, fmt::format("'{}' is not an Option=value field", printable(f.value)));
       return;
     }
-    AssocLimits& l = a.limits;
-    switch (find_option(f.key)) {
+    const Option option = find_option(f.key);
+    switch (option) {
       case Option::kUnknown: {
         std::string guess = closest_match(f.key, option_names());
         sink_.error("ACCT003", f.loc,
@@ -355,6 +355,14 @@ class DumpReader {
       case Option::kPartition:
         a.partition = f.value;
         break;
+      default:  // a limit; apply_limit names every option, so a new one cannot be missed
+        apply_limit(option, f, a.limits);
+        break;
+    }
+  }
+
+  void apply_limit(Option option, const DumpField& f, AssocLimits& l) {
+    switch (option) {
       case Option::kGrpTres:
         l.grp_tres = tres(f);
         break;
@@ -399,6 +407,17 @@ class DumpReader {
         break;
       case Option::kMaxWallDurationPerJob:
         l.max_wall_per_job = minutes(f);
+        break;
+      case Option::kUnknown:  // not limits: apply() reads these
+      case Option::kIgnored:
+      case Option::kFairshare:
+      case Option::kDefaultAccount:
+      case Option::kDefaultQos:
+      case Option::kQos:
+      case Option::kPriority:
+      case Option::kDescription:
+      case Option::kOrganization:
+      case Option::kPartition:
         break;
     }
   }
