@@ -8,17 +8,52 @@ namespace sa::engine {
 std::uint32_t Allocation::cpus() const {
   std::uint32_t n = 0;
   for (const AllocPiece& p : pieces) n += p.cpus;
+  for (const AllocRun& r : runs) n += r.cpus * r.count;
   return n;
 }
 std::uint64_t Allocation::mem() const {
   std::uint64_t n = 0;
   for (const AllocPiece& p : pieces) n += p.mem;
+  for (const AllocRun& r : runs) n += r.mem * r.count;
   return n;
 }
 std::uint32_t Allocation::gpus() const {
   std::uint32_t n = 0;
   for (const AllocPiece& p : pieces) n += p.gpus;
+  for (const AllocRun& r : runs) n += r.gpus * r.count;
   return n;
+}
+std::uint32_t Allocation::nodes() const {
+  std::uint32_t n = static_cast<std::uint32_t>(pieces.size());
+  for (const AllocRun& r : runs) n += r.count;
+  return n;
+}
+
+void Allocation::compact() {
+  if (!units.empty() || pieces.empty()) return;
+  std::vector<AllocRun> out;
+  for (const AllocPiece& p : pieces) {
+    if (!out.empty()) {
+      AllocRun& last = out.back();
+      if (last.node + last.count == p.node && last.cpus == p.cpus && last.gpus == p.gpus && last.mem == p.mem &&
+          last.mem_req == p.mem_req) {
+        ++last.count;
+        continue;
+      }
+    }
+    out.push_back(AllocRun{p.node, 1, p.cpus, p.gpus, p.mem, p.mem_req});
+  }
+  runs = std::move(out);
+  runs.shrink_to_fit();
+  pieces = std::vector<AllocPiece>{};
+}
+
+std::vector<AllocPiece> Allocation::expanded() const {
+  std::vector<AllocPiece> out = pieces;
+  for (const AllocRun& r : runs)
+    for (std::uint32_t i = 0; i < r.count; ++i)
+      out.push_back(AllocPiece{r.node + i, r.cpus, r.gpus, 0, r.mem, r.mem_req});
+  return out;
 }
 
 namespace {

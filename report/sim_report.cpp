@@ -80,7 +80,7 @@ const char* placement_legal(const engine::SimResult& r, const Config& conf,
   if (j.start == engine::kNoTime || !rec) return "";
   const std::vector<std::uint32_t>& part = sorted_parts[rec->part];
   std::vector<CandidateNode> chosen;
-  for (const engine::AllocPiece& p : j.alloc.pieces) {
+  for (const engine::AllocPiece& p : j.alloc.expanded()) {
     const std::uint32_t n = r.config_node(p.node);
     if (!std::binary_search(part.begin(), part.end(), n)) return "0";
     chosen.push_back({n, &conf.nodes[n].active_features});
@@ -130,7 +130,7 @@ void write_trace_csv(std::ostream& out, const engine::SimResult& r, const engine
     const engine::SimRecord* rec =
         started ? &j.recs[static_cast<std::size_t>(j.run_rec)] : (j.recs.empty() ? nullptr : &j.recs.front());
     std::vector<std::string> names;
-    for (const engine::AllocPiece& p : j.alloc.pieces) names.push_back(conf.nodes[r.config_node(p.node)].name);
+    for (const engine::AllocPiece& p : j.alloc.expanded()) names.push_back(conf.nodes[r.config_node(p.node)].name);
     const std::string account = j.assoc != kNoAssoc && site.tree ? site.tree->assocs[j.assoc].account : j.req.account;
     const std::string qos = j.qos >= 0 ? site.qos.records[static_cast<std::size_t>(j.qos)].name : j.req.qos;
     WeightedFactors w =

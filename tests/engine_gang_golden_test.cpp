@@ -397,7 +397,7 @@ void expect_jobs(const Capture& c, const engine::SimResult& r, const std::vector
 /// capture's CPU_IDs ranges print them ("0-1", "0,4"); select/linear has none.
 std::map<std::string, std::string> sim_cpu_ids(const Capture& c, const engine::SimResult& r, const engine::SimJob& j) {
   std::map<std::string, std::string> out;
-  for (const engine::AllocPiece& p : j.alloc.pieces) {
+  for (const engine::AllocPiece& p : j.alloc.expanded()) {
     if (p.unit_word >= j.alloc.units.size()) continue;
     const std::uint64_t mask = j.alloc.units[p.unit_word];  // 8-unit nodes: one word each
     std::string ids;
@@ -568,7 +568,7 @@ TEST(EngineGangGolden, G2bCrCoreSuspendsOnlyTheJobsOnSharedCores) {
   EXPECT_EQ(find(r, 5).alloc.units, find(r, 1).alloc.units);
   EXPECT_EQ(find(r, 6).alloc.units, find(r, 2).alloc.units);
   for (std::uint32_t id = 1; id <= 6; ++id) {
-    for (const engine::AllocPiece& p : find(r, id).alloc.pieces) EXPECT_EQ(p.cpus, 2u) << "job " << id;
+    for (const engine::AllocPiece& p : find(r, id).alloc.expanded()) EXPECT_EQ(p.cpus, 2u) << "job " << id;
   }
 }
 
@@ -619,7 +619,7 @@ TEST(EngineGangGolden, G2PackedJobsRotateInThreeGroups) {
   const std::vector<std::uint32_t> packed_1 = {6, 1, 1, 1, 1}, packed_2 = {2, 5, 1, 1, 1};
   for (std::uint32_t id = 1; id <= 6; ++id) {
     std::vector<std::uint32_t> per_node;
-    for (const engine::AllocPiece& p : find(r, id).alloc.pieces) per_node.push_back(p.cpus);
+    for (const engine::AllocPiece& p : find(r, id).alloc.expanded()) per_node.push_back(p.cpus);
     EXPECT_EQ(per_node, id % 2 ? packed_1 : packed_2) << "job " << id;
   }
   EXPECT_EQ(find(r, 3).alloc.units, find(r, 1).alloc.units);

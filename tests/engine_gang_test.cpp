@@ -71,7 +71,7 @@ TEST(EngineGang, ANonConflictingJobKeepsRunningWhileTheOthersRotate) {
   // -N3, -N2, -N3: job 10 gets the two nodes job 9 left and never stops; 9 and 11 share
   // n[12-14] and take turns (the page's second example).
   auto r = s.run({nodes_job(9, 0, 3, 3, 600), nodes_job(10, 1, 2, 2, 600), nodes_job(11, 2, 3, 3, 600)});
-  EXPECT_EQ(find_job(r, 11).alloc.pieces[0].node, find_job(r, 9).alloc.pieces[0].node);
+  EXPECT_EQ(find_job(r, 11).alloc.expanded()[0].node, find_job(r, 9).alloc.expanded()[0].node);
   EXPECT_EQ(states(r, {9, 10, 11}, 10), "9R 10R 11S");
   EXPECT_EQ(states(r, {9, 10, 11}, 60), "9S 10R 11R");
   EXPECT_EQ(states(r, {9, 10, 11}, 90), "9R 10R 11S");
@@ -113,7 +113,7 @@ TEST(EngineGang, CrCoreTimeslicesOnlyTheJobsThatShareCores) {
   auto r = s.run(six_jobs(44));
   // Jobs 48 and 49 land on the cores of 44 and 45 (the first free ones of the second row);
   // 46 and 47 never stop.
-  for (const engine::AllocPiece& p : find_job(r, 44).alloc.pieces) EXPECT_EQ(p.cpus, 2u);
+  for (const engine::AllocPiece& p : find_job(r, 44).alloc.expanded()) EXPECT_EQ(p.cpus, 2u);
   EXPECT_EQ(find_job(r, 48).alloc.units, find_job(r, 44).alloc.units);
   EXPECT_EQ(find_job(r, 49).alloc.units, find_job(r, 45).alloc.units);
   EXPECT_EQ(states(r, {44, 45, 46, 47, 48, 49}, 10), "44R 45R 46R 47R 48S 49S");

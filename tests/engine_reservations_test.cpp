@@ -43,9 +43,9 @@ TEST(EngineReservations, JobsWhoseLimitWouldOverlapAWindowStayOffItsNodes) {
   // ends at 2000; the next main-loop run (every 60 s) starts it at 2040, on n1-n2.
   auto r = s.run({job(1, 0, 8, 3000, 3000, "p"), job(2, 0, 4, 100, 500, "p", -1), job(3, 0, 8, 100, 1500, "p", 1)});
   EXPECT_EQ(find_job(r, 1).start, 1);
-  EXPECT_EQ(r.config_node(find_job(r, 1).alloc.pieces[0].node), 2u);  // n3
+  EXPECT_EQ(r.config_node(find_job(r, 1).alloc.expanded()[0].node), 2u);  // n3
   EXPECT_EQ(find_job(r, 2).start, 1);
-  EXPECT_EQ(r.config_node(find_job(r, 2).alloc.pieces[0].node), 0u);  // n1
+  EXPECT_EQ(r.config_node(find_job(r, 2).alloc.expanded()[0].node), 0u);  // n1
   EXPECT_EQ(find_job(r, 3).start, 2040);
   EXPECT_EQ(r.reason_name(find_job(r, 3).reasons.back().reason), "None");
   EXPECT_EQ(r.reason_name(find_job(r, 3).reasons[find_job(r, 3).reasons.size() - 2].reason), "Resources");
@@ -78,7 +78,7 @@ TEST(EngineReservations, ReservationJobsWaitForTheirWindowAndUseOnlyItsNodes) {
   EXPECT_EQ(r.reason_name(find_job(r, 1).reasons[1].reason), "Reservation");
   EXPECT_EQ(find_job(r, 1).reasons[1].from, 0);
   EXPECT_EQ(find_job(r, 1).start, 120);
-  EXPECT_EQ(r.config_node(find_job(r, 1).alloc.pieces[0].node), 3u);  // n4
+  EXPECT_EQ(r.config_node(find_job(r, 1).alloc.expanded()[0].node), 3u);  // n4
   EXPECT_EQ(find_job(r, 2).state, engine::JobState::kRejected);
   EXPECT_NE(find_job(r, 2).reject_reason.find("Access denied"), std::string::npos);
   EXPECT_EQ(find_job(r, 3).state, engine::JobState::kRejected);
@@ -116,7 +116,7 @@ TEST(EngineNodeEvents, ADownNodeRequeuesItsJobAndADrainKeepsNewJobsOff) {
   EXPECT_EQ(j.requeues, 1u);
   EXPECT_DOUBLE_EQ(j.lost_cpu_seconds, 396.0);
   EXPECT_EQ(j.start, 300);
-  EXPECT_EQ(r.config_node(j.alloc.pieces[0].node), 1u);  // n2
+  EXPECT_EQ(r.config_node(j.alloc.expanded()[0].node), 1u);  // n2
   bool begin_time = false;
   for (const engine::ReasonSpan& span : j.reasons)
     begin_time = begin_time || (span.from == 100 && r.reason_name(span.reason) == "BeginTime");

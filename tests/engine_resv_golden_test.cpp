@@ -74,7 +74,8 @@ struct Capture : test::GoldenCapture {
   /// The node names of a job's allocation, in config order.
   std::vector<std::string> nodes_of(const engine::SimResult& r, const engine::SimJob& j) const {
     std::vector<std::string> out;
-    for (const engine::AllocPiece& p : j.alloc.pieces) out.push_back(conf->config.nodes[r.config_node(p.node)].name);
+    for (const engine::AllocPiece& p : j.alloc.expanded())
+      out.push_back(conf->config.nodes[r.config_node(p.node)].name);
     std::sort(out.begin(), out.end());
     return out;
   }

@@ -49,10 +49,10 @@ TEST(EngineScenarios, FirstBlockedJobBlocksItsPartitionAndItsNodes) {
              job(4, 10, 4, 100, 200, "p2", -100), job(5, 10, 4, 100, 200, "p3", -50)});
   EXPECT_EQ(find_job(r, 4).start, 11);
   EXPECT_EQ(find_job(r, 5).start, 111);
-  ASSERT_EQ(find_job(r, 5).alloc.pieces.size(), 1u);
-  EXPECT_EQ(r.config_node(find_job(r, 5).alloc.pieces[0].node), 3u);  // n4
-  EXPECT_EQ(find_job(r, 2).start, 1001);                              // when R ends
-  EXPECT_EQ(find_job(r, 3).start, 1101);                              // only after Big
+  ASSERT_EQ(find_job(r, 5).alloc.nodes(), 1u);
+  EXPECT_EQ(r.config_node(find_job(r, 5).alloc.expanded()[0].node), 3u);  // n4
+  EXPECT_EQ(find_job(r, 2).start, 1001);                                  // when R ends
+  EXPECT_EQ(find_job(r, 3).start, 1101);                                  // only after Big
   for (std::uint32_t id = 1; id <= 5; ++id) EXPECT_EQ(find_job(r, id).started_by, StartedBy::kMain) << id;
 }
 

@@ -43,7 +43,7 @@ inline engine::JobRequest job(std::uint32_t id, std::int64_t submit, std::uint32
 /// compressed ("n[1,5]"); "" when it holds none.
 inline std::string alloc_node_list(const Config& conf, const engine::SimResult& r, const engine::SimJob& j) {
   std::vector<std::uint32_t> nodes;
-  for (const engine::AllocPiece& p : j.alloc.pieces) nodes.push_back(r.config_node(p.node));
+  for (const engine::AllocPiece& p : j.alloc.expanded()) nodes.push_back(r.config_node(p.node));
   std::sort(nodes.begin(), nodes.end());
   std::vector<std::string> names;
   for (std::uint32_t n : nodes) names.push_back(conf.nodes[n].name);

@@ -89,7 +89,7 @@ TEST(EngineTopology, ANodeRangeGetsItsMaximumWhereALeafHasIt) {
   EXPECT_EQ(find_job(r, 1).alloc.cpus(), 4u);
   EXPECT_EQ(find_job(r, 2).alloc.cpus(), 2u);
   for (std::uint32_t id : {1u, 2u}) {
-    for (const engine::AllocPiece& p : find_job(r, id).alloc.pieces) EXPECT_GE(p.cpus, 1u) << "job " << id;
+    for (const engine::AllocPiece& p : find_job(r, id).alloc.expanded()) EXPECT_GE(p.cpus, 1u) << "job " << id;
   }
 }
 

@@ -103,7 +103,7 @@ TEST(FidelityGolden, ConstraintsPlaceJobsOnlyOnNodesWithTheirFeatures) {
     Result<Constraint> c = parse_constraint(j.req.constraint);
     ASSERT_TRUE(c);
     std::vector<CandidateNode> chosen;
-    for (const engine::AllocPiece& p : j.alloc.pieces) {
+    for (const engine::AllocPiece& p : j.alloc.expanded()) {
       const std::uint32_t n = r.result.config_node(p.node);
       chosen.push_back({n, &r.conf->config.nodes[n].active_features});
     }

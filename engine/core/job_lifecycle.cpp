@@ -91,6 +91,7 @@ void Simulator::finish_job(std::uint32_t j, EndState how) {
   job.end = now_;
   job.end_state = how;
   stop_running(j);
+  job.alloc.compact();  // it never runs again; the trace and reports read the runs
   dependencies_moved(j);
   if (limits_.active()) limits_.remove_submit(limit_key(job, job.recs.front()));
   --active_jobs_;

@@ -108,11 +108,12 @@ std::map<std::uint32_t, std::vector<Held>> holdings(const Simulation& sim, const
     if (!parts.count(part)) continue;
     const std::int64_t to = j.end != engine::kNoTime ? j.end : sim.result.end;
     const engine::Allocation& a = j.alloc;
-    for (std::size_t k = 0; k < a.pieces.size(); ++k) {
-      const std::size_t first = a.pieces[k].unit_word;
-      const std::size_t last = k + 1 < a.pieces.size() ? a.pieces[k + 1].unit_word : a.units.size();
+    const std::vector<engine::AllocPiece> pieces = a.expanded();  // (a finished job keeps runs)
+    for (std::size_t k = 0; k < pieces.size(); ++k) {
+      const std::size_t first = pieces[k].unit_word;
+      const std::size_t last = k + 1 < pieces.size() ? pieces[k + 1].unit_word : a.units.size();
       const bool has_units = first < last && last <= a.units.size();
-      by_node[a.pieces[k].node].push_back(
+      by_node[pieces[k].node].push_back(
           {j.start, to, &j, part, has_units ? a.units.data() + first : nullptr, has_units ? last - first : 0});
     }
   }
