@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <algorithm>
 #include <cstdlib>
-#include <iterator>
 #include <unordered_map>
 
 #include "analyzer/hostlist.h"
@@ -137,8 +136,9 @@ class TopologyReader {
     return true;
   }
 
-  // Node memberships over all switches are bounded like hostlist names: a few KB of Switches=
-  // lines over a large leaf could otherwise copy its node list thousands of times.
+  // Node memberships over all switches (the nodes each leaf lists and each upper switch copies
+  // from its children) are bounded like hostlist names: a few KB of Switches= lines over a large
+  // leaf could otherwise copy its node list thousands of times.
   bool spend(std::size_t memberships, SourceLoc at) {
     memberships_left_ -= static_cast<std::int64_t>(memberships);
     if (memberships_left_ >= 0) return true;
@@ -208,23 +208,31 @@ class TopologyReader {
     return true;
   }
 
-  // An upper switch reaches the union of its children's nodes, built level by level.
+  // An upper switch reaches the union of its children's nodes, built level by level. Each
+  // distinct child's nodes are copied once and charged to the memberships budget: merging them
+  // one child at a time cost the switch's whole list per child, so a few KB of Switches= naming
+  // thousands of one-node leaves beside a large one took seconds per line. (Slurm keeps a child
+  // listed twice twice; it adds nothing to the union.)
   bool collect_nodes() {
     std::vector<std::uint32_t> order(switches_.size());
     for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
     std::stable_sort(order.begin(), order.end(),
                      [&](std::uint32_t a, std::uint32_t b) { return switches_[a].level < switches_[b].level; });
-    std::vector<std::uint32_t> merged;
+    std::vector<std::uint32_t> children;
     for (std::uint32_t i : order) {
       Switch& sw = switches_[i];
       if (sw.level == 0) continue;
-      for (std::uint32_t c : sw.children) {
-        merged.clear();
-        std::set_union(sw.nodes.begin(), sw.nodes.end(), switches_[c].nodes.begin(), switches_[c].nodes.end(),
-                       std::back_inserter(merged));
-        if (!spend(merged.size() - sw.nodes.size(), pending_[i].children_loc)) return false;
-        sw.nodes.swap(merged);
-      }
+      children = sw.children;
+      std::sort(children.begin(), children.end());
+      children.erase(std::unique(children.begin(), children.end()), children.end());
+      std::size_t copied = 0;
+      for (std::uint32_t c : children) copied += switches_[c].nodes.size();
+      if (!spend(copied, pending_[i].children_loc)) return false;
+      sw.nodes.reserve(copied);
+      for (std::uint32_t c : children)
+        sw.nodes.insert(sw.nodes.end(), switches_[c].nodes.begin(), switches_[c].nodes.end());
+      std::sort(sw.nodes.begin(), sw.nodes.end());
+      sw.nodes.erase(std::unique(sw.nodes.begin(), sw.nodes.end()), sw.nodes.end());
     }
     return true;
   }

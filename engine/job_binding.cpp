@@ -299,7 +299,8 @@ Demand Simulator::record_demand(const JobRequest& r, const Partition& part) cons
                                            [](const std::string& f) { return iequals(f, "CR_LLN"); });
   d.max_nodes = r.max_nodes;  // squared with min_nodes once the record's nodes are known
   // _eval_nodes: pack_serial_at_end takes a job of min_cpus 1 on one node (req_nodes 1) to
-  // _eval_nodes_serial (cons_tres only; select/linear places whole nodes its own way).
+  // _eval_nodes_serial (cons_tres only; select/linear places whole nodes its own way). req_nodes
+  // is -N's maximum when one is given; -N 1-2 -n 1 has 1 by then (sbatch lowers it to -n).
   d.serial_at_end = conf_.scheduler.pack_serial_at_end && conf_.select.type == "select/cons_tres" && d.cpus == 1 &&
                     d.min_nodes == 1 && r.max_nodes <= 1;
   if (r.mem_set) {

@@ -10,7 +10,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size > sa::fuzz::kMaxInput) return 0;
   std::vector<std::string> parts = sa::fuzz::split_files(data, size);
   std::map<std::string, std::string> tree{{"/outside/x.conf", "SECRET=1\n"}};
-  for (std::size_t i = 1; i < parts.size(); ++i) tree["/site/f" + std::to_string(i) + ".conf"] = parts[i];
+  sa::fuzz::add_include_files(parts, tree);
   sa::AnalyzeOptions options;
   options.limits = sa::fuzz::fuzz_limits();
   options.includes.memory_tree = &tree;

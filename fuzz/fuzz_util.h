@@ -4,6 +4,7 @@
 // internal error is a bug), and a multi-file input is split on "\n%%\n".
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,6 +42,19 @@ inline std::vector<std::string> split_files(const std::uint8_t* data, std::size_
     at = sep + 4;
   }
 }
+
+// The parts after the first are the Include files /site/f1.conf, /site/f2.conf, ...
+inline void add_include_files(const std::vector<std::string>& parts, std::map<std::string, std::string>& tree) {
+  for (std::size_t i = 1; i < parts.size(); ++i) tree["/site/f" + std::to_string(i) + ".conf"] = parts[i];
+}
+
+// The slurm.conf topology_fuzz reads its topology.conf beside (and tests/fuzz_regression_test.cpp
+// replays its crashers with): topology/tree and a few node names, some in ranges, for Nodes= to
+// name, with more nodes than a leaf usually lists so coverage warnings are reached.
+inline constexpr const char* kTopologySlurmConf =
+    "ClusterName=c\nSlurmctldHost=h\nTopologyPlugin=topology/tree\n"
+    "NodeName=n[1-8] CPUs=16 RealMemory=64000\nNodeName=gpu[01-04] CPUs=32 RealMemory=128000\n"
+    "PartitionName=batch Nodes=ALL Default=YES\n";
 
 inline void no_internal_error(const DiagnosticSink& sink) {
   for (const Diagnostic& d : sink.all()) {

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-600}
 leak_seconds=${FUZZ_LEAK_SECONDS:-30}
 build=${FUZZ_BUILD:-build-fuzz}
-all="conf_fuzz dump_fuzz sshare_fuzz sacct_fuzz swf_fuzz profile_fuzz resv_fuzz events_fuzz lint_fuzz"
+all="conf_fuzz dump_fuzz sshare_fuzz sacct_fuzz swf_fuzz profile_fuzz resv_fuzz events_fuzz lint_fuzz topology_fuzz"
 targets=${FUZZ_TARGETS:-$all}
 shared=../shared/corpora
 CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSA_FUZZ=ON \
@@ -32,6 +32,7 @@ for target in $targets; do
     profile_fuzz) seed corpora/*/profile.txt ;;
     resv_fuzz) seed tests/golden/mini_slurm_limits/reservations/scontrol_show_reservation_*.txt ;;
     events_fuzz) seed tests/golden/mini_slurm_limits/*/sacctmgr_event.psv ;;
+    topology_fuzz) seed tests/golden/mini_slurm_fidelity/*/topology.conf corpora/*/topology.conf $shared/slurm/*topology.conf ;;
   esac
   # lint_fuzz runs the whole pipeline on small inputs (2 KB; its harness skips larger ones);
   # the readers' targets take up to 4 KB.

@@ -81,6 +81,32 @@ TEST(FidelityGolden, TopologyTreePlacesEveryJobOnTheSwitchesRealSlurmChose) {
   expect_real_nodes_and_starts(r, 6);
 }
 
+// SchedulerParameters=pack_serial_at_end (engine/policy/serial_at_end.h) with n1, n3, n4 of
+// Weight 1, n2 and n5 of 10, n6 of 20: real Slurm put the one-CPU jobs 2, 3 and 6 on n4 (the
+// last weight-1 node), 5 (--mem=10000, which n4 no longer had) on n3, 10 (-N 1-2 -n 1: sbatch
+// makes it one node) and 11 (weight 1 full) on n5, the last weight-10 node; the jobs of more
+// CPUs kept best fit. Best fit alone would have put none of the serial jobs there, so the
+// capture pins the option and not the order nodes happen to be offered in.
+TEST(FidelityGolden, PackSerialAtEndPutsSerialJobsOnTheNodesRealSlurmChose) {
+  Replay r("serial_at_end");
+  ASSERT_TRUE(r.conf->config.scheduler.pack_serial_at_end);
+  expect_real_nodes_and_starts(r, 12);
+  Config best_fit = r.conf->config;
+  best_fit.scheduler.pack_serial_at_end = false;
+  engine::Site site = r.site;
+  site.config = &best_fit;
+  const engine::SimResult flat = engine::Simulator(site, {}).run(r.jobs);
+  const auto real = real_jobs(r.dir);
+  std::size_t serial = 0;
+  for (const engine::SimJob& j : flat.jobs) {
+    if (j.req.cpus != 1) continue;
+    SCOPED_TRACE("job " + std::to_string(j.req.id));
+    ++serial;
+    EXPECT_NE(test::alloc_node_list(best_fit, flat, j), real.at(j.req.id).nodes);
+  }
+  EXPECT_EQ(serial, 6u);
+}
+
 TEST(FidelityGolden, ConstraintsPlaceJobsOnlyOnNodesWithTheirFeatures) {
   Replay r("constraints");
   const auto real = real_jobs(r.dir);

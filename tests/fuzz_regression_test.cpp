@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "analyzer/accounting_readers.h"
@@ -14,6 +15,7 @@
 #include "engine/fair_share.h"
 #include "engine/workload/synthetic.h"
 #include "engine/workload/workload.h"
+#include "fuzz/fuzz_util.h"
 
 namespace sa {
 namespace {
@@ -29,6 +31,19 @@ TEST(FuzzRegression, CrashersNowAnalyseCleanly) {
     text << in.rdbuf();
     auto a = analyze_text("/nonexistent-fuzz-dir/slurm.conf", text.str());
     for (const Diagnostic& d : a->diagnostics.all()) EXPECT_NE(d.code, "CONF000") << entry.path();
+    if (entry.path().parent_path().filename() == "topology_fuzz") {
+      // topology_fuzz's inputs are a topology.conf (and its Include files) beside its slurm.conf.
+      const std::string body = text.str();
+      std::vector<std::string> parts =
+          fuzz::split_files(reinterpret_cast<const std::uint8_t*>(body.data()), body.size());
+      std::map<std::string, std::string> tree{{"/site/topology.conf", parts[0]}};
+      fuzz::add_include_files(parts, tree);
+      AnalyzeOptions options;
+      options.version = *SlurmVersion::parse("22.05");
+      options.includes.memory_tree = &tree;
+      auto t = analyze_text("/site/slurm.conf", fuzz::kTopologySlurmConf, options);
+      for (const Diagnostic& d : t->diagnostics.all()) EXPECT_NE(d.code, "CONF000") << entry.path();
+    }
     // Every crasher also goes through the accounting readers and fair share.
     SourceManager sources;
     DiagnosticSink sink;

@@ -277,6 +277,23 @@ TEST(SacctReader, ShapeFromColumnsAndSubmitLine) {
   EXPECT_EQ(test::where(sink), (std::vector<std::string>{"WORK001 2:101", "WORK001 3:46", "WORK007 3:57"}));
 }
 
+// sbatch lowers -N's maximum to -n's task count before it submits (opt.c _opt_verify), so
+// -N 1-2 -n 1 is a one-node job to slurmctld (a serial one for pack_serial_at_end).
+TEST(SacctReader, ANodeMaximumAboveTheTaskCountIsLoweredAsSbatchDoes) {
+  DiagnosticSink sink;
+  auto w = read_text(
+      "JobIDRaw|Submit|ElapsedRaw|ReqCPUS|ReqNodes|SubmitLine\n"
+      "1|100|60|1|1|sbatch -N 1-2 -n 1 --wrap x\n"
+      "2|100|60|3|2|sbatch -N 2-4 -n 3 --wrap x\n"
+      "3|100|60|3|1|sbatch -N 1-4 --wrap x\n",
+      sink);
+  ASSERT_EQ(w.jobs.size(), 3u);
+  EXPECT_EQ(w.jobs[0].max_nodes, 1u);
+  EXPECT_EQ(w.jobs[1].max_nodes, 3u);
+  EXPECT_EQ(w.jobs[2].max_nodes, 4u);  // no -n: nothing to lower it to
+  EXPECT_FALSE(sink.has_errors());
+}
+
 TEST(SacctReader, ASubmitLineWithAScriptsNewlinesIsOneRowAndTabsKeepPipes) {
   // sacct prints a SubmitLine's newlines as they are: the row goes on over the next lines.
   DiagnosticSink sink;

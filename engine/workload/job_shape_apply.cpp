@@ -105,6 +105,10 @@ void apply_layout(JobRequest& job, const SubmitOptions& o, SourceLoc loc, Diagno
   std::uint32_t ntasks = 0;
   set_count(job, o.ntasks, "--ntasks", ntasks, loc, sink);
   if (job.ntasks == 0) job.ntasks = ntasks;
+  // sbatch (opt.c _opt_verify, -N and -n both given) lowers the node maximum to the task count
+  // before submitting: -N 1-2 -n 1 reaches slurmctld as one node, so req_nodes is 1 and
+  // pack_serial_at_end takes it (the serial_at_end capture's job 10).
+  if (o.nodes && ntasks > 0 && job.max_nodes > ntasks) job.max_nodes = std::max(ntasks, job.nodes);
   set_count(job, o.ntasks_per_node, "--ntasks-per-node", job.ntasks_per_node, loc, sink);
   set_count(job, o.cpus_per_task, "--cpus-per-task", job.cpus_per_task, loc, sink);
   if (job.ntasks_per_node > 0) {
