@@ -40,7 +40,8 @@ int run_simulate(const SiteOptions& so, const EngineOptions& e) {
   opt.progress = progress_bar(e.progress);
   if (!apply_start(e, in->workload, opt)) return kExitUsage;
   engine::Simulator sim(in->site, opt);
-  engine::SimResult result = sim.run(in->workload);
+  const std::size_t jobs = in->workload.jobs.size();
+  engine::SimResult result = sim.run(std::move(in->workload));  // (its jobs are not read again)
   const bool errors = report_site_diagnostics(*in);
   if (!e.trace.empty()) {
     std::ofstream out(e.trace);
@@ -53,9 +54,7 @@ int run_simulate(const SiteOptions& so, const EngineOptions& e) {
   const engine::Metrics m = engine::compute_metrics(result, in->site);
   if (e.format == "json") {
     nlohmann::json j = report::metrics_json(m, result.counters);
-    j["workload"] = {{"source", in->workload.source},
-                     {"jobs", in->workload.jobs.size()},
-                     {"skipped_lines", in->workload.skipped_lines}};
+    j["workload"] = {{"source", in->workload.source}, {"jobs", jobs}, {"skipped_lines", in->workload.skipped_lines}};
     j["timeline"] = report::timeline_json(result, *in->site.config);
     j["node_peaks"] = report::node_peaks_json(result, *in->site.config);
     j["load"] = report::coverage_json(engine::load_coverage(result, *in->site.config), in->workload.idle_partitions);

@@ -60,7 +60,7 @@ Explanation explain_job(const Site& site, const SimOptions& options, const Workl
     if (s.from >= stop) break;
     const std::int64_t until = i + 1 < j->reasons.size() ? std::min(stop, j->reasons[i + 1].from) : stop;
     if (until <= s.from) continue;  // replaced within the same second
-    ExplainSpan span{s.from, until, r.reason_name(s.reason), s.detail};
+    ExplainSpan span{s.from, until, r.reason_name(s.reason), r.reason_detail(s)};
     if (!e.spans.empty() && e.spans.back().reason == span.reason) {
       e.spans.back().until = until;
     } else {

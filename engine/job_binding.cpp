@@ -32,16 +32,20 @@ bool listed(const std::vector<std::string>& list, const std::string& name) {
 
 }  // namespace
 
-void Simulator::bind(const Workload& workload, bool replay_dependencies) {
+void Simulator::bind(const Workload& workload, bool replay_dependencies, std::vector<JobRequest>* take) {
   // Mapping trace names onto the site is counted (SimCounters::mapped_*), not diagnosed
   // per job: a trace from another machine maps every job.
   jobs_.reserve(workload.jobs.size());
-  for (const JobRequest& r : workload.jobs) {
+  for (std::size_t i = 0; i < workload.jobs.size(); ++i) {
     SimJob j;
-    j.req = r;
+    if (take)
+      j.req = std::move((*take)[i]);
+    else
+      j.req = workload.jobs[i];
     bind_job(j);
     jobs_.push_back(std::move(j));
   }
+  if (take) *take = std::vector<JobRequest>{};  // (clear() would keep the storage)
   if (replay_dependencies) bind_dependencies();
 }
 

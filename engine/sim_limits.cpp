@@ -168,7 +168,12 @@ void Simulator::set_reason(SimJob& job, std::uint16_t reason, const std::string&
   if (job.reason == reason && !job.reasons.empty()) return;
   job.reason = reason;
   // Changes within one second are all kept: squeue, polled once a second, may see either.
-  job.reasons.push_back(ReasonSpan{now_, reason, detail});
+  std::uint32_t detail_id = 0;
+  if (!detail.empty()) {
+    detail_id = static_cast<std::uint32_t>(result_.reason_details.size());
+    result_.reason_details.push_back(detail);
+  }
+  job.reasons.push_back(ReasonSpan{now_, reason, detail_id});
 }
 
 }  // namespace sa::engine

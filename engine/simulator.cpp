@@ -101,8 +101,11 @@ std::int64_t reservation_horizon(const Workload& workload, std::int64_t until) {
   return last + 60 * 86400;
 }
 
-SimResult Simulator::run(const Workload& workload) {
-  const std::int64_t start = start_clock(workload);
+SimResult Simulator::run(const Workload& workload) { return run_events(start_clock(workload)); }
+
+SimResult Simulator::run(Workload&& workload) { return run_events(start_clock(workload, &workload.jobs)); }
+
+SimResult Simulator::run_events(std::int64_t start) {
   const std::int64_t span_guess = jobs_.empty() ? 1 : std::max<std::int64_t>(1, jobs_.back().req.submit - start);
   std::uint64_t tick = 0;
   while (!events_.empty()) {
@@ -121,11 +124,11 @@ SimResult Simulator::run(const Workload& workload) {
   return std::move(result_);
 }
 
-std::int64_t Simulator::start_clock(const Workload& workload) {
+std::int64_t Simulator::start_clock(const Workload& workload, std::vector<JobRequest>* take) {
   const std::int64_t horizon = reservation_horizon(workload, opt_.until);
   if (!site_.reservations.empty())
     resv_.emplace(site_.reservations, conf_, pool_, horizon, site_.max_reservation_windows);
-  bind(workload);
+  bind(workload, /*replay_dependencies=*/true, take);
   result_.epoch_offset = workload.epoch_offset;
   std::int64_t first = jobs_.empty() ? 0 : jobs_.front().req.submit;
   for (const SimJob& j : jobs_) first = std::min(first, j.req.submit);

@@ -90,7 +90,9 @@ struct SimRecord {
 struct ReasonSpan {
   std::int64_t from = 0;
   std::uint16_t reason = 0;
-  std::string detail;
+  // An index into SimResult::reason_details (0: none). Only explained jobs carry details, so a
+  // span is 16 bytes rather than 48 with a string in it; a job has about three.
+  std::uint32_t detail = 0;
 };
 
 /// Reasons every run knows, by fixed index into SimResult::reason_names.
@@ -248,7 +250,8 @@ struct SimResult {
   /// Allocations number nodes in selection order; this maps them to Config::nodes.
   std::vector<std::uint32_t> node_config_index;
   std::uint32_t config_node(std::uint32_t internal) const { return node_config_index[internal]; }
-  std::vector<std::string> reason_names;  // SimJob::reason and ReasonSpan::reason index this
+  std::vector<std::string> reason_names;                   // SimJob::reason and ReasonSpan::reason index this
+  std::vector<std::string> reason_details{std::string()};  // ReasonSpan::detail indexes this
   // CPU-seconds the run lost to maintenance reservations (MAINT windows) and to nodes
   // DOWN or DRAINED by node events, within [start, end].
   double maint_cpu_seconds = 0, unavailable_cpu_seconds = 0;
@@ -257,6 +260,7 @@ struct SimResult {
   PartitionTimeline timeline;
   bool sharing = false;  // jobs could share CPUs (FORCE/YES partitions or gang)
   const std::string& reason_name(std::uint16_t id) const { return reason_names[id]; }
+  const std::string& reason_detail(const ReasonSpan& s) const { return reason_details[s.detail]; }
 };
 
 /// The nodes a job may use in one partition (job_nodes.cpp): --constraint, -w and -x,
@@ -278,6 +282,10 @@ class Simulator {
   Simulator(const Site& site, SimOptions options);
   /// Runs the workload. Jobs the site cannot take are kept as REJECTED with a reason.
   SimResult run(const Workload& workload);
+  /// The same, taking the workload's job requests over instead of copying them: the jobs
+  /// are left empty (the rest of the workload stays). A caller done with the requests saves
+  /// a copy of each (480 bytes a job) at its peak.
+  SimResult run(Workload&& workload);
   /// The pending queue as it stands at `at` in a recorded job list (sacct): jobs submitted
   /// by then that had not started, priced by a priority pass at `at` with the site's usage
   /// as given (no decay or accrual). This is `sprio` from a queue snapshot.
@@ -300,7 +308,8 @@ class Simulator {
     const char* error = nullptr;  // slurm_errno.c's message
     std::string reason;
   };
-  void bind(const Workload& workload, bool replay_dependencies = true);
+  /// `take`: the workload's own requests, moved from (and freed) instead of copied.
+  void bind(const Workload& workload, bool replay_dependencies = true, std::vector<JobRequest>* take = nullptr);
   void bind_job(SimJob& job);
   std::vector<std::uint32_t> job_partitions(const JobRequest& r);
   void bind_association(SimJob& job);
@@ -341,7 +350,8 @@ class Simulator {
   bool refuse_over_submit_limits(SimJob& job);
   // The clock (simulator.cpp): events scheduled at the start, whether an event is still
   // worth running, one event's dispatch, and the result gathered at the end.
-  std::int64_t start_clock(const Workload& workload);
+  std::int64_t start_clock(const Workload& workload, std::vector<JobRequest>* take = nullptr);
+  SimResult run_events(std::int64_t start);
   bool worth_running(const Event& ev);
   void dispatch(const Event& ev);
   void finish(std::int64_t start);
