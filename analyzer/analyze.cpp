@@ -92,11 +92,55 @@ void guarded(Analysis& a, Fn&& fn) {
   }
 }
 
+// A file `lint` was given as slurm.conf that is another member of its family: one note, and
+// for gres.conf and topology.conf the key checks of that file. Nothing is resolved, so lint
+// runs no rule and no simulation on it.
+void note_other_role(const LoadedConf& loaded, Analysis& a, const AnalyzeOptions& options) {
+  const SourceLoc top{a.root, 1, 1};
+  const char* hint = "lint the slurm.conf that reads it";
+  switch (a.role) {
+    case ConfRole::kGres:
+      a.diagnostics.note("CONF052", top,
+                         "this file reads as gres.conf, not slurm.conf (every line names a GRES with Name= or "
+                         "AutoDetect=): only its keys were checked",
+                         hint);
+      collect_raw_config(loaded, options.version, a.diagnostics, "gres.conf");
+      break;
+    case ConfRole::kTopology:
+      a.diagnostics.note("CONF052", top,
+                         "this file reads as topology.conf, not slurm.conf (every line is a SwitchName or Block "
+                         "line): only its keys were checked; a slurm.conf with TopologyPlugin=topology/tree "
+                         "reads it from its own directory",
+                         hint);
+      collect_raw_config(loaded, options.version, a.diagnostics, "topology.conf");
+      break;
+    case ConfRole::kCgroup:
+      a.diagnostics.note("CONF052", top, "this file reads as cgroup.conf, not slurm.conf: it was not checked", hint);
+      break;
+    case ConfRole::kFragment:
+      a.diagnostics.note("CONF052", top,
+                         "this file has only NodeName and PartitionName lines (no ClusterName, no SlurmctldHost): "
+                         "it reads as a part that a slurm.conf Includes, and lint checks and simulates a whole "
+                         "configuration",
+                         "lint the slurm.conf that Includes it");
+      break;
+    case ConfRole::kWhole:
+      break;
+  }
+}
+
 // Everything after the root file is in memory: includes, checks, resolution.
 void analyze_root(Analysis& a, const AnalyzeOptions& options) {
   guarded(a, [&] {
     LoadedConf loaded =
         load_conf_text(a.root, a.sources, a.diagnostics, {options.version, options.includes, options.limits});
+    if (options.sniff_role && options.kind == ConfKind::kSlurm) a.role = sniff_conf_role(loaded);
+    if (a.role != ConfRole::kWhole) {
+      a.config.version = options.version;
+      a.options = options;
+      note_other_role(loaded, a, options);
+      return;
+    }
     resolve_all(loaded, a, options);
     if (options.kind == ConfKind::kSlurm) load_topology(a, options);
     soften_after_missing_includes(loaded, a);

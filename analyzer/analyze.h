@@ -5,6 +5,7 @@
 #include <string>
 
 #include "analyzer/conf_loader.h"
+#include "analyzer/conf_role.h"
 #include "analyzer/diagnostics.h"
 #include "analyzer/model.h"
 #include "analyzer/source_manager.h"
@@ -19,6 +20,10 @@ struct AnalyzeOptions {
   ConfKind kind = ConfKind::kSlurm;
   IncludePolicy includes{};
   InputLimits limits{};
+  /// `lint`: a slurm.conf whose lines all belong to gres.conf, topology.conf, cgroup.conf or
+  /// an Include fragment is read as what it is, with a note (CONF052), not as a broken
+  /// slurm.conf. Off for everything else: tests and `simulate` read small partial configs.
+  bool sniff_role = false;
 };
 
 /// Guesses the kind from a file name: "*gres*.conf" and "*topology*.conf" are not slurm.conf.
@@ -36,7 +41,8 @@ struct Analysis {
   std::shared_ptr<const RawConfig> raw;
   AnalyzeOptions options;
   FileId root = kNoFile;
-  std::string failure;  // set when the root file could not be read
+  std::string failure;               // set when the root file could not be read
+  ConfRole role = ConfRole::kWhole;  // with sniff_role: what the file turned out to be
   bool ok() const { return failure.empty(); }
 };
 

@@ -56,6 +56,7 @@ const std::vector<DiagnosticCode>& diagnostic_codes() {
        "a hexadecimal (0x) or zero-padded number, which Slurm reads in base 16 or 8 (info)"},
       {"CONF051", "topology-problem",
        "a topology.conf that Slurm refuses (loop, unknown child, duplicate switch) or that leaves nodes out"},
+      {"CONF052", "not-slurm-conf", "lint was given gres.conf, topology.conf, cgroup.conf or an Include fragment"},
       {"ACCT001", "dump-syntax", "a sacctmgr dump line that cannot be read, or an unknown line title"},
       {"ACCT002", "undefined-parent", "a Parent not defined by an earlier Account line, or a line under it"},
       {"ACCT003", "invalid-assoc-option", "an unknown association option or a value it cannot take"},

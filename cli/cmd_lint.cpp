@@ -76,7 +76,9 @@ bool lint_options(const LintCliOptions& o, rules::LintOptions& lo) {
 int run_lint_command(const LintCliOptions& o) {
   rules::LintOptions lo;
   if (!lint_options(o, lo)) return kExitUsage;
-  auto in = load_site(o.site, !o.no_simulate);
+  SiteOptions site = o.site;
+  site.paths.sniff_role = true;  // gres.conf, topology.conf and Include fragments get one note (CONF052)
+  auto in = load_site(site, !o.no_simulate);
   if (!in) return kExitUsage;
   if (!o.no_simulate && !save_load(o.site, in->workload)) return kExitUsage;
   const rules::LintReport report = rules::run_lint(*in, lo);

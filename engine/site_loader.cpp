@@ -100,7 +100,7 @@ Result<std::unique_ptr<LoadedSite>> load_site(const SitePaths& p) {
   auto in = std::make_unique<LoadedSite>();
   in->sources.set_limits(p.limits);
   if (!p.conf.empty()) {
-    in->conf = analyze_file(p.conf, {p.version, ConfKind::kSlurm, p.includes, p.limits});
+    in->conf = analyze_file(p.conf, {p.version, ConfKind::kSlurm, p.includes, p.limits, p.sniff_role});
     if (!in->conf->ok()) return Error{in->conf->failure};
     in->site.config = &in->conf->config;
   } else if (!p.workload.empty() || !p.synthetic.empty()) {

@@ -27,6 +27,7 @@ struct SitePaths {
   SlurmVersion version = kDefaultSlurmVersion;
   IncludePolicy includes{};
   InputLimits limits{};
+  bool sniff_role = false;  // AnalyzeOptions::sniff_role (lint)
 };
 
 /// Everything read, with every input's diagnostics: the slurm.conf family's in

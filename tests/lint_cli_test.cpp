@@ -316,3 +316,47 @@ TEST(FixEffect, OutcomesDecideAndMechanismCountersDoNot) {
 }
 
 }  // namespace
+
+namespace {
+
+// Each finding's code in a `lint --format json` run.
+std::vector<std::string> codes_of(const nlohmann::json& j) {
+  std::vector<std::string> codes;
+  for (const auto& f : j["findings"]) codes.push_back(f["code"].get<std::string>());
+  return codes;
+}
+
+}  // namespace
+
+// CI jobs lint every *.conf of a directory: gres.conf, topology.conf, cgroup.conf and the node
+// files slurm.conf Includes are named for what they are (one info note), not failed for lacking
+// ClusterName and SlurmctldHost.
+TEST(LintCli, OtherFilesOfTheFamilyGetOneNoteNotSlurmConfErrors) {
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {"gres.conf", "AutoDetect=nvml\nNodeName=g[1-2] Name=gpu Type=a100 File=/dev/nvidia[0-3]\n"},
+      {"topology.conf", "SwitchName=s1 Nodes=n[1-4]\nSwitchName=top Switches=s1\n"},
+      {"cgroup.conf", "CgroupAutomount=yes\nConstrainCores=yes\nConstrainRAMSpace=yes\n"},
+      {"nodes.conf", "NodeName=n[1-4] CPUs=8 RealMemory=1000\nPartitionName=p Nodes=n[1-4] Default=YES\n"},
+  };
+  for (const auto& [name, text] : files) {
+    auto r = run("lint " + write_temp("role_" + name, text) + " --format json");
+    EXPECT_EQ(r.status, 0) << name << "\n" << r.out;
+    const auto j = parse(r.out);
+    ASSERT_FALSE(j.is_discarded()) << name;
+    EXPECT_EQ(codes_of(j), std::vector<std::string>{"CONF052"}) << name << "\n" << r.out;
+    EXPECT_EQ(j["findings"][0]["severity"], "info") << name;
+  }
+  // gres.conf's own keys are still checked.
+  auto r =
+      run("lint " + write_temp("role_bad_gres.conf", "Name=gpu File=/dev/nvidia0 Colour=red\n") + " --format json");
+  const auto codes = codes_of(parse(r.out));
+  EXPECT_EQ(std::count(codes.begin(), codes.end(), "CONF052"), 1) << r.out;
+  EXPECT_GT(codes.size(), 1u) << "the unknown key Colour is reported\n" << r.out;
+  // A slurm.conf with any cluster-wide setting is whole, and missing ClusterName still fails it.
+  r = run("lint " + write_temp("role_whole.conf", "SlurmctldHost=h\nNodeName=n1 CPUs=8\nPartitionName=p Nodes=n1\n") +
+          " --format json --no-simulate");
+  EXPECT_EQ(r.status, 1) << r.out;
+  const auto whole = codes_of(parse(r.out));
+  EXPECT_EQ(std::count(whole.begin(), whole.end(), "CONF052"), 0) << r.out;
+  EXPECT_EQ(std::count(whole.begin(), whole.end(), "CONF030"), 1) << r.out;
+}

@@ -188,6 +188,14 @@ LintReport run_lint(const engine::LoadedSite& site, const LintOptions& o) {
   LintReport report;
   report.conf_path = site.conf->sources.path(site.conf->root);
   report.slurm_version = site.conf->config.version.to_string();
+  if (site.conf->role != ConfRole::kWhole) {
+    // Not a whole slurm.conf (CONF052 says what it is): its own diagnostics and nothing else.
+    FindingSink sink;
+    if (o.input_diagnostics) surface_diagnostics(site.conf->diagnostics, site.conf->sources, sink);
+    for (Finding& f : sink.findings()) report.findings.push_back(std::move(f));
+    fingerprint(site, report.findings);
+    return report;
+  }
   engine::DefaultLoad generated;
   Scenario scenario;
   // The load: the one given (diff runs both configs on one), the user's, or the cluster's own.
