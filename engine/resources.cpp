@@ -1,9 +1,67 @@
 #include "engine/resources.h"
 
 #include <algorithm>
+#include <cctype>
 #include <numeric>
+#include <string_view>
 
 namespace sa::engine {
+
+int natural_compare(std::string_view a, std::string_view b) {
+  // Slurm's strnatcmp (src/common/strnatcmp.c, Martin Pool's natural order): runs of digits
+  // compare as numbers (the longer run wins, then the first differing digit), except that a
+  // run starting with '0' compares left-aligned, digit by digit (compare_left); spaces are
+  // skipped; other characters compare as bytes. The end of a string reads as '\0'.
+  auto at = [](std::string_view s, std::size_t i) { return i < s.size() ? s[i] : '\0'; };
+  auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
+  auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+  std::size_t ai = 0, bi = 0;
+  while (true) {
+    char ca = at(a, ai), cb = at(b, bi);
+    while (space(ca)) ca = at(a, ++ai);
+    while (space(cb)) cb = at(b, ++bi);
+    if (digit(ca) && digit(cb)) {
+      int result = 0;
+      if (ca == '0' || cb == '0') {  // compare_left
+        for (std::size_t k = 0;; ++k) {
+          const char x = at(a, ai + k), y = at(b, bi + k);
+          if (!digit(x) && !digit(y)) break;
+          if (!digit(x) || x < y) {
+            result = -1;
+            break;
+          }
+          if (!digit(y) || x > y) {
+            result = 1;
+            break;
+          }
+        }
+      } else {  // compare_right: the longest run wins, else the first difference (bias)
+        int bias = 0;
+        for (std::size_t k = 0;; ++k) {
+          const char x = at(a, ai + k), y = at(b, bi + k);
+          if (!digit(x) && !digit(y)) {
+            result = bias;
+            break;
+          }
+          if (!digit(x)) {
+            result = -1;
+            break;
+          }
+          if (!digit(y)) {
+            result = 1;
+            break;
+          }
+          if (bias == 0 && x != y) bias = x < y ? -1 : 1;
+        }
+      }
+      if (result != 0) return result;
+    }
+    if (ca == '\0' && cb == '\0') return 0;
+    if (ca != cb) return static_cast<unsigned char>(ca) < static_cast<unsigned char>(cb) ? -1 : 1;
+    ++ai;
+    ++bi;
+  }
+}
 
 std::uint32_t Allocation::cpus() const {
   std::uint32_t n = 0;
@@ -105,8 +163,17 @@ NodePool::NodePool(const Config& config) {
   const std::size_t n_nodes = config.nodes.size();
   config_index_.resize(n_nodes);
   std::iota(config_index_.begin(), config_index_.end(), 0U);
-  std::stable_sort(config_index_.begin(), config_index_.end(),
-                   [&](std::uint32_t a, std::uint32_t b) { return config.nodes[a].weight < config.nodes[b].weight; });
+  // slurmctld orders its node table by name before it builds any bitmap (read_config.c
+  // _sort_node_record_table_ptr -> _sort_nodes_by_name, strnatcmp; 20.02 to 20.11 call it
+  // _reorder_nodes_by_name), unless the topology plugin ranks nodes (topology/tree does not:
+  // topo_generate_node_ranking returns false). Every "first node" and best-fit tie of the
+  // select plugin follows that order, not slurm.conf's; node sets are then tried lightest
+  // Weight first (node_scheduler.c _sort_node_set), which the numbering folds in. A real
+  // 20.02 run with n[1-4],m[1-4],g1,b1 in slurm.conf gave the first job on an idle cluster b1.
+  std::stable_sort(config_index_.begin(), config_index_.end(), [&](std::uint32_t a, std::uint32_t b) {
+    if (config.nodes[a].weight != config.nodes[b].weight) return config.nodes[a].weight < config.nodes[b].weight;
+    return natural_compare(config.nodes[a].name, config.nodes[b].name) < 0;
+  });
   internal_index_.resize(n_nodes);
   for (std::uint32_t i = 0; i < n_nodes; ++i) internal_index_[config_index_[i]] = i;
   usable_ = NodeBitset(n_nodes);

@@ -2,13 +2,13 @@
 // Consumable resources as select/cons_tres and select/linear track them: CPUs in allocation
 // units (a core's threads with CR_Core, a socket with CR_Socket), memory when a *_Memory
 // mode makes it consumable, GPU counts, and whole nodes for exclusive jobs and
-// select/linear. Node choice follows node Weight, then configuration order: nodes are
-// numbered internally in that order (config_index() maps back), so every node bitmap is
-// walked in selection order, and bitmaps of nodes with free CPUs and of idle nodes let a
-// fit skip full nodes a word at a time.
+// select/linear. Node choice follows node Weight, then name order (natural, as slurmctld sorts its node table): nodes
+// are numbered internally in that order (config_index() maps back), so every node bitmap is walked in selection order,
+// and bitmaps of nodes with free CPUs and of idle nodes let a fit skip full nodes a word at a time.
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 #include "analyzer/model.h"
@@ -103,13 +103,16 @@ struct PoolState {
 };
 
 /// How nodes are chosen among the candidates (engine/policy/): kInOrder takes them in weight,
-/// then configuration order; kBestFit is select/cons_tres's _eval_nodes (consecutive sets,
+/// then name order; kBestFit is select/cons_tres's _eval_nodes (consecutive sets,
 /// the tightest sufficient set, the best-fitting single node); kTopologyTree is its
 /// _eval_nodes_topo (topology.conf's switches: engine/policy/topology_tree.h). A demand can
 /// ask for the least loaded nodes instead (Demand::least_loaded).
 enum class Placement : std::uint8_t { kInOrder, kBestFit, kTopologyTree };
 
 struct SwitchTable;  // engine/policy/topology_tree.h
+
+/// Slurm's strnatcmp (natural order: n2 before n10), by which slurmctld sorts its node table.
+int natural_compare(std::string_view a, std::string_view b);
 
 class NodePool {
  public:

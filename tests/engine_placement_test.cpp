@@ -36,6 +36,37 @@ TEST(EnginePlacement, AOneNodeJobTakesTheFullestNodeThatFits) {
   EXPECT_EQ(nodes_of(s, r, 3), "n2");
 }
 
+TEST(EnginePlacement, NodesAreTakenInSlurmctldsNameOrderNotSlurmConfOrder) {
+  // slurmctld sorts its node table by strnatcmp (read_config.c _sort_nodes_by_name): the
+  // micro_cluster tutorial's real 20.02 run (n[1-4], m[1-4], g1, b1 in slurm.conf) put its
+  // first 12-CPU job on b1, the first node by name; n10 sorts after n9.
+  SimSite s(
+      "ClusterName=c\nSelectType=select/cons_res\nSelectTypeParameters=CR_Core\n"
+      "NodeName=n[9-10] CPUs=12 RealMemory=8000\nNodeName=m1 CPUs=12 RealMemory=8000\n"
+      "NodeName=g1 CPUs=12 RealMemory=8000\nNodeName=b1 CPUs=12 RealMemory=8000\n"
+      "PartitionName=p Nodes=n[9-10],m1,g1,b1 Default=YES MaxTime=60\n");
+  auto r = s.run({job(1, 0, 12, 60, 60, "p"), job(2, 0, 12, 60, 60, "p"), job(3, 0, 12, 60, 60, "p"),
+                  job(4, 0, 12, 60, 60, "p"), job(5, 0, 12, 60, 60, "p")});
+  EXPECT_EQ(nodes_of(s, r, 1), "b1");
+  EXPECT_EQ(nodes_of(s, r, 2), "g1");
+  EXPECT_EQ(nodes_of(s, r, 3), "m1");
+  EXPECT_EQ(nodes_of(s, r, 4), "n9");
+  EXPECT_EQ(nodes_of(s, r, 5), "n10");
+}
+
+TEST(EnginePlacement, NaturalCompareIsSlurmsStrnatcmp) {
+  using engine::natural_compare;
+  EXPECT_LT(natural_compare("n2", "n10"), 0);
+  EXPECT_GT(natural_compare("n10", "n9"), 0);
+  EXPECT_LT(natural_compare("b1", "g1"), 0);
+  EXPECT_EQ(natural_compare("n1", "n1"), 0);
+  EXPECT_LT(natural_compare("n1", "n1a"), 0);
+  // A run with a leading zero compares left-aligned (compare_left): "n010" < "n09".
+  EXPECT_LT(natural_compare("n010", "n09"), 0);
+  EXPECT_LT(natural_compare("n001", "n002"), 0);
+  EXPECT_LT(natural_compare("A1", "a1"), 0);  // case matters (strnatcmp, not strnatcasecmp)
+}
+
 TEST(EnginePlacement, ATightSufficientRunOfNodesBeatsTheFirstOne) {
   SimSite s(kEight);
   engine::JobRequest busy = job(1, 0, 8, 600, 600, "p");

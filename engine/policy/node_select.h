@@ -141,7 +141,7 @@ class NodeTaker {
   std::int64_t movable_ = 0;  // CPUs placed beyond one per node (spreading may move them)
 };
 
-/// Nodes offered in weight, then configuration order (the internal numbering); with
+/// Nodes offered in weight, then name order (the internal numbering); with
 /// prefer_busy (bf_busy_nodes, cons_tres _eval_nodes_busy) nodes running jobs come first.
 template <class Taker>
 bool fit_in_order(Taker& taker, const NodeBitset& candidates, bool prefer_busy) {
