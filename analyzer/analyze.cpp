@@ -100,20 +100,18 @@ void note_other_role(const LoadedConf& loaded, Analysis& a, const AnalyzeOptions
   const char* hint = "lint the slurm.conf that reads it";
   switch (a.role) {
     case ConfRole::kGres:
+    case ConfRole::kTopology: {
+      const bool gres = a.role == ConfRole::kGres;
       a.diagnostics.note("CONF052", top,
-                         "this file reads as gres.conf, not slurm.conf (every line names a GRES with Name= or "
-                         "AutoDetect=): only its keys were checked",
+                         gres ? "this file reads as gres.conf, not slurm.conf (every line names a GRES with Name= or "
+                                "AutoDetect=): only its keys were checked"
+                              : "this file reads as topology.conf, not slurm.conf (every line is a SwitchName or "
+                                "Block line): only its keys were checked; a slurm.conf with "
+                                "TopologyPlugin=topology/tree reads it from its own directory",
                          hint);
-      collect_raw_config(loaded, options.version, a.diagnostics, "gres.conf");
+      collect_raw_config(loaded, options.version, a.diagnostics, gres ? "gres.conf" : "topology.conf");
       break;
-    case ConfRole::kTopology:
-      a.diagnostics.note("CONF052", top,
-                         "this file reads as topology.conf, not slurm.conf (every line is a SwitchName or Block "
-                         "line): only its keys were checked; a slurm.conf with TopologyPlugin=topology/tree "
-                         "reads it from its own directory",
-                         hint);
-      collect_raw_config(loaded, options.version, a.diagnostics, "topology.conf");
-      break;
+    }
     case ConfRole::kCgroup:
       a.diagnostics.note("CONF052", top, "this file reads as cgroup.conf, not slurm.conf: it was not checked", hint);
       break;
