@@ -26,12 +26,17 @@ int natural_compare(std::string_view a, std::string_view b) {
         for (std::size_t k = 0;; ++k) {
           const char x = at(a, ai + k), y = at(b, bi + k);
           if (!digit(x) && !digit(y)) break;
-          if (!digit(x) || x < y) {
+          // (in strnatcmp's order: a run that ends first is smaller before any digit compares)
+          if (!digit(x)) {
             result = -1;
             break;
           }
-          if (!digit(y) || x > y) {
+          if (!digit(y)) {
             result = 1;
+            break;
+          }
+          if (x != y) {
+            result = x < y ? -1 : 1;
             break;
           }
         }

@@ -65,6 +65,10 @@ TEST(EnginePlacement, NaturalCompareIsSlurmsStrnatcmp) {
   EXPECT_LT(natural_compare("n010", "n09"), 0);
   EXPECT_LT(natural_compare("n001", "n002"), 0);
   EXPECT_LT(natural_compare("A1", "a1"), 0);  // case matters (strnatcmp, not strnatcasecmp)
+  // compare_left asks which run ends first before it compares digits: '5' is below 'a', but
+  // "n05" has the longer run there, so it sorts after "n0a".
+  EXPECT_GT(natural_compare("n05", "n0a"), 0);
+  EXPECT_LT(natural_compare("n0a", "n05"), 0);
 }
 
 TEST(EnginePlacement, ATightSufficientRunOfNodesBeatsTheFirstOne) {
