@@ -30,6 +30,35 @@ void check_tres_listed(const std::vector<TresWeight>& weights, const Config& con
   }
 }
 
+// A partition's own SelectTypeParameters (cons_common _setup_cr_type): ignored unless the
+// cluster's are CR_Core or CR_Socket; where they apply without _Memory under a cluster that
+// counts memory, that partition's jobs take no memory from their nodes.
+void check_partition_select(const Config& config, DiagnosticSink& sink) {
+  const SelectSettings& sel = config.select;
+  const bool applies = sel.type != "select/linear" && (sel.resource == SelectSettings::Resource::kCore ||
+                                                       sel.resource == SelectSettings::Resource::kSocket);
+  for (const Partition& p : config.partitions) {
+    if (!p.select_own) continue;
+    auto written = p.raw.find("SelectTypeParameters");
+    const std::string value = written != p.raw.end() ? written->second : std::string("its own");
+    if (!applies) {
+      sink.warning("CONF053", p.loc,
+                   fmt::format("partition '{}' sets SelectTypeParameters={}, which slurmctld ignores: the cluster's "
+                               "{} is neither CR_Core nor CR_Socket",
+                               printable(p.name), printable(value), sel.parameters),
+                   "remove it, or set the cluster's SelectTypeParameters to CR_Core or CR_Socket");
+    } else if (sel.memory && !p.select_memory) {
+      sink.warning("CONF053", p.loc,
+                   fmt::format("partition '{}' sets SelectTypeParameters={} under the cluster's {}: its jobs take "
+                               "no memory from their nodes, so jobs of other partitions on the same nodes are not "
+                               "kept from the memory they use",
+                               printable(p.name), printable(value), sel.parameters),
+                   fmt::format("use {}_Memory unless memory there is meant to be unaccounted",
+                               p.select_socket ? "CR_Socket" : "CR_Core"));
+    }
+  }
+}
+
 std::string plugin_prefix(const std::vector<const OptionWord*>& words) {
   for (const OptionWord* w : words) {
     auto slash = w->word.find('/');
@@ -149,6 +178,7 @@ void check_cross_settings(const RawConfig& raw, const Config& config, Diagnostic
           "set RealMemory (in MB) on every NodeName line");
     }
   }
+  check_partition_select(config, sink);
   if (config.scheduler.type == "sched/builtin" && ifind(config.scheduler.parameters, "bf_") != std::string::npos) {
     sink.warning("CONF018", s.get("SchedulerParameters")->loc,
                  "bf_* options have no effect with SchedulerType=sched/builtin, which never backfills");

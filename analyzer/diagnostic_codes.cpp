@@ -57,6 +57,8 @@ const std::vector<DiagnosticCode>& diagnostic_codes() {
       {"CONF051", "topology-problem",
        "a topology.conf that Slurm refuses (loop, unknown child, duplicate switch) or that leaves nodes out"},
       {"CONF052", "not-slurm-conf", "lint was given gres.conf, topology.conf, cgroup.conf or an Include fragment"},
+      {"CONF053", "partition-select-type",
+       "a partition SelectTypeParameters that slurmctld ignores, or that leaves its jobs' memory uncounted"},
       {"ACCT001", "dump-syntax", "a sacctmgr dump line that cannot be read, or an unknown line title"},
       {"ACCT002", "undefined-parent", "a Parent not defined by an earlier Account line, or a line under it"},
       {"ACCT003", "invalid-assoc-option", "an unknown association option or a value it cannot take"},

@@ -100,6 +100,10 @@ struct Partition {
   std::uint64_t def_mem_per_cpu = 0, def_mem_per_node = 0, max_mem_per_cpu = 0, max_mem_per_node = 0;
   bool exclusive_user = false;
   bool lln = false;
+  // Its own SelectTypeParameters (CR_Core or CR_Socket, with or without _Memory). For its
+  // jobs they replace the cluster's core/socket and memory modes when the cluster's mode is
+  // CR_Core or CR_Socket (cons_common _setup_cr_type); slurmctld ignores them otherwise.
+  bool select_own = false, select_socket = false, select_memory = false;
   bool root_only = false;
   bool req_resv = false;
   std::optional<std::uint32_t> over_time_limit;  // minutes; unset: cluster value

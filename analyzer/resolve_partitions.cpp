@@ -319,11 +319,18 @@ class PartitionResolver {
     p.over_time_limit = static_cast<std::uint32_t>(std::min<long>(minutes, 0xFFFF));
   }
 
-  void resolve_select(const RecordReader& r, Partition& /*p*/) {
+  void resolve_select(const RecordReader& r, Partition& p) {
     const Pair* own = r.record().get_own("selecttypeparameters");
     if (!own) return;
+    // (src/common/read_config.c: the value must start with one of these; "NONE", as
+    // `scontrol show partition` prints an unset one, is refused in slurm.conf.)
     for (const char* ok : {"CR_Core_Memory", "CR_Core", "CR_Socket_Memory", "CR_Socket"}) {
-      if (istarts_with(own->value, ok)) return;
+      if (istarts_with(own->value, ok)) {
+        p.select_own = true;
+        p.select_socket = istarts_with(ok, "CR_Socket");
+        p.select_memory = std::string_view(ok).ends_with("_Memory");
+        return;
+      }
     }
     sink_.error("CONF022", own->value_loc,
                 fmt::format("partition SelectTypeParameters '{}' must be CR_Core, CR_Core_Memory, "

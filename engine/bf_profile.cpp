@@ -27,7 +27,7 @@ void ReleaseProfile::build(const PoolState& base, std::vector<End> ends) {
   for (const NodeResources& r : base.nodes) {
     const NodeResources& r0 = base.nodes.front();
     if (r.cpus_total != r0.cpus_total || r.mem_total != r0.mem_total || r.gpus_total != r0.gpus_total ||
-        r.unit != r0.unit) {
+        r.unit != r0.unit || r.alt_unit != r0.alt_unit) {
       uniform_ = false;
       break;
     }

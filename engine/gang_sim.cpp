@@ -51,8 +51,8 @@ void Simulator::schedule_end(std::uint32_t j) {
 }
 
 void Simulator::note_alloc(const SimJob& job, bool add) {
-  const bool unbounded =
-      job.run_rec >= 0 && job.recs[static_cast<std::size_t>(job.run_rec)].demand.mem_unknown && !pool_.memory_tracked();
+  const bool unbounded = job.run_rec >= 0 && job.recs[static_cast<std::size_t>(job.run_rec)].demand.mem_unknown &&
+                         !job.recs[static_cast<std::size_t>(job.run_rec)].demand.mem_tracked;
   probes_.allocation(job, add, unbounded, now_);
 }
 

@@ -307,6 +307,18 @@ Demand Simulator::record_demand(const JobRequest& r, const Partition& part) cons
   // is -N's maximum when one is given; -N 1-2 -n 1 has 1 by then (sbatch lowers it to -n).
   d.serial_at_end = conf_.scheduler.pack_serial_at_end && conf_.select.type == "select/cons_tres" && d.cpus == 1 &&
                     d.min_nodes == 1 && r.max_nodes <= 1;
+  // cons_common _setup_cr_type: a partition's own SelectTypeParameters replace the cluster's
+  // CR_Core/CR_Socket and CR_Memory bits for its jobs, only when the cluster's are CR_Core or
+  // CR_Socket (else slurmctld logs that it cannot use them). CR_Core under a cluster's
+  // CR_Core_Memory thus makes the partition's jobs take no memory from their nodes. (Gang's
+  // sharing rows keep the cluster's units.)
+  const bool cores_or_sockets = conf_.select.resource == SelectSettings::Resource::kCore ||
+                                conf_.select.resource == SelectSettings::Resource::kSocket;
+  d.mem_tracked = pool_.memory_tracked();
+  if (part.select_own && cores_or_sockets && conf_.select.type != "select/linear") {
+    d.mem_tracked = part.select_memory;
+    d.alt_unit = part.select_socket != (conf_.select.resource == SelectSettings::Resource::kSocket);
+  }
   if (r.mem_set) {
     if (r.mem_mb == 0)
       d.mem_whole_node = true;

@@ -195,17 +195,23 @@ NodePool::NodePool(const Config& config) {
     r.gpus_free = r.gpus_total;
     // CR_Core allocates whole cores: a 1-CPU task on a hyperthreaded node takes both threads.
     const bool threads_counted = n.cpus == n.cores() * n.threads_per_core;
+    const std::uint32_t core = threads_counted ? n.threads_per_core : 1;
+    const std::uint32_t socket = threads_counted ? n.cores_per_socket * n.threads_per_core : n.cores_per_socket;
+    auto bounded = [&](std::uint32_t u) {
+      return std::max<std::uint32_t>(1, std::min(u, std::max<std::uint32_t>(1, n.cpus)));
+    };
     switch (config.select.resource) {
       case SelectSettings::Resource::kCore:
-        r.unit = threads_counted ? n.threads_per_core : 1;
+        r.unit = bounded(core);
+        r.alt_unit = bounded(socket);
         break;
       case SelectSettings::Resource::kSocket:
-        r.unit = threads_counted ? n.cores_per_socket * n.threads_per_core : n.cores_per_socket;
+        r.unit = bounded(socket);
+        r.alt_unit = bounded(core);
         break;
       default:
-        r.unit = 1;
+        r.unit = r.alt_unit = 1;
     }
-    r.unit = std::max<std::uint32_t>(1, std::min(r.unit, std::max<std::uint32_t>(1, n.cpus)));
     state_.nodes.push_back(r);
     weight_.push_back(n.weight);
     max_node_cpus_ = std::max(max_node_cpus_, r.cpus_total);
@@ -238,15 +244,16 @@ std::uint32_t NodePool::capacity(const NodeResources& n, const Demand& d) const 
 
 std::uint32_t NodePool::capacity(const NodeResources& n, const Demand& d, std::uint32_t free_cpus) const {
   std::uint32_t c = 0;
+  const std::uint32_t unit = unit_of(n, d);
   if (d.whole_nodes) {
     // A whole-node job needs every CPU of the node free (in the view given).
     if (free_cpus < n.cpus_total) return 0;
     c = std::min(n.cpus_total, d.max_cpus_per_node);
   } else {
     c = std::min(free_cpus, d.max_cpus_per_node);
-    if (n.unit > 1) c -= c % n.unit;  // (the backfill hot path: no division when units are CPUs)
+    if (unit > 1) c -= c % unit;  // (the backfill hot path: no division when units are CPUs)
   }
-  if (memory_) {
+  if (d.mem_tracked) {
     if (d.mem_whole_node) {
       if (n.mem_free < n.mem_total || n.mem_total == 0) return 0;
     } else if (d.mem_per_node) {
@@ -254,7 +261,7 @@ std::uint32_t NodePool::capacity(const NodeResources& n, const Demand& d, std::u
     } else if (d.mem_per_cpu && n.mem_free < std::uint64_t{c} * d.mem_per_cpu) {
       const std::uint64_t by_mem = n.mem_free / d.mem_per_cpu;
       // (A whole-node job keeps the node's CPUs; its memory is what is left.)
-      if (by_mem < c && !d.whole_nodes) c = static_cast<std::uint32_t>(by_mem - by_mem % n.unit);
+      if (by_mem < c && !d.whole_nodes) c = static_cast<std::uint32_t>(by_mem - by_mem % unit);
     }
   }
   return c;
@@ -262,7 +269,7 @@ std::uint32_t NodePool::capacity(const NodeResources& n, const Demand& d, std::u
 
 std::uint64_t NodePool::requested_mem(const NodeResources& n, const Demand& d, std::uint32_t cpus) const {
   // Without consumable memory a job that names none has no bound: counted apart (0 here).
-  if (d.mem_whole_node) return d.mem_unknown && !memory_ ? 0 : n.mem_total;
+  if (d.mem_whole_node) return d.mem_unknown && !d.mem_tracked ? 0 : n.mem_total;
   if (d.mem_per_node) return d.mem_per_node;
   return d.mem_per_cpu * cpus;
 }

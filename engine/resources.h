@@ -20,8 +20,9 @@ struct NodeResources {
   std::uint32_t cpus_total = 0, cpus_free = 0;
   std::uint64_t mem_total = 0, mem_free = 0;
   std::uint32_t gpus_total = 0, gpus_free = 0;
-  std::uint32_t jobs = 0;  // jobs holding any of it
-  std::uint32_t unit = 1;  // CPUs per allocation unit
+  std::uint32_t jobs = 0;      // jobs holding any of it
+  std::uint32_t unit = 1;      // CPUs per allocation unit
+  std::uint32_t alt_unit = 1;  // the same under the other of CR_Core and CR_Socket (Demand::alt_unit)
   bool idle() const { return jobs == 0; }
 };
 
@@ -36,10 +37,14 @@ struct Demand {
   std::uint32_t gpus = 0;
   bool whole_nodes = false;  // --exclusive, OverSubscribe=EXCLUSIVE or select/linear
   std::uint32_t max_cpus_per_node = 0xFFFFFFFF;
-  std::uint32_t cpus_per_node = 0;       // --ntasks-per-node x --cpus-per-task: exactly this on each node
-  std::uint32_t max_nodes = 0;           // -N min-max's max; 0: no bound
-  bool least_loaded = false;             // CR_LLN or the partition's LLN=YES (engine/policy/least_loaded.h)
-  bool serial_at_end = false;            // pack_serial_at_end and a 1-CPU, 1-node job (engine/policy/serial_at_end.h)
+  std::uint32_t cpus_per_node = 0;  // --ntasks-per-node x --cpus-per-task: exactly this on each node
+  std::uint32_t max_nodes = 0;      // -N min-max's max; 0: no bound
+  bool least_loaded = false;        // CR_LLN or the partition's LLN=YES (engine/policy/least_loaded.h)
+  bool serial_at_end = false;       // pack_serial_at_end and a 1-CPU, 1-node job (engine/policy/serial_at_end.h)
+  // A partition's own SelectTypeParameters (Partition::select_own): memory consumable or not
+  // for this job, and whole sockets where the cluster allocates cores or the reverse.
+  bool mem_tracked = true;
+  bool alt_unit = false;
   const NodeBitset* required = nullptr;  // -w: every one of these nodes (internal numbering), first
   /// Counted features (--constraint "[a*1&b*2]", "a*2"): so many distinct nodes from each set.
   const std::vector<std::pair<const NodeBitset*, std::uint32_t>>* counted = nullptr;
@@ -84,6 +89,9 @@ struct Allocation {
   /// The pieces, from runs after compact(): what readers of finished jobs iterate.
   std::vector<AllocPiece> expanded() const;
 };
+
+/// CPUs per allocation unit on node n for this demand.
+inline std::uint32_t unit_of(const NodeResources& n, const Demand& d) { return d.alt_unit ? n.alt_unit : n.unit; }
 
 /// One piece of an allocation handed back to its node (PoolState::give_back, node by node).
 inline void release_piece(NodeResources& n, const AllocPiece& p) {

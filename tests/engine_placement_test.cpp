@@ -157,3 +157,71 @@ TEST(EnginePlacement, GpusPerNodeCountOnTheNodesANodeListAdds) {
 
 }  // namespace
 }  // namespace sa
+
+namespace sa {
+namespace {
+
+// A partition's own SelectTypeParameters (cons_common _setup_cr_type): CR_Core under the
+// cluster's CR_Core_Memory drops CR_Memory for that partition's jobs, so they take no memory
+// from the node and are not held back by it; the cluster's partition still is.
+TEST(EnginePlacement, APartitionsOwnCrCoreLeavesItsJobsMemoryUncounted) {
+  SimSite s(
+      "ClusterName=c\nSelectType=select/cons_tres\nSelectTypeParameters=CR_Core_Memory\n"
+      "NodeName=n1 CPUs=8 RealMemory=1000\n"
+      "PartitionName=mem Nodes=n1 Default=YES MaxTime=60\n"
+      "PartitionName=nomem Nodes=n1 MaxTime=60 SelectTypeParameters=CR_Core\n");
+  ASSERT_TRUE(s.conf->config.partitions[1].select_own);
+  EXPECT_FALSE(s.conf->config.partitions[1].select_memory);
+  auto with_mem = [](engine::JobRequest j) {
+    j.mem_mb = 800;
+    j.mem_set = true;
+    return j;
+  };
+  // 1 takes 800 of n1's 1000 MB; 2 (the same partition) must wait for it, 3 (CR_Core) need not.
+  auto r = s.run({with_mem(job(1, 0, 1, 600, 600, "mem")), with_mem(job(2, 10, 1, 60, 60, "mem")),
+                  with_mem(job(3, 20, 1, 60, 60, "nomem"))});
+  EXPECT_EQ(find_job(r, 2).start, find_job(r, 1).end);
+  EXPECT_LT(find_job(r, 3).start, find_job(r, 1).end);
+  EXPECT_EQ(find_job(r, 3).alloc.expanded()[0].mem, 0u);        // nothing taken from the node
+  EXPECT_EQ(find_job(r, 3).alloc.expanded()[0].mem_req, 800u);  // but the request is kept
+}
+
+// CR_Socket on one partition of a CR_Core cluster: its jobs get whole sockets (a 1-CPU job
+// holds a 4-core socket), the other partition's jobs single cores.
+TEST(EnginePlacement, APartitionsOwnCrSocketAllocatesWholeSockets) {
+  SimSite s(
+      "ClusterName=c\nSelectType=select/cons_tres\nSelectTypeParameters=CR_Core\n"
+      "NodeName=n1 CPUs=8 Sockets=2 CoresPerSocket=4 ThreadsPerCore=1 RealMemory=8000\n"
+      "PartitionName=core Nodes=n1 Default=YES MaxTime=60\n"
+      "PartitionName=sock Nodes=n1 MaxTime=60 SelectTypeParameters=CR_Socket\n");
+  auto r = s.run({job(1, 0, 1, 600, 600, "sock"), job(2, 10, 1, 600, 600, "sock"), job(3, 20, 1, 60, 60, "sock"),
+                  job(4, 30, 1, 60, 60, "core")});
+  EXPECT_EQ(find_job(r, 1).alloc.cpus(), 4u);
+  EXPECT_EQ(find_job(r, 2).alloc.cpus(), 4u);
+  EXPECT_GE(find_job(r, 3).start, find_job(r, 1).end);  // both sockets held until then
+  EXPECT_GE(find_job(r, 4).start, find_job(r, 1).end);
+  SimSite plain(
+      "ClusterName=c\nSelectType=select/cons_tres\nSelectTypeParameters=CR_Core\n"
+      "NodeName=n1 CPUs=8 Sockets=2 CoresPerSocket=4 ThreadsPerCore=1 RealMemory=8000\n"
+      "PartitionName=core Nodes=n1 Default=YES MaxTime=60\n");
+  EXPECT_EQ(find_job(plain.run({job(1, 0, 1, 600, 600, "core")}), 1).alloc.cpus(), 1u);
+}
+
+// slurmctld uses a partition's SelectTypeParameters only when the cluster's are CR_Core or
+// CR_Socket: under CR_CPU_Memory the partition's CR_Core changes nothing.
+TEST(EnginePlacement, APartitionsOwnSelectTypeParametersNeedCoresOrSocketsOnTheCluster) {
+  SimSite s(
+      "ClusterName=c\nSelectType=select/cons_tres\nSelectTypeParameters=CR_CPU_Memory\n"
+      "NodeName=n1 CPUs=8 RealMemory=1000\n"
+      "PartitionName=p Nodes=n1 Default=YES MaxTime=60 SelectTypeParameters=CR_Core\n");
+  auto with_mem = [](engine::JobRequest j) {
+    j.mem_mb = 800;
+    j.mem_set = true;
+    return j;
+  };
+  auto r = s.run({with_mem(job(1, 0, 1, 600, 600, "p")), with_mem(job(2, 10, 1, 60, 60, "p"))});
+  EXPECT_EQ(find_job(r, 2).start, find_job(r, 1).end);  // memory still counted
+}
+
+}  // namespace
+}  // namespace sa

@@ -137,3 +137,34 @@ TEST(PartitionGraph, OverlapsAndGroups) {
 
 }  // namespace
 }  // namespace sa
+
+namespace sa {
+namespace {
+
+// A partition's own SelectTypeParameters (cons_common _setup_cr_type): read into the model,
+// a warning when slurmctld ignores them (the cluster's are not CR_Core/CR_Socket) and when
+// they leave memory uncounted for the partition's jobs; CR_Socket_Memory under CR_Core_Memory
+// is a plain choice and says nothing.
+TEST(Partitions, OwnSelectTypeParametersAreReadAndJudged) {
+  const std::string nodes = "NodeName=n1 CPUs=8 RealMemory=8000\n";
+  auto a = test::analyze_body("SelectTypeParameters=CR_Core_Memory\n" + nodes +
+                              "PartitionName=p Nodes=n1 SelectTypeParameters=cr_socket_memory\n");
+  const Partition& p = a->config.partitions[0];
+  EXPECT_TRUE(p.select_own);
+  EXPECT_TRUE(p.select_socket);
+  EXPECT_TRUE(p.select_memory);
+  EXPECT_EQ(test::count(*a, "CONF053"), 0);
+  auto b = test::analyze_body("SelectTypeParameters=CR_Core_Memory\n" + nodes +
+                              "PartitionName=p Nodes=n1 SelectTypeParameters=CR_Core\n");
+  EXPECT_FALSE(b->config.partitions[0].select_memory);
+  EXPECT_EQ(test::count(*b, "CONF053"), 1);
+  auto c = test::analyze_body("SelectTypeParameters=CR_CPU\n" + nodes +
+                              "PartitionName=p Nodes=n1 SelectTypeParameters=CR_Core_Memory\n");
+  EXPECT_EQ(test::count(*c, "CONF053"), 1);
+  auto d = test::analyze_body("SelectTypeParameters=CR_Core\n" + nodes + "PartitionName=p Nodes=n1\n");
+  EXPECT_FALSE(d->config.partitions[0].select_own);
+  EXPECT_EQ(test::count(*d, "CONF053"), 0);
+}
+
+}  // namespace
+}  // namespace sa

@@ -75,8 +75,8 @@ class NodeTaker {
     // topology/tree spreads a -N min-max job to its max: a node taken once the CPUs are met
     // gets one of those already placed, as Slurm spreads the tasks without adding CPUs (real
     // run: -N 1-2 -n 4 on two nodes, 4 CPUs).
-    const bool spread = cpus_left_ <= 0 && movable_ > 0 && !d_.whole_nodes && !d_.cpus_per_node && n.unit == 1 &&
-                        pool_.placement() == Placement::kTopologyTree;
+    const bool spread = cpus_left_ <= 0 && movable_ > 0 && !d_.whole_nodes && !d_.cpus_per_node &&
+                        unit_of(n, d_) == 1 && pool_.placement() == Placement::kTopologyTree;
     const std::int64_t later_nodes = static_cast<std::int64_t>(min_nodes_) - nodes_used_ - 1;
     std::int64_t want = std::max<std::int64_t>(cpus_left_ - std::max<std::int64_t>(0, later_nodes), 1);
     if (d_.cpus_per_node) {
@@ -84,7 +84,8 @@ class NodeTaker {
       want = d_.cpus_per_node;
     }
     std::uint32_t take = static_cast<std::uint32_t>(std::min<std::int64_t>(cap, want));
-    if (take % n.unit) take = std::min(cap, take + (n.unit - take % n.unit));
+    const std::uint32_t unit = unit_of(n, d_);
+    if (take % unit) take = std::min(cap, take + (unit - take % unit));
     if (d_.whole_nodes) take = cap;
     cpus_left_ -= take;
     gpus_left_ -= g;
@@ -108,7 +109,7 @@ class NodeTaker {
  private:
   // The memory a piece of p.cpus CPUs on node n takes (when memory is consumable) and asks for.
   void set_memory(AllocPiece& p, const NodeResources& n) const {
-    if (pool_.memory_tracked()) {
+    if (d_.mem_tracked) {
       if (d_.mem_whole_node)
         p.mem = n.mem_total;
       else if (d_.mem_per_node)
