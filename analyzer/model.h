@@ -183,7 +183,8 @@ struct SchedulerSettings {
   std::int64_t bf_window_linear = 0;
   bool bf_continue = false, bf_busy_nodes = false, bf_one_resv_per_job = false, bf_running_job_reserve = false,
        bf_licenses = false;
-  bool pack_serial_at_end = false;  // cons_tres puts 1-CPU, 1-node jobs on the last nodes
+  bool pack_serial_at_end = false;     // cons_tres puts 1-CPU, 1-node jobs on the last nodes
+  std::int64_t max_switch_wait = 300;  // seconds: the most a --switches job waits (job_mgr.c _max_switch_wait)
 };
 
 struct PreemptSettings {

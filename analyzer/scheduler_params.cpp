@@ -56,6 +56,8 @@ const NumericOption kNumeric[] = {
     {"bf_yield_interval", &SchedulerSettings::bf_yield_interval_us, 1, 10'000'000, "us"},
     {"bf_yield_sleep", &SchedulerSettings::bf_yield_sleep_us, 1, 10'000'000, "us"},
     {"bf_window_linear", &SchedulerSettings::bf_window_linear, 1, INT_MAX, "s"},
+    // job_mgr.c _max_switch_wait: atoi of the first max_switch_wait=, a negative one ignored.
+    {"max_switch_wait", &SchedulerSettings::max_switch_wait, 0, INT_MAX, "s"},
 };
 
 struct FlagOption {

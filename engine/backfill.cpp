@@ -56,9 +56,9 @@ class BackfillPass {
   void fresh_profile();
   void will_run(WillRunAnswer& w);
   WillRunAnswer& will_run_cached(const Demand& d, const NodeBitset& av);
-  WillRunAnswer* will_run_unless_later(const SimRecord& rec, std::int64_t later_start);
+  WillRunAnswer* will_run_unless_later(const SimRecord& rec, const Demand& d, std::int64_t later_start);
   bool surely_conflicts(const WillRunAnswer& w, std::int64_t r0, std::int64_t r1);
-  WillRunAnswer& will_run_best(const SimRecord& rec, const NodeBitset& av);
+  WillRunAnswer& will_run_best(const SimRecord& rec, const Demand& d, const NodeBitset& av);
   const Allocation& alloc_of(WillRunAnswer& w);
   void set_stop(BackfillCycle::Stop why) { sim_.result_.bf_log.back().stop = why; }
 
@@ -287,7 +287,11 @@ BackfillPass::Plan BackfillPass::plan_job(SimJob& job, const SimRecord& rec, std
     // Where CPUs may be shared the select plugin's own passes decide whether it starts
     // now (oversubscription rows included); the future plan below stays count-based.
     if (sim_.rows_ && start_res <= now && sim_.place(job, rec, avail_, &alloc_)) return Plan::kStartNow;
-    WillRunAnswer* const known = will_run_unless_later(rec, later_start);
+    // The will-run test is a select plugin call: --switches' wait starts here at the latest,
+    // and its limit is part of the demand (so of the answer's key) while the wait lasts.
+    Demand switch_copy;
+    const Demand& d = sim_.fit_demand(job, rec, switch_copy);
+    WillRunAnswer* const known = will_run_unless_later(rec, d, later_start);
     if (!known) {  // it cannot start by later_start: the try ends as a test would end it
       start_res = later_start;
       continue;
@@ -475,14 +479,14 @@ WillRunAnswer& BackfillPass::will_run_cached(const Demand& d, const NodeBitset& 
 // An answer in the list is then the same as a new one, unless a reservation job's start
 // may leave it stale: where the queue has such jobs the entry is added all the same (the
 // list then holds what it always did) and left to be computed when it is needed.
-WillRunAnswer* BackfillPass::will_run_unless_later(const SimRecord& rec, std::int64_t later_start) {
-  if (!later_start || sim_.rows_ || !rec.alternatives.empty()) return &will_run_best(rec, avail_);
+WillRunAnswer* BackfillPass::will_run_unless_later(const SimRecord& rec, const Demand& d, std::int64_t later_start) {
+  if (!later_start || sim_.rows_ || !rec.alternatives.empty()) return &will_run_best(rec, d, avail_);
   fresh_profile();
   if (!resv_jobs_) {
-    if (profile_.cannot_start_by(sim_.pool_, rec.demand, avail_, sim_.now_, later_start)) return nullptr;
-    return &will_run_cached(rec.demand, avail_);
+    if (profile_.cannot_start_by(sim_.pool_, d, avail_, sim_.now_, later_start)) return nullptr;
+    return &will_run_cached(d, avail_);
   }
-  WillRunAnswer& w = answers_.entry(rec.demand, avail_);
+  WillRunAnswer& w = answers_.entry(d, avail_);
   if (w.known) return &w;
   if (profile_.cannot_start_by(sim_.pool_, w.d, w.avail, sim_.now_, later_start)) return nullptr;
   will_run(w);
@@ -501,13 +505,13 @@ bool BackfillPass::surely_conflicts(const WillRunAnswer& w, std::int64_t r0, std
 // A matching-OR constraint: the alternative that can start soonest (backfill tries each
 // feature set, _attempt_backfill's feat_cnt loop); answers are found again by key, as the
 // list may reuse an entry between two alternatives.
-WillRunAnswer& BackfillPass::will_run_best(const SimRecord& rec, const NodeBitset& av) {
-  if (rec.alternatives.empty()) return will_run_cached(rec.demand, av);
+WillRunAnswer& BackfillPass::will_run_best(const SimRecord& rec, const Demand& d, const NodeBitset& av) {
+  if (rec.alternatives.empty()) return will_run_cached(d, av);
   bool found = false, best_ok = false;
   std::int64_t best_pred = 0;
   for (std::int32_t a : rec.alternatives) {
     alt_avail_.assign_and(av, sim_.node_sets_[static_cast<std::size_t>(a)]);
-    const WillRunAnswer& w = will_run_cached(rec.demand, alt_avail_);
+    const WillRunAnswer& w = will_run_cached(d, alt_avail_);
     if (!found || (w.ok && (!best_ok || w.pred < best_pred))) {
       found = true;
       best_ok = w.ok;
@@ -515,7 +519,7 @@ WillRunAnswer& BackfillPass::will_run_best(const SimRecord& rec, const NodeBitse
       best_avail_ = alt_avail_;
     }
   }
-  return will_run_cached(rec.demand, best_avail_);
+  return will_run_cached(d, best_avail_);
 }
 
 const Allocation& BackfillPass::alloc_of(WillRunAnswer& w) {

@@ -11,11 +11,29 @@ NodeReq Simulator::node_req(const SimJob& job, const SimRecord& rec) const {
   return rows_ ? rows_->node_req(rec.part, job.req.oversubscribe) : NodeReq::kOneRow;
 }
 
-bool Simulator::place(const SimJob& job, const SimRecord& rec, const NodeBitset& allowed, Allocation* out,
+const Demand& Simulator::fit_demand(SimJob& job, const SimRecord& rec, Demand& copy) {
+  // --switches has effect only through _eval_nodes_topo (topology/tree) and req_switch > 0.
+  if (job.req.switches == 0 || pool_.placement() != Placement::kTopologyTree) return rec.demand;
+  // cons_tres _eval_nodes_topo: the first evaluation starts the wait; time_waiting is the real
+  // now's distance from it, in backfill's will-run tests of later times too.
+  if (job.wait4switch_start == kNoTime) job.wait4switch_start = now_;
+  // job_mgr.c _max_switch_wait: the wait asked for (INFINITE when not), at most max_switch_wait.
+  const std::int64_t most = conf_.scheduler.max_switch_wait;
+  const std::int64_t wait4switch = job.req.switch_wait == kNoTime ? most : std::min(job.req.switch_wait, most);
+  // _eval_nodes_topo's fini: time_waiting >= wait4switch accepts any placement (best_switch).
+  if (now_ - job.wait4switch_start >= wait4switch) return rec.demand;
+  copy = rec.demand;
+  copy.max_leaf_switches = job.req.switches;
+  return copy;
+}
+
+bool Simulator::place(SimJob& job, const SimRecord& rec, const NodeBitset& allowed, Allocation* out,
                       bool qos_preemptor) {
+  Demand copy;
+  const Demand& d = fit_demand(job, rec, copy);
   auto on = [&](const NodeBitset& nodes) {
-    if (!rows_) return pool_.fit(pool_.state(), rec.demand, nodes, out);
-    return rows_->place(pool_.state(), rec.part, rec.demand, node_req(job, rec), qos_preemptor, nodes, out);
+    if (!rows_) return pool_.fit(pool_.state(), d, nodes, out);
+    return rows_->place(pool_.state(), rec.part, d, node_req(job, rec), qos_preemptor, nodes, out);
   };
   if (rec.alternatives.empty()) return on(allowed);
   // A matching OR (--constraint "[a|b]"): each alternative's nodes in turn, the first that fits.
@@ -217,7 +235,9 @@ bool Simulator::try_preempt(std::uint32_t j, std::uint32_t r, const NodeBitset& 
     return true;
   }
   NodeBitset nodes(pool_.size());
-  const std::optional<std::vector<std::uint32_t>> victims = preempt_victims(cands, rec, allowed, nodes);
+  Demand copy;
+  const std::optional<std::vector<std::uint32_t>> victims =
+      preempt_victims(cands, fit_demand(job, rec, copy), allowed, nodes);
   if (!victims) return false;
   // A preemptor that signalled jobs less than KillWait + MessageTimeout ago waits for them.
   if (job.preempt_start != kNoTime && job.preempt_start > now_ - preempt_hold_) return false;
@@ -251,7 +271,7 @@ std::vector<Simulator::PreemptCandidate> Simulator::preempt_candidates(const Sim
 }
 
 std::optional<std::vector<std::uint32_t>> Simulator::preempt_victims(const std::vector<PreemptCandidate>& cands,
-                                                                     const SimRecord& rec, const NodeBitset& allowed,
+                                                                     const Demand& demand, const NodeBitset& allowed,
                                                                      NodeBitset& chosen) {
   PoolState scratch = pool_.state();
   std::vector<std::uint32_t> removed;
@@ -262,7 +282,7 @@ std::optional<std::vector<std::uint32_t>> Simulator::preempt_victims(const std::
     if (m != PreemptMode::Base::kRequeue && m != PreemptMode::Base::kCancel) continue;
     scratch.give_back(jobs_[c.job].alloc);
     removed.push_back(c.job);
-    if (pool_.fit(scratch, rec.demand, allowed, &alloc)) {
+    if (pool_.fit(scratch, demand, allowed, &alloc)) {
       fits = true;
       break;
     }

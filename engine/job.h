@@ -54,6 +54,7 @@ struct JobRequest {
   std::uint32_t cpus_per_task = 0;    // -c/--cpus-per-task (Slurm's default is 1)
   std::uint32_t max_nodes = 0;        // the max of -N min-max
   std::uint32_t gpus_per_node = 0;    // --gres=gpu:N or --gpus-per-node=N
+  std::uint32_t switches = 0;         // --switches=COUNT: the most leaf switches wanted (topology/tree); 0 = any
   int line = 0;                       // source line, for diagnostics
   bool dependency_any = false;        // dependencies joined by '?': any one is enough (else all)
   bool hold = false;                  // -H/--hold: submitted held (priority 0 until released)
@@ -64,6 +65,7 @@ struct JobRequest {
   std::vector<Dependency> dependencies;  // -d/--dependency
   std::vector<License> licenses;         // -L/--licenses (or ReqTRES license/NAME=N)
   std::string nodelist, exclude;         // -w/--nodelist and -x/--exclude hostlists as written
+  std::int64_t switch_wait = kNoTime;    // --switches=COUNT@MAX_TIME's MAX_TIME, seconds; kNoTime = not given
   // What the trace recorded, for replay comparisons; kNoTime when unknown.
   std::int64_t recorded_start = kNoTime;
   std::int64_t recorded_priority = -1;

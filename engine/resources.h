@@ -45,6 +45,10 @@ struct Demand {
   // for this job, and whole sockets where the cluster allocates cores or the reverse.
   bool mem_tracked = true;
   bool alt_unit = false;
+  // --switches=N under topology/tree while the job is still within its wait4switch: a placement
+  // over more leaf switches than this fails (cons_tres _eval_nodes_topo). 0: no limit. Set per
+  // fit on a copy (Simulator::fit_demand), as it depends on when the job is tried.
+  std::uint32_t max_leaf_switches = 0;
   const NodeBitset* required = nullptr;  // -w: every one of these nodes (internal numbering), first
   /// Counted features (--constraint "[a*1&b*2]", "a*2"): so many distinct nodes from each set.
   const std::vector<std::pair<const NodeBitset*, std::uint32_t>>* counted = nullptr;

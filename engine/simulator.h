@@ -178,8 +178,10 @@ struct SimJob {
   bool waits_on_deps = false;          // a dependency on a job of the load is not met yet
   bool suspended = false;              // (with the suspend bookkeeping above)
   std::vector<std::int32_t> dep_jobs;  // per req.dependencies item: the job's index, or -1
-  std::int32_t name_group = -1;        // singleton bookkeeping: its (user, job name) group, or -1
-  std::uint32_t name_pos = 0;          // and its place in that group (submit order)
+  // --switches (job_test.c _eval_nodes_topo): when the select plugin first placed it, or kNoTime.
+  std::int64_t wait4switch_start = kNoTime;
+  std::int32_t name_group = -1;  // singleton bookkeeping: its (user, job name) group, or -1
+  std::uint32_t name_pos = 0;    // and its place in that group (submit order)
   std::vector<JobEvent> events;
   std::int64_t expected_end() const { return limit_end; }  // what backfill plans with
   /// The record it runs or ran in, or its first choice if it never started (needs records).
@@ -390,8 +392,12 @@ class Simulator {
   // Sharing, gang scheduling and preemption (gang_sim.cpp).
   /// The select plugin's choice for this record among `allowed` (cons_tres rows when jobs
   /// may share CPUs, else the plain fit), each matching-OR alternative of its constraint in turn.
-  bool place(const SimJob& job, const SimRecord& rec, const NodeBitset& allowed, Allocation* out,
-             bool qos_preemptor = false);
+  /// (Each placement tests the job's --switches, which may start its wait: hence not const.)
+  bool place(SimJob& job, const SimRecord& rec, const NodeBitset& allowed, Allocation* out, bool qos_preemptor = false);
+  /// The record's demand as the select plugin sees it now: under topology/tree, a --switches
+  /// job still within its wait4switch gets max_leaf_switches in `copy` (returned then). The
+  /// first call starts the wait (wait4switch_start).
+  const Demand& fit_demand(SimJob& job, const SimRecord& rec, Demand& copy);
   NodeReq node_req(const SimJob& job, const SimRecord& rec) const;
   /// When placement failed: preempt what the policy allows (node_scheduler.c _preempt_jobs).
   /// True when the job started (a preempt/qos extra row); otherwise jobs may have been
@@ -406,7 +412,7 @@ class Simulator {
   /// REQUEUE and CANCEL candidates taken off a copy of the machine one by one, in order,
   /// until the record fits: those under its chosen nodes; nullopt when it never fits.
   std::optional<std::vector<std::uint32_t>> preempt_victims(const std::vector<PreemptCandidate>& cands,
-                                                            const SimRecord& rec, const NodeBitset& allowed,
+                                                            const Demand& demand, const NodeBitset& allowed,
                                                             NodeBitset& chosen);
   /// The preempt mode of running job `k` in the partition it runs in.
   PreemptMode::Base running_preempt_mode(std::uint32_t k);

@@ -120,5 +120,62 @@ TEST(EngineTopology, AJobSpansOnlyOneTree) {
   EXPECT_EQ(s.nodes(r, 2), "n[5-8]");
 }
 
+// --switches=1 on a 2-node job: n3 (leaf1) and n5 (leaf2) are free, every other node is busy
+// until `leaf1_free` (n[1-2]) or t=3000. Jobs of 8 CPUs fill an 8-CPU node.
+std::vector<engine::JobRequest> switch_load(std::int64_t leaf1_free, std::uint32_t switches, std::int64_t switch_wait) {
+  engine::JobRequest wanting = sized(job(9, 10, 16, 600, 600, "p"), 2);
+  wanting.switches = switches;
+  wanting.switch_wait = switch_wait;
+  return {sized(job(1, 0, 16, leaf1_free, 3600, "p"), 2, "n[1-2]"), sized(job(2, 0, 8, 3000, 3600, "p"), 1, "n4"),
+          sized(job(3, 0, 24, 3000, 3600, "p"), 3, "n[6-8]"), wanting};
+}
+
+// cons_tres _eval_nodes_topo: within its wait4switch a placement over more leaf switches
+// than --switches asks fails; once time_waiting >= wait4switch any placement is taken.
+TEST(EngineTopology, SwitchesWaitForOneLeafUntilTheirWaitEnds) {
+  TopoSite topo("TopologyPlugin=topology/tree\n", kTree);
+  // @1:00 (time_str2secs: one minute): no leaf frees up, so it takes n3 and n5 once 60 s
+  // have passed since the select plugin first tried it, at the next full main-loop run
+  // (sched_interval 60 s; backfill cycles skip while nothing changes).
+  auto r = topo.run(switch_load(3000, 1, 60));
+  const engine::SimJob& waited = find_job(r, 9);
+  ASSERT_NE(waited.wait4switch_start, engine::kNoTime);
+  EXPECT_GE(waited.wait4switch_start, 10);
+  EXPECT_GE(waited.start, waited.wait4switch_start + 60);
+  EXPECT_LE(waited.start, waited.wait4switch_start + 60 + 60);
+  EXPECT_EQ(topo.nodes(r, 9), "n[3,5]");
+  // Without @: max_switch_wait (300 s by default) bounds the wait; a smaller one cuts @1:00 short.
+  auto d = topo.run(switch_load(3000, 1, engine::kNoTime));
+  EXPECT_GE(find_job(d, 9).start, find_job(d, 9).wait4switch_start + 300);
+  EXPECT_LE(find_job(d, 9).start, find_job(d, 9).wait4switch_start + 300 + 60);
+  TopoSite capped("TopologyPlugin=topology/tree\nSchedulerParameters=max_switch_wait=20\n", kTree);
+  auto c = capped.run(switch_load(3000, 1, 60));
+  EXPECT_GE(find_job(c, 9).start, find_job(c, 9).wait4switch_start + 20);
+  EXPECT_LT(find_job(c, 9).start, find_job(c, 9).wait4switch_start + 60);
+  // leaf1 frees n[1-2] 50 s after they started, within the wait: the job starts then, on that
+  // one leaf.
+  auto early = topo.run(switch_load(50, 1, 60));
+  const std::int64_t freed = find_job(early, 1).end;
+  EXPECT_LT(freed, find_job(early, 9).wait4switch_start + 60);
+  EXPECT_GE(find_job(early, 9).start, freed);
+  EXPECT_LE(find_job(early, 9).start, freed + 1);  // the run the job end triggers
+  EXPECT_EQ(topo.nodes(early, 9), "n[1-2]");
+  // Two switches allowed: n3 and n5 at once.
+  auto two = topo.run(switch_load(3000, 2, 60));
+  EXPECT_EQ(find_job(two, 9).start, find_job(two, 9).wait4switch_start);
+  EXPECT_EQ(topo.nodes(two, 9), "n[3,5]");
+}
+
+// --switches acts only through _eval_nodes_topo: without topology/tree it changes nothing.
+TEST(EngineTopology, SwitchesChangeNothingWithoutTopologyTree) {
+  TopoSite flat("", kTree);
+  auto with = flat.run(switch_load(3000, 1, 60));
+  auto without = flat.run(switch_load(3000, 0, engine::kNoTime));
+  EXPECT_LE(find_job(with, 9).start, 11);  // at its first try
+  EXPECT_EQ(find_job(with, 9).start, find_job(without, 9).start);
+  EXPECT_EQ(flat.nodes(with, 9), flat.nodes(without, 9));
+  EXPECT_EQ(find_job(with, 9).wait4switch_start, engine::kNoTime);
+}
+
 }  // namespace
 }  // namespace sa

@@ -294,6 +294,33 @@ TEST(SacctReader, ANodeMaximumAboveTheTaskCountIsLoweredAsSbatchDoes) {
   EXPECT_FALSE(sink.has_errors());
 }
 
+// --switches=COUNT[@MAX_TIME] (slurm_opt.c arg_set_switches): the time is time_str2secs's
+// (a bare number is minutes); INFINITE leaves the wait at max_switch_wait.
+TEST(SacctReader, SwitchesFromTheSubmitLine) {
+  DiagnosticSink sink;
+  auto w = read_text(
+      "JobIDRaw|Submit|ElapsedRaw|ReqCPUS|SubmitLine\n"
+      "1|100|60|1|sbatch --switches=2@5:00 --wrap x\n"
+      "2|100|60|1|sbatch --switches=1 --wrap x\n"
+      "3|100|60|1|sbatch --switches 3@2 --wrap x\n"
+      "4|100|60|1|sbatch --switches=1@1-2:00 --wrap x\n"
+      "5|100|60|1|sbatch --switches=1@INFINITE --wrap x\n"
+      "6|100|60|1|sbatch --wrap x\n",
+      sink);
+  ASSERT_EQ(w.jobs.size(), 6u);
+  EXPECT_EQ(w.jobs[0].switches, 2u);
+  EXPECT_EQ(w.jobs[0].switch_wait, 300);
+  EXPECT_EQ(w.jobs[1].switches, 1u);
+  EXPECT_EQ(w.jobs[1].switch_wait, engine::kNoTime);
+  EXPECT_EQ(w.jobs[2].switches, 3u);
+  EXPECT_EQ(w.jobs[2].switch_wait, 120);
+  EXPECT_EQ(w.jobs[3].switch_wait, 86400 + 7200);
+  EXPECT_EQ(w.jobs[4].switches, 1u);
+  EXPECT_EQ(w.jobs[4].switch_wait, engine::kNoTime);
+  EXPECT_EQ(w.jobs[5].switches, 0u);
+  EXPECT_FALSE(sink.has_errors());
+}
+
 TEST(SacctReader, ASubmitLineWithAScriptsNewlinesIsOneRowAndTabsKeepPipes) {
   // sacct prints a SubmitLine's newlines as they are: the row goes on over the next lines.
   DiagnosticSink sink;

@@ -13,6 +13,8 @@
 //      usable nodes (a leaf that holds the nodes still needed with the fewest to spare; else,
 //      comparing at the parents where theirs differ, the larger), the first on ties. A
 //      chosen leaf's nodes are taken in node order, not by free CPUs.
+// With --switches (Demand::max_leaf_switches) a placement over more leaf switches than asked
+// fails while the job is still within its wait4switch (_eval_nodes_topo's fini: best_switch).
 // Node counts, not CPUs, rank the leaves: a 1-node job goes to the leaf with the fewest
 // usable nodes even if a fuller node elsewhere would fit it better.
 #include <algorithm>
@@ -46,6 +48,7 @@ constexpr std::uint32_t kInfinite = std::numeric_limits<std::uint32_t>::max();
 // Per-fit scratch, one per thread (backfill plans in parallel).
 struct Scratch {
   NodeBitset map, best, used;
+  NodeBitset taken;                 // nodes the job took something from (Slurm's node_map at fini)
   std::vector<std::int64_t> count;  // usable nodes under each switch (switch_node_cnt)
   std::vector<std::uint8_t> required;
   std::vector<std::uint32_t> dist;
@@ -129,6 +132,14 @@ inline int top_switch(const SwitchTable& t, const NodePool& pool, Scratch& s, co
   return top;
 }
 
+// Offers node n, noting it in s.taken when the job took something from it.
+template <class Taker>
+void offer_one(Taker& taker, Scratch& s, std::size_t n) {
+  const std::uint32_t before = taker.nodes_used();
+  taker.offer(static_cast<std::uint32_t>(n));
+  if (taker.nodes_used() > before) s.taken.set(n);
+}
+
 // Offers the unused usable nodes of `nodes` in order; true when the job is met.
 template <class Taker>
 bool offer_all(Taker& taker, Scratch& s, const NodeBitset& nodes) {
@@ -136,7 +147,7 @@ bool offer_all(Taker& taker, Scratch& s, const NodeBitset& nodes) {
   nodes.for_each_until([&](std::size_t n) {
     if (s.used.test(n) || !s.map.test(n)) return false;
     s.used.set(n);
-    taker.offer(static_cast<std::uint32_t>(n));
+    offer_one(taker, s, n);
     done = taker.done() && taker.nodes_used() >= s.desired;
     return done;
   });
@@ -208,12 +219,12 @@ bool fit_leaves(const SwitchTable& t, Taker& taker, Scratch& s, bool any_require
 
 }  // namespace topo_detail
 
-/// The nodes _eval_nodes_topo gives the demand among `candidates` (required nodes included).
+namespace topo_detail {
+
+// _eval_nodes_topo up to its fini label, over the scratch s.
 template <class Taker>
-bool fit_topology(const NodePool& pool, const SwitchTable& t, Taker& taker, const NodeBitset& candidates,
-                  const NodeBitset* required) {
-  using namespace topo_detail;
-  thread_local Scratch s;
+bool place_topology(const NodePool& pool, const SwitchTable& t, Taker& taker, Scratch& s, const NodeBitset& candidates,
+                    const NodeBitset* required) {
   const std::size_t n_sw = t.switches.size();
   s.count.assign(n_sw, 0);
   s.required.assign(n_sw, 0);
@@ -223,6 +234,7 @@ bool fit_topology(const NodePool& pool, const SwitchTable& t, Taker& taker, cons
     if (taker.available(static_cast<std::uint32_t>(n)) > 0) s.map.set(n);
   });
   s.used = NodeBitset(candidates.size());
+  s.taken = NodeBitset(candidates.size());
   const std::uint32_t max_nodes = taker.demand().max_nodes;
   if (required) {
     if (max_nodes && required->count() > max_nodes) return false;
@@ -231,7 +243,7 @@ bool fit_topology(const NodePool& pool, const SwitchTable& t, Taker& taker, cons
       all = s.map.test(n);
       if (all) {
         s.used.set(n);
-        taker.offer(static_cast<std::uint32_t>(n));
+        offer_one(taker, s, n);
       }
       return !all;
     });
@@ -270,6 +282,30 @@ bool fit_topology(const NodePool& pool, const SwitchTable& t, Taker& taker, cons
     s.required[i] = (required && under.intersects(*required)) || under.intersects(lighter);
   }
   return fit_leaves(t, taker, s, (required != nullptr) || !lighter.none());
+}
+
+// _eval_nodes_topo's fini with req_switch > 0: the leaf (level-0) switches overlapping the
+// chosen nodes; more than the job asked for makes best_switch false, and cons_common's
+// _job_test then fails the placement ("test 0 fail: waiting for switches"). Whether the job
+// has waited wait4switch already is decided by the caller, who leaves the limit at 0 then.
+inline bool within_switch_limit(const SwitchTable& t, const Scratch& s, std::uint32_t max_leaf_switches) {
+  if (max_leaf_switches == 0) return true;
+  std::uint32_t leaves = 0;
+  for (const SwitchTable::Entry& e : t.switches) {
+    if (e.level == 0 && e.nodes.intersects(s.taken)) ++leaves;
+  }
+  return leaves <= max_leaf_switches;
+}
+
+}  // namespace topo_detail
+
+/// The nodes _eval_nodes_topo gives the demand among `candidates` (required nodes included).
+template <class Taker>
+bool fit_topology(const NodePool& pool, const SwitchTable& t, Taker& taker, const NodeBitset& candidates,
+                  const NodeBitset* required) {
+  thread_local topo_detail::Scratch s;
+  if (!topo_detail::place_topology(pool, t, taker, s, candidates, required)) return false;
+  return topo_detail::within_switch_limit(t, s, taker.demand().max_leaf_switches);
 }
 
 }  // namespace sa::engine

@@ -156,6 +156,29 @@ void apply_gpus(JobRequest& job, const SubmitOptions& o, SourceLoc loc, Diagnost
   }
 }
 
+// --switches=COUNT[@MAX_TIME] (slurm_opt.c arg_set_switches: parse_int of the count,
+// time_str2secs of the time: minutes, mm:ss, hh:mm:ss, days-hh[:mm[:ss]]; a bare number is
+// minutes). A count of 0 asks nothing (_eval_nodes_topo tests req_switch > 0). INFINITE, -1
+// and a time time_str2secs cannot read (NO_VAL) leave the wait at max_switch_wait.
+void apply_switches(JobRequest& job, const std::string& text, SourceLoc loc, DiagnosticSink& sink) {
+  const std::size_t at = text.find('@');
+  auto count = parse_trace_int(std::string_view(text).substr(0, at));
+  if (!count || *count < 0 || *count > 0x7FFFFFFF) {
+    return warn(sink, job, loc, fmt::format("SubmitLine --switches '{}' is not COUNT[@MAX_TIME]", printable(text)));
+  }
+  job.switches = static_cast<std::uint32_t>(*count);
+  job.switch_wait = kNoTime;
+  if (at == std::string::npos) return;
+  const std::string_view time = std::string_view(text).substr(at + 1);
+  if (time == "-1" || iequals(time, "INFINITE") || iequals(time, "UNLIMITED")) return;
+  if (auto wait = parse_trace_duration(time))
+    job.switch_wait = *wait;
+  else
+    warn(sink, job, loc,
+         fmt::format("SubmitLine --switches '{}': the time after '@' cannot be read; max_switch_wait applies",
+                     printable(text)));
+}
+
 void apply_submit_line(JobRequest& job, const FieldText& field, DiagnosticSink& sink) {
   auto options = parse_submit_line(field.text);
   if (!options) return warn(sink, job, field.loc, fmt::format("SubmitLine cannot be read: {}", options.error()));
@@ -174,6 +197,7 @@ void apply_submit_line(JobRequest& job, const FieldText& field, DiagnosticSink& 
   if (o.nodelist) job.nodelist = *o.nodelist;
   if (o.job_name && job.name.empty()) job.name = *o.job_name;
   if (o.exclude) job.exclude = *o.exclude;
+  if (o.switches) apply_switches(job, *o.switches, field.loc, sink);
   job.hold = job.hold || o.hold;
   job.begin_set = job.begin_set || o.begin.has_value();
 }

@@ -152,7 +152,8 @@ void keep(SubmitOptions& out, std::string_view name, std::string value) {
       {"exclude", &SubmitOptions::exclude},
       {"begin", &SubmitOptions::begin},
       {"exclusive", &SubmitOptions::exclusive},
-      {"job-name", &SubmitOptions::job_name}};
+      {"job-name", &SubmitOptions::job_name},
+      {"switches", &SubmitOptions::switches}};
   for (const auto& [slot_name, member] : slots) {
     if (slot_name == name) {
       out.*member = std::move(value);  // the last one given wins
