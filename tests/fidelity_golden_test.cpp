@@ -107,6 +107,24 @@ TEST(FidelityGolden, PackSerialAtEndPutsSerialJobsOnTheNodesRealSlurmChose) {
   EXPECT_EQ(serial, 6u);
 }
 
+// sbatch --switches=1@MAX_TIME under topology/tree (cons_tres _eval_nodes_topo, job_mgr.c
+// _max_switch_wait), with one free node on each leaf: job 4 (@3, three minutes) waited for job
+// 3 to free leaf3 and took n[6-7] 59 s after its submission; job 5 (@0:40) found no leaf in time
+// and took n[3,5], over two leaves, 44 s after its own. Without the option both would have
+// started at once over two leaves.
+TEST(FidelityGolden, SwitchesWaitForOneLeafAsRealSlurmDid) {
+  Replay r("switches");
+  expect_real_nodes_and_starts(r, 5);
+  engine::Workload plain = r.jobs;
+  for (engine::JobRequest& j : plain.jobs) j.switches = 0;
+  const engine::SimResult flat = engine::Simulator(r.site, {}).run(plain);
+  for (const engine::SimJob& j : flat.jobs) {
+    if (j.req.id < 4) continue;
+    SCOPED_TRACE("job " + std::to_string(j.req.id));
+    EXPECT_LT(j.start, j.req.recorded_start - 30);
+  }
+}
+
 TEST(FidelityGolden, ConstraintsPlaceJobsOnlyOnNodesWithTheirFeatures) {
   Replay r("constraints");
   const auto real = real_jobs(r.dir);
