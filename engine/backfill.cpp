@@ -48,6 +48,7 @@ class BackfillPass {
   bool start(const Simulator::QueueEntry& e, const SimJob& job);
   bool preempt_now(const Simulator::QueueEntry& e, SimJob& job, const SimRecord& rec, std::int64_t tl);
   void after_start(const SimJob& job);
+  bool stop_at_max_job_start();
   bool reserve(const Simulator::QueueEntry& e, const SimRecord& rec, std::int64_t pred, std::int64_t tl);
   void reserve_nodes(const Simulator::QueueEntry& e, std::int64_t start, std::int64_t tl, const NodeBitset& nodes);
   void pool_changed();
@@ -160,11 +161,7 @@ void BackfillPass::run() {
       continue;
     }
     if (now_tested_ && preempt_now(e, job, rec, tl)) {
-      if (s_.bf_max_job_start > 0 && started_ >= s_.bf_max_job_start) {  // a suspend-mode start
-        ++counters_.bf_stopped_by_max_job_start;
-        set_stop(BackfillCycle::Stop::kMaxJobStart);
-        break;
-      }
+      if (stop_at_max_job_start()) break;  // (a suspend-mode start counts)
       continue;
     }
     if (plan != Plan::kReserve || test_now_only) continue;
@@ -335,11 +332,14 @@ BackfillPass::Plan BackfillPass::plan_job(SimJob& job, const SimRecord& rec, std
 bool BackfillPass::start(const Simulator::QueueEntry& e, const SimJob& job) {
   sim_.start_job(e.job, e.rec, alloc_, StartedBy::kBackfill);  // also adds it to ends_
   after_start(job);
-  if (s_.bf_max_job_start > 0 && started_ >= s_.bf_max_job_start) {
-    ++counters_.bf_stopped_by_max_job_start;
-    set_stop(BackfillCycle::Stop::kMaxJobStart);
-    return false;
-  }
+  return !stop_at_max_job_start();
+}
+
+// Whether bf_max_job_start ends the cycle now (counted and logged when it does).
+bool BackfillPass::stop_at_max_job_start() {
+  if (s_.bf_max_job_start <= 0 || started_ < s_.bf_max_job_start) return false;
+  ++counters_.bf_stopped_by_max_job_start;
+  set_stop(BackfillCycle::Stop::kMaxJobStart);
   return true;
 }
 

@@ -21,42 +21,26 @@ int natural_compare(std::string_view a, std::string_view b) {
     while (space(ca)) ca = at(a, ++ai);
     while (space(cb)) cb = at(b, ++bi);
     if (digit(ca) && digit(cb)) {
-      int result = 0;
-      if (ca == '0' || cb == '0') {  // compare_left
-        for (std::size_t k = 0;; ++k) {
-          const char x = at(a, ai + k), y = at(b, bi + k);
-          if (!digit(x) && !digit(y)) break;
-          // (in strnatcmp's order: a run that ends first is smaller before any digit compares)
-          if (!digit(x)) {
-            result = -1;
-            break;
-          }
-          if (!digit(y)) {
-            result = 1;
-            break;
-          }
-          if (x != y) {
-            result = x < y ? -1 : 1;
-            break;
-          }
+      // compare_left (a run with a leading zero) and compare_right walk the runs alike, in
+      // strnatcmp's order: a run that ends first is smaller before any digit compares. The
+      // first differing digit decides at once for compare_left; for compare_right it is a bias
+      // that counts only when both runs end together (else the longer run wins).
+      const bool left = ca == '0' || cb == '0';
+      int result = 0, bias = 0;
+      for (std::size_t k = 0;; ++k) {
+        const char x = at(a, ai + k), y = at(b, bi + k);
+        if (!digit(x) && !digit(y)) {
+          result = bias;
+          break;
         }
-      } else {  // compare_right: the longest run wins, else the first difference (bias)
-        int bias = 0;
-        for (std::size_t k = 0;; ++k) {
-          const char x = at(a, ai + k), y = at(b, bi + k);
-          if (!digit(x) && !digit(y)) {
-            result = bias;
-            break;
-          }
-          if (!digit(x)) {
-            result = -1;
-            break;
-          }
-          if (!digit(y)) {
-            result = 1;
-            break;
-          }
-          if (bias == 0 && x != y) bias = x < y ? -1 : 1;
+        if (!digit(x) || !digit(y)) {
+          result = digit(x) ? 1 : -1;
+          break;
+        }
+        if (x != y && bias == 0) bias = x < y ? -1 : 1;
+        if (left && bias != 0) {
+          result = bias;
+          break;
         }
       }
       if (result != 0) return result;

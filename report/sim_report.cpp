@@ -74,13 +74,14 @@ nlohmann::json wait_json(const engine::WaitStats& w) {
 // nodes all in its partition, as many as -N min[-max] allows, and together satisfying its
 // --constraint (features as nodes have them active). "" for a job that never started.
 // `sorted_parts`: each partition's node indices, sorted.
+// `pieces`: the job's allocation, expanded.
 const char* placement_legal(const engine::SimResult& r, const Config& conf,
                             const std::vector<std::vector<std::uint32_t>>& sorted_parts, const engine::SimJob& j,
-                            const engine::SimRecord* rec) {
+                            const engine::SimRecord* rec, const std::vector<engine::AllocPiece>& pieces) {
   if (j.start == engine::kNoTime || !rec) return "";
   const std::vector<std::uint32_t>& part = sorted_parts[rec->part];
   std::vector<CandidateNode> chosen;
-  for (const engine::AllocPiece& p : j.alloc.expanded()) {
+  for (const engine::AllocPiece& p : pieces) {
     const std::uint32_t n = r.config_node(p.node);
     if (!std::binary_search(part.begin(), part.end(), n)) return "0";
     chosen.push_back({n, &conf.nodes[n].active_features});
@@ -129,8 +130,9 @@ void write_trace_csv(std::ostream& out, const engine::SimResult& r, const engine
     const bool started = j.start != engine::kNoTime;
     const engine::SimRecord* rec =
         started ? &j.recs[static_cast<std::size_t>(j.run_rec)] : (j.recs.empty() ? nullptr : &j.recs.front());
+    const std::vector<engine::AllocPiece> pieces = j.alloc.expanded();
     std::vector<std::string> names;
-    for (const engine::AllocPiece& p : j.alloc.expanded()) names.push_back(conf.nodes[r.config_node(p.node)].name);
+    for (const engine::AllocPiece& p : pieces) names.push_back(conf.nodes[r.config_node(p.node)].name);
     const std::string account = j.assoc != kNoAssoc && site.tree ? site.tree->assocs[j.assoc].account : j.req.account;
     const std::string qos = j.qos >= 0 ? site.qos.records[static_cast<std::size_t>(j.qos)].name : j.req.qos;
     WeightedFactors w =
@@ -167,7 +169,7 @@ void write_trace_csv(std::ostream& out, const engine::SimResult& r, const engine
         << csv_field(tres_text(w)) << ',' << f0(w.nice) << ',' << f0(w.site) << ',' << t(j.req.recorded_start) << ','
         << csv_field(reason) << ',' << csv_field(history) << ',' << end_state << ',' << j.tot_sus_time << ','
         << j.suspends << ',' << j.requeues << ',' << csv_field(events) << ','
-        << placement_legal(r, conf, sorted_parts, j, rec) << '\n';
+        << placement_legal(r, conf, sorted_parts, j, rec, pieces) << '\n';
   }
 }
 
