@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analyzer/licenses.h"
+#include "engine/core/atom.h"
 
 namespace sa::engine {
 
@@ -42,10 +43,11 @@ struct JobRequest {
   bool exclusive = false;               // --exclusive
   bool oversubscribe = false;           // --oversubscribe (shares CPUs in an OverSubscribe=YES partition)
   std::vector<std::string> partitions;  // empty = the default partition
-  std::string user, account, qos;
-  std::string group;        // the user's Unix group, where known (sacct's Group); AllowGroups
-  std::string reservation;  // --reservation (sacct's Reservation column)
-  std::string name;         // -J/--job-name (sacct's JobName), for --dependency=singleton
+  // Names are interned (Atom): they repeat across a load, and every job holds them.
+  Atom user, account, qos;
+  Atom group;        // the user's Unix group, where known (sacct's Group); AllowGroups
+  Atom reservation;  // --reservation (sacct's Reservation column)
+  Atom name;         // -J/--job-name (sacct's JobName), for --dependency=singleton
   // The recorded request's shape (sacct columns and SubmitLine, docs/workloads.md). Every
   // default means "not given", so loads without these (SWF, synthetic, older dumps) behave as
   // before; `nodes` above is the minimum of -N min-max.
@@ -61,10 +63,10 @@ struct JobRequest {
   bool licenses_any = false;          // licenses NAME|NAME2 (25.05+): any one of them
   bool begin_set = false;             // --begin was given (the time itself is `eligible`)
   bool fails = false;                 // the recorded run failed (FAILED, OUT_OF_MEMORY): afterok never, afternotok yes
-  std::string constraint;             // -C/--constraint (Constraints) as written; parse_constraint() at bind
+  Atom constraint;                    // -C/--constraint (Constraints) as written; parse_constraint() at bind
   std::vector<Dependency> dependencies;  // -d/--dependency
   std::vector<License> licenses;         // -L/--licenses (or ReqTRES license/NAME=N)
-  std::string nodelist, exclude;         // -w/--nodelist and -x/--exclude hostlists as written
+  Atom nodelist, exclude;                // -w/--nodelist and -x/--exclude hostlists as written
   std::int64_t switch_wait = kNoTime;    // --switches=COUNT@MAX_TIME's MAX_TIME, seconds; kNoTime = not given
   // What the trace recorded, for replay comparisons; kNoTime when unknown.
   std::int64_t recorded_start = kNoTime;

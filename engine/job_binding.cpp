@@ -60,7 +60,7 @@ std::string Simulator::refusal(const JobRequest& request) {
   job.req = request;
   bind_job(job);
   if (job.state != JobState::kRejected && limits_.active()) refuse_over_submit_limits(job);
-  return job.state == JobState::kRejected ? job.reject_reason : std::string();
+  return job.state == JobState::kRejected ? job.reject_reason.str() : std::string();
 }
 
 bool Simulator::refuse_over_submit_limits(SimJob& job) {
@@ -149,7 +149,7 @@ void Simulator::bind_job(SimJob& job) {
   }
   bind_association(job);
   const std::string qos_used = bind_qos(job);
-  const std::string account = job.assoc != kNoAssoc ? site_.tree->assocs[job.assoc].account : r.account;
+  const std::string account = job.assoc != kNoAssoc ? site_.tree->assocs[job.assoc].account : r.account.str();
   job.user_id = limits_.user_id(r.user);
   job.account_id = limits_.account_id(account);
   // AccountingStorageEnforce=qos: the QOS must be one of the association's (_job_create's

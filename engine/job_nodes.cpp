@@ -62,7 +62,7 @@ NodeChoice Simulator::make_node_choice(const JobRequest& r, std::uint32_t p) {
   NodeBitset own = part_nodes_[p];
   if (!r.constraint.empty()) {
     std::size_t at = 0;
-    Result<Constraint> parsed = parse_constraint(r.constraint, &at);
+    Result<Constraint> parsed = parse_constraint(r.constraint.view(), &at);
     if (!parsed) {
       c.error = kInvalidFeature;
       c.reason = fmt::format("--constraint {}: {}", r.constraint, parsed.error());

@@ -139,7 +139,8 @@ void tally_started_job(const SimJob& j, const SimResult& r, const Site& site, Jo
   const double wait = static_cast<double>(j.start - j.begin);
   const double slowdown = std::max(1.0, (wait + run) / std::max(run, 10.0));
   const SimRecord& rec = j.recs[static_cast<std::size_t>(j.run_rec)];
-  const std::string account = j.assoc != kNoAssoc && site.tree ? site.tree->assocs[j.assoc].account : j.req.account;
+  const std::string account =
+      j.assoc != kNoAssoc && site.tree ? site.tree->assocs[j.assoc].account : j.req.account.str();
   t.all.add(wait, slowdown);
   t.part[conf.partitions[rec.part].name].add(wait, slowdown);
   t.acct[account].add(wait, slowdown);

@@ -76,7 +76,7 @@ struct SimRecord {
   std::int64_t time_limit = 0;  // seconds the job may run in this partition; -1 infinite
   Demand demand;
   PriorityFactors factors;
-  std::string hold_reason;            // non-empty: excluded from the queue (partition limits)
+  Atom hold_reason;                   // non-empty: excluded from the queue (partition limits)
   TresCounts tres{};                  // the request as the limits see it
   std::int32_t qos1 = -1, qos2 = -1;  // partition QOS and job QOS in limit precedence order
   // The nodes it may use (Simulator::record_nodes): the partition's, narrowed by --constraint,
@@ -155,8 +155,8 @@ struct SimJob {
   Allocation alloc;
   PriorityFactors start_factors;
   double billable = 0;
-  std::string reject_error;                   // Slurm's own message for the refusal (slurm_errno.c), e.g. kInvalidQos
-  std::string reject_reason;                  // that message, ": ", and what in the job or site caused it
+  Atom reject_error;                          // Slurm's own message for the refusal (slurm_errno.c), e.g. kInvalidQos
+  Atom reject_reason;                         // that message, ": ", and what in the job or site caused it
   std::uint32_t user_id = 0, account_id = 0;  // Limits' interned ids
   std::uint16_t reason = kReasonNone;         // the Reason squeue would print now
   bool bf_tested = false;                     // reached a backfill will-run test

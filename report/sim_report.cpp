@@ -89,7 +89,7 @@ const char* placement_legal(const engine::SimResult& r, const Config& conf,
   const std::uint32_t count = j.alloc.nodes(), least = std::max<std::uint32_t>(1, j.req.nodes);
   if (count < least || (j.req.max_nodes > 0 && count > std::max(j.req.max_nodes, least))) return "0";
   if (j.req.constraint.empty()) return "1";
-  const Result<Constraint> c = parse_constraint(j.req.constraint);
+  const Result<Constraint> c = parse_constraint(j.req.constraint.view());
   return c && nodes_satisfy(*c, chosen) ? "1" : "0";
 }
 
@@ -133,8 +133,9 @@ void write_trace_csv(std::ostream& out, const engine::SimResult& r, const engine
     const std::vector<engine::AllocPiece> pieces = j.alloc.expanded();
     std::vector<std::string> names;
     for (const engine::AllocPiece& p : pieces) names.push_back(conf.nodes[r.config_node(p.node)].name);
-    const std::string account = j.assoc != kNoAssoc && site.tree ? site.tree->assocs[j.assoc].account : j.req.account;
-    const std::string qos = j.qos >= 0 ? site.qos.records[static_cast<std::size_t>(j.qos)].name : j.req.qos;
+    const std::string account =
+        j.assoc != kNoAssoc && site.tree ? site.tree->assocs[j.assoc].account : j.req.account.str();
+    const std::string qos = j.qos >= 0 ? site.qos.records[static_cast<std::size_t>(j.qos)].name : j.req.qos.str();
     WeightedFactors w =
         weighted_factors(started ? j.start_factors : (rec ? rec->factors : engine::PriorityFactors{}), conf.priority);
     auto t = [](std::int64_t v) { return v == engine::kNoTime ? std::string() : std::to_string(v); };

@@ -282,9 +282,9 @@ TEST(MiniSlurmLimitsGolden, RefusedSubmissionsAreRefusedWithSbatchsReason) {
       ASSERT_NE(j, nullptr) << name << " " << f.argv;
       ASSERT_FALSE(f.reason.empty()) << name << " " << f.argv;
       EXPECT_EQ(j->state, engine::JobState::kRejected) << name << " " << f.argv << ": sbatch said " << f.reason;
-      EXPECT_NE(j->reject_reason.find(f.reason + ":"), std::string::npos)
+      EXPECT_NE(j->reject_reason.str().find(f.reason + ":"), std::string::npos)
           << name << " " << f.argv << ": sbatch said " << f.reason << ", engine '" << j->reject_reason << "'";
-      EXPECT_TRUE(j->reject_reason.starts_with(f.message))
+      EXPECT_TRUE(j->reject_reason.str().starts_with(f.message))
           << name << " " << f.argv << ": sbatch said '" << f.message << "', engine '" << j->reject_reason << "'";
     }
   }

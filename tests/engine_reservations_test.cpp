@@ -80,7 +80,7 @@ TEST(EngineReservations, ReservationJobsWaitForTheirWindowAndUseOnlyItsNodes) {
   EXPECT_EQ(find_job(r, 1).start, 120);
   EXPECT_EQ(r.config_node(find_job(r, 1).alloc.expanded()[0].node), 3u);  // n4
   EXPECT_EQ(find_job(r, 2).state, engine::JobState::kRejected);
-  EXPECT_NE(find_job(r, 2).reject_reason.find("Access denied"), std::string::npos);
+  EXPECT_NE(find_job(r, 2).reject_reason.str().find("Access denied"), std::string::npos);
   EXPECT_EQ(find_job(r, 3).state, engine::JobState::kRejected);
 }
 

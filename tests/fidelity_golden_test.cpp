@@ -144,7 +144,7 @@ TEST(FidelityGolden, ConstraintsPlaceJobsOnlyOnNodesWithTheirFeatures) {
     // [intel*1&amd*1] on one node of each (n[1,5]); [intel|amd] on nodes of one kind; amd|intel,
     // intel&bigmem and intel*2 as real Slurm placed them.
     EXPECT_EQ(r.nodes_of(j), want.nodes);
-    Result<Constraint> c = parse_constraint(j.req.constraint);
+    Result<Constraint> c = parse_constraint(j.req.constraint.view());
     ASSERT_TRUE(c);
     std::vector<CandidateNode> chosen;
     for (const engine::AllocPiece& p : j.alloc.expanded()) {

@@ -23,7 +23,7 @@ SeedRun::SeedRun(const engine::LoadedSite& in, const engine::Workload& load) : s
 namespace {
 
 const std::string& account_of(const engine::SimJob& j, const engine::Site& site) {
-  return j.assoc != kNoAssoc && site.tree ? site.tree->assocs[j.assoc].account : j.req.account;
+  return j.assoc != kNoAssoc && site.tree ? site.tree->assocs[j.assoc].account : j.req.account.str();
 }
 
 // The partition record a job ran in, or (never started) the first it queued in.
@@ -40,7 +40,7 @@ bool selected(const Selector& s, const engine::SimJob& j, const engine::Site& si
   if (!s.partition.empty() && part.name != s.partition) return false;
   if (s.tier >= 0 && part.priority_tier != s.tier) return false;
   if (!s.qos.empty()) {
-    const std::string qos = j.qos >= 0 ? site.qos.records[static_cast<std::size_t>(j.qos)].name : j.req.qos;
+    const std::string qos = j.qos >= 0 ? site.qos.records[static_cast<std::size_t>(j.qos)].name : j.req.qos.str();
     if (qos != s.qos) return false;
   }
   if (!s.account.empty() && account_of(j, site) != s.account) return false;
