@@ -73,8 +73,8 @@ struct JobRequest {
   std::int64_t recorded_priority = -1;
 };
 
-enum class JobState { kFuture, kPending, kRunning, kDone, kRejected };
-enum class StartedBy { kNone, kMain, kBackfill };
+enum class JobState : std::uint8_t { kFuture, kPending, kRunning, kDone, kRejected };
+enum class StartedBy : std::uint8_t { kNone, kMain, kBackfill };
 
 /// The priority factors of one (job x partition) record, unweighted, as sprio -n shows them.
 struct PriorityFactors {

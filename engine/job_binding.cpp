@@ -3,6 +3,7 @@
 // one queue record per partition with its defaults and limits, and the refusals sbatch
 // would print (slurm_errno.c) for what slurmctld rejects outright.
 #include <algorithm>
+#include <iterator>
 
 #include <fmt/format.h>
 
@@ -36,17 +37,34 @@ void Simulator::bind(const Workload& workload, bool replay_dependencies, std::ve
   // Mapping trace names onto the site is counted (SimCounters::mapped_*), not diagnosed
   // per job: a trace from another machine maps every job.
   jobs_.reserve(workload.jobs.size());
-  for (std::size_t i = 0; i < workload.jobs.size(); ++i) {
-    SimJob j;
-    if (take)
-      j.req = std::move((*take)[i]);
-    else
-      j.req = workload.jobs[i];
-    bind_job(j);
-    jobs_.push_back(std::move(j));
-  }
-  if (take) *take = std::vector<JobRequest>{};  // (clear() would keep the storage)
+  if (take)
+    bind_taken(std::move(*take));
+  else
+    for (const JobRequest& r : workload.jobs) bind_one(JobRequest(r));
   if (replay_dependencies) bind_dependencies();
+}
+
+void Simulator::bind_one(JobRequest&& request) {
+  SimJob j;
+  j.req = std::move(request);
+  bind_job(j);
+  jobs_.push_back(std::move(j));
+}
+
+void Simulator::bind_taken(std::vector<JobRequest> requests) {
+  // A moved-from request still holds its place in the vector's storage, so the requests and
+  // the jobs made from them would both be whole at the end of binding: the run's peak. The
+  // rest is moved to a smaller vector after every eighth, which gives the storage back.
+  const std::size_t step = std::max<std::size_t>(requests.size() / 8, 4096);
+  std::size_t next = 0;
+  while (next < requests.size()) {
+    bind_one(std::move(requests[next++]));
+    if (next == step && next < requests.size()) {
+      requests = std::vector<JobRequest>(std::make_move_iterator(requests.begin() + static_cast<std::ptrdiff_t>(next)),
+                                         std::make_move_iterator(requests.end()));
+      next = 0;
+    }
+  }
 }
 
 void Simulator::refuse(SimJob& job, const char* error, const std::string& detail) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace sa::engine {
 
@@ -27,12 +28,10 @@ WaitStats summarise(std::vector<double> waits, const std::vector<double>& slowdo
   return w;
 }
 
+// The started jobs of one partition, account, size class or QOS: indices into the tally's
+// waits (every job is in four groups; holding its values four times cost 64 bytes a job).
 struct Group {
-  std::vector<double> waits, slowdowns;
-  void add(double wait, double slowdown) {
-    waits.push_back(wait);
-    slowdowns.push_back(slowdown);
-  }
+  std::vector<std::uint32_t> members;
 };
 
 double percentile(std::vector<double> v, double q) {
@@ -98,7 +97,7 @@ GangMetrics gang_metrics(const SimResult& r, const Site& site) {
 // and the usage charged to each account.
 struct JobTally {
   double cpu_seconds = 0;
-  Group all;
+  std::vector<double> waits, slowdowns;  // every started job, in job order
   std::map<std::string, Group> part, acct, size, qos;
   std::map<std::string, double> charged;
   double charged_total = 0;
@@ -141,11 +140,13 @@ void tally_started_job(const SimJob& j, const SimResult& r, const Site& site, Jo
   const SimRecord& rec = j.recs[static_cast<std::size_t>(j.run_rec)];
   const std::string account =
       j.assoc != kNoAssoc && site.tree ? site.tree->assocs[j.assoc].account : j.req.account.str();
-  t.all.add(wait, slowdown);
-  t.part[conf.partitions[rec.part].name].add(wait, slowdown);
-  t.acct[account].add(wait, slowdown);
-  t.size[size_class(j.alloc.cpus())].add(wait, slowdown);
-  t.qos[j.qos >= 0 ? site.qos.records[static_cast<std::size_t>(j.qos)].name : std::string("-")].add(wait, slowdown);
+  const auto i = static_cast<std::uint32_t>(t.waits.size());
+  t.waits.push_back(wait);
+  t.slowdowns.push_back(slowdown);
+  t.part[conf.partitions[rec.part].name].members.push_back(i);
+  t.acct[account].members.push_back(i);
+  t.size[size_class(j.alloc.cpus())].members.push_back(i);
+  t.qos[j.qos >= 0 ? site.qos.records[static_cast<std::size_t>(j.qos)].name : std::string("-")].members.push_back(i);
   if (site.tree && j.assoc != kNoAssoc) {
     // Charged to the user's account and every ancestor account, as usage rolls up.
     const double c = j.billable * run;
@@ -172,12 +173,23 @@ void set_utilisation(const SimResult& r, const Config& conf, double cpu_seconds,
   m.unavailable_share = whole > 0 ? r.unavailable_cpu_seconds / whole : 0;
 }
 
+WaitStats summarise_group(const JobTally& t, const Group& g) {
+  std::vector<double> waits, slowdowns;
+  waits.reserve(g.members.size());
+  slowdowns.reserve(g.members.size());
+  for (std::uint32_t i : g.members) {
+    waits.push_back(t.waits[i]);
+    slowdowns.push_back(t.slowdowns[i]);
+  }
+  return summarise(std::move(waits), slowdowns);
+}
+
 void set_wait_stats(const JobTally& t, Metrics& m) {
-  m.overall = summarise(t.all.waits, t.all.slowdowns);
-  for (const auto& [k, g] : t.part) m.by_partition[k] = summarise(g.waits, g.slowdowns);
-  for (const auto& [k, g] : t.acct) m.by_account[k] = summarise(g.waits, g.slowdowns);
-  for (const auto& [k, g] : t.size) m.by_size[k] = summarise(g.waits, g.slowdowns);
-  for (const auto& [k, g] : t.qos) m.by_qos[k] = summarise(g.waits, g.slowdowns);
+  m.overall = summarise(t.waits, t.slowdowns);
+  for (const auto& [k, g] : t.part) m.by_partition[k] = summarise_group(t, g);
+  for (const auto& [k, g] : t.acct) m.by_account[k] = summarise_group(t, g);
+  for (const auto& [k, g] : t.size) m.by_size[k] = summarise_group(t, g);
+  for (const auto& [k, g] : t.qos) m.by_qos[k] = summarise_group(t, g);
 }
 
 // Each account's target share against the share of the charged usage it got.

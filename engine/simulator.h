@@ -153,7 +153,6 @@ struct SimJob {
   std::int32_t run_rec = -1;
   StartedBy started_by = StartedBy::kNone;
   Allocation alloc;
-  PriorityFactors start_factors;
   double billable = 0;
   Atom reject_error;                          // Slurm's own message for the refusal (slurm_errno.c), e.g. kInvalidQos
   Atom reject_reason;                         // that message, ": ", and what in the job or site caused it
@@ -184,6 +183,9 @@ struct SimJob {
   std::uint32_t name_pos = 0;    // and its place in that group (submit order)
   std::vector<JobEvent> events;
   std::int64_t expected_end() const { return limit_end; }  // what backfill plans with
+  /// The factors it started with (started jobs only): a record is repriced only while its
+  /// job is pending, so the run record still holds them (a requeue clears run_rec and start).
+  const PriorityFactors& start_factors() const { return recs[static_cast<std::size_t>(run_rec)].factors; }
   /// The record it runs or ran in, or its first choice if it never started (needs records).
   const SimRecord& run_or_first_rec() const { return recs[static_cast<std::size_t>(run_rec >= 0 ? run_rec : 0)]; }
   /// Seconds it has run in its current run (suspended time excluded).
@@ -312,6 +314,8 @@ class Simulator {
   };
   /// `take`: the workload's own requests, moved from (and freed) instead of copied.
   void bind(const Workload& workload, bool replay_dependencies = true, std::vector<JobRequest>* take = nullptr);
+  void bind_one(JobRequest&& request);
+  void bind_taken(std::vector<JobRequest> requests);
   void bind_job(SimJob& job);
   std::vector<std::uint32_t> job_partitions(const JobRequest& r);
   void bind_association(SimJob& job);

@@ -115,7 +115,7 @@ PriorityClasses priority_by_class(const rules::Simulation& sim, std::size_t max_
   for (const SimJob& j : sim.result.jobs) {
     if (!counted(j)) continue;
     const bool started = j.start != engine::kNoTime;
-    const engine::PriorityFactors& f = started ? j.start_factors : j.recs.front().factors;
+    const engine::PriorityFactors& f = started ? j.start_factors() : j.recs.front().factors;
     const std::size_t part = started ? j.run_or_first_rec().part : j.recs.front().part;
     const std::string size = engine::size_class(j.req.cpus);
     const auto key = std::make_pair(part, size_rank(size));

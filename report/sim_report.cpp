@@ -137,7 +137,7 @@ void write_trace_csv(std::ostream& out, const engine::SimResult& r, const engine
         j.assoc != kNoAssoc && site.tree ? site.tree->assocs[j.assoc].account : j.req.account.str();
     const std::string qos = j.qos >= 0 ? site.qos.records[static_cast<std::size_t>(j.qos)].name : j.req.qos.str();
     WeightedFactors w =
-        weighted_factors(started ? j.start_factors : (rec ? rec->factors : engine::PriorityFactors{}), conf.priority);
+        weighted_factors(started ? j.start_factors() : (rec ? rec->factors : engine::PriorityFactors{}), conf.priority);
     auto t = [](std::int64_t v) { return v == engine::kNoTime ? std::string() : std::to_string(v); };
     std::string reason = j.reject_reason;
     if (reason.empty() && !started && rec) reason = rec->hold_reason;

@@ -125,7 +125,6 @@ void Simulator::start_job(std::uint32_t j, std::uint32_t r, const Allocation& al
   job.alloc = alloc;
   job.started_by = by;
   job.start_priority = rec.priority;
-  job.start_factors = rec.factors;
   set_reason(job, kReasonNone);
   job.suspended = false;
   job.suspend_time = kNoTime;

@@ -67,7 +67,7 @@ nlohmann::json job_json(const Simulation& sim, const engine::SimJob& job) {
   if (started) {
     j["start"] = job.start;
     j["priority"] = job.start_priority;
-    j["factors"] = weighted_factors(*sim.site.config, job.start_factors);
+    j["factors"] = weighted_factors(*sim.site.config, job.start_factors());
   } else if (rec) {
     j["pending_at_end"] = true;
     j["priority"] = rec->priority;

@@ -112,7 +112,7 @@ Verdict verdict(const Simulation& sim, const AssocTree& tree, std::uint32_t id) 
     if (j.start == engine::kNoTime || j.assoc == kNoAssoc || j.assoc >= tree.assocs.size()) continue;
     const bool mine = within(tree, tree.assocs[j.assoc].parent, id);
     v.started += mine ? 1 : 0;
-    add(mine ? own_start : others_start, j.start_factors.fairshare);
+    add(mine ? own_start : others_start, j.start_factors().fairshare);
   }
   const bool waited = own.second > 0 && others.second > 0;
   v.own = mean(waited ? own : own_start);
