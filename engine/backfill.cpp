@@ -14,18 +14,16 @@ namespace sa::engine {
 void Simulator::backfill_cycle() {
   if (!bf_changed_) return;  // nothing changed since the last cycle
   bf_changed_ = false;
-  ++result_.counters.bf_cycles;
   queue_sort();
-  result_.counters.bf_queue_records += queue_.size();
-  result_.bf_log.push_back({now_, static_cast<std::uint32_t>(queue_.size()), 0, 0, BackfillCycle::Stop::kEnd});
-  if (queue_.empty()) return;  // nothing pending: nothing to plan
-  BackfillPass(*this).run();
+  const BackfillCycle cycle{now_, static_cast<std::uint32_t>(queue_.size()), 0, 0, BackfillCycle::Stop::kEnd};
+  // Nothing pending: nothing to plan, but the cycle ran.
+  counts_.backfill(queue_.empty() ? BackfillTally{cycle} : BackfillPass(*this, cycle).run());
 }
 
-BackfillPass::BackfillPass(Simulator& sim)
+BackfillPass::BackfillPass(Simulator& sim, const BackfillCycle& cycle)
     : sim_(sim),
       s_(sim.conf_.scheduler),
-      counters_(sim.result_.counters),
+      tally_{cycle},
       res_(std::max<std::int64_t>(1, s_.bf_resolution)),
       window_end_((sim.now_ + s_.bf_window) / res_ * res_),
       slots_(sim.now_ / res_ * res_, window_end_, sim.pool_.usable(), sim.resv_ ? &sim.resv_->windows() : nullptr),
@@ -50,7 +48,7 @@ BackfillPass::BackfillPass(Simulator& sim)
   sim.sort_ends();  // ends_ is kept sorted by planned end
 }
 
-void BackfillPass::run() {
+BackfillTally BackfillPass::run() {
   for (std::size_t qi = 0; qi < sim_.queue_.size(); ++qi) {
     const Simulator::QueueEntry e = sim_.queue_[qi];
     SimJob& job = sim_.jobs_[e.job];
@@ -90,14 +88,14 @@ void BackfillPass::run() {
     if (plan != Plan::kReserve || test_now_only) continue;
     if (!reserve(e, rec, pred, tl)) break;
   }
-  sim_.result_.bf_log.back().tested = static_cast<std::uint32_t>(tests_);
-  sim_.result_.bf_log.back().started = static_cast<std::uint32_t>(started_);
+  tally_.cycle.tested = static_cast<std::uint32_t>(tests_);
+  tally_.cycle.started = static_cast<std::uint32_t>(started_);
+  return tally_;
 }
 
 // bf_max_time, and without bf_continue the lock yields: true when the cycle ends here.
 bool BackfillPass::out_of_time() {
   if (elapsed_us_ >= max_time_us_) {
-    ++counters_.bf_stopped_by_max_time;
     set_stop(BackfillCycle::Stop::kMaxTime);
     return true;
   }
@@ -107,7 +105,6 @@ bool BackfillPass::out_of_time() {
     next_yield_us_ = elapsed_us_ + static_cast<double>(s_.bf_yield_interval_us);
     const std::int64_t resume = sim_.now_ + static_cast<std::int64_t>(elapsed_us_ / 1e6 + 0.999999);
     if (next_change_ != kNoTime && next_change_ <= resume) {
-      ++counters_.bf_stopped_by_yield;
       set_stop(BackfillCycle::Stop::kYield);
       sim_.bf_changed_ = true;
       return true;
@@ -134,7 +131,7 @@ bool BackfillPass::held_by_cycle_limits(SimJob& job, const SimRecord& rec) {
       (s_.bf_max_job_part > 0 && per_part_[rec.part] >= s_.bf_max_job_part) ||
       (s_.bf_max_job_assoc > 0 && per_assoc_[assoc_key] >= s_.bf_max_job_assoc) ||
       (s_.bf_max_job_assoc == 0 && s_.bf_max_job_user > 0 && per_user_[user] >= s_.bf_max_job_user)) {
-    ++counters_.bf_skipped_by_user_limit;
+    ++tally_.skipped_by_user_limit;
     return true;
   }
   if (s_.bf_max_job_user_part > 0) ++per_user_part_[part_key];
@@ -190,12 +187,10 @@ BackfillPass::Plan BackfillPass::plan_job(SimJob& job, const SimRecord& rec, std
     }
     if (!counted) {
       if (s_.bf_max_job_test > 0 && tests_ >= s_.bf_max_job_test) {
-        ++counters_.bf_stopped_by_max_job_test;
         set_stop(BackfillCycle::Stop::kMaxJobTest);
         return Plan::kStop;
       }
       ++tests_;
-      ++counters_.bf_tests;
       counted = true;
       job.bf_tested = true;
     }
@@ -235,7 +230,7 @@ BackfillPass::Plan BackfillPass::plan_job(SimJob& job, const SimRecord& rec, std
       continue;
     }
     if (pred > now + s_.bf_window) {
-      ++counters_.bf_no_resv_beyond_window;
+      ++tally_.no_resv_beyond_window;
       break;
     }
     // The select plugin does not know pending reservations: a plan that runs into one
@@ -261,7 +256,6 @@ bool BackfillPass::start(const Simulator::QueueEntry& e, const SimJob& job) {
 // Whether bf_max_job_start ends the cycle now (counted and logged when it does).
 bool BackfillPass::stop_at_max_job_start() {
   if (s_.bf_max_job_start <= 0 || started_ < s_.bf_max_job_start) return false;
-  ++counters_.bf_stopped_by_max_job_start;
   set_stop(BackfillCycle::Stop::kMaxJobStart);
   return true;
 }
@@ -311,7 +305,6 @@ bool BackfillPass::reserve(const Simulator::QueueEntry& e, const SimRecord& rec,
   reserve_nodes(e, pred, tl, nodes);
   ++resv_per_part_[rec.part];
   if (s_.bf_node_space_size > 0 && static_cast<std::int64_t>(slots_.size()) >= s_.bf_node_space_size) {
-    ++counters_.bf_stopped_by_node_space;
     set_stop(BackfillCycle::Stop::kNodeSpace);
     return false;
   }
@@ -325,7 +318,7 @@ void BackfillPass::reserve_nodes(const Simulator::QueueEntry& e, std::int64_t st
   std::int64_t r1 = (start + tl + res_ - 1) / res_ * res_;
   if (r1 <= r0) r1 = r0 + res_;
   slots_.reserve(r0, r1, nodes);
-  ++counters_.bf_reservations;
+  ++tally_.reservations;
   reserved_jobs_.insert(e.job);
 }
 

@@ -17,8 +17,10 @@ namespace sa::engine {
 // so that each reads as one rule of _attempt_backfill.
 class BackfillPass {
  public:
-  explicit BackfillPass(Simulator& sim);
-  void run();
+  /// A cycle over the queue as `cycle` (its start and depth) found it.
+  BackfillPass(Simulator& sim, const BackfillCycle& cycle);
+  /// Plans the queue; what the cycle did, for the probes.
+  BackfillTally run();
 
  private:
   enum class Plan { kNone, kStartNow, kReserve, kStop };
@@ -45,11 +47,11 @@ class BackfillPass {
   bool surely_conflicts(const WillRunAnswer& w, std::int64_t r0, std::int64_t r1);
   WillRunAnswer& will_run_best(const SimRecord& rec, const Demand& d, const NodeBitset& av);
   const Allocation& alloc_of(WillRunAnswer& w);
-  void set_stop(BackfillCycle::Stop why) { sim_.result_.bf_log.back().stop = why; }
+  void set_stop(BackfillCycle::Stop why) { tally_.cycle.stop = why; }
 
   Simulator& sim_;
   const SchedulerSettings& s_;
-  SimCounters& counters_;
+  BackfillTally tally_;
   const std::int64_t res_, window_end_;
   SlotMap slots_;
   PoolState scratch_;  // where CPUs may be shared, the will-run tests release jobs into a copy

@@ -75,7 +75,7 @@ void Simulator::note_alloc(const SimJob& job, bool add) {
 }
 
 void Simulator::on_timeslice() {
-  ++result_.counters.timeslices;
+  counts_.timeslice();
   next_slice_at_ = now_ + std::max<std::uint32_t>(1, conf_.scheduler.time_slice);
   gang_->cycle();
   apply_gang_actions();
@@ -102,7 +102,7 @@ void Simulator::suspend(std::uint32_t j) {
   job.suspended = true;
   job.planned_end = kNoTime;  // its end event no longer applies
   ++job.suspends;
-  ++result_.counters.suspends;
+  counts_.suspended();
   job.events.push_back({now_, JobEvent::Kind::kSuspend, 0});
   bf_changed_ = true;
 }
@@ -127,7 +127,7 @@ void Simulator::resume(std::uint32_t j) {
   if (job.preempt_time != kNoTime) left = std::min(left, job.limit_end - now_);
   job.planned_end = now_ + std::max<std::int64_t>(left, 0);
   schedule_end(j);
-  ++result_.counters.resumes;
+  counts_.resumed();
   job.events.push_back({now_, JobEvent::Kind::kResume, 0});
   bf_changed_ = true;
 }
@@ -161,14 +161,12 @@ void Simulator::stop_preempted(std::uint32_t j, std::uint32_t by) {
   if (job.state != JobState::kRunning) return;
   const PreemptMode::Base mode = preempt_.mode(job.recs[static_cast<std::size_t>(job.run_rec)].part, job.qos);
   const double lost = static_cast<double>(job.alloc.cpus()) * static_cast<double>(job.ran(now_));
-  result_.preempt_lost_cpu_seconds += lost;
+  counts_.preempted(mode == PreemptMode::Base::kRequeue, lost);
   if (mode == PreemptMode::Base::kRequeue) {
-    ++result_.counters.preempt_requeues;
     job.events.push_back({now_, JobEvent::Kind::kPreemptRequeue, by});
     requeue(j);
   } else {
     // CANCEL (and a SUSPEND without gang, which Slurm can only kill): the job ends PREEMPTED.
-    ++result_.counters.preempt_cancels;
     job.events.push_back({now_, JobEvent::Kind::kPreemptCancel, by});
     job.lost_cpu_seconds += lost;  // (requeue() counts its own)
     finish_job(j, EndState::kPreempted);

@@ -103,7 +103,7 @@ std::vector<std::uint32_t> Simulator::job_partitions(const JobRequest& r) {
       auto it = opt_.partition_map.find(name);
       if (it != opt_.partition_map.end()) p = conf_.find_partition(it->second);
       if (!p) p = conf_.default_partition();
-      ++result_.counters.mapped_partitions;
+      counts_.mapped(MappedName::kPartition);
     }
     if (p && std::find(parts.begin(), parts.end(), index_of(p)) == parts.end()) parts.push_back(index_of(p));
   }
@@ -135,7 +135,7 @@ void Simulator::bind_association(SimJob& job) {
   }
   if (id == kNoAssoc && !tree_users_.empty()) {
     id = tree_users_[fnv1a(r.user + "/" + r.account) % tree_users_.size()];
-    ++result_.counters.mapped_users;
+    counts_.mapped(MappedName::kUser);
   }
   job.assoc = id;
 }
@@ -147,7 +147,7 @@ std::string Simulator::bind_qos(SimJob& job) {
   const QosRecord* q = site_.qos.find(qos_name);
   if (!q) {
     q = site_.qos.find("normal");
-    ++result_.counters.mapped_qos;
+    counts_.mapped(MappedName::kQos);
   }
   job.qos = q ? static_cast<std::int32_t>(q - site_.qos.records.data()) : -1;
   return q ? q->name : qos_name;

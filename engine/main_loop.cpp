@@ -20,10 +20,10 @@ struct Simulator::MainRun {
   NodeBitset avail;
   std::int64_t depth = 0;
   std::uint64_t decisions = 0, started = 0;
+  MainStop stop = MainStop::kEnd;
 };
 
 void Simulator::main_loop(bool full) {
-  ++result_.counters.main_runs;
   queue_sort();
   const SchedulerSettings& s = conf_.scheduler;
   const std::size_t np = conf_.partitions.size();
@@ -48,12 +48,13 @@ void Simulator::main_loop(bool full) {
     if (s.bf_min_prio_reserve > 0 && rec.priority < static_cast<std::uint64_t>(s.bf_min_prio_reserve)) continue;
     main_fail_partition(run, rec.part, job.req.id);
   }
+  counts_.main_run(run.stop);
 }
 
 Simulator::MainStep Simulator::main_gate(MainRun& run, SimJob& job, const SimRecord& rec, bool full) {
   const SchedulerSettings& s = conf_.scheduler;
   if (static_cast<double>(run.decisions) * opt_.main_decision_cost_us >= static_cast<double>(s.max_sched_time) * 1e6) {
-    ++result_.counters.main_stopped_by_time;
+    run.stop = MainStop::kMaxSchedTime;
     return MainStep::kStop;
   }
   if (s.sched_max_job_start > 0 && run.started >= static_cast<std::uint64_t>(s.sched_max_job_start)) {
@@ -66,7 +67,7 @@ Simulator::MainStep Simulator::main_gate(MainRun& run, SimJob& job, const SimRec
   // Event-triggered runs stop after default_queue_depth records; the count includes
   // records of partitions that have already failed.
   if (!full && run.depth++ > s.default_queue_depth) {
-    ++result_.counters.main_stopped_by_depth;
+    run.stop = MainStop::kQueueDepth;
     return MainStep::kStop;
   }
   ++run.decisions;

@@ -113,7 +113,7 @@ SimResult Simulator::run_events(std::int64_t start) {
     if (!worth_running(ev)) break;
     events_.pop();
     now_ = ev.time;
-    ++result_.counters.events;
+    counts_.event();
     dispatch(ev);
     if (opt_.progress && (++tick & 0xFFFF) == 0) {
       opt_.progress(std::min(1.0, static_cast<double>(now_ - start) / static_cast<double>(span_guess)));
@@ -260,6 +260,7 @@ void Simulator::finish(std::int64_t start) {
     probes_.interval(job, job.suspend_time != kNoTime ? job.suspend_time : job.start, now_, job.suspended);
   }
   probes_.finish(pool_, conf_.nodes.size(), result_);
+  counts_.finish(result_);
   result_.jobs = std::move(jobs_);
   for (std::uint32_t i = 0; i < pool_.size(); ++i) result_.node_config_index.push_back(pool_.config_index(i));
   if (site_.tree) {

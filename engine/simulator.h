@@ -25,6 +25,7 @@
 #include "engine/limits.h"
 #include "engine/preemption.h"
 #include "engine/priority.h"
+#include "engine/probe/counter_probe.h"
 #include "engine/probe/run_probes.h"
 #include "engine/reservations.h"
 #include "engine/resources.h"
@@ -287,6 +288,7 @@ class Simulator {
   bool applying_gang_ = false;
   std::int64_t preempt_hold_ = 40;  // KillWait + MessageTimeout: no new preemptions meanwhile
   RunProbes probes_;
+  CounterProbe counts_;  // counters and the backfill log, from what the policies report
   std::optional<FairShare> fair_share_;
   std::vector<long double> usage_;  // per association, users only
   std::vector<double> fs_factor_;   // per association

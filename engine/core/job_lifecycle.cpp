@@ -179,10 +179,7 @@ void Simulator::start_job(std::uint32_t j, std::uint32_t r, const Allocation& al
   const PlannedEnd key{job.expected_end(), job.req.id, j};
   if (!ends_dirty_) ends_.insert(std::upper_bound(ends_.begin(), ends_.end(), key), key);
   bf_changed_ = true;
-  if (by == StartedBy::kMain)
-    ++result_.counters.main_starts;
-  else
-    ++result_.counters.bf_starts;
+  counts_.started(by);
   if (gang_) {
     // gs_job_start: the gang scheduler may suspend it at once, or suspend (or preempt) the
     // lower-tier jobs it overlaps.
