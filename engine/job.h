@@ -8,6 +8,7 @@
 
 #include "analyzer/licenses.h"
 #include "engine/core/atom.h"
+#include "engine/core/rare_vec.h"
 
 namespace sa::engine {
 
@@ -51,23 +52,23 @@ struct JobRequest {
   // The recorded request's shape (sacct columns and SubmitLine, docs/workloads.md). Every
   // default means "not given", so loads without these (SWF, synthetic, older dumps) behave as
   // before; `nodes` above is the minimum of -N min-max.
-  std::uint32_t ntasks = 0;           // -n/--ntasks (NTasks)
-  std::uint32_t ntasks_per_node = 0;  // --ntasks-per-node
-  std::uint32_t cpus_per_task = 0;    // -c/--cpus-per-task (Slurm's default is 1)
-  std::uint32_t max_nodes = 0;        // the max of -N min-max
-  std::uint32_t gpus_per_node = 0;    // --gres=gpu:N or --gpus-per-node=N
-  std::uint32_t switches = 0;         // --switches=COUNT: the most leaf switches wanted (topology/tree); 0 = any
-  int line = 0;                       // source line, for diagnostics
-  bool dependency_any = false;        // dependencies joined by '?': any one is enough (else all)
-  bool hold = false;                  // -H/--hold: submitted held (priority 0 until released)
-  bool licenses_any = false;          // licenses NAME|NAME2 (25.05+): any one of them
-  bool begin_set = false;             // --begin was given (the time itself is `eligible`)
-  bool fails = false;                 // the recorded run failed (FAILED, OUT_OF_MEMORY): afterok never, afternotok yes
-  Atom constraint;                    // -C/--constraint (Constraints) as written; parse_constraint() at bind
-  std::vector<Dependency> dependencies;  // -d/--dependency
-  std::vector<License> licenses;         // -L/--licenses (or ReqTRES license/NAME=N)
-  Atom nodelist, exclude;                // -w/--nodelist and -x/--exclude hostlists as written
-  std::int64_t switch_wait = kNoTime;    // --switches=COUNT@MAX_TIME's MAX_TIME, seconds; kNoTime = not given
+  std::uint32_t ntasks = 0;            // -n/--ntasks (NTasks)
+  std::uint32_t ntasks_per_node = 0;   // --ntasks-per-node
+  std::uint32_t cpus_per_task = 0;     // -c/--cpus-per-task (Slurm's default is 1)
+  std::uint32_t max_nodes = 0;         // the max of -N min-max
+  std::uint32_t gpus_per_node = 0;     // --gres=gpu:N or --gpus-per-node=N
+  std::uint32_t switches = 0;          // --switches=COUNT: the most leaf switches wanted (topology/tree); 0 = any
+  int line = 0;                        // source line, for diagnostics
+  bool dependency_any = false;         // dependencies joined by '?': any one is enough (else all)
+  bool hold = false;                   // -H/--hold: submitted held (priority 0 until released)
+  bool licenses_any = false;           // licenses NAME|NAME2 (25.05+): any one of them
+  bool begin_set = false;              // --begin was given (the time itself is `eligible`)
+  bool fails = false;                  // the recorded run failed (FAILED, OUT_OF_MEMORY): afterok never, afternotok yes
+  Atom constraint;                     // -C/--constraint (Constraints) as written; parse_constraint() at bind
+  RareVec<Dependency> dependencies;    // -d/--dependency
+  RareVec<License> licenses;           // -L/--licenses (or ReqTRES license/NAME=N)
+  Atom nodelist, exclude;              // -w/--nodelist and -x/--exclude hostlists as written
+  std::int64_t switch_wait = kNoTime;  // --switches=COUNT@MAX_TIME's MAX_TIME, seconds; kNoTime = not given
   // What the trace recorded, for replay comparisons; kNoTime when unknown.
   std::int64_t recorded_start = kNoTime;
   std::int64_t recorded_priority = -1;

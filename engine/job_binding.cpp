@@ -161,7 +161,7 @@ void Simulator::bind_job(SimJob& job) {
     refuse(job, kNoDefaultPartition, "none named and no Default=YES partition");
     return;
   }
-  if (!r.licenses.empty() && !licenses_valid(r.licenses, conf_.licenses)) {
+  if (!r.licenses.empty() && !licenses_valid(r.licenses.vec(), conf_.licenses)) {
     refuse(job, kInvalidLicense, fmt::format("--licenses for {} not configured (Licenses=)", r.licenses.front().name));
     return;
   }

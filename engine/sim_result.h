@@ -26,7 +26,7 @@ struct SimRecord {
   // The nodes it may use (Simulator::record_nodes): the partition's, narrowed by --constraint,
   // -w and -x into one of Simulator's node sets; a matching OR adds a set per alternative.
   std::int32_t nodes = -1;  // -1: the partition's nodes
-  std::vector<std::int32_t> alternatives;
+  RareVec<std::int32_t> alternatives;
 };
 
 /// A pending job's Reason from `from` on (an index into SimResult::reason_names), and for
@@ -105,7 +105,7 @@ struct SimJob {
   bool bf_tested = false;                     // reached a backfill will-run test
   std::vector<ReasonSpan> reasons;            // every change, from submission on
   double run_secs_done = 0;                   // TRES-run-seconds already released by decay ticks
-  std::vector<LimitBlock> limit_blocks;       // explained jobs: each distinct limit that held them
+  RareVec<LimitBlock> limit_blocks;           // explained jobs: each distinct limit that held them
   std::int32_t resv = -1;                     // the advanced reservation it runs in, or -1
   std::uint32_t requeues = 0;                 // times a DOWN node or a preemptor sent it back to the queue
   double lost_cpu_seconds = 0;                // CPU time of runs cut short (DOWN node, preemption)
@@ -118,14 +118,14 @@ struct SimJob {
   std::int64_t preempt_start = kNoTime;  // as a preemptor: when it last preempted jobs
   std::uint32_t suspends = 0;
   EndState end_state = EndState::kCompleted;
-  bool waits_on_deps = false;          // a dependency on a job of the load is not met yet
-  bool suspended = false;              // (with the suspend bookkeeping above)
-  std::vector<std::int32_t> dep_jobs;  // per req.dependencies item: the job's index, or -1
+  bool waits_on_deps = false;      // a dependency on a job of the load is not met yet
+  bool suspended = false;          // (with the suspend bookkeeping above)
+  RareVec<std::int32_t> dep_jobs;  // per req.dependencies item: the job's index, or -1
   // --switches (job_test.c _eval_nodes_topo): when the select plugin first placed it, or kNoTime.
   std::int64_t wait4switch_start = kNoTime;
   std::int32_t name_group = -1;  // singleton bookkeeping: its (user, job name) group, or -1
   std::uint32_t name_pos = 0;    // and its place in that group (submit order)
-  std::vector<JobEvent> events;
+  RareVec<JobEvent> events;
   std::int64_t expected_end() const { return limit_end; }  // what backfill plans with
   /// The factors it started with (started jobs only): a record is repriced only while its
   /// job is pending, so the run record still holds them (a requeue clears run_rec and start).
