@@ -17,7 +17,7 @@ std::string partition_name(const SimJob& job, const Config& config) {
   if (!job.recs.empty()) return config.partitions[job.run_or_first_rec().part].name;
   if (!job.req.partitions.empty()) {
     const Partition* p = config.find_partition(job.req.partitions.front());
-    return p ? p->name : job.req.partitions.front();
+    return p ? p->name : job.req.partitions.front().str();
   }
   const Partition* d = config.default_partition();
   return d ? d->name : std::string("(none)");

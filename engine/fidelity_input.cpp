@@ -74,7 +74,7 @@ RunJob from_request(const JobRequest& r) {
   j.begin = r.eligible;
   j.start = r.recorded_start;
   if (j.start != kNoTime) j.end = j.start + r.run_time;
-  j.partition = r.partitions.empty() ? std::string() : r.partitions.front();
+  j.partition = r.partitions.empty() ? std::string() : r.partitions.front().str();
   j.qos = r.qos;
   j.account = r.account;
   j.cpus = r.cpus;

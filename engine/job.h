@@ -31,19 +31,19 @@ struct JobRequest {
   std::uint32_t id = 0;
   std::int32_t nice = 0;
   std::int64_t submit = 0;
-  std::int64_t eligible = kNoTime;      // --begin or the Eligible column; kNoTime = at submit
-  std::int64_t run_time = 0;            // how long it runs when it starts (killed at its limit)
-  std::int64_t time_limit = kNoTime;    // seconds; kNoTime = the partition's DefaultTime/MaxTime
-  std::uint32_t cpus = 1;               // total CPUs (ntasks x cpus-per-task)
-  std::uint32_t nodes = 0;              // requested node count; 0 = as many as the CPUs need
-  std::uint32_t cpus_per_node = 0;      // --ntasks-per-node x --cpus-per-task; 0 = packed
-  std::uint32_t gpus = 0;               // total GPUs (gres/gpu)
-  std::uint64_t mem_mb = 0;             // 0 = the partition/cluster default
-  bool mem_per_cpu = false;             // mem_mb is per CPU (else per node)
-  bool mem_set = false;                 // the request named a memory size (--mem=0 included)
-  bool exclusive = false;               // --exclusive
-  bool oversubscribe = false;           // --oversubscribe (shares CPUs in an OverSubscribe=YES partition)
-  std::vector<std::string> partitions;  // empty = the default partition
+  std::int64_t eligible = kNoTime;    // --begin or the Eligible column; kNoTime = at submit
+  std::int64_t run_time = 0;          // how long it runs when it starts (killed at its limit)
+  std::int64_t time_limit = kNoTime;  // seconds; kNoTime = the partition's DefaultTime/MaxTime
+  std::uint32_t cpus = 1;             // total CPUs (ntasks x cpus-per-task)
+  std::uint32_t nodes = 0;            // requested node count; 0 = as many as the CPUs need
+  std::uint32_t cpus_per_node = 0;    // --ntasks-per-node x --cpus-per-task; 0 = packed
+  std::uint32_t gpus = 0;             // total GPUs (gres/gpu)
+  std::uint64_t mem_mb = 0;           // 0 = the partition/cluster default
+  bool mem_per_cpu = false;           // mem_mb is per CPU (else per node)
+  bool mem_set = false;               // the request named a memory size (--mem=0 included)
+  bool exclusive = false;             // --exclusive
+  bool oversubscribe = false;         // --oversubscribe (shares CPUs in an OverSubscribe=YES partition)
+  std::vector<Atom> partitions;       // empty = the default partition
   // Names are interned (Atom): they repeat across a load, and every job holds them.
   Atom user, account, qos;
   Atom group;        // the user's Unix group, where known (sacct's Group); AllowGroups

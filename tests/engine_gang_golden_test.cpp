@@ -234,7 +234,7 @@ struct Capture {
     for (engine::JobRequest& j : work.jobs) {
       auto pin = pinned.find(j.id);
       if (pin == pinned.end()) continue;
-      const std::string part = j.partitions.empty() ? fallback : j.partitions[0];
+      const std::string part = j.partitions.empty() ? fallback : j.partitions[0].str();
       const std::string clone = part + "_" + pin->second;
       j.partitions = {clone};
       if (!made.insert(clone).second) continue;

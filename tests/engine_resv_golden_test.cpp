@@ -267,7 +267,7 @@ TEST(MiniSlurmResvGolden, BatchJobsShowResourcesOrPriorityNeverAMaintenanceReaso
   ResvCapture c;
   const engine::SimResult r = c.run();
   for (const engine::SimJob& j : r.jobs) {
-    if (j.req.partitions == std::vector<std::string>{"mpart"}) continue;
+    if (j.req.partitions == std::vector<engine::Atom>{"mpart"}) continue;
     for (const std::string& s : reason_set(after_first_pass(pending_reasons(r, j), c.tick))) {
       EXPECT_TRUE(s == "Resources" || s == "Priority") << "job " << j.req.id << " showed '" << s << "'";
     }

@@ -43,6 +43,8 @@ class RareVec {
   std::reverse_iterator<T*> rend() noexcept { return std::reverse_iterator<T*>(begin()); }
   std::reverse_iterator<const T*> rbegin() const noexcept { return std::reverse_iterator<const T*>(end()); }
   std::reverse_iterator<const T*> rend() const noexcept { return std::reverse_iterator<const T*>(begin()); }
+  T* data() noexcept { return begin(); }
+  const T* data() const noexcept { return begin(); }
   T& operator[](std::size_t i) { return (*v_)[i]; }
   const T& operator[](std::size_t i) const { return (*v_)[i]; }
   T& front() { return v_->front(); }
@@ -53,6 +55,9 @@ class RareVec {
   template <class... Args>
   T& emplace_back(Args&&... args) {
     return items().emplace_back(std::forward<Args>(args)...);
+  }
+  void resize(std::size_t n, const T& value = T()) {
+    if (n || v_) items().resize(n, value);
   }
   void clear() noexcept { v_.reset(); }
   void swap(RareVec& o) noexcept { v_.swap(o.v_); }
