@@ -184,63 +184,52 @@ std::size_t LintReport::count(Severity level) const {
       std::count_if(findings.begin(), findings.end(), [&](const Finding& f) { return f.severity == level; }));
 }
 
-LintReport run_lint(const engine::LoadedSite& site, const LintOptions& o) {
-  LintReport report;
-  report.conf_path = site.conf->sources.path(site.conf->root);
-  report.slurm_version = site.conf->config.version.to_string();
-  if (site.conf->role != ConfRole::kWhole) {
-    // Not a whole slurm.conf (CONF052 says what it is): its own diagnostics and nothing else.
-    FindingSink sink;
-    if (o.input_diagnostics) surface_diagnostics(site.conf->diagnostics, site.conf->sources, sink);
-    for (Finding& f : sink.findings()) report.findings.push_back(std::move(f));
-    fingerprint(site, report.findings);
-    return report;
-  }
-  engine::DefaultLoad generated;
+namespace {
+
+// Not a whole slurm.conf (CONF052 says what it is): its own diagnostics and nothing else.
+LintReport lint_fragment(const engine::LoadedSite& site, const LintOptions& o, LintReport report) {
+  FindingSink sink;
+  if (o.input_diagnostics) surface_diagnostics(site.conf->diagnostics, site.conf->sources, sink);
+  for (Finding& f : sink.findings()) report.findings.push_back(std::move(f));
+  fingerprint(site, report.findings);
+  return report;
+}
+
+// The load: the one given (diff runs both configs on one), the user's, or the cluster's own.
+const engine::Workload* lint_load(const engine::LoadedSite& site, const LintOptions& o,
+                                  engine::DefaultLoad& generated) {
+  if (o.load) return o.load;
+  if (site.has_workload) return &site.workload;
+  generated = engine::default_load(site.site, o.default_load);
+  return &generated.workload;
+}
+
+Scenario scenario_of(const engine::Workload& load, const LintOptions& o) {
   Scenario scenario;
-  // The load: the one given (diff runs both configs on one), the user's, or the cluster's own.
-  const engine::Workload* load = &site.workload;
-  if (o.load) {
-    load = o.load;
-  } else if (!site.has_workload) {
-    generated = engine::default_load(site.site, o.default_load);
-    load = &generated.workload;
-  }
   if (!o.load_description.empty())
     scenario.load = o.load_description;
-  else if (!load->description.empty())
-    scenario.load = load->description;
-  else if (load->format == engine::WorkloadFormat::kSynthetic)
-    scenario.load = "synthetic profile " + load->source;
+  else if (!load.description.empty())
+    scenario.load = load.description;
+  else if (load.format == engine::WorkloadFormat::kSynthetic)
+    scenario.load = "synthetic profile " + load.source;
   else
-    scenario.load = "workload " + load->source;
-  scenario.seed = load->seed;
-  scenario.derived = !load->description.empty() && load->seed != 0;  // recorded traces have seed 0
+    scenario.load = "workload " + load.source;
+  scenario.seed = load.seed;
+  scenario.derived = !load.description.empty() && load.seed != 0;  // recorded traces have seed 0
   // A generated load (or its saved copy) stops where it was meant to; a recorded or
   // profiled load runs to its end.
-  if (load->until != engine::kNoTime) scenario.end = load->until;
-  scenario.jobs = load->jobs.size();
-  report.idle_partitions = load->idle_partitions;
-  LintContext context(site, load->jobs.empty() ? nullptr : load, scenario, o.simulate);
-  context.set_progress(o.progress);
-  FindingSink sink;
-  if (o.input_diagnostics) {
-    surface_diagnostics(site.conf->diagnostics, site.conf->sources, sink);
-    surface_diagnostics(site.diagnostics, site.sources, sink);
-  }
-  run_rules(context, o, sink, report);
-  if (const Simulation* sim = context.simulation()) {
-    report.scenario = sim->scenario;
-    report.metrics = headline_metrics(sim->metrics);
-    report.simulation = context.shared_simulation();
-    report.coverage = engine::load_coverage(sim->result, site.conf->config);
-    const LintContext static_context(site, nullptr, scenario, false);
-    withhold_thin_evidence(*report.coverage, context, static_context, sink.findings(), report.skipped);
-  }
-  for (Finding& f : sink.findings()) judge_fix(f);  // a fix that changes nothing is not suggested
+  if (load.until != engine::kNoTime) scenario.end = load.until;
+  scenario.jobs = load.jobs.size();
+  return scenario;
+}
+
+// The findings as reported: suppressed and switched-off ones counted out, repeats of one cause
+// gathered, severities overridden, in file order, fingerprinted and matched to the baseline.
+void report_findings(const engine::LoadedSite& site, const LintOptions& o, const LintContext& context,
+                     std::deque<Finding>& found, LintReport& report) {
   // Suppressions apply per place, before the places of one cause are gathered.
   std::deque<Finding> unsuppressed;
-  for (Finding& f : sink.findings()) {
+  for (Finding& f : found) {
     if (!selected(o, f.code) && !o.only.empty()) continue;
     if (context.suppressions().suppressed(f)) {
       ++report.suppressed;
@@ -270,6 +259,37 @@ LintReport run_lint(const engine::LoadedSite& site, const LintOptions& o) {
     f.baselined = o.baseline.count(f.fingerprint) > 0;
     report.baselined += f.baselined;
   }
+}
+
+}  // namespace
+
+LintReport run_lint(const engine::LoadedSite& site, const LintOptions& o) {
+  LintReport report;
+  report.conf_path = site.conf->sources.path(site.conf->root);
+  report.slurm_version = site.conf->config.version.to_string();
+  if (site.conf->role != ConfRole::kWhole) return lint_fragment(site, o, std::move(report));
+  engine::DefaultLoad generated;
+  const engine::Workload* load = lint_load(site, o, generated);
+  const Scenario scenario = scenario_of(*load, o);
+  report.idle_partitions = load->idle_partitions;
+  LintContext context(site, load->jobs.empty() ? nullptr : load, scenario, o.simulate);
+  context.set_progress(o.progress);
+  FindingSink sink;
+  if (o.input_diagnostics) {
+    surface_diagnostics(site.conf->diagnostics, site.conf->sources, sink);
+    surface_diagnostics(site.diagnostics, site.sources, sink);
+  }
+  run_rules(context, o, sink, report);
+  if (const Simulation* sim = context.simulation()) {
+    report.scenario = sim->scenario;
+    report.metrics = headline_metrics(sim->metrics);
+    report.simulation = context.shared_simulation();
+    report.coverage = engine::load_coverage(sim->result, site.conf->config);
+    const LintContext static_context(site, nullptr, scenario, false);
+    withhold_thin_evidence(*report.coverage, context, static_context, sink.findings(), report.skipped);
+  }
+  for (Finding& f : sink.findings()) judge_fix(f);  // a fix that changes nothing is not suggested
+  report_findings(site, o, context, sink.findings(), report);
   return report;
 }
 
