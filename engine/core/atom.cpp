@@ -27,8 +27,8 @@ Pool& pool() {
 }  // namespace
 
 const std::string& Atom::empty_string() noexcept {
-  static const std::string* e = new std::string;
-  return *e;
+  static const std::string e;  // holds no heap memory, so its destruction at exit frees nothing
+  return e;
 }
 
 Atom::Atom(std::string_view s) : s_(&empty_string()) {

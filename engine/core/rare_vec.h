@@ -59,7 +59,9 @@ class RareVec {
   void resize(std::size_t n, const T& value = T()) {
     if (n || v_) items().resize(n, value);
   }
-  void clear() noexcept { v_.reset(); }
+  void clear() noexcept {
+    if (v_) v_->clear();  // (keeps the storage, as std::vector does, for a vector refilled often)
+  }
   void swap(RareVec& o) noexcept { v_.swap(o.v_); }
   /// The items as a std::vector, for code that takes one.
   const std::vector<T>& vec() const noexcept {

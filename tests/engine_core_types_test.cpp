@@ -1,0 +1,91 @@
+// The engine's compact value types: interned names (Atom) and vectors that cost a pointer
+// while empty (RareVec), which every job holds.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "engine/core/atom.h"
+#include "engine/core/rare_vec.h"
+
+namespace sa {
+namespace {
+
+using engine::Atom;
+using engine::RareVec;
+
+TEST(Atom, EqualTextIsOneStringAndReadsAsThatText) {
+  const std::string alice = "alice";
+  const Atom a = alice;
+  const Atom b = "alice";
+  EXPECT_EQ(&a.str(), &b.str());  // interned once
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(a, "alice");
+  EXPECT_EQ(a, alice);
+  EXPECT_NE(a, Atom("bob"));
+  EXPECT_EQ(a.size(), 5U);
+  const std::string& read = a;  // code that reads a name as a string is unchanged
+  EXPECT_EQ(read, "alice");
+  EXPECT_EQ(a + "/x", "alice/x");
+  EXPECT_EQ(fmt::format("[{}]", a), "[alice]");
+  std::ostringstream os;
+  os << a;
+  EXPECT_EQ(os.str(), "alice");
+  EXPECT_EQ(sizeof(Atom), sizeof(void*));
+}
+
+TEST(Atom, EmptyAndDefaultAreTheSameAndOrderIsByText) {
+  EXPECT_TRUE(Atom().empty());
+  EXPECT_EQ(Atom(), Atom(""));
+  EXPECT_EQ(Atom().str(), "");
+  // Interned later, ordered by text all the same: nothing depends on interning order.
+  const Atom z = "zz-interned-first", a = "aa-interned-second";
+  EXPECT_LT(a, z);
+  std::map<Atom, int> m{{z, 1}, {a, 2}};
+  EXPECT_EQ(m.begin()->first, "aa-interned-second");
+  EXPECT_EQ(std::hash<Atom>{}(a), std::hash<std::string_view>{}("aa-interned-second"));
+}
+
+TEST(RareVec, EmptyCostsOnePointerAndActsAsAVector) {
+  EXPECT_EQ(sizeof(RareVec<double>), sizeof(void*));
+  RareVec<int> v;
+  EXPECT_TRUE(v.empty());
+  EXPECT_EQ(v.size(), 0U);
+  EXPECT_EQ(v.begin(), v.end());
+  EXPECT_TRUE(v.vec().empty());
+  v.push_back(3);
+  v.emplace_back(4);
+  v.resize(3, 9);
+  EXPECT_EQ(v.vec(), (std::vector<int>{3, 4, 9}));
+  EXPECT_EQ(v.front(), 3);
+  EXPECT_EQ(v.back(), 9);
+  EXPECT_EQ(*v.rbegin(), 9);
+  int sum = 0;
+  for (int x : v) sum += x;
+  EXPECT_EQ(sum, 16);
+  v.clear();
+  EXPECT_TRUE(v.empty());
+}
+
+TEST(RareVec, CopiesAreDeepAndCompareByContent) {
+  RareVec<int> a{1, 2};
+  RareVec<int> b = a;
+  b[0] = 7;
+  EXPECT_EQ(a[0], 1);
+  EXPECT_FALSE(a == b);
+  b = a;
+  EXPECT_TRUE(a == b);
+  EXPECT_TRUE(a == (std::vector<int>{1, 2}));
+  a = std::vector<int>{};
+  EXPECT_TRUE(a.empty());
+  EXPECT_TRUE(a == RareVec<int>{});
+  RareVec<int> moved = std::move(b);
+  EXPECT_EQ(moved.size(), 2U);
+}
+
+}  // namespace
+}  // namespace sa
