@@ -11,6 +11,7 @@
 
 #include "engine/core/atom.h"
 #include "engine/core/rare_vec.h"
+#include "engine/sim_result.h"
 
 namespace sa {
 namespace {
@@ -85,6 +86,15 @@ TEST(RareVec, CopiesAreDeepAndCompareByContent) {
   EXPECT_TRUE(a == RareVec<int>{});
   RareVec<int> moved = std::move(b);
   EXPECT_EQ(moved.size(), 2U);
+}
+
+// The README's memory per job rests on these sizes (64-bit libstdc++): a field that makes a
+// job record, its request or a queue record grow shows up here before it shows in peak RSS.
+TEST(JobLayout, RecordSizesStayWhereTheMemoryFiguresPutThem) {
+  EXPECT_LE(sizeof(engine::JobRequest), 248U);
+  EXPECT_LE(sizeof(engine::SimJob), 584U);
+  EXPECT_LE(sizeof(engine::SimRecord), 248U);
+  EXPECT_LE(sizeof(engine::ReasonSpan), 16U);
 }
 
 }  // namespace
