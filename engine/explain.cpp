@@ -52,8 +52,8 @@ Explanation explain_job(const Site& site, const SimOptions& options, const Workl
   const SimRecord* rec =
       j->run_rec >= 0 ? &j->recs[static_cast<std::size_t>(j->run_rec)] : (j->recs.empty() ? nullptr : &j->recs.front());
   if (rec) e.partition = conf.partitions[rec->part].name;
-  e.account = j->assoc != kNoAssoc && site.tree ? site.tree->assocs[j->assoc].account : j->req.account.str();
-  e.qos = j->qos >= 0 ? site.qos.records[static_cast<std::size_t>(j->qos)].name : j->req.qos.str();
+  e.account = job_account(*j, site);
+  e.qos = job_qos(*j, site);
   const std::int64_t stop = j->start != kNoTime ? j->start : r.end;
   for (std::size_t i = 0; i < j->reasons.size(); ++i) {
     const ReasonSpan& s = j->reasons[i];

@@ -167,7 +167,7 @@ void Simulator::bind_job(SimJob& job) {
   }
   bind_association(job);
   const std::string qos_used = bind_qos(job);
-  const std::string account = job.assoc != kNoAssoc ? site_.tree->assocs[job.assoc].account : r.account.str();
+  const std::string& account = job_account(job, site_);
   job.user_id = limits_.user_id(r.user);
   job.account_id = limits_.account_id(account);
   // AccountingStorageEnforce=qos: the QOS must be one of the association's (_job_create's

@@ -138,8 +138,7 @@ void tally_started_job(const SimJob& j, const SimResult& r, const Site& site, Jo
   const double wait = static_cast<double>(j.start - j.begin);
   const double slowdown = std::max(1.0, (wait + run) / std::max(run, 10.0));
   const SimRecord& rec = j.recs[static_cast<std::size_t>(j.run_rec)];
-  const std::string account =
-      j.assoc != kNoAssoc && site.tree ? site.tree->assocs[j.assoc].account : j.req.account.str();
+  const std::string& account = job_account(j, site);
   const auto i = static_cast<std::uint32_t>(t.waits.size());
   t.waits.push_back(wait);
   t.slowdowns.push_back(slowdown);

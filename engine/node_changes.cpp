@@ -109,7 +109,7 @@ void Simulator::take_snapshot() {
       row.job_id = job.req.id;
       row.partition = conf_.partitions[rec.part].name;
       row.user = job.req.user;
-      row.account = job.assoc != kNoAssoc ? site_.tree->assocs[job.assoc].account : job.req.account.str();
+      row.account = job_account(job, site_);
       row.qos = job.qos >= 0 ? site_.qos.records[static_cast<std::size_t>(job.qos)].name : "";
       row.priority = rec.priority;
       row.factors = rec.factors;

@@ -48,6 +48,16 @@ struct Site {
   std::int64_t max_reservation_windows = InputLimits{}.reservation_windows;
 };
 
+/// The account a job runs under: its association's, or the name the trace gave when it has none.
+inline const std::string& job_account(const SimJob& j, const Site& site) {
+  return j.assoc != kNoAssoc && site.tree ? site.tree->assocs[j.assoc].account : j.req.account.str();
+}
+
+/// The QOS a job runs under: the site's record it was bound to, or the name the trace gave.
+inline const std::string& job_qos(const SimJob& j, const Site& site) {
+  return j.qos >= 0 ? site.qos.records[static_cast<std::size_t>(j.qos)].name : j.req.qos.str();
+}
+
 /// Where recurring reservations stop repeating in a run: `until`, or 60 days past the last
 /// submit (long enough for any job of the load to end).
 std::int64_t reservation_horizon(const Workload& workload, std::int64_t until);

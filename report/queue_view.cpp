@@ -23,8 +23,8 @@ std::vector<QueueRow> queue_at(const engine::SimResult& result, const engine::Si
     QueueRow row;
     row.job_id = j.req.id;
     row.user = j.req.user;
-    row.account = j.assoc != kNoAssoc && site.tree ? site.tree->assocs[j.assoc].account : j.req.account.str();
-    row.qos = j.qos >= 0 ? site.qos.records[static_cast<std::size_t>(j.qos)].name : j.req.qos.str();
+    row.account = engine::job_account(j, site);
+    row.qos = engine::job_qos(j, site);
     if (started) {
       const engine::SimRecord& rec = j.recs[static_cast<std::size_t>(j.run_rec)];
       row.partition = conf.partitions[rec.part].name;

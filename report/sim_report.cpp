@@ -133,9 +133,8 @@ void write_trace_csv(std::ostream& out, const engine::SimResult& r, const engine
     const std::vector<engine::AllocPiece> pieces = j.alloc.expanded();
     std::vector<std::string> names;
     for (const engine::AllocPiece& p : pieces) names.push_back(conf.nodes[r.config_node(p.node)].name);
-    const std::string account =
-        j.assoc != kNoAssoc && site.tree ? site.tree->assocs[j.assoc].account : j.req.account.str();
-    const std::string qos = j.qos >= 0 ? site.qos.records[static_cast<std::size_t>(j.qos)].name : j.req.qos.str();
+    const std::string& account = engine::job_account(j, site);
+    const std::string& qos = engine::job_qos(j, site);
     WeightedFactors w =
         weighted_factors(started ? j.start_factors() : (rec ? rec->factors : engine::PriorityFactors{}), conf.priority);
     auto t = [](std::int64_t v) { return v == engine::kNoTime ? std::string() : std::to_string(v); };

@@ -22,10 +22,6 @@ SeedRun::SeedRun(const engine::LoadedSite& in, const engine::Workload& load) : s
 
 namespace {
 
-const std::string& account_of(const engine::SimJob& j, const engine::Site& site) {
-  return j.assoc != kNoAssoc && site.tree ? site.tree->assocs[j.assoc].account : j.req.account.str();
-}
-
 // The partition record a job ran in, or (never started) the first it queued in.
 const engine::SimRecord* record_of(const engine::SimJob& j) {
   if (j.run_rec >= 0) return &j.recs[static_cast<std::size_t>(j.run_rec)];
@@ -40,10 +36,9 @@ bool selected(const Selector& s, const engine::SimJob& j, const engine::Site& si
   if (!s.partition.empty() && part.name != s.partition) return false;
   if (s.tier >= 0 && part.priority_tier != s.tier) return false;
   if (!s.qos.empty()) {
-    const std::string qos = j.qos >= 0 ? site.qos.records[static_cast<std::size_t>(j.qos)].name : j.req.qos.str();
-    if (qos != s.qos) return false;
+    if (engine::job_qos(j, site) != s.qos) return false;
   }
-  if (!s.account.empty() && account_of(j, site) != s.account) return false;
+  if (!s.account.empty() && engine::job_account(j, site) != s.account) return false;
   const std::uint32_t cpus = j.start != engine::kNoTime ? j.alloc.cpus() : j.req.cpus;
   return cpus >= s.size_lo && cpus <= s.size_hi;
 }
