@@ -135,10 +135,16 @@ std::int64_t Simulator::start_clock(const Workload& workload, std::vector<JobReq
   const std::int64_t start = opt_.start != kNoTime ? opt_.start : first;
   now_ = start;
   result_.start = start;
-  for (std::uint32_t i = 0; i < jobs_.size(); ++i) {
-    if (jobs_[i].req.submit < start) continue;  // before the clock starts: not replayed
-    events_.push(jobs_[i].req.submit, EventType::kSubmit, i);
-    ++future_submits_;
+  {
+    std::vector<std::int64_t> times;
+    std::vector<std::uint32_t> arrivals;
+    for (std::uint32_t i = 0; i < jobs_.size(); ++i) {
+      if (jobs_[i].req.submit < start) continue;  // before the clock starts: not replayed
+      times.push_back(jobs_[i].req.submit);
+      arrivals.push_back(i);
+    }
+    future_submits_ += arrivals.size();
+    events_.set_arrivals(times, arrivals);
   }
   const SchedulerSettings& s = conf_.scheduler;
   if (prio_.multifactor()) events_.push(start, EventType::kPriority);
