@@ -8,6 +8,7 @@
 
 #include "analyzer/licenses.h"
 #include "engine/core/atom.h"
+#include "engine/core/packed_vec.h"
 #include "engine/core/rare_vec.h"
 
 namespace sa::engine {
@@ -43,7 +44,7 @@ struct JobRequest {
   bool mem_set = false;               // the request named a memory size (--mem=0 included)
   bool exclusive = false;             // --exclusive
   bool oversubscribe = false;         // --oversubscribe (shares CPUs in an OverSubscribe=YES partition)
-  std::vector<Atom> partitions;       // empty = the default partition
+  PackedVec<Atom> partitions;         // empty = the default partition
   // Names are interned (Atom): they repeat across a load, and every job holds them.
   Atom user, account, qos;
   Atom group;        // the user's Unix group, where known (sacct's Group); AllowGroups
@@ -80,7 +81,7 @@ enum class StartedBy : std::uint8_t { kNone, kMain, kBackfill };
 /// The priority factors of one (job x partition) record, unweighted, as sprio -n shows them.
 struct PriorityFactors {
   double age = 0, assoc = 0, fairshare = 0, job_size = 0, partition = 0, qos = 0;
-  std::vector<double> tres;  // parallel to PrioritySettings::weight_tres
+  PackedVec<double> tres;  // parallel to PrioritySettings::weight_tres
   std::int64_t site = 0, nice = 0;
 };
 

@@ -90,13 +90,12 @@ void Allocation::compact() {
     }
     out.push_back(AllocRun{p.node, 1, p.cpus, p.gpus, p.mem, p.mem_req});
   }
-  runs = std::move(out);
-  runs.shrink_to_fit();
-  pieces = std::vector<AllocPiece>{};
+  runs = out;  // (an exact fit: the block is as long as the runs)
+  pieces = PackedVec<AllocPiece>{};
 }
 
 std::vector<AllocPiece> Allocation::expanded() const {
-  std::vector<AllocPiece> out = pieces;
+  std::vector<AllocPiece> out(pieces.begin(), pieces.end());
   for (const AllocRun& r : runs)
     for (std::uint32_t i = 0; i < r.count; ++i)
       out.push_back(AllocPiece{r.node + i, r.cpus, r.gpus, 0, r.mem, r.mem_req});

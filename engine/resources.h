@@ -13,6 +13,7 @@
 
 #include "analyzer/model.h"
 #include "engine/bitset.h"
+#include "engine/core/packed_vec.h"
 #include "engine/core/rare_vec.h"
 
 namespace sa::engine {
@@ -77,12 +78,12 @@ struct AllocRun {
 };
 
 struct Allocation {
-  std::vector<AllocPiece> pieces;
+  PackedVec<AllocPiece> pieces;
   /// Sharing mode only (CoreRows): the allocation units (cores, or CPUs with CR_CPU) each
   /// piece holds, as bit masks in the node's words, from pieces[i].unit_word.
   RareVec<std::uint64_t> units;
   /// A finished job's pieces after compact(): `pieces` is then empty.
-  std::vector<AllocRun> runs;
+  PackedVec<AllocRun> runs;
   std::int32_t row = -1;  // sharing mode: the partition row it is recorded in (-1: none)
   std::uint32_t cpus() const;
   std::uint64_t mem() const;

@@ -103,7 +103,7 @@ struct SimJob {
   std::uint32_t user_id = 0, account_id = 0;  // Limits' interned ids
   std::uint16_t reason = kReasonNone;         // the Reason squeue would print now
   bool bf_tested = false;                     // reached a backfill will-run test
-  std::vector<ReasonSpan> reasons;            // every change, from submission on
+  PackedVec<ReasonSpan> reasons;              // every change, from submission on
   double run_secs_done = 0;                   // TRES-run-seconds already released by decay ticks
   RareVec<LimitBlock> limit_blocks;           // explained jobs: each distinct limit that held them
   std::int32_t resv = -1;                     // the advanced reservation it runs in, or -1

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/core/atom.h"
+#include "engine/core/packed_vec.h"
 #include "engine/core/rare_vec.h"
 #include "engine/sim_result.h"
 
@@ -17,6 +18,7 @@ namespace sa {
 namespace {
 
 using engine::Atom;
+using engine::PackedVec;
 using engine::RareVec;
 
 TEST(Atom, EqualTextIsOneStringAndReadsAsThatText) {
@@ -90,10 +92,60 @@ TEST(RareVec, CopiesAreDeepAndCompareByContent) {
 
 // The README's memory per job rests on these sizes (64-bit libstdc++): a field that makes a
 // job record, its request or a queue record grow shows up here before it shows in peak RSS.
+TEST(PackedVec, OnePointerNothingWhileEmptyAndActsAsAVector) {
+  EXPECT_EQ(sizeof(PackedVec<engine::ReasonSpan>), sizeof(void*));
+  PackedVec<std::int64_t> v;
+  EXPECT_TRUE(v.empty());
+  EXPECT_EQ(v.capacity(), 0U);
+  EXPECT_EQ(v.begin(), v.end());
+  for (std::int64_t i = 0; i < 100; ++i) v.push_back(i * i);
+  EXPECT_EQ(v.size(), 100U);
+  EXPECT_EQ(v[99], 9801);
+  EXPECT_EQ(v.back(), 9801);
+  EXPECT_EQ(v.at(3), 9);
+  EXPECT_THROW((void)v.at(100), std::out_of_range);
+  v.emplace_back(v[0]);  // an argument that points into the vector survives its growth
+  EXPECT_EQ(v.back(), 0);
+  v.resize(3);
+  EXPECT_EQ(v.vec(), (std::vector<std::int64_t>{0, 1, 4}));
+  v.resize(5, 7);
+  EXPECT_EQ(v, (std::vector<std::int64_t>{0, 1, 4, 7, 7}));
+  v.pop_back();
+  v.shrink_to_fit();
+  EXPECT_EQ(v.capacity(), 4U);
+  v.clear();
+  EXPECT_TRUE(v.empty());
+  EXPECT_EQ(v.capacity(), 4U);  // clear keeps the storage, as std::vector does
+  v.shrink_to_fit();
+  EXPECT_EQ(v.capacity(), 0U);
+  v.assign(3, 2);
+  EXPECT_EQ(v, (std::vector<std::int64_t>{2, 2, 2}));
+}
+
+TEST(PackedVec, CopiesAreDeepMovesTakeTheBlock) {
+  PackedVec<Atom> a{Atom("x"), Atom("y")};
+  PackedVec<Atom> b = a;
+  b[0] = "z";
+  EXPECT_EQ(a[0], "x");
+  EXPECT_FALSE(a == b);
+  b = a;
+  EXPECT_TRUE(a == b);
+  const Atom* block = a.data();
+  PackedVec<Atom> c = std::move(a);
+  EXPECT_EQ(c.data(), block);
+  EXPECT_TRUE(a.empty());  // NOLINT(bugprone-use-after-move): a moved-from vector is empty
+  a = std::vector<Atom>{Atom("q")};
+  EXPECT_EQ(a.size(), 1U);
+  a = PackedVec<Atom>{};
+  EXPECT_TRUE(a.empty());
+  std::vector<Atom> seen(c.rbegin(), c.rend());
+  EXPECT_EQ(seen, (std::vector<Atom>{Atom("y"), Atom("x")}));
+}
+
 TEST(JobLayout, RecordSizesStayWhereTheMemoryFiguresPutThem) {
-  EXPECT_LE(sizeof(engine::JobRequest), 248U);
-  EXPECT_LE(sizeof(engine::SimJob), 584U);
-  EXPECT_LE(sizeof(engine::SimRecord), 248U);
+  EXPECT_LE(sizeof(engine::JobRequest), 232U);
+  EXPECT_LE(sizeof(engine::SimJob), 520U);
+  EXPECT_LE(sizeof(engine::SimRecord), 232U);
   EXPECT_LE(sizeof(engine::ReasonSpan), 16U);
 }
 
