@@ -39,6 +39,11 @@ FileId SourceManager::add(std::string path, std::string content) {
 std::string_view SourceManager::line_text(FileId id, int line) const {
   if (id < 0 || static_cast<std::size_t>(id) >= files_.size() || line < 1) return {};
   const SourceFile& f = file(id);
+  if (f.shed) {
+    const auto at = std::lower_bound(f.kept.begin(), f.kept.end(), line,
+                                     [](const std::pair<int, std::string>& k, int l) { return k.first < l; });
+    return at != f.kept.end() && at->first == line ? std::string_view(at->second) : std::string_view();
+  }
   auto index = static_cast<std::size_t>(line - 1);
   if (index >= f.line_starts.size()) return {};
   std::size_t begin = f.line_starts[index];
@@ -46,6 +51,22 @@ std::string_view SourceManager::line_text(FileId id, int line) const {
   std::string_view text(f.content.data() + begin, end - begin);
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.remove_suffix(1);
   return text;
+}
+
+void SourceManager::keep_lines(FileId id, std::vector<int> lines) {
+  if (id < 0 || static_cast<std::size_t>(id) >= files_.size()) return;
+  std::sort(lines.begin(), lines.end());
+  lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
+  std::vector<std::pair<int, std::string>> kept;
+  for (int l : lines) {
+    const std::string_view text = line_text(id, l);
+    if (!text.empty()) kept.emplace_back(l, std::string(text));
+  }
+  SourceFile& f = *files_[static_cast<std::size_t>(id)];
+  f.kept = std::move(kept);
+  f.shed = true;
+  f.content = std::string();
+  f.line_starts = std::vector<std::size_t>();
 }
 
 }  // namespace sa

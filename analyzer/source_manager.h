@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "analyzer/input_limits.h"
@@ -26,8 +27,11 @@ struct SourceLoc {
 
 struct SourceFile {
   std::string path;     // as given or resolved, used for display
-  std::string content;  // raw bytes
+  std::string content;  // raw bytes (empty once shed)
   std::vector<std::size_t> line_starts;
+  // After SourceManager::keep_lines: the only lines left, by line number.
+  bool shed = false;
+  std::vector<std::pair<int, std::string>> kept;
 };
 
 class SourceManager {
@@ -48,6 +52,10 @@ class SourceManager {
   /// The text of a 1-based line without its line terminator; empty if out of range.
   std::string_view line_text(FileId id, int line) const;
   std::size_t file_count() const { return files_.size(); }
+  /// Drops a file's text but for `lines` (1-based), which line_text still gives. A workload of
+  /// 100,000 jobs is megabytes of text that only its diagnostics' snippets read again; a
+  /// caller sheds it once every diagnostic about it has been made and nothing re-reads it.
+  void keep_lines(FileId id, std::vector<int> lines);
 
  private:
   std::vector<std::unique_ptr<SourceFile>> files_;

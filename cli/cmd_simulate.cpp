@@ -39,6 +39,7 @@ int run_simulate(const SiteOptions& so, const EngineOptions& e) {
   }
   opt.progress = progress_bar(e.progress);
   if (!apply_start(e, in->workload, opt)) return kExitUsage;
+  engine::shed_workload_text(*in);  // (read; the run cites none of its lines)
   engine::Simulator sim(in->site, opt);
   const std::size_t jobs = in->workload.jobs.size();
   engine::SimResult result = sim.run(std::move(in->workload));  // (its jobs are not read again)

@@ -54,7 +54,9 @@ std::string load_accounting(const SitePaths& p, LoadedSite& in) {
 
 std::string load_workload(const SitePaths& p, LoadedSite& in) {
   if (!p.workload.empty()) {
+    in.workload_files.first = static_cast<FileId>(in.sources.file_count());
     auto w = read_workload(p.workload, in.sources, in.diagnostics, {p.stop_on_error});
+    in.workload_files.second = static_cast<FileId>(in.sources.file_count());
     if (!w) return w.error();
     in.workload = std::move(*w);
     in.workload.jobs.shrink_to_fit();  // the readers grow it by doubling; it lives as long as the run
@@ -112,6 +114,16 @@ Result<std::unique_ptr<LoadedSite>> load_site(const SitePaths& p) {
   if (std::string e = load_workload(p, *in); !e.empty()) return Error{e};
   if (in->has_workload) check_reservation_windows(*in);
   return in;
+}
+
+void shed_workload_text(LoadedSite& site, std::size_t min_bytes) {
+  for (FileId id = site.workload_files.first; id < site.workload_files.second; ++id) {
+    if (site.sources.file(id).content.size() < min_bytes) continue;
+    std::vector<int> cited;
+    for (const Diagnostic& d : site.diagnostics.all())
+      if (d.loc.file == id) cited.push_back(d.loc.line);
+    site.sources.keep_lines(id, std::move(cited));
+  }
 }
 
 }  // namespace sa::engine

@@ -41,6 +41,7 @@ struct LoadedSite {
   Workload workload;
   bool has_workload = false;
   std::map<std::string, std::string> partition_map;
+  std::pair<FileId, FileId> workload_files{0, 0};  // the --workload file's ids: [first, second)
 };
 
 /// Reads every file named; a file that cannot be read at all (or --usage without --assoc)
@@ -51,5 +52,11 @@ Result<std::unique_ptr<LoadedSite>> load_site(const SitePaths& paths);
 /// Gives a site without a load the default load lint simulates (the same jobs for the same
 /// seed and span), with the QOS it assumes added to the site.
 void use_default_load(LoadedSite& site, const DefaultLoadOptions& options);
+
+/// Drops the text of a --workload file of at least `min_bytes` (and of the gzip bytes it was
+/// unpacked from) but the lines its diagnostics cite, so a long simulation does not hold a
+/// trace it has already read. Only for a command that reads the load's text no more and makes
+/// no new diagnostic about it (the site's own files are untouched: the model may point into them).
+void shed_workload_text(LoadedSite& site, std::size_t min_bytes = std::size_t{1} << 20);
 
 }  // namespace sa::engine
