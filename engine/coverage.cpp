@@ -27,7 +27,8 @@ void count(PartitionCoverage& c, const SimJob& job) {
   ++c.offered;
   if (job.state == JobState::kRejected) {
     ++c.refused;
-    ++c.refused_reasons[job.reject_error.empty() ? job.reject_reason : job.reject_error];
+    ++c.refused_reasons[job.rare.get().reject_error.empty() ? job.rare.get().reject_reason
+                                                            : job.rare.get().reject_error];
   } else if (job.start != kNoTime) {
     ++c.started;
   } else if (job.state == JobState::kPending) {

@@ -16,12 +16,12 @@ const Demand& Simulator::fit_demand(SimJob& job, const SimRecord& rec, Demand& c
   if (job.req.switches == 0 || pool_.placement() != Placement::kTopologyTree) return rec.demand;
   // cons_tres _eval_nodes_topo: the first evaluation starts the wait; time_waiting is the real
   // now's distance from it, in backfill's will-run tests of later times too.
-  if (job.wait4switch_start == kNoTime) job.wait4switch_start = now_;
+  if (job.rare.get().wait4switch_start == kNoTime) job.rare.edit().wait4switch_start = now_;
   // job_mgr.c _max_switch_wait: the wait asked for (INFINITE when not), at most max_switch_wait.
   const std::int64_t most = conf_.scheduler.max_switch_wait;
   const std::int64_t wait4switch = job.req.switch_wait == kNoTime ? most : std::min(job.req.switch_wait, most);
   // _eval_nodes_topo's fini: time_waiting >= wait4switch accepts any placement (best_switch).
-  if (now_ - job.wait4switch_start >= wait4switch) return rec.demand;
+  if (now_ - job.rare.get().wait4switch_start >= wait4switch) return rec.demand;
   copy = rec.demand;
   copy.max_leaf_switches = job.req.switches;
   return copy;
@@ -86,22 +86,23 @@ void Simulator::on_timeslice() {
     const auto [end, j] = unscheduled_ends_.top();
     unscheduled_ends_.pop();
     const SimJob& job = jobs_[j];
-    if (job.state == JobState::kRunning && !job.suspended && job.planned_end == end)
+    if (job.state == JobState::kRunning && !job.rare.get().suspended && job.planned_end == end)
       events_.push(end, EventType::kEnd, j);
   }
 }
 
 void Simulator::suspend(std::uint32_t j) {
   SimJob& job = jobs_[j];
-  if (job.state != JobState::kRunning || job.suspended) return;
-  const std::int64_t since = job.suspend_time != kNoTime ? job.suspend_time : job.start;
+  if (job.state != JobState::kRunning || job.rare.get().suspended) return;
+  JobRare& r = job.rare.edit();
+  const std::int64_t since = r.suspend_time != kNoTime ? r.suspend_time : job.start;
   probes_.interval(job, since, now_, false);
   // job_suspend(): the run so far is banked; end_time is left as it was.
-  job.pre_sus_time += now_ - since;
-  job.suspend_time = now_;
-  job.suspended = true;
+  r.pre_sus_time += now_ - since;
+  r.suspend_time = now_;
+  r.suspended = true;
   job.planned_end = kNoTime;  // its end event no longer applies
-  ++job.suspends;
+  ++r.suspends;
   counts_.suspended();
   job.events.push_back({now_, JobEvent::Kind::kSuspend, 0});
   bf_changed_ = true;
@@ -109,22 +110,24 @@ void Simulator::suspend(std::uint32_t j) {
 
 void Simulator::resume(std::uint32_t j) {
   SimJob& job = jobs_[j];
-  if (job.state != JobState::kRunning || !job.suspended) return;
-  probes_.interval(job, job.suspend_time, now_, true);
-  job.tot_sus_time += now_ - job.suspend_time;
-  job.suspended = false;
-  job.suspend_time = now_;
+  if (job.state != JobState::kRunning || !job.rare.get().suspended) return;
+  probes_.interval(job, job.rare.get().suspend_time, now_, true);
+  JobRare& r = job.rare.edit();
+  r.tot_sus_time += now_ - r.suspend_time;
+  r.suspended = false;
+  r.suspend_time = now_;
   const SimRecord& rec = job.recs[static_cast<std::size_t>(job.run_rec)];
   // Suspended time does not count against the limit: end_time = now + limit - run so far
   // (unless a preemption's grace period set it).
-  if (rec.time_limit >= 0 && job.preempt_time == kNoTime) set_limit_end(j, now_ + rec.time_limit - job.pre_sus_time);
-  std::int64_t left = job.req.run_time - job.pre_sus_time;
+  if (rec.time_limit >= 0 && job.rare.get().preempt_time == kNoTime)
+    set_limit_end(j, now_ + rec.time_limit - job.rare.get().pre_sus_time);
+  std::int64_t left = job.req.run_time - job.rare.get().pre_sus_time;
   if (rec.time_limit >= 0) {
     const Partition& part = conf_.partitions[rec.part];
     const std::int64_t over = static_cast<std::int64_t>(part.over_time_limit.value_or(conf_.over_time_limit)) * 60;
-    left = std::min(left, rec.time_limit + over - job.pre_sus_time);
+    left = std::min(left, rec.time_limit + over - job.rare.get().pre_sus_time);
   }
-  if (job.preempt_time != kNoTime) left = std::min(left, job.limit_end - now_);
+  if (job.rare.get().preempt_time != kNoTime) left = std::min(left, job.limit_end - now_);
   job.planned_end = now_ + std::max<std::int64_t>(left, 0);
   schedule_end(j);
   counts_.resumed();
@@ -168,7 +171,7 @@ void Simulator::stop_preempted(std::uint32_t j, std::uint32_t by) {
   } else {
     // CANCEL (and a SUSPEND without gang, which Slurm can only kill): the job ends PREEMPTED.
     job.events.push_back({now_, JobEvent::Kind::kPreemptCancel, by});
-    job.lost_cpu_seconds += lost;  // (requeue() counts its own)
+    job.rare.edit().lost_cpu_seconds += lost;  // (requeue() counts its own)
     finish_job(j, EndState::kPreempted);
   }
   trigger_direct();
@@ -177,7 +180,7 @@ void Simulator::stop_preempted(std::uint32_t j, std::uint32_t by) {
 
 void Simulator::preempt(std::uint32_t victim, std::uint32_t by, bool honour_grace) {
   SimJob& job = jobs_[victim];
-  if (job.state != JobState::kRunning || job.preempt_time != kNoTime) return;
+  if (job.state != JobState::kRunning || job.rare.get().preempt_time != kNoTime) return;
   const std::int64_t grace =
       honour_grace ? preempt_.grace(job.recs[static_cast<std::size_t>(job.run_rec)].part, job.qos) : 0;
   if (grace <= 0) {
@@ -186,9 +189,9 @@ void Simulator::preempt(std::uint32_t victim, std::uint32_t by, bool honour_grac
   }
   // _job_check_grace: SIGCONT + SIGTERM now, end_time cut to now + GraceTime; the job is
   // taken to keep working until then (one that exits on SIGTERM would free its CPUs sooner).
-  job.preempt_time = now_;
+  job.rare.edit().preempt_time = now_;
   job.events.push_back({now_, JobEvent::Kind::kPreemptGrace, by});
-  if (job.suspended) resume(victim);  // SIGCONT
+  if (job.rare.get().suspended) resume(victim);  // SIGCONT
   set_limit_end(victim, std::min(job.limit_end, now_ + grace));
   if (job.planned_end != kNoTime && job.planned_end > job.limit_end) {
     job.planned_end = kNoTime;
@@ -199,7 +202,7 @@ void Simulator::preempt(std::uint32_t victim, std::uint32_t by, bool honour_grac
 
 void Simulator::on_grace_end(std::uint32_t j) {
   SimJob& job = jobs_[j];
-  if (job.state != JobState::kRunning || job.preempt_time == kNoTime || now_ < job.limit_end) return;
+  if (job.state != JobState::kRunning || job.rare.get().preempt_time == kNoTime || now_ < job.limit_end) return;
   std::uint32_t by = 0;
   for (auto it = job.events.rbegin(); it != job.events.rend(); ++it) {
     if (it->kind == JobEvent::Kind::kPreemptGrace) {
@@ -238,8 +241,8 @@ bool Simulator::try_preempt(std::uint32_t j, std::uint32_t r, const NodeBitset& 
       preempt_victims(cands, fit_demand(job, rec, copy), allowed, nodes);
   if (!victims) return false;
   // A preemptor that signalled jobs less than KillWait + MessageTimeout ago waits for them.
-  if (job.preempt_start != kNoTime && job.preempt_start > now_ - preempt_hold_) return false;
-  job.preempt_start = now_;
+  if (job.rare.get().preempt_start != kNoTime && job.rare.get().preempt_start > now_ - preempt_hold_) return false;
+  job.rare.edit().preempt_start = now_;
   for (std::uint32_t k : *victims) preempt(k, job.req.id, true);
   if (chosen) *chosen = nodes;
   return false;

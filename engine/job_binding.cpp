@@ -69,8 +69,8 @@ void Simulator::bind_taken(std::vector<JobRequest> requests) {
 
 void Simulator::refuse(SimJob& job, const char* error, const std::string& detail) {
   job.state = JobState::kRejected;
-  job.reject_error = error;
-  job.reject_reason = detail.empty() ? std::string(error) : fmt::format("{}: {}", error, detail);
+  job.rare.edit().reject_error = error;
+  job.rare.edit().reject_reason = detail.empty() ? std::string(error) : fmt::format("{}: {}", error, detail);
 }
 
 std::string Simulator::refusal(const JobRequest& request) {
@@ -78,7 +78,7 @@ std::string Simulator::refusal(const JobRequest& request) {
   job.req = request;
   bind_job(job);
   if (job.state != JobState::kRejected && limits_.active()) refuse_over_submit_limits(job);
-  return job.state == JobState::kRejected ? job.reject_reason.str() : std::string();
+  return job.state == JobState::kRejected ? job.rare.get().reject_reason.str() : std::string();
 }
 
 bool Simulator::refuse_over_submit_limits(SimJob& job) {

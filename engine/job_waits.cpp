@@ -25,7 +25,8 @@ void Simulator::bind_dependencies() {
     job.dep_jobs.clear();
     for (const Dependency& d : job.req.dependencies) {
       // singleton waits on its name group (bind_name_groups), unless it is the group's first.
-      if (d.type == DependencyType::kSingleton) replayed = replayed || (job.name_group >= 0 && job.name_pos > 0);
+      if (d.type == DependencyType::kSingleton)
+        replayed = replayed || (job.rare.get().name_group >= 0 && job.rare.get().name_pos > 0);
       auto it = index.find(d.job_id);
       const bool known = d.type != DependencyType::kSingleton && it != index.end() && it->second != i;
       job.dep_jobs.push_back(known ? static_cast<std::int32_t>(it->second) : -1);
@@ -58,8 +59,8 @@ void Simulator::bind_name_groups() {
         by_name.emplace(std::make_pair(job.req.user, job.req.name), static_cast<std::int32_t>(name_groups_.size()));
     if (fresh) name_groups_.emplace_back();
     NameGroup& g = name_groups_[static_cast<std::size_t>(it->second)];
-    job.name_group = it->second;
-    job.name_pos = static_cast<std::uint32_t>(g.members.size());
+    job.rare.edit().name_group = it->second;
+    job.rare.edit().name_pos = static_cast<std::uint32_t>(g.members.size());
     g.members.push_back(i);
   }
 }
@@ -86,11 +87,11 @@ Simulator::DepState Simulator::dependency_state(const SimJob& job, std::int64_t&
     bool never = false;
     if (d.type == DependencyType::kSingleton) {
       at = job.req.submit;
-      if (job.name_group >= 0) {
-        NameGroup& g = name_groups_[static_cast<std::size_t>(job.name_group)];
+      if (job.rare.get().name_group >= 0) {
+        NameGroup& g = name_groups_[static_cast<std::size_t>(job.rare.get().name_group)];
         advance_name_group(g);
         // The job itself is unfinished, so the finished prefix stops at it at the most.
-        at = g.first_open >= job.name_pos ? std::max(at, g.ended) : kNoTime;
+        at = g.first_open >= job.rare.get().name_pos ? std::max(at, g.ended) : kNoTime;
       }
     } else if (!dep || dep->state == JobState::kRejected) {
       at = job.req.submit;
@@ -164,7 +165,7 @@ void Simulator::dependencies_moved(std::uint32_t j) {
     for (std::uint32_t k : dependents_[j]) recheck_dependencies(k);
   }
   // singleton: only the group's first unfinished job can have become free.
-  if (const std::int32_t gi = jobs_[j].name_group; gi >= 0) {
+  if (const std::int32_t gi = jobs_[j].rare.get().name_group; gi >= 0) {
     NameGroup& g = name_groups_[static_cast<std::size_t>(gi)];
     advance_name_group(g);
     if (g.first_open < g.members.size()) recheck_dependencies(g.members[g.first_open]);

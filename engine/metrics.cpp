@@ -52,7 +52,7 @@ GangMetrics gang_metrics(const SimResult& r, const Site& site) {
   std::vector<double> stretches;
   double sum = 0;
   for (const SimJob& j : r.jobs) {
-    if (j.suspends > 0) ++g.suspended_jobs;
+    if (j.rare.get().suspends > 0) ++g.suspended_jobs;
     if (j.state != JobState::kDone || j.start == kNoTime || j.end_state == EndState::kPreempted) continue;
     const double stretch = stretch_of(j);
     stretches.push_back(stretch);
@@ -134,7 +134,7 @@ void tally_started_job(const SimJob& j, const SimResult& r, const Site& site, Jo
   const double run = static_cast<double>(std::max<std::int64_t>(0, end - j.start));
   // Suspended time holds CPUs without using them: utilisation counts running time only
   // (above 100 % it means CPUs were overcommitted, e.g. FORCE without gang).
-  t.cpu_seconds += std::max(0.0, run - static_cast<double>(j.tot_sus_time)) * j.alloc.cpus();
+  t.cpu_seconds += std::max(0.0, run - static_cast<double>(j.rare.get().tot_sus_time)) * j.alloc.cpus();
   const double wait = static_cast<double>(j.start - j.begin);
   const double slowdown = std::max(1.0, (wait + run) / std::max(run, 10.0));
   const SimRecord& rec = j.recs[static_cast<std::size_t>(j.run_rec)];
@@ -209,7 +209,7 @@ void set_account_shares(const SimResult& r, const AssocTree& tree, const JobTall
 
 double stretch_of(const SimJob& j) {
   const double wall = static_cast<double>(j.end - j.start);
-  const double ran = wall - static_cast<double>(j.tot_sus_time);
+  const double ran = wall - static_cast<double>(j.rare.get().tot_sus_time);
   return ran > 0 ? wall / ran : 1.0;
 }
 
@@ -232,8 +232,8 @@ Metrics compute_metrics(const SimResult& r, const Site& site) {
   }
   set_utilisation(r, *site.config, t.cpu_seconds, m);
   for (const SimJob& j : r.jobs) {
-    m.requeues += j.requeues;
-    m.lost_cpu_seconds += j.lost_cpu_seconds;
+    m.requeues += j.rare.get().requeues;
+    m.lost_cpu_seconds += j.rare.get().lost_cpu_seconds;
   }
   m.gang = gang_metrics(r, site);
   const std::size_t starts = m.main_starts + m.backfill_starts;

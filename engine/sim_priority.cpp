@@ -16,7 +16,7 @@ constexpr std::uint32_t kTopPriority = 0xFFFF0000U;  // priority/basic's first v
 void Simulator::charge_usage(SimJob& job, std::int64_t from, std::int64_t to) {
   // _apply_new_usage charges suspended jobs too, up to their end_time, which stays where it
   // was when they were suspended.
-  if (job.suspended && job.limit_end != kNoTime) to = std::min(to, job.limit_end);
+  if (job.rare.get().suspended && job.limit_end != kNoTime) to = std::min(to, job.limit_end);
   if (!site_.tree || job.assoc == kNoAssoc || to <= from) return;
   double factor = 1.0;
   if (job.qos >= 0) {
@@ -27,7 +27,7 @@ void Simulator::charge_usage(SimJob& job, std::int64_t from, std::int64_t to) {
   if (limits_.tracks_usage() && job.run_rec >= 0) {
     // The decay thread also feeds the limits: TRES-minutes used (decayed, with UsageFactor)
     // and TRES-run-minutes released.
-    job.run_secs_done += static_cast<double>(to - from);
+    job.rare.edit().run_secs_done += static_cast<double>(to - from);
     limits_.job_ran(limit_key(job, job.recs[static_cast<std::size_t>(job.run_rec)]), alloc_tres(job), to - from,
                     decayed_charge(conf_.priority.decay_half_life, to - from, factor));
   }

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/rare_box.h"
 #include "engine/job.h"
 #include "engine/limits.h"
 #include "engine/priority.h"
@@ -83,6 +84,29 @@ inline constexpr const char* kInvalidLicense = "Invalid license specification";
 inline constexpr const char* kAccountingPolicy =
     "Job violates accounting/QOS policy (job submit limit, user's size and/or time limits)";
 
+/// What few jobs ever set, behind one pointer in SimJob (SimJob::rare): a refusal, requeues,
+/// gang scheduling and preemption, --switches and singleton bookkeeping, limits' run-time
+/// accounting. Every job holding these fields itself cost about 100 bytes a job.
+struct JobRare {
+  Atom reject_error;            // Slurm's own message for the refusal (slurm_errno.c), e.g. kInvalidQos
+  Atom reject_reason;           // that message, ": ", and what in the job or site caused it
+  double run_secs_done = 0;     // TRES-run-seconds already released by decay ticks
+  double lost_cpu_seconds = 0;  // CPU time of runs cut short (DOWN node, preemption)
+  std::uint32_t requeues = 0;   // times a DOWN node or a preemptor sent it back to the queue
+  std::uint32_t suspends = 0;
+  // Gang scheduling and preemption (job_mgr.c's suspend bookkeeping for the current run).
+  std::int64_t suspend_time = kNoTime;   // last suspend or resume
+  std::int64_t pre_sus_time = 0;         // seconds run before the last suspend
+  std::int64_t tot_sus_time = 0;         // seconds suspended, all runs
+  std::int64_t preempt_time = kNoTime;   // a preemptor signalled it (GraceTime running)
+  std::int64_t preempt_start = kNoTime;  // as a preemptor: when it last preempted jobs
+  // --switches (job_test.c _eval_nodes_topo): when the select plugin first placed it, or kNoTime.
+  std::int64_t wait4switch_start = kNoTime;
+  std::int32_t name_group = -1;  // singleton bookkeeping: its (user, job name) group, or -1
+  std::uint32_t name_pos = 0;    // and its place in that group (submit order)
+  bool suspended = false;        // (with the suspend bookkeeping above)
+};
+
 struct SimJob {
   JobRequest req;
   std::uint32_t assoc = kNoAssoc;
@@ -98,34 +122,18 @@ struct SimJob {
   StartedBy started_by = StartedBy::kNone;
   Allocation alloc;
   double billable = 0;
-  Atom reject_error;                          // Slurm's own message for the refusal (slurm_errno.c), e.g. kInvalidQos
-  Atom reject_reason;                         // that message, ": ", and what in the job or site caused it
   std::uint32_t user_id = 0, account_id = 0;  // Limits' interned ids
   std::uint16_t reason = kReasonNone;         // the Reason squeue would print now
   bool bf_tested = false;                     // reached a backfill will-run test
   PackedVec<ReasonSpan> reasons;              // every change, from submission on
-  double run_secs_done = 0;                   // TRES-run-seconds already released by decay ticks
   RareVec<LimitBlock> limit_blocks;           // explained jobs: each distinct limit that held them
   std::int32_t resv = -1;                     // the advanced reservation it runs in, or -1
-  std::uint32_t requeues = 0;                 // times a DOWN node or a preemptor sent it back to the queue
-  double lost_cpu_seconds = 0;                // CPU time of runs cut short (DOWN node, preemption)
-  // Gang scheduling and preemption (job_mgr.c's suspend bookkeeping for the current run).
-  std::int64_t suspend_time = kNoTime;   // last suspend or resume
-  std::int64_t pre_sus_time = 0;         // seconds run before the last suspend
-  std::int64_t tot_sus_time = 0;         // seconds suspended, all runs
-  std::int64_t limit_end = kNoTime;      // Slurm's end_time: start + limit, reset at resume
-  std::int64_t preempt_time = kNoTime;   // a preemptor signalled it (GraceTime running)
-  std::int64_t preempt_start = kNoTime;  // as a preemptor: when it last preempted jobs
-  std::uint32_t suspends = 0;
+  std::int64_t limit_end = kNoTime;           // Slurm's end_time: start + limit, reset at resume
   EndState end_state = EndState::kCompleted;
   bool waits_on_deps = false;      // a dependency on a job of the load is not met yet
-  bool suspended = false;          // (with the suspend bookkeeping above)
   RareVec<std::int32_t> dep_jobs;  // per req.dependencies item: the job's index, or -1
-  // --switches (job_test.c _eval_nodes_topo): when the select plugin first placed it, or kNoTime.
-  std::int64_t wait4switch_start = kNoTime;
-  std::int32_t name_group = -1;  // singleton bookkeeping: its (user, job name) group, or -1
-  std::uint32_t name_pos = 0;    // and its place in that group (submit order)
   RareVec<JobEvent> events;
+  RareBox<JobRare> rare;                                   // read with rare.get(), written with rare.edit()
   std::int64_t expected_end() const { return limit_end; }  // what backfill plans with
   /// The factors it started with (started jobs only): a record is repriced only while its
   /// job is pending, so the run record still holds them (a requeue clears run_rec and start).

@@ -24,8 +24,9 @@ std::int64_t horizon_guess(const std::vector<SimJob>& jobs, std::int64_t start) 
 
 std::int64_t SimJob::ran(std::int64_t now) const {
   if (start == kNoTime) return 0;
-  if (suspended) return pre_sus_time;
-  return pre_sus_time + now - (suspend_time != kNoTime ? suspend_time : start);
+  const JobRare& r = rare.get();
+  if (r.suspended) return r.pre_sus_time;
+  return r.pre_sus_time + now - (r.suspend_time != kNoTime ? r.suspend_time : start);
 }
 
 const char* job_event_name(JobEvent::Kind kind) {
@@ -263,7 +264,8 @@ void Simulator::finish(std::int64_t start) {
   account_unavailable(start);
   for (std::uint32_t j : running_) {
     const SimJob& job = jobs_[j];
-    probes_.interval(job, job.suspend_time != kNoTime ? job.suspend_time : job.start, now_, job.suspended);
+    probes_.interval(job, job.rare.get().suspend_time != kNoTime ? job.rare.get().suspend_time : job.start, now_,
+                     job.rare.get().suspended);
   }
   probes_.finish(pool_, conf_.nodes.size(), result_);
   counts_.finish(result_);

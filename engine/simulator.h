@@ -183,6 +183,7 @@ class Simulator {
   void finish_job(std::uint32_t j, EndState how);
   void on_node_event(std::uint32_t change);
   void requeue(std::uint32_t j);
+  void new_run(SimJob& job);
   /// A running job leaves the machine: last usage charged, limits released, resources back.
   void stop_running(std::uint32_t j);
   void submit_select_reason(SimJob& job);

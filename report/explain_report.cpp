@@ -58,7 +58,7 @@ void print_explanation(std::ostream& out, const engine::Explanation& e) {
   out << fmt::format("Submitted {}", when_text(j.req.submit));
   if (j.begin > j.req.submit) out << fmt::format(", eligible {} later", offset_text(j.begin - j.req.submit));
   if (j.state == engine::JobState::kRejected) {
-    out << ". Refused at submission: " << j.reject_reason << "\n";
+    out << ". Refused at submission: " << j.rare.get().reject_reason << "\n";
     return;
   }
   if (j.start != engine::kNoTime) {
@@ -111,7 +111,8 @@ nlohmann::json explanation_json(const engine::Explanation& e) {
           {"started_by", j.started_by == engine::StartedBy::kMain       ? "main"
                          : j.started_by == engine::StartedBy::kBackfill ? "backfill"
                                                                         : ""},
-          {"rejected", j.state == engine::JobState::kRejected ? nlohmann::json(j.reject_reason) : nlohmann::json()},
+          {"rejected",
+           j.state == engine::JobState::kRejected ? nlohmann::json(j.rare.get().reject_reason) : nlohmann::json()},
           {"intervals", spans},
           {"what_if", what_ifs}};
 }

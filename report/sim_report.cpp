@@ -138,7 +138,7 @@ void write_trace_csv(std::ostream& out, const engine::SimResult& r, const engine
     WeightedFactors w =
         weighted_factors(started ? j.start_factors() : (rec ? rec->factors : engine::PriorityFactors{}), conf.priority);
     auto t = [](std::int64_t v) { return v == engine::kNoTime ? std::string() : std::to_string(v); };
-    std::string reason = j.reject_reason;
+    std::string reason = j.rare.get().reject_reason;
     if (reason.empty() && !started && rec) reason = rec->hold_reason;
     if (reason.empty() && j.state == engine::JobState::kPending) reason = r.reason_name(j.reason);
     // Every Reason the job showed while pending: +seconds after submission, then the Reason.
@@ -167,8 +167,8 @@ void write_trace_csv(std::ostream& out, const engine::SimResult& r, const engine
         << csv_field(names.empty() ? std::string() : compress_hostlist(names)) << ',' << f0(w.age) << ',' << f0(w.assoc)
         << ',' << f0(w.fairshare) << ',' << f0(w.job_size) << ',' << f0(w.partition) << ',' << f0(w.qos) << ','
         << csv_field(tres_text(w)) << ',' << f0(w.nice) << ',' << f0(w.site) << ',' << t(j.req.recorded_start) << ','
-        << csv_field(reason) << ',' << csv_field(history) << ',' << end_state << ',' << j.tot_sus_time << ','
-        << j.suspends << ',' << j.requeues << ',' << csv_field(events) << ','
+        << csv_field(reason) << ',' << csv_field(history) << ',' << end_state << ',' << j.rare.get().tot_sus_time << ','
+        << j.rare.get().suspends << ',' << j.rare.get().requeues << ',' << csv_field(events) << ','
         << placement_legal(r, conf, sorted_parts, j, rec, pieces) << '\n';
   }
 }

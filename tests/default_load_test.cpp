@@ -97,7 +97,7 @@ TEST_P(Admission, DefaultLoadAvoidsTheRuleAndARecordedJobIsRefusedWithSlurmsMess
   const engine::SimResult bad = s.run({c.bad});
   const engine::SimJob& j = sa::test::find_job(bad, 1);
   ASSERT_EQ(j.state, engine::JobState::kRejected) << c.name;
-  EXPECT_EQ(j.reject_error, c.error) << j.reject_reason;
+  EXPECT_EQ(j.rare.get().reject_error, c.error) << j.rare.get().reject_reason;
   const engine::LoadCoverage bad_cov = engine::load_coverage(bad, *s.site.config);
   ASSERT_NE(bad_cov.find("p"), nullptr);
   EXPECT_EQ(bad_cov.find("p")->refused_reasons.at(c.error), 1u);

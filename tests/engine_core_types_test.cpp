@@ -11,8 +11,10 @@
 
 #include "engine/core/atom.h"
 #include "engine/core/packed_vec.h"
+#include "engine/core/rare_box.h"
 #include "engine/core/rare_vec.h"
 #include "engine/sim_result.h"
+#include "tests/engine_test_util.h"
 
 namespace sa {
 namespace {
@@ -142,9 +144,45 @@ TEST(PackedVec, CopiesAreDeepMovesTakeTheBlock) {
   EXPECT_EQ(seen, (std::vector<Atom>{Atom("y"), Atom("x")}));
 }
 
+TEST(RareBox, ReadsDefaultsUntilTheFirstWriteAndCopiesDeep) {
+  engine::RareBox<engine::JobRare> a;
+  EXPECT_FALSE(a.allocated());
+  EXPECT_EQ(a.get().suspend_time, engine::kNoTime);  // the defaults, nothing allocated
+  EXPECT_EQ(a.get().name_group, -1);
+  EXPECT_FALSE(a.allocated());
+  a.edit().requeues = 2;
+  ASSERT_TRUE(a.allocated());
+  engine::RareBox<engine::JobRare> b = a;
+  b.edit().requeues = 5;
+  EXPECT_EQ(a.get().requeues, 2U);
+  EXPECT_EQ(b.get().requeues, 5U);
+  b = engine::RareBox<engine::JobRare>{};
+  EXPECT_FALSE(b.allocated());
+  a.reset();
+  EXPECT_EQ(a.get().requeues, 0U);
+  EXPECT_EQ(sizeof(a), sizeof(void*));
+}
+
+// Jobs that run to the end keep no JobRare; a refused one keeps its refusal there.
+TEST(RareBox, OnlyJobsWithRareStateAllocateIt) {
+  const test::SimSite site(
+      "NodeName=n[1-2] CPUs=4 RealMemory=1000\nPartitionName=p Nodes=ALL Default=YES MaxTime=60\n");
+  const engine::SimResult r =
+      site.run({test::job(1, 0, 4, 30, 60, "p"), test::job(2, 0, 8, 30, 60, "p"), test::job(3, 5, 16, 30, 60, "p")});
+  ASSERT_EQ(r.jobs.size(), 3U);
+  EXPECT_EQ(test::find_job(r, 1).state, engine::JobState::kDone);
+  EXPECT_EQ(test::find_job(r, 2).state, engine::JobState::kDone);
+  EXPECT_FALSE(test::find_job(r, 1).rare.allocated());
+  EXPECT_FALSE(test::find_job(r, 2).rare.allocated());
+  const engine::SimJob& refused = test::find_job(r, 3);  // more CPUs than the partition has
+  EXPECT_EQ(refused.state, engine::JobState::kRejected);
+  EXPECT_TRUE(refused.rare.allocated());
+  EXPECT_EQ(refused.rare.get().reject_error, engine::kNodeConfigUnavailable);
+}
+
 TEST(JobLayout, RecordSizesStayWhereTheMemoryFiguresPutThem) {
   EXPECT_LE(sizeof(engine::JobRequest), 232U);
-  EXPECT_LE(sizeof(engine::SimJob), 520U);
+  EXPECT_LE(sizeof(engine::SimJob), 440U);
   EXPECT_LE(sizeof(engine::SimRecord), 232U);
   EXPECT_LE(sizeof(engine::ReasonSpan), 16U);
 }

@@ -383,8 +383,8 @@ void expect_job(const Capture& c, const engine::SimResult& r, std::uint32_t id, 
   ASSERT_NE(j.end, engine::kNoTime) << "never ended (real " << c.rel(run.end) << ")";
   EXPECT_LE(std::llabs(j.end - real_end), tol) << "end: engine " << c.rel(j.end) << ", real " << c.rel(real_end);
   if (race == 0) {
-    EXPECT_LE(std::llabs(j.tot_sus_time - run.suspended), 2 + std::llabs(run.elapsed - c.work_s.at(id)))
-        << "suspended: engine " << j.tot_sus_time << " s, real " << run.suspended << " s";
+    EXPECT_LE(std::llabs(j.rare.get().tot_sus_time - run.suspended), 2 + std::llabs(run.elapsed - c.work_s.at(id)))
+        << "suspended: engine " << j.rare.get().tot_sus_time << " s, real " << run.suspended << " s";
   }
   EXPECT_EQ(state_name(j.end_state), run.state);
 }
@@ -474,7 +474,7 @@ TEST(EngineGangGolden, EveryCaptureLoadsAndEverySbatchCallIsReplayed) {
     EXPECT_TRUE(c.conf->config.preempt.mode.gang || std::string(name).starts_with("p2"));
     const engine::SimResult r = c.run();
     for (const engine::SimJob& j : r.jobs) {
-      EXPECT_NE(j.state, engine::JobState::kRejected) << "job " << j.req.id << ": " << j.reject_reason;
+      EXPECT_NE(j.state, engine::JobState::kRejected) << "job " << j.req.id << ": " << j.rare.get().reject_reason;
     }
   }
 }
@@ -493,9 +493,9 @@ TEST(EngineGangGolden, EndMinusStartMinusSuspendedIsTheWork) {
     const engine::SimResult r = c.run();
     for (const engine::SimJob& j : r.jobs) {
       if (j.end == engine::kNoTime || j.end_state != engine::EndState::kCompleted) continue;
-      EXPECT_EQ(j.end - j.start - j.tot_sus_time, j.req.run_time)
+      EXPECT_EQ(j.end - j.start - j.rare.get().tot_sus_time, j.req.run_time)
           << name << " job " << j.req.id << ": start " << c.rel(j.start) << " end " << c.rel(j.end) << " suspended "
-          << j.tot_sus_time;
+          << j.rare.get().tot_sus_time;
     }
   }
 }
@@ -782,7 +782,7 @@ TEST(EngineGangGolden, P3bExemptTimeProtectsAYoungRequeueModeJob) {
   Capture c("p3b_qos_exempt_time");
   const engine::SimResult r = c.run();
   expect_jobs(c, r, {1, 2, 3});
-  EXPECT_EQ(find(r, 2).requeues, 0u);
+  EXPECT_EQ(find(r, 2).rare.get().requeues, 0u);
   EXPECT_TRUE(find(r, 1).events.empty());
   EXPECT_GE(find(r, 4).start, find(r, 2).end);
   EXPECT_LE(std::llabs(find(r, 4).start - c.last_run(4).start), kStartTol);
@@ -800,7 +800,7 @@ TEST(EngineGangGolden, P3aQosSuspendTimeslicesAndRequeueModeRequeues) {
   EXPECT_TRUE(find(r, 2).events.empty());
   EXPECT_TRUE(find(r, 5).events.empty());
   const engine::SimJob& j3 = find(r, 3);
-  EXPECT_EQ(j3.requeues, 1u);
+  EXPECT_EQ(j3.rare.get().requeues, 1u);
   const std::int64_t requeued = event_at(j3, JobEvent::Kind::kPreemptRequeue);
   EXPECT_LE(std::llabs(requeued - c.real_event(3, "preempt_requeue")), kTurnTol)
       << "requeue: engine " << c.rel(requeued) << ", real " << c.rel(c.real_event(3, "preempt_requeue"));
@@ -840,7 +840,7 @@ TEST(EngineGangGolden, P2RequeueCancelAndGraceTime) {
   Capture c("p2_partition_requeue_cancel");
   const engine::SimResult r = c.run();
   const engine::SimJob& j1 = find(r, 1);
-  EXPECT_EQ(j1.requeues, 1u);
+  EXPECT_EQ(j1.rare.get().requeues, 1u);
   const std::int64_t requeued = event_at(j1, JobEvent::Kind::kPreemptRequeue);
   EXPECT_EQ(c.rel(requeued), c.rel(c.real_event(1, "preempt_requeue")));
   EXPECT_LE(std::llabs(j1.begin - c.runs.at(1).back().eligible), 1)
@@ -853,7 +853,7 @@ TEST(EngineGangGolden, P2RequeueCancelAndGraceTime) {
   // CANCEL without grace.
   const engine::SimJob& j5 = find(r, 5);
   EXPECT_EQ(j5.end_state, engine::EndState::kPreempted);
-  EXPECT_EQ(j5.requeues, 0u);
+  EXPECT_EQ(j5.rare.get().requeues, 0u);
   EXPECT_LE(std::llabs(event_at(j5, JobEvent::Kind::kPreemptCancel) - c.real_event(5, "preempt_kill")), kTurnTol);
   EXPECT_LE(std::llabs(j5.end - c.last_run(5).end), kEndTol);
   expect_job(c, r, 10);
@@ -869,7 +869,7 @@ TEST(EngineGangGolden, P2RequeueCancelAndGraceTime) {
   const std::int64_t j2_requeued = event_at(find(r, 2), JobEvent::Kind::kPreemptRequeue);
   EXPECT_LE(std::llabs(j2_requeued - c.real_event(2, "preempt_requeue")), kTurnTol)
       << "engine " << c.rel(j2_requeued) << ", real " << c.rel(c.real_event(2, "preempt_requeue"));
-  EXPECT_EQ(find(r, 2).requeues, 1u);
+  EXPECT_EQ(find(r, 2).rare.get().requeues, 1u);
   EXPECT_EQ(state_name(find(r, 2).end_state), std::string("COMPLETED"));
 }
 
@@ -979,7 +979,7 @@ TEST(EngineGangGolden, PendingReasonsFollowSqueue) {
       if (name == std::string("p3a_qos_suspend_requeue") && id == 4) continue;  // DISABLED_P3a...
       const engine::SimJob& j = find(r, id);
       // The first wait (up to the first start), and a requeued job's second one.
-      const std::int64_t first_start = j.requeues ? engine::kNoTime : j.start;
+      const std::int64_t first_start = j.rare.get().requeues ? engine::kNoTime : j.start;
       std::vector<std::pair<std::vector<Seen>, std::vector<Seen>>> waits;
       if (first_start != engine::kNoTime) {
         waits.push_back(

@@ -60,9 +60,9 @@ TEST(EngineGang, TwoWholeClusterJobsTakeTurns) {
   // Each runs 300 s; suspended time is added back, so both take about twice as long.
   const engine::SimJob& j3 = find_job(r, 3);
   const engine::SimJob& j4 = find_job(r, 4);
-  EXPECT_EQ(j3.end - j3.start - j3.tot_sus_time, 300);
-  EXPECT_EQ(j4.end - j4.start - j4.tot_sus_time, 300);
-  EXPECT_GT(j3.tot_sus_time, 200);
+  EXPECT_EQ(j3.end - j3.start - j3.rare.get().tot_sus_time, 300);
+  EXPECT_EQ(j4.end - j4.start - j4.rare.get().tot_sus_time, 300);
+  EXPECT_GT(j3.rare.get().tot_sus_time, 200);
   EXPECT_EQ(j3.end_state, engine::EndState::kCompleted);
 }
 

@@ -192,7 +192,7 @@ const engine::SimJob* find(const engine::SimResult& r, std::uint32_t id) {
 }
 
 std::string why_not_started(const engine::SimResult& r, const engine::SimJob& j) {
-  return j.state == engine::JobState::kRejected ? "refused: " + j.reject_reason
+  return j.state == engine::JobState::kRejected ? "refused: " + j.rare.get().reject_reason
                                                 : "pending on " + r.reason_name(j.reason);
 }
 
@@ -233,7 +233,7 @@ TEST(MiniSlurmLimitsGolden, JobsOverAPerJobLimitAreAcceptedAndNeverStart) {
     for (const auto& [id, cancelled_at] : c.cancelled) {
       const engine::SimJob* j = find(r, id);
       ASSERT_NE(j, nullptr) << name << " job " << id;
-      EXPECT_NE(j->state, engine::JobState::kRejected) << name << " job " << id << ": " << j->reject_reason;
+      EXPECT_NE(j->state, engine::JobState::kRejected) << name << " job " << id << ": " << j->rare.get().reject_reason;
       EXPECT_TRUE(j->start == engine::kNoTime || j->start >= cancelled_at)
           << name << " job " << id << " started at " << j->start << "; real: pending until scancel at " << cancelled_at;
     }
@@ -282,10 +282,12 @@ TEST(MiniSlurmLimitsGolden, RefusedSubmissionsAreRefusedWithSbatchsReason) {
       ASSERT_NE(j, nullptr) << name << " " << f.argv;
       ASSERT_FALSE(f.reason.empty()) << name << " " << f.argv;
       EXPECT_EQ(j->state, engine::JobState::kRejected) << name << " " << f.argv << ": sbatch said " << f.reason;
-      EXPECT_NE(j->reject_reason.str().find(f.reason + ":"), std::string::npos)
-          << name << " " << f.argv << ": sbatch said " << f.reason << ", engine '" << j->reject_reason << "'";
-      EXPECT_TRUE(j->reject_reason.str().starts_with(f.message))
-          << name << " " << f.argv << ": sbatch said '" << f.message << "', engine '" << j->reject_reason << "'";
+      EXPECT_NE(j->rare.get().reject_reason.str().find(f.reason + ":"), std::string::npos)
+          << name << " " << f.argv << ": sbatch said " << f.reason << ", engine '" << j->rare.get().reject_reason
+          << "'";
+      EXPECT_TRUE(j->rare.get().reject_reason.str().starts_with(f.message))
+          << name << " " << f.argv << ": sbatch said '" << f.message << "', engine '" << j->rare.get().reject_reason
+          << "'";
     }
   }
 }

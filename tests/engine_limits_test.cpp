@@ -144,9 +144,9 @@ TEST(EngineLimits, SubmitLimitsRefuseAndDenyOnLimitRefusesPerJobLimits) {
   EXPECT_EQ(find_job(r, 2).state, engine::JobState::kPending);
   EXPECT_EQ(r.reason_name(find_job(r, 2).reason), "QOSMaxWallDurationPerJobLimit");
   EXPECT_EQ(find_job(r, 3).state, engine::JobState::kRejected);
-  EXPECT_NE(find_job(r, 3).reject_reason.str().find("AssocMaxSubmitJobLimit"), std::string::npos);
+  EXPECT_NE(find_job(r, 3).rare.get().reject_reason.str().find("AssocMaxSubmitJobLimit"), std::string::npos);
   EXPECT_EQ(find_job(r, 4).state, engine::JobState::kRejected);
-  EXPECT_NE(find_job(r, 4).reject_reason.str().find("QOSMaxWallDurationPerJobLimit"), std::string::npos);
+  EXPECT_NE(find_job(r, 4).rare.get().reject_reason.str().find("QOSMaxWallDurationPerJobLimit"), std::string::npos);
 }
 
 TEST(EngineLimits, LimitsNeedAccountingStorageEnforceLimits) {

@@ -96,7 +96,7 @@ TEST(EnginePlacement, ExcludedAndRequiredNodesAndTheMaxNodeCount) {
   EXPECT_EQ(nodes_of(s, r, 1), "n8");
   EXPECT_EQ(nodes_of(s, r, 2), "n[2,5]");
   EXPECT_EQ(find_job(r, 3).state, engine::JobState::kRejected);
-  EXPECT_EQ(find_job(r, 3).reject_error, engine::kNodeConfigUnavailable);
+  EXPECT_EQ(find_job(r, 3).rare.get().reject_error, engine::kNodeConfigUnavailable);
 }
 
 }  // namespace

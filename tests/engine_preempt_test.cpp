@@ -39,7 +39,7 @@ TEST(EnginePreempt, SuspendGangSuspendsTheLowerTierJobUntilThePreemptorEnds) {
   EXPECT_EQ(j1.events[1].kind, JobEvent::Kind::kResume);
   EXPECT_EQ(j1.events[1].at, 301);
   // Suspended time is added back: 1000 s of work end at 1 + 1000 + 200.
-  EXPECT_EQ(j1.tot_sus_time, 200);
+  EXPECT_EQ(j1.rare.get().tot_sus_time, 200);
   EXPECT_EQ(j1.end, 1201);
   EXPECT_TRUE(find_job(r, 2).events.empty());
   EXPECT_EQ(find_job(r, 2).end, 1001);
@@ -68,13 +68,13 @@ TEST(EnginePreempt, RequeueSendsTheLowestPreemptableJobBack) {
   const engine::SimJob& j1 = find_job(r, 1);
   // Job 1 is the first candidate (same key, lower id): requeued at 101, eligible again
   // 121 s later; the preemptor starts in the run its end triggers, the same second.
-  EXPECT_EQ(j1.requeues, 1u);
+  EXPECT_EQ(j1.rare.get().requeues, 1u);
   ASSERT_FALSE(j1.events.empty());
   EXPECT_EQ(j1.events[0].kind, JobEvent::Kind::kPreemptRequeue);
   EXPECT_EQ(j1.events[0].by, 3u);
   EXPECT_EQ(j1.events[0].at, 101);
   EXPECT_EQ(find_job(r, 3).start, 101);
-  EXPECT_EQ(j1.lost_cpu_seconds, 4.0 * 100);
+  EXPECT_EQ(j1.rare.get().lost_cpu_seconds, 4.0 * 100);
   // It runs again from scratch once the high job has left n1.
   EXPECT_EQ(j1.start, 301);
   EXPECT_EQ(j1.end, 1301);
@@ -109,7 +109,7 @@ TEST(EnginePreempt, ExemptTimeProtectsYoungJobs) {
   auto r = s.run({job(1, 0, 4, 1000, -1, "low"), job(2, 0, 4, 1000, -1, "low"), job(3, 100, 4, 200, -1, "high")});
   EXPECT_GE(find_job(r, 3).start, 601);
   EXPECT_LT(find_job(r, 3).start, 700);
-  EXPECT_EQ(find_job(r, 1).requeues, 1u);
+  EXPECT_EQ(find_job(r, 1).rare.get().requeues, 1u);
 }
 
 }  // namespace

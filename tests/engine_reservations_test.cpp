@@ -80,7 +80,7 @@ TEST(EngineReservations, ReservationJobsWaitForTheirWindowAndUseOnlyItsNodes) {
   EXPECT_EQ(find_job(r, 1).start, 120);
   EXPECT_EQ(r.config_node(find_job(r, 1).alloc.expanded()[0].node), 3u);  // n4
   EXPECT_EQ(find_job(r, 2).state, engine::JobState::kRejected);
-  EXPECT_NE(find_job(r, 2).reject_reason.str().find("Access denied"), std::string::npos);
+  EXPECT_NE(find_job(r, 2).rare.get().reject_reason.str().find("Access denied"), std::string::npos);
   EXPECT_EQ(find_job(r, 3).state, engine::JobState::kRejected);
 }
 
@@ -113,8 +113,8 @@ TEST(EngineNodeEvents, ADownNodeRequeuesItsJobAndADrainKeepsNewJobsOff) {
   // 99 s x 4 CPUs were lost.
   auto r = s.run({job(1, 0, 4, 500, 1000, "p")});
   const engine::SimJob& j = find_job(r, 1);
-  EXPECT_EQ(j.requeues, 1u);
-  EXPECT_DOUBLE_EQ(j.lost_cpu_seconds, 396.0);
+  EXPECT_EQ(j.rare.get().requeues, 1u);
+  EXPECT_DOUBLE_EQ(j.rare.get().lost_cpu_seconds, 396.0);
   EXPECT_EQ(j.start, 300);
   EXPECT_EQ(r.config_node(j.alloc.expanded()[0].node), 1u);  // n2
   bool begin_time = false;

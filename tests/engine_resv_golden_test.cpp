@@ -405,14 +405,14 @@ TEST(MiniSlurmNodeEventsGolden, DownNodeRequeuesItsJobWhichWaitsBeginTimeAndRuns
   const engine::SimResult r = c.run();
   const engine::SimJob* four = find(r, 4);
   ASSERT_NE(four, nullptr);
-  EXPECT_EQ(four->requeues, 1u);
+  EXPECT_EQ(four->rare.get().requeues, 1u);
   EXPECT_EQ(four->begin, kDownAt + 121);
   ASSERT_NE(four->start, engine::kNoTime);
   EXPECT_GE(four->start, kDownAt + 121);
   EXPECT_LE(std::llabs(four->start - c.second_start), c.tick);
   EXPECT_EQ(four->started_by, engine::StartedBy::kMain);
   EXPECT_EQ(four->end, four->start + 100);
-  EXPECT_DOUBLE_EQ(four->lost_cpu_seconds, 8.0 * (kDownAt - 1795289468));
+  EXPECT_DOUBLE_EQ(four->rare.get().lost_cpu_seconds, 8.0 * (kDownAt - 1795289468));
   // BeginTime from the DOWN for the 121 s (squeue: PENDING BeginTime from +80).
   const std::vector<Seen> sim = pending_reasons(r, *four, kDownAt);
   ASSERT_FALSE(sim.empty());

@@ -139,30 +139,30 @@ TEST(EngineTopology, SwitchesWaitForOneLeafUntilTheirWaitEnds) {
   // (sched_interval 60 s; backfill cycles skip while nothing changes).
   auto r = topo.run(switch_load(3000, 1, 60));
   const engine::SimJob& waited = find_job(r, 9);
-  ASSERT_NE(waited.wait4switch_start, engine::kNoTime);
-  EXPECT_GE(waited.wait4switch_start, 10);
-  EXPECT_GE(waited.start, waited.wait4switch_start + 60);
-  EXPECT_LE(waited.start, waited.wait4switch_start + 60 + 60);
+  ASSERT_NE(waited.rare.get().wait4switch_start, engine::kNoTime);
+  EXPECT_GE(waited.rare.get().wait4switch_start, 10);
+  EXPECT_GE(waited.start, waited.rare.get().wait4switch_start + 60);
+  EXPECT_LE(waited.start, waited.rare.get().wait4switch_start + 60 + 60);
   EXPECT_EQ(topo.nodes(r, 9), "n[3,5]");
   // Without @: max_switch_wait (300 s by default) bounds the wait; a smaller one cuts @1:00 short.
   auto d = topo.run(switch_load(3000, 1, engine::kNoTime));
-  EXPECT_GE(find_job(d, 9).start, find_job(d, 9).wait4switch_start + 300);
-  EXPECT_LE(find_job(d, 9).start, find_job(d, 9).wait4switch_start + 300 + 60);
+  EXPECT_GE(find_job(d, 9).start, find_job(d, 9).rare.get().wait4switch_start + 300);
+  EXPECT_LE(find_job(d, 9).start, find_job(d, 9).rare.get().wait4switch_start + 300 + 60);
   TopoSite capped("TopologyPlugin=topology/tree\nSchedulerParameters=max_switch_wait=20\n", kTree);
   auto c = capped.run(switch_load(3000, 1, 60));
-  EXPECT_GE(find_job(c, 9).start, find_job(c, 9).wait4switch_start + 20);
-  EXPECT_LT(find_job(c, 9).start, find_job(c, 9).wait4switch_start + 60);
+  EXPECT_GE(find_job(c, 9).start, find_job(c, 9).rare.get().wait4switch_start + 20);
+  EXPECT_LT(find_job(c, 9).start, find_job(c, 9).rare.get().wait4switch_start + 60);
   // leaf1 frees n[1-2] 50 s after they started, within the wait: the job starts then, on that
   // one leaf.
   auto early = topo.run(switch_load(50, 1, 60));
   const std::int64_t freed = find_job(early, 1).end;
-  EXPECT_LT(freed, find_job(early, 9).wait4switch_start + 60);
+  EXPECT_LT(freed, find_job(early, 9).rare.get().wait4switch_start + 60);
   EXPECT_GE(find_job(early, 9).start, freed);
   EXPECT_LE(find_job(early, 9).start, freed + 1);  // the run the job end triggers
   EXPECT_EQ(topo.nodes(early, 9), "n[1-2]");
   // Two switches allowed: n3 and n5 at once.
   auto two = topo.run(switch_load(3000, 2, 60));
-  EXPECT_EQ(find_job(two, 9).start, find_job(two, 9).wait4switch_start);
+  EXPECT_EQ(find_job(two, 9).start, find_job(two, 9).rare.get().wait4switch_start);
   EXPECT_EQ(topo.nodes(two, 9), "n[3,5]");
 }
 
@@ -174,7 +174,7 @@ TEST(EngineTopology, SwitchesChangeNothingWithoutTopologyTree) {
   EXPECT_LE(find_job(with, 9).start, 11);  // at its first try
   EXPECT_EQ(find_job(with, 9).start, find_job(without, 9).start);
   EXPECT_EQ(flat.nodes(with, 9), flat.nodes(without, 9));
-  EXPECT_EQ(find_job(with, 9).wait4switch_start, engine::kNoTime);
+  EXPECT_EQ(find_job(with, 9).rare.get().wait4switch_start, engine::kNoTime);
 }
 
 }  // namespace

@@ -136,7 +136,7 @@ TEST(FidelityGolden, ConstraintsPlaceJobsOnlyOnNodesWithTheirFeatures) {
     if (want.nodes == "None assigned") {
       // Refused at submit: sbatch's error, as slurmctld answers it.
       ASSERT_EQ(j.state, engine::JobState::kRejected);
-      EXPECT_EQ(j.reject_error, engine::kNodeConfigUnavailable);
+      EXPECT_EQ(j.rare.get().reject_error, engine::kNodeConfigUnavailable);
       ++refused;
       continue;
     }
@@ -260,7 +260,7 @@ TEST(FidelityGolden, AFailedDependencyIsNeverSatisfiedAndUnknownLicencesAreRefus
   EXPECT_EQ(res.jobs[2].state, engine::JobState::kDone);
   EXPECT_EQ(res.jobs[2].begin, res.jobs[0].end + 60);  // afternotok:1+1 (minutes)
   EXPECT_EQ(res.jobs[3].state, engine::JobState::kRejected);
-  EXPECT_EQ(res.jobs[3].reject_error, std::string("Invalid license specification"));
+  EXPECT_EQ(res.jobs[3].rare.get().reject_error, std::string("Invalid license specification"));
 }
 
 }  // namespace

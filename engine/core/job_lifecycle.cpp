@@ -126,10 +126,7 @@ void Simulator::start_job(std::uint32_t j, std::uint32_t r, const Allocation& al
   job.started_by = by;
   job.start_priority = rec.priority;
   set_reason(job, kReasonNone);
-  job.suspended = false;
-  job.suspend_time = kNoTime;
-  job.pre_sus_time = 0;
-  job.preempt_time = kNoTime;
+  new_run(job);
   if (rows_)
     rows_->add(rec.part, node_req(job, rec), job.alloc, pool_.state());
   else
@@ -202,12 +199,13 @@ void Simulator::stop_running(std::uint32_t j) {
   if (limits_.active()) {
     // Release the TRES-run-seconds the decay ticks have not consumed yet.
     const std::int64_t limit = job.recs[static_cast<std::size_t>(job.run_rec)].time_limit;
-    const double left = (limit < 0 ? 0xFFFFFFFFLL * 60.0 : static_cast<double>(limit)) - job.run_secs_done;
+    const double left = (limit < 0 ? 0xFFFFFFFFLL * 60.0 : static_cast<double>(limit)) - job.rare.get().run_secs_done;
     limits_.job_fini(limit_key(job, job.recs[static_cast<std::size_t>(job.run_rec)]), alloc_tres(job),
                      std::max(0.0, left));
   }
-  probes_.interval(job, job.suspend_time != kNoTime ? job.suspend_time : job.start, now_, job.suspended);
-  if (job.suspended) job.tot_sus_time += now_ - job.suspend_time;
+  const JobRare& rare = job.rare.get();
+  probes_.interval(job, rare.suspend_time != kNoTime ? rare.suspend_time : job.start, now_, rare.suspended);
+  if (rare.suspended) job.rare.edit().tot_sus_time += now_ - rare.suspend_time;
   const NodeReq req = rows_ ? node_req(job, job.recs[static_cast<std::size_t>(job.run_rec)]) : NodeReq::kOneRow;
   if (rows_)
     rows_->remove(job.recs[static_cast<std::size_t>(job.run_rec)].part, req, job.alloc, pool_.state());
@@ -228,10 +226,22 @@ void Simulator::stop_running(std::uint32_t j) {
   }
 }
 
+// The suspend and preemption bookkeeping of one run starts afresh (a job that never had any
+// keeps no JobRare).
+void Simulator::new_run(SimJob& job) {
+  if (!job.rare.allocated()) return;
+  JobRare& r = job.rare.edit();
+  r.run_secs_done = 0;
+  r.suspended = false;
+  r.suspend_time = kNoTime;
+  r.pre_sus_time = 0;
+  r.preempt_time = kNoTime;
+}
+
 void Simulator::requeue(std::uint32_t j) {
   SimJob& job = jobs_[j];
-  job.lost_cpu_seconds += static_cast<double>(job.alloc.cpus()) * static_cast<double>(job.ran(now_));
-  ++job.requeues;
+  job.rare.edit().lost_cpu_seconds += static_cast<double>(job.alloc.cpus()) * static_cast<double>(job.ran(now_));
+  ++job.rare.edit().requeues;
   stop_running(j);
   // Back to pending, eligible again after the credential lifetime (cred_expire 120 s + 1),
   // as the captures show: BeginTime for 121 s.
@@ -240,11 +250,7 @@ void Simulator::requeue(std::uint32_t j) {
   job.run_rec = -1;
   job.alloc = Allocation{};
   job.started_by = StartedBy::kNone;
-  job.run_secs_done = 0;
-  job.suspended = false;
-  job.suspend_time = kNoTime;
-  job.pre_sus_time = 0;
-  job.preempt_time = kNoTime;
+  new_run(job);
   job.limit_end = kNoTime;
   job.begin = now_ + 121;
   job.accrue = kNoTime;

@@ -39,7 +39,15 @@ class PackedVec {
   PackedVec(const PackedVec& o) { assign(o.begin(), o.end()); }
   PackedVec(PackedVec&& o) noexcept : b_(std::exchange(o.b_, nullptr)) {}
   PackedVec& operator=(const PackedVec& o) {
-    if (this != &o) assign(o.begin(), o.end());
+    if (this == &o) return *this;
+    if (o.empty()) {
+      clear();
+    } else if (o.size() <= capacity()) {
+      std::memcpy(static_cast<void*>(data()), o.data(), o.size() * sizeof(T));
+      b_->size = static_cast<std::uint32_t>(o.size());
+    } else {
+      PackedVec(o).swap(*this);
+    }
     return *this;
   }
   PackedVec& operator=(PackedVec&& o) noexcept {

@@ -82,7 +82,7 @@ void report(const LintContext& ctx, FindingSink& sink, const Simulation& sim, st
   for (const engine::SimJob* j : s.most) {
     nlohmann::json e = job_json(sim, *j);
     e["stretch"] = rounded3(stretch_of(*j));
-    e["suspended_seconds"] = j->tot_sus_time;
+    e["suspended_seconds"] = j->rare.get().tot_sus_time;
     f.evidence["examples"].push_back(std::move(e));
   }
   const std::string label = fmt::format("OverSubscribe=FORCE:1 on {}", p.name);

@@ -41,14 +41,14 @@ nlohmann::json refused_examples(const Simulation& sim) {
   nlohmann::json out = nlohmann::json::array();
   std::map<std::string, int> per_reason;
   for (const engine::SimJob& j : sim.result.jobs) {
-    if (j.state != engine::JobState::kRejected || per_reason[j.reject_error]++ >= 5) continue;
+    if (j.state != engine::JobState::kRejected || per_reason[j.rare.get().reject_error]++ >= 5) continue;
     out.push_back({{"job", j.req.id},
                    {"partition", j.req.partitions.empty() ? "" : j.req.partitions.front()},
                    {"user", j.req.user},
                    {"account", j.req.account},
                    {"qos", j.req.qos},
                    {"cpus", j.req.cpus},
-                   {"refused", j.reject_reason}});
+                   {"refused", j.rare.get().reject_reason}});
   }
   return out;
 }
