@@ -72,7 +72,7 @@ RunJob from_request(const JobRequest& r) {
   j.id = r.id;
   j.submit = r.submit;
   j.begin = r.eligible;
-  j.start = r.recorded_start;
+  j.start = r.extra.get().recorded_start;
   if (j.start != kNoTime) j.end = j.start + r.run_time;
   j.partition = r.partitions.empty() ? std::string() : r.partitions.front().str();
   j.qos = r.qos;

@@ -9,6 +9,7 @@
 #include "analyzer/licenses.h"
 #include "engine/core/atom.h"
 #include "engine/core/packed_vec.h"
+#include "engine/core/rare_box.h"
 #include "engine/core/rare_vec.h"
 
 namespace sa::engine {
@@ -24,6 +25,25 @@ struct Dependency {
   std::uint32_t job_id = 0;  // 0 for singleton
   std::int64_t delay = 0;    // seconds ('+MINUTES' x 60) after the condition holds; 0 = none
   bool operator==(const Dependency&) const = default;
+};
+
+/// What most loads leave unset in a request (SWF and synthetic loads never set it), behind
+/// one pointer in JobRequest: the recorded request's shape (sacct columns and SubmitLine,
+/// docs/workloads.md), -C/-w/-x, --switches and what a trace recorded. Every default means
+/// "not given"; JobRequest::nodes is the minimum of -N min-max.
+struct RequestExtras {
+  std::uint32_t ntasks = 0;            // -n/--ntasks (NTasks)
+  std::uint32_t ntasks_per_node = 0;   // --ntasks-per-node
+  std::uint32_t cpus_per_task = 0;     // -c/--cpus-per-task (Slurm's default is 1)
+  std::uint32_t max_nodes = 0;         // the max of -N min-max
+  std::uint32_t gpus_per_node = 0;     // --gres=gpu:N or --gpus-per-node=N
+  std::uint32_t switches = 0;          // --switches=COUNT: the most leaf switches wanted (topology/tree); 0 = any
+  std::int64_t switch_wait = kNoTime;  // --switches=COUNT@MAX_TIME's MAX_TIME, seconds; kNoTime = not given
+  Atom constraint;                     // -C/--constraint (Constraints) as written; parse_constraint() at bind
+  Atom nodelist, exclude;              // -w/--nodelist and -x/--exclude hostlists as written
+  // What the trace recorded, for replay comparisons; kNoTime when unknown.
+  std::int64_t recorded_start = kNoTime;
+  std::int64_t recorded_priority = -1;
 };
 
 // (Fields are grouped by size so that the struct has no padding to speak of: the workload
@@ -47,32 +67,18 @@ struct JobRequest {
   PackedVec<Atom> partitions;         // empty = the default partition
   // Names are interned (Atom): they repeat across a load, and every job holds them.
   Atom user, account, qos;
-  Atom group;        // the user's Unix group, where known (sacct's Group); AllowGroups
-  Atom reservation;  // --reservation (sacct's Reservation column)
-  Atom name;         // -J/--job-name (sacct's JobName), for --dependency=singleton
-  // The recorded request's shape (sacct columns and SubmitLine, docs/workloads.md). Every
-  // default means "not given", so loads without these (SWF, synthetic, older dumps) behave as
-  // before; `nodes` above is the minimum of -N min-max.
-  std::uint32_t ntasks = 0;            // -n/--ntasks (NTasks)
-  std::uint32_t ntasks_per_node = 0;   // --ntasks-per-node
-  std::uint32_t cpus_per_task = 0;     // -c/--cpus-per-task (Slurm's default is 1)
-  std::uint32_t max_nodes = 0;         // the max of -N min-max
-  std::uint32_t gpus_per_node = 0;     // --gres=gpu:N or --gpus-per-node=N
-  std::uint32_t switches = 0;          // --switches=COUNT: the most leaf switches wanted (topology/tree); 0 = any
-  int line = 0;                        // source line, for diagnostics
-  bool dependency_any = false;         // dependencies joined by '?': any one is enough (else all)
-  bool hold = false;                   // -H/--hold: submitted held (priority 0 until released)
-  bool licenses_any = false;           // licenses NAME|NAME2 (25.05+): any one of them
-  bool begin_set = false;              // --begin was given (the time itself is `eligible`)
-  bool fails = false;                  // the recorded run failed (FAILED, OUT_OF_MEMORY): afterok never, afternotok yes
-  Atom constraint;                     // -C/--constraint (Constraints) as written; parse_constraint() at bind
-  RareVec<Dependency> dependencies;    // -d/--dependency
-  RareVec<License> licenses;           // -L/--licenses (or ReqTRES license/NAME=N)
-  Atom nodelist, exclude;              // -w/--nodelist and -x/--exclude hostlists as written
-  std::int64_t switch_wait = kNoTime;  // --switches=COUNT@MAX_TIME's MAX_TIME, seconds; kNoTime = not given
-  // What the trace recorded, for replay comparisons; kNoTime when unknown.
-  std::int64_t recorded_start = kNoTime;
-  std::int64_t recorded_priority = -1;
+  Atom group;                        // the user's Unix group, where known (sacct's Group); AllowGroups
+  Atom reservation;                  // --reservation (sacct's Reservation column)
+  Atom name;                         // -J/--job-name (sacct's JobName), for --dependency=singleton
+  int line = 0;                      // source line, for diagnostics
+  bool dependency_any = false;       // dependencies joined by '?': any one is enough (else all)
+  bool hold = false;                 // -H/--hold: submitted held (priority 0 until released)
+  bool licenses_any = false;         // licenses NAME|NAME2 (25.05+): any one of them
+  bool begin_set = false;            // --begin was given (the time itself is `eligible`)
+  bool fails = false;                // the recorded run failed (FAILED, OUT_OF_MEMORY): afterok never, afternotok yes
+  RareVec<Dependency> dependencies;  // -d/--dependency
+  RareVec<License> licenses;         // -L/--licenses (or ReqTRES license/NAME=N)
+  RareBox<RequestExtras> extra;      // read with extra.get(), written with extra.edit()
 };
 
 enum class JobState : std::uint8_t { kFuture, kPending, kRunning, kDone, kRejected };

@@ -271,7 +271,7 @@ std::optional<SimRecord> Simulator::make_record(const SimJob& job, std::uint32_t
   d.min_nodes = std::max({d.min_nodes, choice->required_count, choice->min_nodes});
   if (d.max_nodes && d.max_nodes < d.min_nodes) d.max_nodes = d.min_nodes;
   // --gpus-per-node counts on the final node count (-w and counted features raise it).
-  if (r.gpus == 0 && r.gpus_per_node > 0) d.gpus = r.gpus_per_node * d.min_nodes;
+  if (r.gpus == 0 && r.extra.get().gpus_per_node > 0) d.gpus = r.extra.get().gpus_per_node * d.min_nodes;
   if (choice->required >= 0) d.required = &node_sets_[static_cast<std::size_t>(choice->required)];
   if (!choice->counted.empty()) d.counted = &choice->counted;
   NodeBitset allowed = record_nodes(rec);
@@ -319,12 +319,12 @@ Demand Simulator::record_demand(const JobRequest& r, const Partition& part) cons
   d.cpus_per_node = r.cpus_per_node;
   d.least_loaded = part.lln || std::any_of(conf_.select.flags.begin(), conf_.select.flags.end(),
                                            [](const std::string& f) { return iequals(f, "CR_LLN"); });
-  d.max_nodes = r.max_nodes;  // squared with min_nodes once the record's nodes are known
+  d.max_nodes = r.extra.get().max_nodes;  // squared with min_nodes once the record's nodes are known
   // _eval_nodes: pack_serial_at_end takes a job of min_cpus 1 on one node (req_nodes 1) to
   // _eval_nodes_serial (cons_tres only; select/linear places whole nodes its own way). req_nodes
   // is -N's maximum when one is given; -N 1-2 -n 1 has 1 by then (sbatch lowers it to -n).
   d.serial_at_end = conf_.scheduler.pack_serial_at_end && conf_.select.type == "select/cons_tres" && d.cpus == 1 &&
-                    d.min_nodes == 1 && r.max_nodes <= 1;
+                    d.min_nodes == 1 && r.extra.get().max_nodes <= 1;
   // cons_common _setup_cr_type: a partition's own SelectTypeParameters replace the cluster's
   // CR_Core/CR_Socket and CR_Memory bits for its jobs, only when the cluster's are CR_Core or
   // CR_Socket (else slurmctld logs that it cannot use them). CR_Core under a cluster's

@@ -42,8 +42,10 @@ NodeBitset nodes_named(const Config& conf, const NodePool& pool, const std::stri
 
 const NodeChoice* Simulator::node_choice(const SimJob& job, std::uint32_t p, Refusal& refusal) {
   const JobRequest& r = job.req;
-  if (r.constraint.empty() && r.nodelist.empty() && r.exclude.empty()) return &kAnyNode;
-  const std::string key = fmt::format("{}\x1f{}\x1f{}\x1f{}", p, r.constraint, r.nodelist, r.exclude);
+  if (r.extra.get().constraint.empty() && r.extra.get().nodelist.empty() && r.extra.get().exclude.empty())
+    return &kAnyNode;
+  const std::string key =
+      fmt::format("{}\x1f{}\x1f{}\x1f{}", p, r.extra.get().constraint, r.extra.get().nodelist, r.extra.get().exclude);
   if (auto it = node_choices_.find(key); it != node_choices_.end()) {
     if (!it->second.error) return &it->second;
     refusal = Refusal{it->second.error, it->second.reason};
@@ -60,12 +62,12 @@ NodeChoice Simulator::make_node_choice(const JobRequest& r, std::uint32_t p) {
   NodeChoice c;
   const Partition& part = conf_.partitions[p];
   NodeBitset own = part_nodes_[p];
-  if (!r.constraint.empty()) {
+  if (!r.extra.get().constraint.empty()) {
     std::size_t at = 0;
-    Result<Constraint> parsed = parse_constraint(r.constraint.view(), &at);
+    Result<Constraint> parsed = parse_constraint(r.extra.get().constraint.view(), &at);
     if (!parsed) {
       c.error = kInvalidFeature;
-      c.reason = fmt::format("--constraint {}: {}", r.constraint, parsed.error());
+      c.reason = fmt::format("--constraint {}: {}", r.extra.get().constraint, parsed.error());
       return c;
     }
     if (cluster_features_.empty()) {  // once per run: every distinct constraint checks against it
@@ -77,24 +79,24 @@ NodeChoice Simulator::make_node_choice(const JobRequest& r, std::uint32_t p) {
     const ConstraintVerdict v = submit_verdict(*parsed, cluster_features_, in_part);
     if (v != ConstraintVerdict::kOk) {
       c.error = v == ConstraintVerdict::kInvalidFeature ? kInvalidFeature : kNodeConfigUnavailable;
-      c.reason = fmt::format("--constraint {} in partition {}", r.constraint, part.name);
+      c.reason = fmt::format("--constraint {} in partition {}", r.extra.get().constraint, part.name);
       return c;
     }
     apply_constraint(*parsed, own, c);
   }
-  if (!r.exclude.empty()) {
+  if (!r.extra.get().exclude.empty()) {
     bool unknown = false;
-    own.subtract(nodes_named(conf_, pool_, r.exclude, unknown));
+    own.subtract(nodes_named(conf_, pool_, r.extra.get().exclude, unknown));
   }
-  if (!r.nodelist.empty()) {
+  if (!r.extra.get().nodelist.empty()) {
     bool unknown = false;
-    NodeBitset req = nodes_named(conf_, pool_, r.nodelist, unknown);
+    NodeBitset req = nodes_named(conf_, pool_, r.extra.get().nodelist, unknown);
     NodeBitset outside = req;
     outside.subtract(own);
     if (unknown || !outside.none()) {
       // job_mgr.c: a requested node outside the partition (or unknown) fails the submission.
       c.error = kNodeConfigUnavailable;
-      c.reason = fmt::format("--nodelist {} is not within partition {}", r.nodelist, part.name);
+      c.reason = fmt::format("--nodelist {} is not within partition {}", r.extra.get().nodelist, part.name);
       return c;
     }
     c.required_count = static_cast<std::uint32_t>(req.count());

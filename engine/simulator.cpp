@@ -290,7 +290,7 @@ PendingSnapshot Simulator::queue_snapshot(const Workload& workload, std::int64_t
   }
   last_decay_ = at;
   for (SimJob& job : jobs_) {
-    const bool started = job.req.recorded_start != kNoTime && job.req.recorded_start <= at;
+    const bool started = job.req.extra.get().recorded_start != kNoTime && job.req.extra.get().recorded_start <= at;
     if (job.state == JobState::kRejected || job.req.submit > at || started) continue;
     job.state = JobState::kPending;
     active_.push_back(static_cast<std::uint32_t>(&job - jobs_.data()));

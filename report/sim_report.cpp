@@ -87,9 +87,10 @@ const char* placement_legal(const engine::SimResult& r, const Config& conf,
     chosen.push_back({n, &conf.nodes[n].active_features});
   }
   const std::uint32_t count = j.alloc.nodes(), least = std::max<std::uint32_t>(1, j.req.nodes);
-  if (count < least || (j.req.max_nodes > 0 && count > std::max(j.req.max_nodes, least))) return "0";
-  if (j.req.constraint.empty()) return "1";
-  const Result<Constraint> c = parse_constraint(j.req.constraint.view());
+  if (count < least || (j.req.extra.get().max_nodes > 0 && count > std::max(j.req.extra.get().max_nodes, least)))
+    return "0";
+  if (j.req.extra.get().constraint.empty()) return "1";
+  const Result<Constraint> c = parse_constraint(j.req.extra.get().constraint.view());
   return c && nodes_satisfy(*c, chosen) ? "1" : "0";
 }
 
@@ -166,10 +167,10 @@ void write_trace_csv(std::ostream& out, const engine::SimResult& r, const engine
         << (started ? j.start_priority : (rec ? rec->priority : 0)) << ',' << started_by_name(j.started_by) << ','
         << csv_field(names.empty() ? std::string() : compress_hostlist(names)) << ',' << f0(w.age) << ',' << f0(w.assoc)
         << ',' << f0(w.fairshare) << ',' << f0(w.job_size) << ',' << f0(w.partition) << ',' << f0(w.qos) << ','
-        << csv_field(tres_text(w)) << ',' << f0(w.nice) << ',' << f0(w.site) << ',' << t(j.req.recorded_start) << ','
-        << csv_field(reason) << ',' << csv_field(history) << ',' << end_state << ',' << j.rare.get().tot_sus_time << ','
-        << j.rare.get().suspends << ',' << j.rare.get().requeues << ',' << csv_field(events) << ','
-        << placement_legal(r, conf, sorted_parts, j, rec, pieces) << '\n';
+        << csv_field(tres_text(w)) << ',' << f0(w.nice) << ',' << f0(w.site) << ','
+        << t(j.req.extra.get().recorded_start) << ',' << csv_field(reason) << ',' << csv_field(history) << ','
+        << end_state << ',' << j.rare.get().tot_sus_time << ',' << j.rare.get().suspends << ',' << j.rare.get().requeues
+        << ',' << csv_field(events) << ',' << placement_legal(r, conf, sorted_parts, j, rec, pieces) << '\n';
   }
 }
 

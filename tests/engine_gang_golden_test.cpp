@@ -176,7 +176,7 @@ struct Capture {
       auto known = runs.find(j.id);
       if (known == runs.end()) continue;  // caught by EveryCaptureLoads
       j.submit = known->second.front().submit;
-      j.recorded_start = known->second.front().start;
+      j.extra.edit().recorded_start = known->second.front().start;
       std::uint32_t tasks = 0, per_node = 0;
       const std::vector<std::string> w = split(f[5], ' ');
       for (std::size_t i = 0; i < w.size(); ++i) {

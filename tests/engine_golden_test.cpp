@@ -139,8 +139,8 @@ TEST(MiniSlurmEngineGolden, ReplayStartsEveryJobWithinOneSchedulerTick) {
     ASSERT_EQ(r.jobs.size(), s.jobs.jobs.size()) << name;
     for (const engine::SimJob& j : r.jobs) {
       ASSERT_NE(j.start, engine::kNoTime) << name << " job " << j.req.id;
-      EXPECT_LE(std::llabs(j.start - j.req.recorded_start), tick)
-          << name << " job " << j.req.id << ": simulated " << j.start << ", real " << j.req.recorded_start;
+      EXPECT_LE(std::llabs(j.start - j.req.extra.get().recorded_start), tick)
+          << name << " job " << j.req.id << ": simulated " << j.start << ", real " << j.req.extra.get().recorded_start;
     }
   }
 }

@@ -214,11 +214,11 @@ TEST(MiniSlurmLimitsGolden, ReplayStartsEveryJobWithinOneSchedulerTick) {
     Capture c(name);
     const engine::SimResult r = c.run();
     for (const engine::SimJob& j : r.jobs) {
-      if (j.req.recorded_start == engine::kNoTime) continue;
+      if (j.req.extra.get().recorded_start == engine::kNoTime) continue;
       ASSERT_NE(j.start, engine::kNoTime) << name << " job " << j.req.id << " never started (real "
-                                          << j.req.recorded_start << "): " << why_not_started(r, j);
-      EXPECT_LE(std::llabs(j.start - j.req.recorded_start), c.tick)
-          << name << " job " << j.req.id << ": engine " << j.start << ", real " << j.req.recorded_start
+                                          << j.req.extra.get().recorded_start << "): " << why_not_started(r, j);
+      EXPECT_LE(std::llabs(j.start - j.req.extra.get().recorded_start), c.tick)
+          << name << " job " << j.req.id << ": engine " << j.start << ", real " << j.req.extra.get().recorded_start
           << " (submitted " << j.req.submit << ")";
     }
   }
@@ -265,7 +265,7 @@ TEST(MiniSlurmLimitsGolden, JobsWithoutTimeLimitRunUnderTheMaxWall) {
         ADD_FAILURE() << name << " job " << id << " never started: " << why_not_started(r, *j);
         continue;
       }
-      EXPECT_LE(std::llabs(j->start - j->req.recorded_start), c.tick) << name << " job " << id;
+      EXPECT_LE(std::llabs(j->start - j->req.extra.get().recorded_start), c.tick) << name << " job " << id;
       EXPECT_EQ(j->recs[static_cast<std::size_t>(j->run_rec)].time_limit, limit) << name << " job " << id;
     }
   }

@@ -22,7 +22,7 @@ std::string nodes_of(const SimSite& s, const engine::SimResult& r, std::uint32_t
 
 /// The job pinned to `node` (-w), to load a node before the job under test arrives.
 engine::JobRequest pin(engine::JobRequest j, const char* node) {
-  j.nodelist = node;
+  j.extra.edit().nodelist = node;
   return j;
 }
 
@@ -74,7 +74,7 @@ TEST(EnginePlacement, NaturalCompareIsSlurmsStrnatcmp) {
 TEST(EnginePlacement, ATightSufficientRunOfNodesBeatsTheFirstOne) {
   SimSite s(kEight);
   engine::JobRequest busy = job(1, 0, 8, 600, 600, "p");
-  busy.nodelist = "n3";
+  busy.extra.edit().nodelist = "n3";
   // n3 busy splits the idle nodes into n[1-2] (16 CPUs) and n[4-8] (40): a 3-node job needs
   // the second set; a 16-CPU job fits the first exactly.
   engine::JobRequest three = job(2, 10, 24, 60, 60, "p");
@@ -87,11 +87,11 @@ TEST(EnginePlacement, ATightSufficientRunOfNodesBeatsTheFirstOne) {
 TEST(EnginePlacement, ExcludedAndRequiredNodesAndTheMaxNodeCount) {
   SimSite s(kEight);
   engine::JobRequest x = job(1, 0, 8, 60, 60, "p");
-  x.exclude = "n[1-7]";
+  x.extra.edit().exclude = "n[1-7]";
   engine::JobRequest w = job(2, 0, 4, 60, 60, "p");
-  w.nodelist = "n[2,5]";  // both listed nodes, though one node could hold the job
+  w.extra.edit().nodelist = "n[2,5]";  // both listed nodes, though one node could hold the job
   engine::JobRequest capped = job(3, 0, 20, 60, 60, "p");
-  capped.max_nodes = 2;  // -N 1-2 with 20 CPUs on 8-CPU nodes: never fits
+  capped.extra.edit().max_nodes = 2;  // -N 1-2 with 20 CPUs on 8-CPU nodes: never fits
   auto r = s.run({x, w, capped});
   EXPECT_EQ(nodes_of(s, r, 1), "n8");
   EXPECT_EQ(nodes_of(s, r, 2), "n[2,5]");
@@ -148,8 +148,8 @@ TEST(EnginePlacement, GpusPerNodeCountOnTheNodesANodeListAdds) {
       "ClusterName=c\nGresTypes=gpu\nSelectType=select/cons_tres\nSelectTypeParameters=CR_Core\n"
       "NodeName=n[1-4] CPUs=8 RealMemory=8000 Gres=gpu:1\nPartitionName=p Nodes=n[1-4] Default=YES MaxTime=60\n");
   engine::JobRequest j = job(1, 0, 2, 60, 60, "p");
-  j.nodelist = "n[1-2]";
-  j.gpus_per_node = 1;
+  j.extra.edit().nodelist = "n[1-2]";
+  j.extra.edit().gpus_per_node = 1;
   auto r = s.run({j});
   EXPECT_EQ(nodes_of(s, r, 1), "n[1-2]");
   EXPECT_EQ(find_job(r, 1).alloc.gpus(), 2u);

@@ -166,11 +166,11 @@ void expect_starts_within_a_tick(const Capture& c, const engine::SimResult& r, c
   for (std::uint32_t id : ids) {
     const engine::SimJob* j = find(r, id);
     ASSERT_NE(j, nullptr) << "job " << id;
-    ASSERT_NE(j->start, engine::kNoTime) << "job " << id << " never started (real " << j->req.recorded_start
+    ASSERT_NE(j->start, engine::kNoTime) << "job " << id << " never started (real " << j->req.extra.get().recorded_start
                                          << "): pending on " << r.reason_name(j->reason);
-    EXPECT_LE(std::llabs(j->start - j->req.recorded_start), c.tick)
-        << "job " << id << ": engine " << j->start << " (+" << j->start - origin << "), real " << j->req.recorded_start
-        << " (+" << j->req.recorded_start - origin << ")";
+    EXPECT_LE(std::llabs(j->start - j->req.extra.get().recorded_start), c.tick)
+        << "job " << id << ": engine " << j->start << " (+" << j->start - origin << "), real "
+        << j->req.extra.get().recorded_start << " (+" << j->req.extra.get().recorded_start - origin << ")";
   }
 }
 
@@ -329,10 +329,10 @@ struct NodeEventsCapture : Capture {
     // Job 4's first run, from extra/sacct_D.psv (record 1, NODE_FAIL at the DOWN): sacct.psv
     // has the second record, submitted at the requeue. The job is submitted once, as sbatch did.
     engine::JobRequest* four = job(4);
-    second_start = four->recorded_start;
+    second_start = four->extra.get().recorded_start;
     four->submit = 1795289468;
     four->eligible = engine::kNoTime;
-    four->recorded_start = 1795289468;
+    four->extra.edit().recorded_start = 1795289468;
     four->run_time = 100;  // sleep 100
     engine::normalise_jobs(jobs, sink, kNoFile);
     NodeEvent drain;
@@ -375,7 +375,7 @@ TEST(MiniSlurmNodeEventsGolden, ReplayStartsEveryJobWithinOneSchedulerTick) {
   const engine::SimResult r = c.run();
   for (const engine::SimJob& j : r.jobs) {
     ASSERT_NE(j.start, engine::kNoTime) << "job " << j.req.id << " never started: " << r.reason_name(j.reason);
-    const std::int64_t real = j.req.id == 4 ? c.second_start : j.req.recorded_start;
+    const std::int64_t real = j.req.id == 4 ? c.second_start : j.req.extra.get().recorded_start;
     EXPECT_LE(std::llabs(j.start - real), c.tick)
         << "job " << j.req.id << ": engine " << j.start << " (+" << j.start - 1795289467 << "), real " << real << " (+"
         << real - 1795289467 << ")";

@@ -44,7 +44,7 @@ struct TopoSite {
 
 engine::JobRequest sized(engine::JobRequest j, std::uint32_t nodes, const char* nodelist = "") {
   j.nodes = nodes;
-  j.nodelist = nodelist;
+  j.extra.edit().nodelist = nodelist;
   return j;
 }
 
@@ -78,9 +78,9 @@ TEST(EngineTopology, LeafBestFitAndFlatBestFitDisagree) {
 TEST(EngineTopology, ANodeRangeGetsItsMaximumWhereALeafHasIt) {
   TopoSite topo("TopologyPlugin=topology/tree\n", kTree);
   engine::JobRequest one_two = sized(job(1, 0, 4, 600, 600, "p"), 1);
-  one_two.max_nodes = 2;
+  one_two.extra.edit().max_nodes = 2;
   engine::JobRequest two_three = sized(job(2, 3, 2, 600, 600, "p"), 2);
-  two_three.max_nodes = 3;
+  two_three.extra.edit().max_nodes = 3;
   auto r = topo.run({one_two, two_three, sized(job(3, 6, 2, 600, 600, "p"), 1)});
   EXPECT_EQ(topo.nodes(r, 1), "n[4-5]");
   EXPECT_EQ(topo.nodes(r, 2), "n[4-5]");
@@ -124,8 +124,8 @@ TEST(EngineTopology, AJobSpansOnlyOneTree) {
 // until `leaf1_free` (n[1-2]) or t=3000. Jobs of 8 CPUs fill an 8-CPU node.
 std::vector<engine::JobRequest> switch_load(std::int64_t leaf1_free, std::uint32_t switches, std::int64_t switch_wait) {
   engine::JobRequest wanting = sized(job(9, 10, 16, 600, 600, "p"), 2);
-  wanting.switches = switches;
-  wanting.switch_wait = switch_wait;
+  wanting.extra.edit().switches = switches;
+  wanting.extra.edit().switch_wait = switch_wait;
   return {sized(job(1, 0, 16, leaf1_free, 3600, "p"), 2, "n[1-2]"), sized(job(2, 0, 8, 3000, 3600, "p"), 1, "n4"),
           sized(job(3, 0, 24, 3000, 3600, "p"), 3, "n[6-8]"), wanting};
 }

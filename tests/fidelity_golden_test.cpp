@@ -59,7 +59,7 @@ void expect_real_nodes_and_starts(const Replay& r, std::size_t jobs) {
     SCOPED_TRACE("job " + std::to_string(j.req.id));
     ASSERT_TRUE(real.count(j.req.id));
     EXPECT_EQ(r.nodes_of(j), real.at(j.req.id).nodes);
-    EXPECT_LE(std::abs(j.start - j.req.recorded_start), r.tick);
+    EXPECT_LE(std::abs(j.start - j.req.extra.get().recorded_start), r.tick);
   }
 }
 
@@ -116,12 +116,12 @@ TEST(FidelityGolden, SwitchesWaitForOneLeafAsRealSlurmDid) {
   Replay r("switches");
   expect_real_nodes_and_starts(r, 5);
   engine::Workload plain = r.jobs;
-  for (engine::JobRequest& j : plain.jobs) j.switches = 0;
+  for (engine::JobRequest& j : plain.jobs) j.extra.edit().switches = 0;
   const engine::SimResult flat = engine::Simulator(r.site, {}).run(plain);
   for (const engine::SimJob& j : flat.jobs) {
     if (j.req.id < 4) continue;
     SCOPED_TRACE("job " + std::to_string(j.req.id));
-    EXPECT_LT(j.start, j.req.recorded_start - 30);
+    EXPECT_LT(j.start, j.req.extra.get().recorded_start - 30);
   }
 }
 
@@ -130,7 +130,7 @@ TEST(FidelityGolden, ConstraintsPlaceJobsOnlyOnNodesWithTheirFeatures) {
   const auto real = real_jobs(r.dir);
   std::size_t started = 0, refused = 0;
   for (const engine::SimJob& j : r.result.jobs) {
-    SCOPED_TRACE("job " + std::to_string(j.req.id) + " -C " + j.req.constraint);
+    SCOPED_TRACE("job " + std::to_string(j.req.id) + " -C " + j.req.extra.get().constraint);
     ASSERT_TRUE(real.count(j.req.id));
     const Real& want = real.at(j.req.id);
     if (want.nodes == "None assigned") {
@@ -144,7 +144,7 @@ TEST(FidelityGolden, ConstraintsPlaceJobsOnlyOnNodesWithTheirFeatures) {
     // [intel*1&amd*1] on one node of each (n[1,5]); [intel|amd] on nodes of one kind; amd|intel,
     // intel&bigmem and intel*2 as real Slurm placed them.
     EXPECT_EQ(r.nodes_of(j), want.nodes);
-    Result<Constraint> c = parse_constraint(j.req.constraint.view());
+    Result<Constraint> c = parse_constraint(j.req.extra.get().constraint.view());
     ASSERT_TRUE(c);
     std::vector<CandidateNode> chosen;
     for (const engine::AllocPiece& p : j.alloc.expanded()) {
@@ -160,10 +160,10 @@ TEST(FidelityGolden, ConstraintsPlaceJobsOnlyOnNodesWithTheirFeatures) {
 TEST(FidelityGolden, AFeatureNoNodeHasIsAnInvalidFeatureSpecification) {
   Replay r("constraints");
   engine::JobRequest gpu = r.jobs.jobs.front();
-  gpu.constraint = "gpu";  // job 11 of the capture: sbatch: error: Invalid feature specification
+  gpu.extra.edit().constraint = "gpu";  // job 11 of the capture: sbatch: error: Invalid feature specification
   engine::Simulator sim(r.site, {});
   EXPECT_EQ(sim.refusal(gpu), "Invalid feature specification: --constraint gpu in partition batch");
-  gpu.constraint = "intel&&";
+  gpu.extra.edit().constraint = "intel&&";
   EXPECT_NE(sim.refusal(gpu).find("Invalid feature specification: --constraint intel&&: character"), std::string::npos);
 }
 
@@ -180,7 +180,7 @@ TEST(FidelityGolden, DependenciesHoldsAndLicencesReplayAsRealSlurmRanThem) {
   ASSERT_EQ(by_id.size(), 14u);  // job 5 (afterok on a failed job) was cancelled unstarted: not in sacct
   for (const auto& [id, j] : by_id) {
     SCOPED_TRACE("job " + std::to_string(id));
-    EXPECT_LE(std::abs(j->start - j->req.recorded_start), r.tick);
+    EXPECT_LE(std::abs(j->start - j->req.extra.get().recorded_start), r.tick);
   }
   auto reasons = [&](std::uint32_t id) {
     std::vector<std::string> out;
@@ -213,7 +213,7 @@ TEST(FidelityGolden, SingletonJobsRunOneAtATimePerUserAndName) {
   engine::JobRequest base = r.jobs.jobs.front();
   base.dependencies.clear();
   base.licenses.clear();
-  base.recorded_start = engine::kNoTime;
+  base.extra.edit().recorded_start = engine::kNoTime;
   base.submit = 0;
   base.run_time = 30;
   auto named = [&](std::uint32_t id, const char* name, bool singleton) {
@@ -242,7 +242,7 @@ TEST(FidelityGolden, AFailedDependencyIsNeverSatisfiedAndUnknownLicencesAreRefus
   a.fails = true;
   a.dependencies.clear();
   a.licenses.clear();
-  a.recorded_start = engine::kNoTime;
+  a.extra.edit().recorded_start = engine::kNoTime;
   engine::JobRequest ok = a, notok = a, lic = a;
   ok.id = 2;
   ok.fails = false;

@@ -198,7 +198,7 @@ TEST(FidelityTimingGolden, QosPreemptionWithMemoryBindingPicksTheVictimsRealSlur
     for (const engine::SimJob& j : r.result.jobs) {
       if (!preemptors.count(j.req.id)) continue;
       EXPECT_EQ(test::alloc_node_list(r.conf->config, r.result, j), real_nodes.at(j.req.id)) << "job " << j.req.id;
-      EXPECT_LE(std::abs(j.start - j.req.recorded_start), 1) << "job " << j.req.id;
+      EXPECT_LE(std::abs(j.start - j.req.extra.get().recorded_start), 1) << "job " << j.req.id;
     }
   }
 }
@@ -229,7 +229,7 @@ TEST(FidelityTimingGolden, APreemptorBehindAFailedPartitionPreemptsFromBackfill)
       if (j.req.id < 6 || j.req.id > 8) continue;
       EXPECT_EQ(j.started_by, engine::StartedBy::kBackfill) << "job " << j.req.id;
       EXPECT_EQ(test::alloc_node_list(r.conf->config, r.result, j), "n1") << "job " << j.req.id;
-      EXPECT_LE(std::abs(j.start - j.req.recorded_start), 2) << "job " << j.req.id;
+      EXPECT_LE(std::abs(j.start - j.req.extra.get().recorded_start), 2) << "job " << j.req.id;
     }
   }
 }

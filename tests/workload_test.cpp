@@ -98,9 +98,9 @@ TEST(SacctReader, ColumnsInAnyOrderWithStepsAndUnits) {
   EXPECT_TRUE(a.mem_per_cpu);
   EXPECT_EQ(a.account, "chem");  // Slurm stores account and QOS names lower-cased
   EXPECT_EQ(a.qos, "normal");
-  EXPECT_EQ(a.recorded_start, a.submit + 2);
+  EXPECT_EQ(a.extra.get().recorded_start, a.submit + 2);
   const JobRequest& b = w.jobs[1];
-  EXPECT_EQ(b.recorded_start, engine::kNoTime);
+  EXPECT_EQ(b.extra.get().recorded_start, engine::kNoTime);
   EXPECT_EQ(b.run_time, 1800);  // still pending: its limit stands in for the run time
   EXPECT_EQ(b.mem_mb, 4096u);   // 16G for the job, per CPU
   ASSERT_EQ(b.partitions.size(), 2u);
@@ -249,30 +249,30 @@ TEST(SacctReader, ShapeFromColumnsAndSubmitLine) {
   ASSERT_EQ(w.jobs.size(), 3u);
   const JobRequest& a = w.jobs[0];
   EXPECT_EQ(a.nodes, 2u);
-  EXPECT_EQ(a.max_nodes, 3u);
-  EXPECT_EQ(a.ntasks, 32u);
-  EXPECT_EQ(a.ntasks_per_node, 16u);
+  EXPECT_EQ(a.extra.get().max_nodes, 3u);
+  EXPECT_EQ(a.extra.get().ntasks, 32u);
+  EXPECT_EQ(a.extra.get().ntasks_per_node, 16u);
   EXPECT_EQ(a.cpus_per_node, 16u);
   EXPECT_EQ(a.mem_mb, 8000u);  // --mem is per node: SubmitLine puts back what ReqMem's total lost
   EXPECT_FALSE(a.mem_per_cpu);
   EXPECT_EQ(a.gpus, 4u);  // from AllocTRES when ReqTRES has none
-  EXPECT_EQ(a.constraint, "ib&[r1*1&r2*1]");
+  EXPECT_EQ(a.extra.get().constraint, "ib&[r1*1&r2*1]");
   EXPECT_EQ(a.licenses, (std::vector<License>{{"matlab", 2}}));
   EXPECT_TRUE(a.dependencies.empty());  // "afterany:0" cannot be read: a warning
-  EXPECT_EQ(a.exclude, "n7");
+  EXPECT_EQ(a.extra.get().exclude, "n7");
   EXPECT_TRUE(a.hold);
   const JobRequest& b = w.jobs[1];
   EXPECT_EQ(b.nodes, 1u);  // ReqTRES node= when ReqNodes is empty
-  EXPECT_EQ(b.ntasks, 8u);
+  EXPECT_EQ(b.extra.get().ntasks, 8u);
   EXPECT_EQ(b.mem_mb, 500u);
   EXPECT_TRUE(b.mem_per_cpu);
-  EXPECT_EQ(b.constraint, "a&&b");                              // kept as written, with a warning
+  EXPECT_EQ(b.extra.get().constraint, "a&&b");                  // kept as written, with a warning
   EXPECT_EQ(b.licenses, (std::vector<License>{{"ansys", 2}}));  // the column wins over -L
   const JobRequest& c = w.jobs[2];
   EXPECT_EQ(c.mem_mb, 2048u);  // no SubmitLine: ReqMem's total, spread per CPU as before
   EXPECT_TRUE(c.mem_per_cpu);
-  EXPECT_EQ(c.max_nodes, 0u);
-  EXPECT_TRUE(c.constraint.empty());
+  EXPECT_EQ(c.extra.get().max_nodes, 0u);
+  EXPECT_TRUE(c.extra.get().constraint.empty());
   EXPECT_FALSE(sink.has_errors());
   EXPECT_EQ(test::where(sink), (std::vector<std::string>{"WORK001 2:101", "WORK001 3:46", "WORK007 3:57"}));
 }
@@ -288,9 +288,9 @@ TEST(SacctReader, ANodeMaximumAboveTheTaskCountIsLoweredAsSbatchDoes) {
       "3|100|60|3|1|sbatch -N 1-4 --wrap x\n",
       sink);
   ASSERT_EQ(w.jobs.size(), 3u);
-  EXPECT_EQ(w.jobs[0].max_nodes, 1u);
-  EXPECT_EQ(w.jobs[1].max_nodes, 3u);
-  EXPECT_EQ(w.jobs[2].max_nodes, 4u);  // no -n: nothing to lower it to
+  EXPECT_EQ(w.jobs[0].extra.get().max_nodes, 1u);
+  EXPECT_EQ(w.jobs[1].extra.get().max_nodes, 3u);
+  EXPECT_EQ(w.jobs[2].extra.get().max_nodes, 4u);  // no -n: nothing to lower it to
   EXPECT_FALSE(sink.has_errors());
 }
 
@@ -308,16 +308,16 @@ TEST(SacctReader, SwitchesFromTheSubmitLine) {
       "6|100|60|1|sbatch --wrap x\n",
       sink);
   ASSERT_EQ(w.jobs.size(), 6u);
-  EXPECT_EQ(w.jobs[0].switches, 2u);
-  EXPECT_EQ(w.jobs[0].switch_wait, 300);
-  EXPECT_EQ(w.jobs[1].switches, 1u);
-  EXPECT_EQ(w.jobs[1].switch_wait, engine::kNoTime);
-  EXPECT_EQ(w.jobs[2].switches, 3u);
-  EXPECT_EQ(w.jobs[2].switch_wait, 120);
-  EXPECT_EQ(w.jobs[3].switch_wait, 86400 + 7200);
-  EXPECT_EQ(w.jobs[4].switches, 1u);
-  EXPECT_EQ(w.jobs[4].switch_wait, engine::kNoTime);
-  EXPECT_EQ(w.jobs[5].switches, 0u);
+  EXPECT_EQ(w.jobs[0].extra.get().switches, 2u);
+  EXPECT_EQ(w.jobs[0].extra.get().switch_wait, 300);
+  EXPECT_EQ(w.jobs[1].extra.get().switches, 1u);
+  EXPECT_EQ(w.jobs[1].extra.get().switch_wait, engine::kNoTime);
+  EXPECT_EQ(w.jobs[2].extra.get().switches, 3u);
+  EXPECT_EQ(w.jobs[2].extra.get().switch_wait, 120);
+  EXPECT_EQ(w.jobs[3].extra.get().switch_wait, 86400 + 7200);
+  EXPECT_EQ(w.jobs[4].extra.get().switches, 1u);
+  EXPECT_EQ(w.jobs[4].extra.get().switch_wait, engine::kNoTime);
+  EXPECT_EQ(w.jobs[5].extra.get().switches, 0u);
   EXPECT_FALSE(sink.has_errors());
 }
 
@@ -346,7 +346,7 @@ TEST(SacctReader, ASubmitLineWithAScriptsNewlinesIsOneRowAndTabsKeepPipes) {
   DiagnosticSink tab_sink;
   auto t = read_text("JobIDRaw\tSubmit\tElapsedRaw\tReqCPUS\tConstraints\n5\t100\t5\t1\tamd|intel\n", tab_sink);
   ASSERT_EQ(t.jobs.size(), 1u);
-  EXPECT_EQ(t.jobs[0].constraint, "amd|intel");
+  EXPECT_EQ(t.jobs[0].extra.get().constraint, "amd|intel");
 }
 
 TEST(SyntheticProfile, ErrorsCarryLineAndColumn) {

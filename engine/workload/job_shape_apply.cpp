@@ -29,7 +29,7 @@ void warn(DiagnosticSink& sink, const JobRequest& job, SourceLoc loc, const std:
 void set_constraint(JobRequest& job, std::string_view text, SourceLoc loc, DiagnosticSink& sink) {
   std::size_t offset = 0;
   auto parsed = parse_constraint(text, &offset);
-  job.constraint = std::string(text);  // kept as written: slurmctld would refuse it at submit
+  job.extra.edit().constraint = std::string(text);  // kept as written: slurmctld would refuse it at submit
   if (!parsed) warn(sink, job, at(loc, offset), fmt::format("constraint '{}': {}", printable(text), parsed.error()));
 }
 
@@ -70,7 +70,7 @@ std::optional<std::int64_t> tres_value(std::string_view tres, std::string_view n
 
 void apply_columns(JobRequest& job, const ShapeFields& f, DiagnosticSink& sink) {
   if (auto n = parse_trace_int(f.ntasks.text); n && *n > 0 && *n <= 0x7FFFFFFF)
-    job.ntasks = static_cast<std::uint32_t>(*n);
+    job.extra.edit().ntasks = static_cast<std::uint32_t>(*n);
   // ReqTRES already gave gpus (sacct_reader.cpp); AllocTRES fills in when it did not.
   if (auto g = tres_value(f.alloc_tres.text, "gres/gpu"); job.gpus == 0 && g && *g > 0 && *g <= 0x7FFFFFFF)
     job.gpus = static_cast<std::uint32_t>(*g);
@@ -97,22 +97,25 @@ void apply_layout(JobRequest& job, const SubmitOptions& o, SourceLoc loc, Diagno
   if (o.nodes) {
     if (auto range = parse_node_range(*o.nodes)) {
       if (job.nodes == 0 && range->first > 0) job.nodes = std::min(range->first, job.cpus);
-      if (range->second != range->first) job.max_nodes = range->second;
+      if (range->second != range->first) job.extra.edit().max_nodes = range->second;
     } else {
       warn(sink, job, loc, fmt::format("SubmitLine --nodes '{}' is not MIN[-MAX]", printable(*o.nodes)));
     }
   }
   std::uint32_t ntasks = 0;
   set_count(job, o.ntasks, "--ntasks", ntasks, loc, sink);
-  if (job.ntasks == 0) job.ntasks = ntasks;
+  if (ntasks && job.extra.get().ntasks == 0) job.extra.edit().ntasks = ntasks;
   // sbatch (opt.c _opt_verify, -N and -n both given) lowers the node maximum to the task count
   // before submitting: -N 1-2 -n 1 reaches slurmctld as one node, so req_nodes is 1 and
   // pack_serial_at_end takes it (the serial_at_end capture's job 10).
-  if (o.nodes && ntasks > 0 && job.max_nodes > ntasks) job.max_nodes = std::max(ntasks, job.nodes);
-  set_count(job, o.ntasks_per_node, "--ntasks-per-node", job.ntasks_per_node, loc, sink);
-  set_count(job, o.cpus_per_task, "--cpus-per-task", job.cpus_per_task, loc, sink);
-  if (job.ntasks_per_node > 0) {
-    const std::uint64_t per_node = std::uint64_t{job.ntasks_per_node} * std::max<std::uint32_t>(1, job.cpus_per_task);
+  if (o.nodes && ntasks > 0 && job.extra.get().max_nodes > ntasks)
+    job.extra.edit().max_nodes = std::max(ntasks, job.nodes);
+  if (o.ntasks_per_node)
+    set_count(job, o.ntasks_per_node, "--ntasks-per-node", job.extra.edit().ntasks_per_node, loc, sink);
+  if (o.cpus_per_task) set_count(job, o.cpus_per_task, "--cpus-per-task", job.extra.edit().cpus_per_task, loc, sink);
+  if (job.extra.get().ntasks_per_node > 0) {
+    const std::uint64_t per_node =
+        std::uint64_t{job.extra.get().ntasks_per_node} * std::max<std::uint32_t>(1, job.extra.get().cpus_per_task);
     job.cpus_per_node = static_cast<std::uint32_t>(std::min<std::uint64_t>(per_node, 0x7FFFFFFF));
   }
   if (o.exclusive && (o.exclusive->empty() || iequals(*o.exclusive, "exclusive"))) job.exclusive = true;
@@ -136,14 +139,15 @@ void apply_memory(JobRequest& job, const SubmitOptions& o, SourceLoc loc, Diagno
 
 void apply_gpus(JobRequest& job, const SubmitOptions& o, SourceLoc loc, DiagnosticSink& sink) {
   if (o.gres) {
-    if (auto n = parse_gres_gpus(*o.gres))
-      job.gpus_per_node = *n > 0 ? *n : job.gpus_per_node;
-    else
+    if (auto n = parse_gres_gpus(*o.gres)) {
+      if (*n > 0) job.extra.edit().gpus_per_node = *n;
+    } else {
       warn(sink, job, loc, fmt::format("SubmitLine --gres '{}' cannot be read", printable(*o.gres)));
+    }
   }
   if (o.gpus_per_node) {
     if (auto n = parse_gpu_count(*o.gpus_per_node))
-      job.gpus_per_node = *n;
+      job.extra.edit().gpus_per_node = *n;
     else
       warn(sink, job, loc,
            fmt::format("SubmitLine --gpus-per-node '{}' is not [TYPE:]COUNT", printable(*o.gpus_per_node)));
@@ -166,13 +170,13 @@ void apply_switches(JobRequest& job, const std::string& text, SourceLoc loc, Dia
   if (!count || *count < 0 || *count > 0x7FFFFFFF) {
     return warn(sink, job, loc, fmt::format("SubmitLine --switches '{}' is not COUNT[@MAX_TIME]", printable(text)));
   }
-  job.switches = static_cast<std::uint32_t>(*count);
-  job.switch_wait = kNoTime;
+  job.extra.edit().switches = static_cast<std::uint32_t>(*count);
+  job.extra.edit().switch_wait = kNoTime;
   if (at == std::string::npos) return;
   const std::string_view time = std::string_view(text).substr(at + 1);
   if (time == "-1" || iequals(time, "INFINITE") || iequals(time, "UNLIMITED")) return;
   if (auto wait = parse_trace_duration(time))
-    job.switch_wait = *wait;
+    job.extra.edit().switch_wait = *wait;
   else
     warn(sink, job, loc,
          fmt::format("SubmitLine --switches '{}': the time after '@' cannot be read; max_switch_wait applies",
@@ -191,12 +195,12 @@ void apply_submit_line(JobRequest& job, const FieldText& field, DiagnosticSink& 
   apply_layout(job, o, field.loc, sink);
   apply_memory(job, o, field.loc, sink);
   apply_gpus(job, o, field.loc, sink);
-  if (o.constraint && job.constraint.empty()) set_constraint(job, *o.constraint, field.loc, sink);
+  if (o.constraint && job.extra.get().constraint.empty()) set_constraint(job, *o.constraint, field.loc, sink);
   if (o.dependency && job.dependencies.empty()) set_dependency(job, *o.dependency, field.loc, sink);
   if (o.licenses && job.licenses.empty()) set_licenses(job, *o.licenses, field.loc, sink);
-  if (o.nodelist) job.nodelist = *o.nodelist;
+  if (o.nodelist) job.extra.edit().nodelist = *o.nodelist;
   if (o.job_name && job.name.empty()) job.name = *o.job_name;
-  if (o.exclude) job.exclude = *o.exclude;
+  if (o.exclude) job.extra.edit().exclude = *o.exclude;
   if (o.switches) apply_switches(job, *o.switches, field.loc, sink);
   job.hold = job.hold || o.hold;
   job.begin_set = job.begin_set || o.begin.has_value();

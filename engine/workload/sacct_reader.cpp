@@ -191,7 +191,7 @@ bool RowReader::read_run_time(JobRequest& j) {
   const std::string_view state = get(c.state);
   auto start = parse_trace_time(get(c.start));
   auto end = parse_trace_time(get(c.end));
-  if (start) j.recorded_start = *start;
+  if (start) j.extra.edit().recorded_start = *start;
   j.fails = start && (istarts_with(state, "FAILED") || istarts_with(state, "OUT_OF_MEMORY"));
   std::optional<std::int64_t> run;
   if (auto r = parse_trace_int(get(c.elapsed_raw)))
@@ -278,7 +278,7 @@ void RowReader::read_names(JobRequest& j) {
   if (!resv.empty() && resv != "(null)") j.reservation = resv;
   if (auto n = parse_trace_int(get(c.nice)))
     j.nice = static_cast<std::int32_t>(std::clamp<std::int64_t>(*n, -2147483645, 2147483645));
-  if (auto p = parse_trace_int(get(c.priority))) j.recorded_priority = *p;
+  if (auto p = parse_trace_int(get(c.priority))) j.extra.edit().recorded_priority = *p;
 }
 
 }  // namespace
