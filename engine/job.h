@@ -64,18 +64,18 @@ struct JobRequest {
   bool mem_set = false;               // the request named a memory size (--mem=0 included)
   bool exclusive = false;             // --exclusive
   bool oversubscribe = false;         // --oversubscribe (shares CPUs in an OverSubscribe=YES partition)
+  bool dependency_any = false;        // dependencies joined by '?': any one is enough (else all)
+  bool hold = false;                  // -H/--hold: submitted held (priority 0 until released)
+  bool licenses_any = false;          // licenses NAME|NAME2 (25.05+): any one of them
+  bool begin_set = false;             // --begin was given (the time itself is `eligible`)
+  bool fails = false;                 // the recorded run failed (FAILED, OUT_OF_MEMORY): afterok never, afternotok yes
+  int line = 0;                       // source line, for diagnostics
   PackedVec<Atom> partitions;         // empty = the default partition
   // Names are interned (Atom): they repeat across a load, and every job holds them.
   Atom user, account, qos;
   Atom group;                        // the user's Unix group, where known (sacct's Group); AllowGroups
   Atom reservation;                  // --reservation (sacct's Reservation column)
   Atom name;                         // -J/--job-name (sacct's JobName), for --dependency=singleton
-  int line = 0;                      // source line, for diagnostics
-  bool dependency_any = false;       // dependencies joined by '?': any one is enough (else all)
-  bool hold = false;                 // -H/--hold: submitted held (priority 0 until released)
-  bool licenses_any = false;         // licenses NAME|NAME2 (25.05+): any one of them
-  bool begin_set = false;            // --begin was given (the time itself is `eligible`)
-  bool fails = false;                // the recorded run failed (FAILED, OUT_OF_MEMORY): afterok never, afternotok yes
   RareVec<Dependency> dependencies;  // -d/--dependency
   RareVec<License> licenses;         // -L/--licenses (or ReqTRES license/NAME=N)
   RareBox<RequestExtras> extra;      // read with extra.get(), written with extra.edit()

@@ -227,6 +227,8 @@ Metrics compute_metrics(const SimResult& r, const Site& site) {
   m.end = r.end;
   m.jobs = r.jobs.size();
   JobTally t;
+  t.waits.reserve(r.jobs.size());  // (every job at most: no doubling slack at the run's peak)
+  t.slowdowns.reserve(r.jobs.size());
   for (const SimJob& j : r.jobs) {
     if (count_job(j, r, *site.config, m)) tally_started_job(j, r, site, t);
   }

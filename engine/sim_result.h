@@ -3,6 +3,7 @@
 // events and outcome (SimJob), sprio snapshots, counters, the backfill log, node peaks and the
 // CPU timeline (SimResult). Apart from simulator.h, which holds the engine that fills them.
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -108,32 +109,33 @@ struct JobRare {
 };
 
 struct SimJob {
+  // (Ordered by size: every job of a run is one of these, so padding costs megabytes.)
   JobRequest req;
-  std::uint32_t assoc = kNoAssoc;
-  std::int32_t qos = -1;        // index into Site::qos
   std::vector<SimRecord> recs;  // PriorityTier order, highest first
-  JobState state = JobState::kFuture;
-  std::uint32_t start_priority = 0;  // (beside state, where it leaves no padding)
-  std::int64_t begin = 0;            // eligible time
-  std::int64_t accrue = kNoTime;     // accrue_time: age counts from here
+  Allocation alloc;
+  std::int64_t begin = 0;         // eligible time
+  std::int64_t accrue = kNoTime;  // accrue_time: age counts from here
   std::int64_t start = kNoTime, end = kNoTime;
   std::int64_t planned_end = kNoTime;  // start + the run time, cut at the time limit
-  std::int32_t run_rec = -1;
-  StartedBy started_by = StartedBy::kNone;
-  Allocation alloc;
+  std::int64_t limit_end = kNoTime;    // Slurm's end_time: start + limit, reset at resume
   double billable = 0;
-  std::uint32_t user_id = 0, account_id = 0;  // Limits' interned ids
-  std::uint16_t reason = kReasonNone;         // the Reason squeue would print now
-  bool bf_tested = false;                     // reached a backfill will-run test
-  PackedVec<ReasonSpan> reasons;              // every change, from submission on
-  RareVec<LimitBlock> limit_blocks;           // explained jobs: each distinct limit that held them
-  std::int32_t resv = -1;                     // the advanced reservation it runs in, or -1
-  std::int64_t limit_end = kNoTime;           // Slurm's end_time: start + limit, reset at resume
-  EndState end_state = EndState::kCompleted;
-  bool waits_on_deps = false;      // a dependency on a job of the load is not met yet
-  RareVec<std::int32_t> dep_jobs;  // per req.dependencies item: the job's index, or -1
+  PackedVec<ReasonSpan> reasons;     // every change, from submission on
+  RareVec<LimitBlock> limit_blocks;  // explained jobs: each distinct limit that held them
+  RareVec<std::int32_t> dep_jobs;    // per req.dependencies item: the job's index, or -1
   RareVec<JobEvent> events;
-  RareBox<JobRare> rare;                                   // read with rare.get(), written with rare.edit()
+  RareBox<JobRare> rare;  // read with rare.get(), written with rare.edit()
+  std::uint32_t assoc = kNoAssoc;
+  std::int32_t qos = -1;  // index into Site::qos
+  std::uint32_t start_priority = 0;
+  std::int32_t run_rec = -1;
+  std::uint32_t user_id = 0, account_id = 0;  // Limits' interned ids
+  std::int32_t resv = -1;                     // the advanced reservation it runs in, or -1
+  std::uint16_t reason = kReasonNone;         // the Reason squeue would print now
+  JobState state = JobState::kFuture;
+  StartedBy started_by = StartedBy::kNone;
+  EndState end_state = EndState::kCompleted;
+  bool bf_tested = false;                                  // reached a backfill will-run test
+  bool waits_on_deps = false;                              // a dependency on a job of the load is not met yet
   std::int64_t expected_end() const { return limit_end; }  // what backfill plans with
   /// The factors it started with (started jobs only): a record is repriced only while its
   /// job is pending, so the run record still holds them (a requeue clears run_rec and start).
@@ -198,7 +200,9 @@ struct SimResult {
   std::vector<SimJob> jobs;  // workload order
   std::vector<PendingSnapshot> snapshots;
   SimCounters counters;
-  std::vector<BackfillCycle> bf_log;  // every cycle that ran, in time order
+  // Every cycle that ran, in time order (a deque: a run of 100,000 jobs logs 80,000 cycles,
+  // which a doubling vector would hold in up to twice the memory).
+  std::deque<BackfillCycle> bf_log;
   std::int64_t start = 0, end = 0;
   std::vector<long double> usage;    // final raw usage per association
   std::vector<double> target_share;  // per association (classic product of shares)

@@ -181,8 +181,8 @@ TEST(RareBox, OnlyJobsWithRareStateAllocateIt) {
 }
 
 TEST(JobLayout, RecordSizesStayWhereTheMemoryFiguresPutThem) {
-  EXPECT_LE(sizeof(engine::JobRequest), 168U);
-  EXPECT_LE(sizeof(engine::SimJob), 376U);
+  EXPECT_LE(sizeof(engine::JobRequest), 160U);
+  EXPECT_LE(sizeof(engine::SimJob), 352U);
   EXPECT_LE(sizeof(engine::SimRecord), 232U);
   EXPECT_LE(sizeof(engine::ReasonSpan), 16U);
 }

@@ -126,6 +126,7 @@ void Simulator::start_job(std::uint32_t j, std::uint32_t r, const Allocation& al
   job.started_by = by;
   job.start_priority = rec.priority;
   set_reason(job, kReasonNone);
+  job.reasons.shrink_to_fit();  // (a started job's Reason history is, in most runs, complete)
   new_run(job);
   if (rows_)
     rows_->add(rec.part, node_req(job, rec), job.alloc, pool_.state());

@@ -3,6 +3,7 @@
 // they did (a main-loop run and why it stopped, a backfill cycle's tally, a start, a suspend)
 // and never write the result themselves. SimResult gets what was counted at the end.
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 #include "engine/job.h"
@@ -43,7 +44,7 @@ class CounterProbe {
 
  private:
   SimCounters c_;
-  std::vector<BackfillCycle> bf_log_;
+  std::deque<BackfillCycle> bf_log_;
   double preempt_lost_cpu_seconds_ = 0;
 };
 
