@@ -69,7 +69,7 @@ Explanation explain_job(const Site& site, const SimOptions& options, const Workl
   }
   if (!what_ifs || j->state == JobState::kRejected) return e;
   const std::int64_t until = j->start != kNoTime ? j->start : kNoTime;
-  for (const LimitBlock& b : j->limit_blocks) {
+  for (const LimitBlock& b : j->rare.get().limit_blocks) {
     SimOptions o = options;
     o.lift_limits.push_back(b);
     e.what_ifs.push_back(

@@ -105,7 +105,7 @@ void Simulator::suspend(std::uint32_t j) {
   job.planned_end = kNoTime;  // its end event no longer applies
   ++r.suspends;
   counts_.suspended();
-  job.events.push_back({now_, JobEvent::Kind::kSuspend, 0});
+  job.rare.edit().events.push_back({now_, JobEvent::Kind::kSuspend, 0});
   bf_changed_ = true;
 }
 
@@ -132,7 +132,7 @@ void Simulator::resume(std::uint32_t j) {
   job.planned_end = now_ + std::max<std::int64_t>(left, 0);
   schedule_end(j);
   counts_.resumed();
-  job.events.push_back({now_, JobEvent::Kind::kResume, 0});
+  job.rare.edit().events.push_back({now_, JobEvent::Kind::kResume, 0});
   bf_changed_ = true;
 }
 
@@ -167,11 +167,11 @@ void Simulator::stop_preempted(std::uint32_t j, std::uint32_t by) {
   const double lost = static_cast<double>(job.alloc.cpus()) * static_cast<double>(job.ran(now_));
   counts_.preempted(mode == PreemptMode::Base::kRequeue, lost);
   if (mode == PreemptMode::Base::kRequeue) {
-    job.events.push_back({now_, JobEvent::Kind::kPreemptRequeue, by});
+    job.rare.edit().events.push_back({now_, JobEvent::Kind::kPreemptRequeue, by});
     requeue(j);
   } else {
     // CANCEL (and a SUSPEND without gang, which Slurm can only kill): the job ends PREEMPTED.
-    job.events.push_back({now_, JobEvent::Kind::kPreemptCancel, by});
+    job.rare.edit().events.push_back({now_, JobEvent::Kind::kPreemptCancel, by});
     job.rare.edit().lost_cpu_seconds += lost;  // (requeue() counts its own)
     finish_job(j, EndState::kPreempted);
   }
@@ -191,7 +191,7 @@ void Simulator::preempt(std::uint32_t victim, std::uint32_t by, bool honour_grac
   // _job_check_grace: SIGCONT + SIGTERM now, end_time cut to now + GraceTime; the job is
   // taken to keep working until then (one that exits on SIGTERM would free its CPUs sooner).
   job.rare.edit().preempt_time = now_;
-  job.events.push_back({now_, JobEvent::Kind::kPreemptGrace, by});
+  job.rare.edit().events.push_back({now_, JobEvent::Kind::kPreemptGrace, by});
   if (job.rare.get().suspended) resume(victim);  // SIGCONT
   set_limit_end(victim, std::min(job.limit_end, now_ + grace));
   if (job.planned_end != kNoTime && job.planned_end > job.limit_end) {
@@ -205,7 +205,7 @@ void Simulator::on_grace_end(std::uint32_t j) {
   SimJob& job = jobs_[j];
   if (job.state != JobState::kRunning || job.rare.get().preempt_time == kNoTime || now_ < job.limit_end) return;
   std::uint32_t by = 0;
-  for (auto it = job.events.rbegin(); it != job.events.rend(); ++it) {
+  for (auto it = job.rare.get().events.rbegin(); it != job.rare.get().events.rend(); ++it) {
     if (it->kind == JobEvent::Kind::kPreemptGrace) {
       by = it->by;
       break;

@@ -22,14 +22,14 @@ void Simulator::bind_dependencies() {
   for (std::uint32_t i = 0; i < jobs_.size(); ++i) {
     SimJob& job = jobs_[i];
     bool replayed = false;
-    job.dep_jobs.clear();
+    if (job.rare.allocated()) job.rare.edit().dep_jobs.clear();
     for (const Dependency& d : job.req.dependencies) {
       // singleton waits on its name group (bind_name_groups), unless it is the group's first.
       if (d.type == DependencyType::kSingleton)
         replayed = replayed || (job.rare.get().name_group >= 0 && job.rare.get().name_pos > 0);
       auto it = index.find(d.job_id);
       const bool known = d.type != DependencyType::kSingleton && it != index.end() && it->second != i;
-      job.dep_jobs.push_back(known ? static_cast<std::int32_t>(it->second) : -1);
+      job.rare.edit().dep_jobs.push_back(known ? static_cast<std::int32_t>(it->second) : -1);
       if (!known) continue;
       dependents_[it->second].push_back(i);
       replayed = true;
@@ -81,7 +81,7 @@ Simulator::DepState Simulator::dependency_state(const SimJob& job, std::int64_t&
   std::int64_t ready_all = job.begin, ready_any = kNoTime;
   for (std::size_t i = 0; i < job.req.dependencies.size(); ++i) {
     const Dependency& d = job.req.dependencies[i];
-    const std::int32_t k = i < job.dep_jobs.size() ? job.dep_jobs[i] : -1;
+    const std::int32_t k = i < job.rare.get().dep_jobs.size() ? job.rare.get().dep_jobs[i] : -1;
     const SimJob* dep = k >= 0 ? &jobs_[static_cast<std::size_t>(k)] : nullptr;
     std::int64_t at = kNoTime;
     bool never = false;

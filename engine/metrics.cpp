@@ -8,7 +8,8 @@ namespace sa::engine {
 
 namespace {
 
-WaitStats summarise(std::vector<double> waits, const std::vector<double>& slowdowns) {
+// `slowdown_sum` is the bounded slowdowns summed in job order, as the waits came.
+WaitStats summarise(std::vector<double> waits, double slowdown_sum) {
   WaitStats w;
   w.jobs = waits.size();
   if (waits.empty()) return w;
@@ -22,16 +23,20 @@ WaitStats summarise(std::vector<double> waits, const std::vector<double>& slowdo
   const std::size_t rank = static_cast<std::size_t>(std::ceil(0.95 * static_cast<double>(n)));
   w.p95 = waits[std::max<std::size_t>(rank, 1) - 1];
   w.max = waits.back();
-  double sd = 0;
-  for (double x : slowdowns) sd += x;
-  w.bounded_slowdown = slowdowns.empty() ? 0 : sd / static_cast<double>(slowdowns.size());
+  w.bounded_slowdown = slowdown_sum / static_cast<double>(n);
   return w;
 }
 
 // The started jobs of one partition, account, size class or QOS: indices into the tally's
-// waits (every job is in four groups; holding its values four times cost 64 bytes a job).
+// waits (every job is in four groups; holding its values four times cost 64 bytes a job),
+// and their bounded slowdowns summed in job order (only their mean is reported).
 struct Group {
   std::vector<std::uint32_t> members;
+  double slowdown_sum = 0;
+  void add(std::uint32_t i, double slowdown) {
+    members.push_back(i);
+    slowdown_sum += slowdown;
+  }
 };
 
 double percentile(std::vector<double> v, double q) {
@@ -97,7 +102,8 @@ GangMetrics gang_metrics(const SimResult& r, const Site& site) {
 // and the usage charged to each account.
 struct JobTally {
   double cpu_seconds = 0;
-  std::vector<double> waits, slowdowns;  // every started job, in job order
+  std::vector<double> waits;  // every started job, in job order
+  double slowdown_sum = 0;    // (in the same order)
   std::map<std::string, Group> part, acct, size, qos;
   std::map<std::string, double> charged;
   double charged_total = 0;
@@ -141,11 +147,11 @@ void tally_started_job(const SimJob& j, const SimResult& r, const Site& site, Jo
   const std::string& account = job_account(j, site);
   const auto i = static_cast<std::uint32_t>(t.waits.size());
   t.waits.push_back(wait);
-  t.slowdowns.push_back(slowdown);
-  t.part[conf.partitions[rec.part].name].members.push_back(i);
-  t.acct[account].members.push_back(i);
-  t.size[size_class(j.alloc.cpus())].members.push_back(i);
-  t.qos[j.qos >= 0 ? site.qos.records[static_cast<std::size_t>(j.qos)].name : std::string("-")].members.push_back(i);
+  t.slowdown_sum += slowdown;
+  t.part[conf.partitions[rec.part].name].add(i, slowdown);
+  t.acct[account].add(i, slowdown);
+  t.size[size_class(j.alloc.cpus())].add(i, slowdown);
+  t.qos[j.qos >= 0 ? site.qos.records[static_cast<std::size_t>(j.qos)].name : std::string("-")].add(i, slowdown);
   if (site.tree && j.assoc != kNoAssoc) {
     // Charged to the user's account and every ancestor account, as usage rolls up.
     const double c = j.billable * run;
@@ -173,22 +179,19 @@ void set_utilisation(const SimResult& r, const Config& conf, double cpu_seconds,
 }
 
 WaitStats summarise_group(const JobTally& t, const Group& g) {
-  std::vector<double> waits, slowdowns;
+  std::vector<double> waits;
   waits.reserve(g.members.size());
-  slowdowns.reserve(g.members.size());
-  for (std::uint32_t i : g.members) {
-    waits.push_back(t.waits[i]);
-    slowdowns.push_back(t.slowdowns[i]);
-  }
-  return summarise(std::move(waits), slowdowns);
+  for (std::uint32_t i : g.members) waits.push_back(t.waits[i]);
+  return summarise(std::move(waits), g.slowdown_sum);
 }
 
-void set_wait_stats(const JobTally& t, Metrics& m) {
-  m.overall = summarise(t.waits, t.slowdowns);
+// The groups first, then the whole list sorted in place: no second copy of every wait.
+void set_wait_stats(JobTally& t, Metrics& m) {
   for (const auto& [k, g] : t.part) m.by_partition[k] = summarise_group(t, g);
   for (const auto& [k, g] : t.acct) m.by_account[k] = summarise_group(t, g);
   for (const auto& [k, g] : t.size) m.by_size[k] = summarise_group(t, g);
   for (const auto& [k, g] : t.qos) m.by_qos[k] = summarise_group(t, g);
+  m.overall = summarise(std::move(t.waits), t.slowdown_sum);
 }
 
 // Each account's target share against the share of the charged usage it got.
@@ -228,7 +231,6 @@ Metrics compute_metrics(const SimResult& r, const Site& site) {
   m.jobs = r.jobs.size();
   JobTally t;
   t.waits.reserve(r.jobs.size());  // (every job at most: no doubling slack at the run's peak)
-  t.slowdowns.reserve(r.jobs.size());
   for (const SimJob& j : r.jobs) {
     if (count_job(j, r, *site.config, m)) tally_started_job(j, r, site, t);
   }

@@ -87,7 +87,8 @@ inline constexpr const char* kAccountingPolicy =
 
 /// What few jobs ever set, behind one pointer in SimJob (SimJob::rare): a refusal, requeues,
 /// gang scheduling and preemption, --switches and singleton bookkeeping, limits' run-time
-/// accounting. Every job holding these fields itself cost about 100 bytes a job.
+/// accounting, dependencies on jobs of the load, an explained job's limits. Every job holding
+/// these fields itself cost about 120 bytes a job.
 struct JobRare {
   Atom reject_error;            // Slurm's own message for the refusal (slurm_errno.c), e.g. kInvalidQos
   Atom reject_reason;           // that message, ": ", and what in the job or site caused it
@@ -103,9 +104,12 @@ struct JobRare {
   std::int64_t preempt_start = kNoTime;  // as a preemptor: when it last preempted jobs
   // --switches (job_test.c _eval_nodes_topo): when the select plugin first placed it, or kNoTime.
   std::int64_t wait4switch_start = kNoTime;
-  std::int32_t name_group = -1;  // singleton bookkeeping: its (user, job name) group, or -1
-  std::uint32_t name_pos = 0;    // and its place in that group (submit order)
-  bool suspended = false;        // (with the suspend bookkeeping above)
+  std::int32_t name_group = -1;      // singleton bookkeeping: its (user, job name) group, or -1
+  std::uint32_t name_pos = 0;        // and its place in that group (submit order)
+  bool suspended = false;            // (with the suspend bookkeeping above)
+  RareVec<LimitBlock> limit_blocks;  // explained jobs: each distinct limit that held them
+  RareVec<std::int32_t> dep_jobs;    // per req.dependencies item: the job's index, or -1
+  RareVec<JobEvent> events;          // what gang scheduling and preemption did to it
 };
 
 struct SimJob {
@@ -119,11 +123,8 @@ struct SimJob {
   std::int64_t planned_end = kNoTime;  // start + the run time, cut at the time limit
   std::int64_t limit_end = kNoTime;    // Slurm's end_time: start + limit, reset at resume
   double billable = 0;
-  PackedVec<ReasonSpan> reasons;     // every change, from submission on
-  RareVec<LimitBlock> limit_blocks;  // explained jobs: each distinct limit that held them
-  RareVec<std::int32_t> dep_jobs;    // per req.dependencies item: the job's index, or -1
-  RareVec<JobEvent> events;
-  RareBox<JobRare> rare;  // read with rare.get(), written with rare.edit()
+  PackedVec<ReasonSpan> reasons;  // every change, from submission on
+  RareBox<JobRare> rare;          // read with rare.get(), written with rare.edit()
   std::uint32_t assoc = kNoAssoc;
   std::int32_t qos = -1;  // index into Site::qos
   std::uint32_t start_priority = 0;

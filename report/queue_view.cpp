@@ -29,7 +29,7 @@ std::vector<QueueRow> queue_at(const engine::SimResult& result, const engine::Si
       const engine::SimRecord& rec = j.recs[static_cast<std::size_t>(j.run_rec)];
       row.partition = conf.partitions[rec.part].name;
       row.state = "RUNNING";
-      for (const engine::JobEvent& e : j.events) {
+      for (const engine::JobEvent& e : j.rare.get().events) {
         if (e.at > at) break;
         if (e.at < j.start) continue;  // an earlier run's
         if (e.kind == engine::JobEvent::Kind::kSuspend) row.state = "SUSPENDED";

@@ -150,7 +150,7 @@ void write_trace_csv(std::ostream& out, const engine::SimResult& r, const engine
     }
     // Gang and preemption events: +seconds after submission, what, and the preemptor.
     std::string events;
-    for (const engine::JobEvent& e : j.events) {
+    for (const engine::JobEvent& e : j.rare.get().events) {
       if (!events.empty()) events += ';';
       events += fmt::format("+{}:{}", e.at - j.req.submit, engine::job_event_name(e.kind));
       if (e.by) events += fmt::format("(by {})", e.by);

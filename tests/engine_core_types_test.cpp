@@ -182,7 +182,7 @@ TEST(RareBox, OnlyJobsWithRareStateAllocateIt) {
 
 TEST(JobLayout, RecordSizesStayWhereTheMemoryFiguresPutThem) {
   EXPECT_LE(sizeof(engine::JobRequest), 160U);
-  EXPECT_LE(sizeof(engine::SimJob), 352U);
+  EXPECT_LE(sizeof(engine::SimJob), 328U);
   EXPECT_LE(sizeof(engine::SimRecord), 232U);
   EXPECT_LE(sizeof(engine::ReasonSpan), 16U);
 }

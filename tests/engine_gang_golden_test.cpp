@@ -324,7 +324,7 @@ const engine::SimJob& find(const engine::SimResult& r, std::uint32_t id) {
 
 std::vector<Turn> sim_turns(const engine::SimJob& j) {
   std::vector<Turn> out;
-  for (const JobEvent& e : j.events) {
+  for (const JobEvent& e : j.rare.get().events) {
     if (e.kind == JobEvent::Kind::kSuspend) out.push_back({e.at, 'S'});
     if (e.kind == JobEvent::Kind::kResume) out.push_back({e.at, 'R'});
   }
@@ -340,7 +340,7 @@ bool same_turns(const std::vector<Turn>& a, const std::vector<Turn>& b) {
 }
 
 std::int64_t event_at(const engine::SimJob& j, JobEvent::Kind kind) {
-  for (const JobEvent& e : j.events) {
+  for (const JobEvent& e : j.rare.get().events) {
     if (e.kind == kind) return e.at;
   }
   return engine::kNoTime;
@@ -510,17 +510,17 @@ TEST(EngineGangGolden, G1aTwoWholeClusterJobsSwapFromTheSecondWakeUp) {
   const engine::SimResult r = c.run();
   expect_jobs(c, r, {1, 2});
   const engine::SimJob& j2 = find(r, 2);
-  ASSERT_GE(j2.events.size(), 2u);
-  EXPECT_EQ(j2.events[0].at, j2.start);  // suspended at start: squeue PENDING -> SUSPENDED
-  EXPECT_EQ(c.rel(j2.events[1].at), "+18");
-  EXPECT_EQ(c.rel(j2.events.back().at), c.rel(find(r, 1).end));  // resumed by the completion
+  ASSERT_GE(j2.rare.get().events.size(), 2u);
+  EXPECT_EQ(j2.rare.get().events[0].at, j2.start);  // suspended at start: squeue PENDING -> SUSPENDED
+  EXPECT_EQ(c.rel(j2.rare.get().events[1].at), "+18");
+  EXPECT_EQ(c.rel(j2.rare.get().events.back().at), c.rel(find(r, 1).end));  // resumed by the completion
 }
 
 TEST(EngineGangGolden, G1bTheTwoNodeJobRunsThroughWhileTheThreeNodeJobsSwap) {
   Capture c("g1b_linear_3_2_3");
   const engine::SimResult r = c.run();
   expect_jobs(c, r, {1, 2, 3});
-  EXPECT_TRUE(find(r, 2).events.empty());
+  EXPECT_TRUE(find(r, 2).rare.get().events.empty());
   // select/linear picks the same nodes for the second -N3 job.
   EXPECT_EQ(c.nodes_of(r, find(r, 1)), "n[1-3]");
   EXPECT_EQ(c.nodes_of(r, find(r, 3)), "n[1-3]");
@@ -534,8 +534,8 @@ TEST(EngineGangGolden, G1cJobsStartedInOnePassJoinTheGangInPriorityOrder) {
   Capture c("g1c_linear_same_pass");
   const engine::SimResult r = c.run();
   expect_jobs(c, r, {1, 2, 3});
-  ASSERT_FALSE(find(r, 1).events.empty());
-  EXPECT_EQ(find(r, 1).events[0].at, find(r, 1).start);
+  ASSERT_FALSE(find(r, 1).rare.get().events.empty());
+  EXPECT_EQ(find(r, 1).rare.get().events[0].at, find(r, 1).start);
 }
 
 TEST(EngineGangGolden, G1dLocalBackfillingRunsTheSmallJobBesideTheSuspendedLargeOne) {
@@ -550,8 +550,8 @@ TEST(EngineGangGolden, G1dLocalBackfillingRunsTheSmallJobBesideTheSuspendedLarge
   expect_job(c, r, 2, 2);
   expect_job(c, r, 3, 2);
   EXPECT_EQ(c.nodes_of(r, find(r, 3)), "n[4-5]");
-  ASSERT_FALSE(find(r, 3).events.empty());
-  EXPECT_EQ(c.rel(find(r, 3).events[0].at), "+18");  // ran from its start: a filler
+  ASSERT_FALSE(find(r, 3).rare.get().events.empty());
+  EXPECT_EQ(c.rel(find(r, 3).rare.get().events[0].at), "+18");  // ran from its start: a filler
 }
 
 // ------------------------------------------------------- g2, g3: cons_tres rows and grain
@@ -563,8 +563,8 @@ TEST(EngineGangGolden, G2bCrCoreSuspendsOnlyTheJobsOnSharedCores) {
   Capture c("g2b_core_memory_2pernode");
   const engine::SimResult r = c.run();
   expect_jobs(c, r, {1, 2, 3, 4, 5, 6});
-  EXPECT_TRUE(find(r, 3).events.empty());
-  EXPECT_TRUE(find(r, 4).events.empty());
+  EXPECT_TRUE(find(r, 3).rare.get().events.empty());
+  EXPECT_TRUE(find(r, 4).rare.get().events.empty());
   EXPECT_EQ(find(r, 5).alloc.units, find(r, 1).alloc.units);
   EXPECT_EQ(find(r, 6).alloc.units, find(r, 2).alloc.units);
   for (std::uint32_t id = 1; id <= 6; ++id) {
@@ -578,7 +578,7 @@ TEST(EngineGangGolden, G3cCrCpuWithTaskNoneRotatesAllSixJobs) {
   Capture c("g3c_cpu_memory_2pernode");
   const engine::SimResult r = c.run();
   expect_jobs(c, r, {1, 2, 3, 4, 5, 6});
-  for (std::uint32_t id = 1; id <= 6; ++id) EXPECT_FALSE(find(r, id).events.empty()) << "job " << id;
+  for (std::uint32_t id = 1; id <= 6; ++id) EXPECT_FALSE(find(r, id).rare.get().events.empty()) << "job " << id;
 }
 
 TEST(EngineGangGolden, G3bCrCpuWithTaskAffinityComparesCpuBitmaps) {
@@ -586,8 +586,8 @@ TEST(EngineGangGolden, G3bCrCpuWithTaskAffinityComparesCpuBitmaps) {
   Capture c("g3b_cpu_memory_affinity");
   const engine::SimResult r = c.run();
   expect_jobs(c, r, {1, 2, 3, 4, 5, 6});
-  EXPECT_TRUE(find(r, 3).events.empty());
-  EXPECT_TRUE(find(r, 4).events.empty());
+  EXPECT_TRUE(find(r, 3).rare.get().events.empty());
+  EXPECT_TRUE(find(r, 4).rare.get().events.empty());
 }
 
 // Where each job's CPUs sit (alloc.psv). CR_CPU hands out consecutive CPUs: job 1 CPUs 0-1,
@@ -738,11 +738,11 @@ TEST(EngineGangGolden, P1AHigherTierJobSuspendsTheLowJobUntilItEnds) {
   Capture c("p1_partition_suspend");
   const engine::SimResult r = c.run();
   expect_jobs(c, r, {1, 2, 3, 4, 5, 6});
-  EXPECT_TRUE(find(r, 3).events.empty());
+  EXPECT_TRUE(find(r, 3).rare.get().events.empty());
   for (std::uint32_t id = 1; id <= 6; ++id) EXPECT_EQ(c.nodes_of(r, find(r, id)), c.last_run(id).nodes) << "job " << id;
-  EXPECT_EQ(find(r, 1).events.size(), 2u);  // one suspension, no wake-up touches it
-  EXPECT_EQ(find(r, 1).events.back().at, find(r, 5).end);
-  EXPECT_EQ(find(r, 2).events.back().at, find(r, 6).end);
+  EXPECT_EQ(find(r, 1).rare.get().events.size(), 2u);  // one suspension, no wake-up touches it
+  EXPECT_EQ(find(r, 1).rare.get().events.back().at, find(r, 5).end);
+  EXPECT_EQ(find(r, 2).rare.get().events.back().at, find(r, 6).end);
 }
 
 TEST(EngineGangGolden, P3cShadowsDependOnTheTierNotOnTheQos) {
@@ -751,8 +751,8 @@ TEST(EngineGangGolden, P3cShadowsDependOnTheTierNotOnTheQos) {
   Capture c("p3c_qos_other_partition_tier2");
   const engine::SimResult r = c.run();
   expect_jobs(c, r, {1, 2, 3, 4});
-  EXPECT_EQ(find(r, 2).events.size(), 2u);
-  EXPECT_EQ(find(r, 2).events.front().at, find(r, 4).start);
+  EXPECT_EQ(find(r, 2).rare.get().events.size(), 2u);
+  EXPECT_EQ(find(r, 2).rare.get().events.front().at, find(r, 4).start);
 }
 
 // ---------------------------------------------------------------- p3: preempt/qos suspend
@@ -769,8 +769,8 @@ TEST(EngineGangGolden, P3dExemptTimeHoldsTheSamePartitionPreemptorThenItTimeslic
   expect_job(c, r, 2, 2);
   expect_job(c, r, 3);
   EXPECT_GE(find(r, 2).start, find(r, 1).start + 60);
-  ASSERT_FALSE(find(r, 2).events.empty());
-  EXPECT_EQ(find(r, 2).events.front().at, find(r, 2).start);
+  ASSERT_FALSE(find(r, 2).rare.get().events.empty());
+  EXPECT_EQ(find(r, 2).rare.get().events.front().at, find(r, 2).start);
 }
 
 TEST(EngineGangGolden, P3bExemptTimeProtectsAYoungRequeueModeJob) {
@@ -783,7 +783,7 @@ TEST(EngineGangGolden, P3bExemptTimeProtectsAYoungRequeueModeJob) {
   const engine::SimResult r = c.run();
   expect_jobs(c, r, {1, 2, 3});
   EXPECT_EQ(find(r, 2).rare.get().requeues, 0u);
-  EXPECT_TRUE(find(r, 1).events.empty());
+  EXPECT_TRUE(find(r, 1).rare.get().events.empty());
   EXPECT_GE(find(r, 4).start, find(r, 2).end);
   EXPECT_LE(std::llabs(find(r, 4).start - c.last_run(4).start), kStartTol);
 }
@@ -797,8 +797,8 @@ TEST(EngineGangGolden, P3aQosSuspendTimeslicesAndRequeueModeRequeues) {
   Capture c("p3a_qos_suspend_requeue");
   const engine::SimResult r = c.run();
   expect_jobs(c, r, {1, 2, 5});
-  EXPECT_TRUE(find(r, 2).events.empty());
-  EXPECT_TRUE(find(r, 5).events.empty());
+  EXPECT_TRUE(find(r, 2).rare.get().events.empty());
+  EXPECT_TRUE(find(r, 5).rare.get().events.empty());
   const engine::SimJob& j3 = find(r, 3);
   EXPECT_EQ(j3.rare.get().requeues, 1u);
   const std::int64_t requeued = event_at(j3, JobEvent::Kind::kPreemptRequeue);

@@ -18,7 +18,7 @@ using test::find_job;
 std::string state_at(const engine::SimJob& job, std::int64_t t) {
   if (job.start == engine::kNoTime || job.start > t || (job.end != engine::kNoTime && job.end <= t)) return "-";
   std::string s = "R";
-  for (const engine::JobEvent& e : job.events) {
+  for (const engine::JobEvent& e : job.rare.get().events) {
     if (e.at > t) break;
     if (e.kind == engine::JobEvent::Kind::kSuspend) s = "S";
     if (e.kind == engine::JobEvent::Kind::kResume) s = "R";
@@ -75,7 +75,7 @@ TEST(EngineGang, ANonConflictingJobKeepsRunningWhileTheOthersRotate) {
   EXPECT_EQ(states(r, {9, 10, 11}, 10), "9R 10R 11S");
   EXPECT_EQ(states(r, {9, 10, 11}, 60), "9S 10R 11R");
   EXPECT_EQ(states(r, {9, 10, 11}, 90), "9R 10R 11S");
-  EXPECT_TRUE(find_job(r, 10).events.empty());
+  EXPECT_TRUE(find_job(r, 10).rare.get().events.empty());
 }
 
 TEST(EngineGang, LocalBackfillingRunsASmallJobBesideTheSuspendedLargeOne) {
@@ -119,8 +119,8 @@ TEST(EngineGang, CrCoreTimeslicesOnlyTheJobsThatShareCores) {
   EXPECT_EQ(states(r, {44, 45, 46, 47, 48, 49}, 10), "44R 45R 46R 47R 48S 49S");
   EXPECT_EQ(states(r, {44, 45, 46, 47, 48, 49}, 60), "44S 45S 46R 47R 48R 49R");
   EXPECT_EQ(states(r, {44, 45, 46, 47, 48, 49}, 90), "44R 45R 46R 47R 48S 49S");
-  EXPECT_TRUE(find_job(r, 46).events.empty());
-  EXPECT_TRUE(find_job(r, 47).events.empty());
+  EXPECT_TRUE(find_job(r, 46).rare.get().events.empty());
+  EXPECT_TRUE(find_job(r, 47).rare.get().events.empty());
 }
 
 TEST(EngineGang, CrCpuRotatesAllSixJobsThroughTheCpus) {
@@ -131,7 +131,7 @@ TEST(EngineGang, CrCpuRotatesAllSixJobsThroughTheCpus) {
   EXPECT_EQ(states(r, {51, 52, 53, 54, 55, 56}, 60), "51R 52R 53S 54S 55R 56R");
   EXPECT_EQ(states(r, {51, 52, 53, 54, 55, 56}, 90), "51S 52S 53R 54R 55R 56R");
   EXPECT_EQ(states(r, {51, 52, 53, 54, 55, 56}, 120), "51R 52R 53R 54R 55S 56S");
-  for (std::uint32_t id = 51; id <= 56; ++id) EXPECT_FALSE(find_job(r, id).events.empty()) << id;
+  for (std::uint32_t id = 51; id <= 56; ++id) EXPECT_FALSE(find_job(r, id).rare.get().events.empty()) << id;
 }
 
 TEST(EngineGang, TheTraceIsDeterministic) {
@@ -139,8 +139,8 @@ TEST(EngineGang, TheTraceIsDeterministic) {
   auto a = s.run(six_jobs(51));
   auto b = s.run(six_jobs(51));
   for (std::uint32_t id = 51; id <= 56; ++id) {
-    const auto& ea = find_job(a, id).events;
-    const auto& eb = find_job(b, id).events;
+    const auto& ea = find_job(a, id).rare.get().events;
+    const auto& eb = find_job(b, id).rare.get().events;
     ASSERT_EQ(ea.size(), eb.size());
     for (std::size_t k = 0; k < ea.size(); ++k) {
       EXPECT_EQ(ea[k].at, eb[k].at);

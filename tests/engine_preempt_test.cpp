@@ -33,15 +33,15 @@ TEST(EnginePreempt, SuspendGangSuspendsTheLowerTierJobUntilThePreemptorEnds) {
   const engine::SimJob& j3 = find_job(r, 3);
   EXPECT_EQ(j3.start, 101);
   EXPECT_EQ(j3.end, 301);
-  ASSERT_EQ(j1.events.size(), 2u);
-  EXPECT_EQ(j1.events[0].kind, JobEvent::Kind::kSuspend);
-  EXPECT_EQ(j1.events[0].at, 101);
-  EXPECT_EQ(j1.events[1].kind, JobEvent::Kind::kResume);
-  EXPECT_EQ(j1.events[1].at, 301);
+  ASSERT_EQ(j1.rare.get().events.size(), 2u);
+  EXPECT_EQ(j1.rare.get().events[0].kind, JobEvent::Kind::kSuspend);
+  EXPECT_EQ(j1.rare.get().events[0].at, 101);
+  EXPECT_EQ(j1.rare.get().events[1].kind, JobEvent::Kind::kResume);
+  EXPECT_EQ(j1.rare.get().events[1].at, 301);
   // Suspended time is added back: 1000 s of work end at 1 + 1000 + 200.
   EXPECT_EQ(j1.rare.get().tot_sus_time, 200);
   EXPECT_EQ(j1.end, 1201);
-  EXPECT_TRUE(find_job(r, 2).events.empty());
+  EXPECT_TRUE(find_job(r, 2).rare.get().events.empty());
   EXPECT_EQ(find_job(r, 2).end, 1001);
   EXPECT_EQ(r.counters.suspends, 1u);
 }
@@ -55,7 +55,7 @@ TEST(EnginePreempt, SuspendedJobsKeepTheirMemory) {
   big.mem_set = true;
   big.mem_mb = 2000;
   auto r = s.run({job(1, 0, 4, 1000, -1, "low"), job(2, 0, 4, 1000, -1, "low"), big});
-  EXPECT_TRUE(find_job(r, 1).events.empty());
+  EXPECT_TRUE(find_job(r, 1).rare.get().events.empty());
   EXPECT_EQ(find_job(r, 3).start, 1001);
   // The peak each node was asked to hold: one low job at a time, 2000 MB.
   ASSERT_EQ(r.node_peaks.size(), 2u);
@@ -69,10 +69,10 @@ TEST(EnginePreempt, RequeueSendsTheLowestPreemptableJobBack) {
   // Job 1 is the first candidate (same key, lower id): requeued at 101, eligible again
   // 121 s later; the preemptor starts in the run its end triggers, the same second.
   EXPECT_EQ(j1.rare.get().requeues, 1u);
-  ASSERT_FALSE(j1.events.empty());
-  EXPECT_EQ(j1.events[0].kind, JobEvent::Kind::kPreemptRequeue);
-  EXPECT_EQ(j1.events[0].by, 3u);
-  EXPECT_EQ(j1.events[0].at, 101);
+  ASSERT_FALSE(j1.rare.get().events.empty());
+  EXPECT_EQ(j1.rare.get().events[0].kind, JobEvent::Kind::kPreemptRequeue);
+  EXPECT_EQ(j1.rare.get().events[0].by, 3u);
+  EXPECT_EQ(j1.rare.get().events[0].at, 101);
   EXPECT_EQ(find_job(r, 3).start, 101);
   EXPECT_EQ(j1.rare.get().lost_cpu_seconds, 4.0 * 100);
   // It runs again from scratch once the high job has left n1.
@@ -94,11 +94,11 @@ TEST(EnginePreempt, CancelEndsThePreemptedJobAndGraceTimeDelaysIt) {
   // Job 4 needs job 2's node: SIGTERM at 101 (the first preemption's hold of KillWait +
   // MessageTimeout belongs to job 3, not job 4), killed and requeued when GraceTime ends.
   const engine::SimJob& j2 = find_job(r, 2);
-  ASSERT_GE(j2.events.size(), 2u);
-  EXPECT_EQ(j2.events[0].kind, JobEvent::Kind::kPreemptGrace);
-  EXPECT_EQ(j2.events[0].at, 101);
-  EXPECT_EQ(j2.events[1].kind, JobEvent::Kind::kPreemptRequeue);
-  EXPECT_EQ(j2.events[1].at, 131);
+  ASSERT_GE(j2.rare.get().events.size(), 2u);
+  EXPECT_EQ(j2.rare.get().events[0].kind, JobEvent::Kind::kPreemptGrace);
+  EXPECT_EQ(j2.rare.get().events[0].at, 101);
+  EXPECT_EQ(j2.rare.get().events[1].kind, JobEvent::Kind::kPreemptRequeue);
+  EXPECT_EQ(j2.rare.get().events[1].at, 131);
   EXPECT_EQ(find_job(r, 4).start, 131);
 }
 

@@ -154,7 +154,7 @@ std::vector<Preemption> real_preemptions(const fs::path& log) {
 std::vector<Preemption> simulated_preemptions(const engine::SimResult& r) {
   std::vector<Preemption> out;
   for (const engine::SimJob& j : r.jobs) {
-    for (const engine::JobEvent& e : j.events) {
+    for (const engine::JobEvent& e : j.rare.get().events) {
       if (e.kind != engine::JobEvent::Kind::kPreemptRequeue && e.kind != engine::JobEvent::Kind::kPreemptCancel)
         continue;
       out.push_back({j.req.id, e.by, e.kind == engine::JobEvent::Kind::kPreemptRequeue, e.at + r.epoch_offset});

@@ -88,7 +88,13 @@ class EventQueue {
  private:
   bool arrival_first() const { return next_ < arrival_jobs_.size() && (heap_.empty() || !(arrival_ > heap_.top())); }
   void load_arrival() {
-    if (next_ >= arrival_jobs_.size()) return;
+    if (next_ >= arrival_jobs_.size()) {
+      // All submitted: the lists go (a run's memory peaks at its end, with every job's record).
+      arrival_times_ = std::vector<std::int64_t>();
+      arrival_jobs_ = std::vector<std::uint32_t>();
+      next_ = 0;
+      return;
+    }
     arrival_ =
         Event{arrival_times_[next_], phase_of(EventType::kSubmit), next_, EventType::kSubmit, arrival_jobs_[next_]};
   }
