@@ -61,7 +61,7 @@ std::uint32_t Allocation::cpus() const {
 std::uint64_t Allocation::mem() const {
   std::uint64_t n = 0;
   for (const AllocPiece& p : pieces) n += p.mem;
-  for (const AllocRun& r : runs) n += r.mem * r.count;
+  for (const AllocRun& r : runs) n += std::uint64_t{r.mem} * r.count;
   return n;
 }
 std::uint32_t Allocation::gpus() const {
@@ -78,6 +78,8 @@ std::uint32_t Allocation::nodes() const {
 
 void Allocation::compact() {
   if (!units.empty() || pieces.empty()) return;
+  for (const AllocPiece& p : pieces)
+    if (p.mem > UINT32_MAX || p.mem_req > UINT32_MAX) return;
   std::vector<AllocRun> out;
   for (const AllocPiece& p : pieces) {
     if (!out.empty()) {
@@ -88,7 +90,8 @@ void Allocation::compact() {
         continue;
       }
     }
-    out.push_back(AllocRun{p.node, 1, p.cpus, p.gpus, p.mem, p.mem_req});
+    out.push_back(
+        AllocRun{p.node, 1, p.cpus, p.gpus, static_cast<std::uint32_t>(p.mem), static_cast<std::uint32_t>(p.mem_req)});
   }
   runs = out;  // (an exact fit: the block is as long as the runs)
   pieces = PackedVec<AllocPiece>{};

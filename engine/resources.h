@@ -74,7 +74,9 @@ struct AllocPiece {
 struct AllocRun {
   std::uint32_t node = 0, count = 0;
   std::uint32_t cpus = 0, gpus = 0;
-  std::uint64_t mem = 0, mem_req = 0;
+  // MB per node, as in AllocPiece; 32 bits hold 4 PB, and an allocation a node's memory does
+  // not fit in them keeps its pieces (24 bytes a run instead of 32).
+  std::uint32_t mem = 0, mem_req = 0;
 };
 
 struct Allocation {

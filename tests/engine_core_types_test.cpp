@@ -180,6 +180,35 @@ TEST(RareBox, OnlyJobsWithRareStateAllocateIt) {
   EXPECT_EQ(refused.rare.get().reject_error, engine::kNodeConfigUnavailable);
 }
 
+// A finished job keeps its allocation as runs of 24 bytes: the same pieces come back, sums
+// over them do not wrap at 32 bits, and memory beyond 32 bits keeps the pieces.
+TEST(AllocationCompact, RunsGiveThePiecesBackAndKeepWideMemory) {
+  engine::Allocation a;
+  for (std::uint32_t n = 4; n < 7; ++n) a.pieces.push_back({n, 8, 0, 0, 3'000'000'000ULL, 3'000'000'000ULL});
+  a.pieces.push_back({9, 2, 1, 0, 100, 120});
+  const std::vector<engine::AllocPiece> before(a.pieces.begin(), a.pieces.end());
+  a.compact();
+  EXPECT_TRUE(a.pieces.empty());
+  ASSERT_EQ(a.runs.size(), 2U);
+  EXPECT_EQ(a.runs[0].count, 3U);
+  EXPECT_EQ(a.mem(), 9'000'000'100ULL);
+  EXPECT_EQ(a.cpus(), 26U);
+  EXPECT_EQ(a.nodes(), 4U);
+  const std::vector<engine::AllocPiece> after = a.expanded();
+  ASSERT_EQ(after.size(), before.size());
+  for (std::size_t i = 0; i < after.size(); ++i) {
+    EXPECT_EQ(after[i].node, before[i].node);
+    EXPECT_EQ(after[i].mem, before[i].mem);
+    EXPECT_EQ(after[i].mem_req, before[i].mem_req);
+  }
+  engine::Allocation wide;
+  wide.pieces.push_back({0, 1, 0, 0, 5'000'000'000ULL, 1});
+  wide.compact();
+  EXPECT_EQ(wide.pieces.size(), 1U);  // kept as it was
+  EXPECT_TRUE(wide.runs.empty());
+  EXPECT_EQ(wide.mem(), 5'000'000'000ULL);
+}
+
 TEST(JobLayout, RecordSizesStayWhereTheMemoryFiguresPutThem) {
   EXPECT_LE(sizeof(engine::JobRequest), 160U);
   EXPECT_LE(sizeof(engine::SimJob), 328U);
