@@ -32,7 +32,7 @@ class PackedVec {
   PackedVec() noexcept = default;
   PackedVec(std::initializer_list<T> items) { assign(items.begin(), items.end()); }
   explicit PackedVec(const std::vector<T>& items) { assign(items.data(), items.data() + items.size()); }
-  template <std::input_iterator It>
+  template <std::forward_iterator It>
   PackedVec(It first, It last) {
     assign(first, last);
   }
@@ -127,7 +127,7 @@ class PackedVec {
       set_capacity(size());
     }
   }
-  template <std::input_iterator It>
+  template <std::forward_iterator It>
   void assign(It first, It last) {
     const auto n = static_cast<std::size_t>(std::distance(first, last));
     if (n == 0) {
@@ -135,8 +135,13 @@ class PackedVec {
       return;
     }
     if (n > capacity()) {
-      std::free(std::exchange(b_, nullptr));
-      set_capacity(n);
+      PackedVec fresh;  // (the old block stays readable while it is copied: [first, last) may be in it)
+      fresh.set_capacity(n);
+      T* out = fresh.items();
+      for (; first != last; ++first, ++out) ::new (static_cast<void*>(out)) T(*first);
+      fresh.b_->size = static_cast<std::uint32_t>(n);
+      swap(fresh);
+      return;
     }
     T* out = items();
     for (; first != last; ++first, ++out) ::new (static_cast<void*>(out)) T(*first);
