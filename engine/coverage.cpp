@@ -27,8 +27,8 @@ void count(PartitionCoverage& c, const SimJob& job) {
   ++c.offered;
   if (job.state == JobState::kRejected) {
     ++c.refused;
-    ++c.refused_reasons[job.rare.get().reject_error.empty() ? job.rare.get().reject_reason
-                                                            : job.rare.get().reject_error];
+    const JobRare& r = job.rare.get();
+    ++c.refused_reasons[r.reject_error.empty() ? r.reject_reason : r.reject_error];
   } else if (job.start != kNoTime) {
     ++c.started;
   } else if (job.state == JobState::kPending) {

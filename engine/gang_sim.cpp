@@ -95,9 +95,9 @@ void Simulator::on_timeslice() {
 void Simulator::suspend(std::uint32_t j) {
   SimJob& job = jobs_[j];
   if (job.state != JobState::kRunning || job.rare.get().suspended) return;
-  JobRare& r = job.rare.edit();
-  const std::int64_t since = r.suspend_time != kNoTime ? r.suspend_time : job.start;
+  const std::int64_t since = job.stretch_start();
   probes_.interval(job, since, now_, false);
+  JobRare& r = job.rare.edit();
   // job_suspend(): the run so far is banked; end_time is left as it was.
   r.pre_sus_time += now_ - since;
   r.suspend_time = now_;
@@ -105,34 +105,33 @@ void Simulator::suspend(std::uint32_t j) {
   job.planned_end = kNoTime;  // its end event no longer applies
   ++r.suspends;
   counts_.suspended();
-  job.rare.edit().events.push_back({now_, JobEvent::Kind::kSuspend, 0});
+  r.events.push_back({now_, JobEvent::Kind::kSuspend, 0});
   bf_changed_ = true;
 }
 
 void Simulator::resume(std::uint32_t j) {
   SimJob& job = jobs_[j];
   if (job.state != JobState::kRunning || !job.rare.get().suspended) return;
-  probes_.interval(job, job.rare.get().suspend_time, now_, true);
   JobRare& r = job.rare.edit();
+  probes_.interval(job, r.suspend_time, now_, true);
   r.tot_sus_time += now_ - r.suspend_time;
   r.suspended = false;
   r.suspend_time = now_;
   const SimRecord& rec = job.recs[static_cast<std::size_t>(job.run_rec)];
   // Suspended time does not count against the limit: end_time = now + limit - run so far
   // (unless a preemption's grace period set it).
-  if (rec.time_limit >= 0 && job.rare.get().preempt_time == kNoTime)
-    set_limit_end(j, now_ + rec.time_limit - job.rare.get().pre_sus_time);
-  std::int64_t left = job.req.run_time - job.rare.get().pre_sus_time;
+  if (rec.time_limit >= 0 && r.preempt_time == kNoTime) set_limit_end(j, now_ + rec.time_limit - r.pre_sus_time);
+  std::int64_t left = job.req.run_time - r.pre_sus_time;
   if (rec.time_limit >= 0) {
     const Partition& part = conf_.partitions[rec.part];
     const std::int64_t over = static_cast<std::int64_t>(part.over_time_limit.value_or(conf_.over_time_limit)) * 60;
-    left = std::min(left, rec.time_limit + over - job.rare.get().pre_sus_time);
+    left = std::min(left, rec.time_limit + over - r.pre_sus_time);
   }
-  if (job.rare.get().preempt_time != kNoTime) left = std::min(left, job.limit_end - now_);
+  if (r.preempt_time != kNoTime) left = std::min(left, job.limit_end - now_);
   job.planned_end = now_ + std::max<std::int64_t>(left, 0);
   schedule_end(j);
   counts_.resumed();
-  job.rare.edit().events.push_back({now_, JobEvent::Kind::kResume, 0});
+  r.events.push_back({now_, JobEvent::Kind::kResume, 0});
   bf_changed_ = true;
 }
 
@@ -171,8 +170,9 @@ void Simulator::stop_preempted(std::uint32_t j, std::uint32_t by) {
     requeue(j);
   } else {
     // CANCEL (and a SUSPEND without gang, which Slurm can only kill): the job ends PREEMPTED.
-    job.rare.edit().events.push_back({now_, JobEvent::Kind::kPreemptCancel, by});
-    job.rare.edit().lost_cpu_seconds += lost;  // (requeue() counts its own)
+    JobRare& r = job.rare.edit();
+    r.events.push_back({now_, JobEvent::Kind::kPreemptCancel, by});
+    r.lost_cpu_seconds += lost;  // (requeue() counts its own)
     finish_job(j, EndState::kPreempted);
   }
   trigger_direct();
@@ -190,9 +190,10 @@ void Simulator::preempt(std::uint32_t victim, std::uint32_t by, bool honour_grac
   }
   // _job_check_grace: SIGCONT + SIGTERM now, end_time cut to now + GraceTime; the job is
   // taken to keep working until then (one that exits on SIGTERM would free its CPUs sooner).
-  job.rare.edit().preempt_time = now_;
-  job.rare.edit().events.push_back({now_, JobEvent::Kind::kPreemptGrace, by});
-  if (job.rare.get().suspended) resume(victim);  // SIGCONT
+  JobRare& r = job.rare.edit();
+  r.preempt_time = now_;
+  r.events.push_back({now_, JobEvent::Kind::kPreemptGrace, by});
+  if (r.suspended) resume(victim);  // SIGCONT
   set_limit_end(victim, std::min(job.limit_end, now_ + grace));
   if (job.planned_end != kNoTime && job.planned_end > job.limit_end) {
     job.planned_end = kNoTime;
@@ -205,7 +206,8 @@ void Simulator::on_grace_end(std::uint32_t j) {
   SimJob& job = jobs_[j];
   if (job.state != JobState::kRunning || job.rare.get().preempt_time == kNoTime || now_ < job.limit_end) return;
   std::uint32_t by = 0;
-  for (auto it = job.rare.get().events.rbegin(); it != job.rare.get().events.rend(); ++it) {
+  const RareVec<JobEvent>& events = job.rare.get().events;
+  for (auto it = events.rbegin(); it != events.rend(); ++it) {
     if (it->kind == JobEvent::Kind::kPreemptGrace) {
       by = it->by;
       break;
@@ -242,7 +244,8 @@ bool Simulator::try_preempt(std::uint32_t j, std::uint32_t r, const NodeBitset& 
       preempt_victims(cands, fit_demand(job, rec, copy), allowed, nodes);
   if (!victims) return false;
   // A preemptor that signalled jobs less than KillWait + MessageTimeout ago waits for them.
-  if (job.rare.get().preempt_start != kNoTime && job.rare.get().preempt_start > now_ - preempt_hold_) return false;
+  const std::int64_t last = job.rare.get().preempt_start;
+  if (last != kNoTime && last > now_ - preempt_hold_) return false;
   job.rare.edit().preempt_start = now_;
   for (std::uint32_t k : *victims) preempt(k, job.req.id, true);
   if (chosen) *chosen = nodes;

@@ -41,17 +41,15 @@ NodeBitset nodes_named(const Config& conf, const NodePool& pool, const std::stri
 }  // namespace
 
 const NodeChoice* Simulator::node_choice(const SimJob& job, std::uint32_t p, Refusal& refusal) {
-  const JobRequest& r = job.req;
-  if (r.extra.get().constraint.empty() && r.extra.get().nodelist.empty() && r.extra.get().exclude.empty())
-    return &kAnyNode;
-  const std::string key =
-      fmt::format("{}\x1f{}\x1f{}\x1f{}", p, r.extra.get().constraint, r.extra.get().nodelist, r.extra.get().exclude);
+  const RequestExtras& x = job.req.extra.get();
+  if (x.constraint.empty() && x.nodelist.empty() && x.exclude.empty()) return &kAnyNode;
+  const std::string key = fmt::format("{}\x1f{}\x1f{}\x1f{}", p, x.constraint, x.nodelist, x.exclude);
   if (auto it = node_choices_.find(key); it != node_choices_.end()) {
     if (!it->second.error) return &it->second;
     refusal = Refusal{it->second.error, it->second.reason};
     return nullptr;
   }
-  NodeChoice c = make_node_choice(r, p);
+  NodeChoice c = make_node_choice(job.req, p);
   const NodeChoice& kept = node_choices_.emplace(key, std::move(c)).first->second;
   if (!kept.error) return &kept;
   refusal = Refusal{kept.error, kept.reason};
@@ -60,14 +58,15 @@ const NodeChoice* Simulator::node_choice(const SimJob& job, std::uint32_t p, Ref
 
 NodeChoice Simulator::make_node_choice(const JobRequest& r, std::uint32_t p) {
   NodeChoice c;
+  const RequestExtras& x = r.extra.get();
   const Partition& part = conf_.partitions[p];
   NodeBitset own = part_nodes_[p];
-  if (!r.extra.get().constraint.empty()) {
+  if (!x.constraint.empty()) {
     std::size_t at = 0;
-    Result<Constraint> parsed = parse_constraint(r.extra.get().constraint.view(), &at);
+    Result<Constraint> parsed = parse_constraint(x.constraint.view(), &at);
     if (!parsed) {
       c.error = kInvalidFeature;
-      c.reason = fmt::format("--constraint {}: {}", r.extra.get().constraint, parsed.error());
+      c.reason = fmt::format("--constraint {}: {}", x.constraint, parsed.error());
       return c;
     }
     if (cluster_features_.empty()) {  // once per run: every distinct constraint checks against it
@@ -79,24 +78,24 @@ NodeChoice Simulator::make_node_choice(const JobRequest& r, std::uint32_t p) {
     const ConstraintVerdict v = submit_verdict(*parsed, cluster_features_, in_part);
     if (v != ConstraintVerdict::kOk) {
       c.error = v == ConstraintVerdict::kInvalidFeature ? kInvalidFeature : kNodeConfigUnavailable;
-      c.reason = fmt::format("--constraint {} in partition {}", r.extra.get().constraint, part.name);
+      c.reason = fmt::format("--constraint {} in partition {}", x.constraint, part.name);
       return c;
     }
     apply_constraint(*parsed, own, c);
   }
-  if (!r.extra.get().exclude.empty()) {
+  if (!x.exclude.empty()) {
     bool unknown = false;
-    own.subtract(nodes_named(conf_, pool_, r.extra.get().exclude, unknown));
+    own.subtract(nodes_named(conf_, pool_, x.exclude, unknown));
   }
-  if (!r.extra.get().nodelist.empty()) {
+  if (!x.nodelist.empty()) {
     bool unknown = false;
-    NodeBitset req = nodes_named(conf_, pool_, r.extra.get().nodelist, unknown);
+    NodeBitset req = nodes_named(conf_, pool_, x.nodelist, unknown);
     NodeBitset outside = req;
     outside.subtract(own);
     if (unknown || !outside.none()) {
       // job_mgr.c: a requested node outside the partition (or unknown) fails the submission.
       c.error = kNodeConfigUnavailable;
-      c.reason = fmt::format("--nodelist {} is not within partition {}", r.extra.get().nodelist, part.name);
+      c.reason = fmt::format("--nodelist {} is not within partition {}", x.nodelist, part.name);
       return c;
     }
     c.required_count = static_cast<std::uint32_t>(req.count());

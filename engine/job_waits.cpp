@@ -59,8 +59,9 @@ void Simulator::bind_name_groups() {
         by_name.emplace(std::make_pair(job.req.user, job.req.name), static_cast<std::int32_t>(name_groups_.size()));
     if (fresh) name_groups_.emplace_back();
     NameGroup& g = name_groups_[static_cast<std::size_t>(it->second)];
-    job.rare.edit().name_group = it->second;
-    job.rare.edit().name_pos = static_cast<std::uint32_t>(g.members.size());
+    JobRare& rare = job.rare.edit();
+    rare.name_group = it->second;
+    rare.name_pos = static_cast<std::uint32_t>(g.members.size());
     g.members.push_back(i);
   }
 }
@@ -79,19 +80,20 @@ void Simulator::advance_name_group(NameGroup& g) {
 Simulator::DepState Simulator::dependency_state(const SimJob& job, std::int64_t& ready) {
   bool all = true, any = false, never_all = true;
   std::int64_t ready_all = job.begin, ready_any = kNoTime;
+  const JobRare& rare = job.rare.get();
   for (std::size_t i = 0; i < job.req.dependencies.size(); ++i) {
     const Dependency& d = job.req.dependencies[i];
-    const std::int32_t k = i < job.rare.get().dep_jobs.size() ? job.rare.get().dep_jobs[i] : -1;
+    const std::int32_t k = i < rare.dep_jobs.size() ? rare.dep_jobs[i] : -1;
     const SimJob* dep = k >= 0 ? &jobs_[static_cast<std::size_t>(k)] : nullptr;
     std::int64_t at = kNoTime;
     bool never = false;
     if (d.type == DependencyType::kSingleton) {
       at = job.req.submit;
-      if (job.rare.get().name_group >= 0) {
-        NameGroup& g = name_groups_[static_cast<std::size_t>(job.rare.get().name_group)];
+      if (rare.name_group >= 0) {
+        NameGroup& g = name_groups_[static_cast<std::size_t>(rare.name_group)];
         advance_name_group(g);
         // The job itself is unfinished, so the finished prefix stops at it at the most.
-        at = g.first_open >= job.rare.get().name_pos ? std::max(at, g.ended) : kNoTime;
+        at = g.first_open >= rare.name_pos ? std::max(at, g.ended) : kNoTime;
       }
     } else if (!dep || dep->state == JobState::kRejected) {
       at = job.req.submit;

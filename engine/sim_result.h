@@ -145,6 +145,12 @@ struct SimJob {
   const SimRecord& run_or_first_rec() const { return recs[static_cast<std::size_t>(run_rec >= 0 ? run_rec : 0)]; }
   /// Seconds it has run in its current run (suspended time excluded).
   std::int64_t ran(std::int64_t now) const;
+  /// When its current stretch of running (or, while suspended, of being suspended) began:
+  /// the last suspend or resume, else its start.
+  std::int64_t stretch_start() const {
+    const std::int64_t t = rare.get().suspend_time;
+    return t != kNoTime ? t : start;
+  }
 };
 
 struct SprioRow {

@@ -26,7 +26,7 @@ std::int64_t SimJob::ran(std::int64_t now) const {
   if (start == kNoTime) return 0;
   const JobRare& r = rare.get();
   if (r.suspended) return r.pre_sus_time;
-  return r.pre_sus_time + now - (r.suspend_time != kNoTime ? r.suspend_time : start);
+  return r.pre_sus_time + now - stretch_start();
 }
 
 const char* job_event_name(JobEvent::Kind kind) {
@@ -264,8 +264,7 @@ void Simulator::finish(std::int64_t start) {
   account_unavailable(start);
   for (std::uint32_t j : running_) {
     const SimJob& job = jobs_[j];
-    probes_.interval(job, job.rare.get().suspend_time != kNoTime ? job.rare.get().suspend_time : job.start, now_,
-                     job.rare.get().suspended);
+    probes_.interval(job, job.stretch_start(), now_, job.rare.get().suspended);
   }
   probes_.finish(pool_, conf_.nodes.size(), result_);
   counts_.finish(result_);

@@ -139,7 +139,8 @@ void write_trace_csv(std::ostream& out, const engine::SimResult& r, const engine
     WeightedFactors w =
         weighted_factors(started ? j.start_factors() : (rec ? rec->factors : engine::PriorityFactors{}), conf.priority);
     auto t = [](std::int64_t v) { return v == engine::kNoTime ? std::string() : std::to_string(v); };
-    std::string reason = j.rare.get().reject_reason;
+    const engine::JobRare& rare = j.rare.get();
+    std::string reason = rare.reject_reason;
     if (reason.empty() && !started && rec) reason = rec->hold_reason;
     if (reason.empty() && j.state == engine::JobState::kPending) reason = r.reason_name(j.reason);
     // Every Reason the job showed while pending: +seconds after submission, then the Reason.
@@ -150,7 +151,7 @@ void write_trace_csv(std::ostream& out, const engine::SimResult& r, const engine
     }
     // Gang and preemption events: +seconds after submission, what, and the preemptor.
     std::string events;
-    for (const engine::JobEvent& e : j.rare.get().events) {
+    for (const engine::JobEvent& e : rare.events) {
       if (!events.empty()) events += ';';
       events += fmt::format("+{}:{}", e.at - j.req.submit, engine::job_event_name(e.kind));
       if (e.by) events += fmt::format("(by {})", e.by);
@@ -169,8 +170,8 @@ void write_trace_csv(std::ostream& out, const engine::SimResult& r, const engine
         << ',' << f0(w.fairshare) << ',' << f0(w.job_size) << ',' << f0(w.partition) << ',' << f0(w.qos) << ','
         << csv_field(tres_text(w)) << ',' << f0(w.nice) << ',' << f0(w.site) << ','
         << t(j.req.extra.get().recorded_start) << ',' << csv_field(reason) << ',' << csv_field(history) << ','
-        << end_state << ',' << j.rare.get().tot_sus_time << ',' << j.rare.get().suspends << ',' << j.rare.get().requeues
-        << ',' << csv_field(events) << ',' << placement_legal(r, conf, sorted_parts, j, rec, pieces) << '\n';
+        << end_state << ',' << rare.tot_sus_time << ',' << rare.suspends << ',' << rare.requeues << ','
+        << csv_field(events) << ',' << placement_legal(r, conf, sorted_parts, j, rec, pieces) << '\n';
   }
 }
 

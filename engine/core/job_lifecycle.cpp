@@ -205,7 +205,7 @@ void Simulator::stop_running(std::uint32_t j) {
                      std::max(0.0, left));
   }
   const JobRare& rare = job.rare.get();
-  probes_.interval(job, rare.suspend_time != kNoTime ? rare.suspend_time : job.start, now_, rare.suspended);
+  probes_.interval(job, job.stretch_start(), now_, rare.suspended);
   if (rare.suspended) job.rare.edit().tot_sus_time += now_ - rare.suspend_time;
   const NodeReq req = rows_ ? node_req(job, job.recs[static_cast<std::size_t>(job.run_rec)]) : NodeReq::kOneRow;
   if (rows_)
