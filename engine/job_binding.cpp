@@ -197,7 +197,8 @@ void Simulator::bind_job(SimJob& job) {
   std::string limit_reason;
   for (std::uint32_t p : parts) {
     if (std::optional<SimRecord> rec = make_record(job, p, account, qos_used, last)) {
-      if (!rec->hold_reason.empty() && rec->hold_reason != "PartitionDown") limit_reason = rec->hold_reason;
+      if (rec->hold_reason != HoldReason::kNone && rec->hold_reason != HoldReason::kPartitionDown)
+        limit_reason = hold_reason_name(rec->hold_reason);
       job.recs.push_back(std::move(*rec));
     }
   }
@@ -283,15 +284,15 @@ std::optional<SimRecord> Simulator::make_record(const SimJob& job, std::uint32_t
     return std::nullopt;
   }
   if (part.max_time >= 0 && rec.time_limit > part.max_time)
-    rec.hold_reason = "PartitionTimeLimit";
+    rec.hold_reason = HoldReason::kPartitionTimeLimit;
   else if (rec.time_limit < 0 && part.max_time >= 0)
-    rec.hold_reason = "PartitionTimeLimit";
+    rec.hold_reason = HoldReason::kPartitionTimeLimit;
   else if (part.max_nodes != 0xFFFFFFFFU && d.min_nodes > part.max_nodes)
-    rec.hold_reason = "PartitionNodeLimit";
+    rec.hold_reason = HoldReason::kPartitionNodeLimit;
   else if (d.min_nodes < part.min_nodes)
-    rec.hold_reason = "PartitionNodeLimit";
+    rec.hold_reason = HoldReason::kPartitionNodeLimit;
   else if (part.state == PartitionState::kDown)
-    rec.hold_reason = "PartitionDown";
+    rec.hold_reason = HoldReason::kPartitionDown;
   rec.tres = request_tres(d, part);
   return rec;
 }
@@ -366,7 +367,8 @@ void Simulator::enforce_part_limits(SimJob& job, const std::string& limit_reason
   // leaves the job pending with the partition's Reason.
   const std::string& enforce = conf_.enforce_part_limits;
   std::size_t held = 0;
-  for (const SimRecord& rec : job.recs) held += !rec.hold_reason.empty() && rec.hold_reason != "PartitionDown";
+  for (const SimRecord& rec : job.recs)
+    held += rec.hold_reason != HoldReason::kNone && rec.hold_reason != HoldReason::kPartitionDown;
   if ((iequals(enforce, "ALL") && held > 0) ||
       ((iequals(enforce, "ANY") || iequals(enforce, "YES")) && held == job.recs.size())) {
     // job_limits_check's failure becomes the submission's error (_job_create).

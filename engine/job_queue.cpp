@@ -31,7 +31,7 @@ bool Simulator::queue_less(const QueueEntry& a, const QueueEntry& b) const {
 
 void Simulator::queue_insert(std::uint32_t j) {
   for (std::uint32_t r = 0; r < jobs_[j].recs.size(); ++r) {
-    if (!jobs_[j].recs[r].hold_reason.empty()) continue;
+    if (jobs_[j].recs[r].hold_reason != HoldReason::kNone) continue;
     QueueEntry e{j, r};
     if (queue_dirty_ || pairwise_queue()) {
       queue_dirty_ = true;

@@ -13,7 +13,7 @@ void Simulator::submit_select_reason(SimJob& job) {
   // when the partition could not take the job even empty: every node in a maintenance
   // window the job would run into, or too few nodes up (ReqNodeNotAvail, naming them).
   const SimRecord& rec = job.recs.front();
-  if (!rec.hold_reason.empty()) return;
+  if (rec.hold_reason != HoldReason::kNone) return;
   const NodeBitset& part = record_nodes(rec);
   if (resv_ && resv_->maint_covers(part, now_, now_ + plan_limit(rec))) {
     set_reason(job, kReasonMaintenance);

@@ -30,30 +30,32 @@ struct NodeResources {
 
 /// What one (job x partition) record needs, with the partition's defaults applied.
 struct Demand {
+  // (Every queue record holds one: the 8-byte fields first, then the 4-byte ones, and the
+  // flags as bits, so it is 64 bytes rather than 72.)
+  std::uint64_t mem_per_cpu = 0;         // MB, when memory is per CPU
+  std::uint64_t mem_per_node = 0;        // MB, when memory is per node
+  const NodeBitset* required = nullptr;  // -w: every one of these nodes (internal numbering), first
+  /// Counted features (--constraint "[a*1&b*2]", "a*2"): so many distinct nodes from each set.
+  const std::vector<std::pair<const NodeBitset*, std::uint32_t>>* counted = nullptr;
   std::uint32_t cpus = 1;
   std::uint32_t min_nodes = 1;
-  std::uint64_t mem_per_cpu = 0;   // MB, when memory is per CPU
-  std::uint64_t mem_per_node = 0;  // MB, when memory is per node
-  bool mem_whole_node = false;     // --mem=0, or no default: the node's whole memory
-  bool mem_unknown = false;        // no request and no default: bounded by nothing but the node
   std::uint32_t gpus = 0;
-  bool whole_nodes = false;  // --exclusive, OverSubscribe=EXCLUSIVE or select/linear
   std::uint32_t max_cpus_per_node = 0xFFFFFFFF;
   std::uint32_t cpus_per_node = 0;  // --ntasks-per-node x --cpus-per-task: exactly this on each node
   std::uint32_t max_nodes = 0;      // -N min-max's max; 0: no bound
-  bool least_loaded = false;        // CR_LLN or the partition's LLN=YES (engine/policy/least_loaded.h)
-  bool serial_at_end = false;       // pack_serial_at_end and a 1-CPU, 1-node job (engine/policy/serial_at_end.h)
-  // A partition's own SelectTypeParameters (Partition::select_own): memory consumable or not
-  // for this job, and whole sockets where the cluster allocates cores or the reverse.
-  bool mem_tracked = true;
-  bool alt_unit = false;
   // --switches=N under topology/tree while the job is still within its wait4switch: a placement
   // over more leaf switches than this fails (cons_tres _eval_nodes_topo). 0: no limit. Set per
   // fit on a copy (Simulator::fit_demand), as it depends on when the job is tried.
   std::uint32_t max_leaf_switches = 0;
-  const NodeBitset* required = nullptr;  // -w: every one of these nodes (internal numbering), first
-  /// Counted features (--constraint "[a*1&b*2]", "a*2"): so many distinct nodes from each set.
-  const std::vector<std::pair<const NodeBitset*, std::uint32_t>>* counted = nullptr;
+  bool mem_whole_node : 1 = false;  // --mem=0, or no default: the node's whole memory
+  bool mem_unknown : 1 = false;     // no request and no default: bounded by nothing but the node
+  bool whole_nodes : 1 = false;     // --exclusive, OverSubscribe=EXCLUSIVE or select/linear
+  bool least_loaded : 1 = false;    // CR_LLN or the partition's LLN=YES (engine/policy/least_loaded.h)
+  bool serial_at_end : 1 = false;   // pack_serial_at_end and a 1-CPU, 1-node job (engine/policy/serial_at_end.h)
+  // A partition's own SelectTypeParameters (Partition::select_own): memory consumable or not
+  // for this job, and whole sockets where the cluster allocates cores or the reverse.
+  bool mem_tracked : 1 = true;
+  bool alt_unit : 1 = false;
   bool operator==(const Demand&) const = default;
 };
 

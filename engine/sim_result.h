@@ -16,18 +16,25 @@
 namespace sa::engine {
 
 /// One (job x partition) queue record.
+/// Why a record is excluded from the queue (a partition limit; job_mgr.c's Reason for it).
+enum class HoldReason : std::uint8_t { kNone, kPartitionTimeLimit, kPartitionNodeLimit, kPartitionDown };
+/// The Reason squeue shows for it ("" for kNone).
+const char* hold_reason_name(HoldReason h);
+
 struct SimRecord {
   std::uint32_t part = 0;
   std::uint32_t priority = 0;   // (beside part, where it leaves no padding)
   std::int64_t time_limit = 0;  // seconds the job may run in this partition; -1 infinite
   Demand demand;
   PriorityFactors factors;
-  Atom hold_reason;                   // non-empty: excluded from the queue (partition limits)
   TresCounts tres{};                  // the request as the limits see it
   std::int32_t qos1 = -1, qos2 = -1;  // partition QOS and job QOS in limit precedence order
   // The nodes it may use (Simulator::record_nodes): the partition's, narrowed by --constraint,
   // -w and -x into one of Simulator's node sets; a matching OR adds a set per alternative.
   std::int32_t nodes = -1;  // -1: the partition's nodes
+  // Not kNone: excluded from the queue. (An enum beside `nodes`, in what was padding: a queue
+  // record of 216 bytes takes a 224-byte block from the allocator, not 240.)
+  HoldReason hold_reason = HoldReason::kNone;
   RareVec<std::int32_t> alternatives;
 };
 

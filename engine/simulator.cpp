@@ -45,6 +45,20 @@ const char* job_event_name(JobEvent::Kind kind) {
   return "?";
 }
 
+const char* hold_reason_name(HoldReason h) {
+  switch (h) {
+    case HoldReason::kNone:
+      return "";
+    case HoldReason::kPartitionTimeLimit:
+      return "PartitionTimeLimit";
+    case HoldReason::kPartitionNodeLimit:
+      return "PartitionNodeLimit";
+    case HoldReason::kPartitionDown:
+      return "PartitionDown";
+  }
+  return "";
+}
+
 Simulator::Simulator(const Site& site, SimOptions options)
     : site_(site),
       conf_(*site.config),

@@ -212,7 +212,9 @@ TEST(AllocationCompact, RunsGiveThePiecesBackAndKeepWideMemory) {
 TEST(JobLayout, RecordSizesStayWhereTheMemoryFiguresPutThem) {
   EXPECT_LE(sizeof(engine::JobRequest), 160U);
   EXPECT_LE(sizeof(engine::SimJob), 328U);
-  EXPECT_LE(sizeof(engine::SimRecord), 232U);
+  // 216 bytes: with malloc's 8-byte header a queue record fills a 224-byte block.
+  EXPECT_LE(sizeof(engine::SimRecord), 216U);
+  EXPECT_LE(sizeof(engine::Demand), 64U);
   EXPECT_LE(sizeof(engine::ReasonSpan), 16U);
 }
 

@@ -58,6 +58,25 @@ TEST(EngineScenarios, FirstBlockedJobBlocksItsPartitionAndItsNodes) {
 
 const std::string kBackfillSite = std::string(kNodes) + "PartitionName=p Nodes=n[1-4] Default=YES MaxTime=UNLIMITED\n";
 
+// EnforcePartLimits=NO: a job over its partition's MaxTime is not refused; it pends with the
+// partition's Reason (job_mgr.c's PartitionTimeLimit), is never queued, and holds nothing up.
+// The record keeps why; a record within every limit keeps HoldReason::kNone.
+TEST(EngineScenarios, AJobOverThePartitionTimeLimitPendsWithItsReason) {
+  test::SimSite s(std::string(kNodes) +
+                  "SchedulerType=sched/builtin\nEnforcePartLimits=NO\n"
+                  "PartitionName=p Nodes=n[1-4] Default=YES MaxTime=5\n");
+  auto r = s.run({job(1, 0, 4, 100, 600, "p"), job(2, 0, 4, 100, 300, "p")});
+  const engine::SimJob& held = find_job(r, 1);
+  EXPECT_EQ(held.start, engine::kNoTime);
+  ASSERT_EQ(held.recs.size(), 1U);
+  EXPECT_EQ(held.recs[0].hold_reason, engine::HoldReason::kPartitionTimeLimit);
+  EXPECT_EQ(r.reason_name(held.reason), "PartitionTimeLimit");
+  EXPECT_EQ(find_job(r, 2).recs[0].hold_reason, engine::HoldReason::kNone);
+  EXPECT_EQ(find_job(r, 2).start, 1);
+  EXPECT_STREQ(engine::hold_reason_name(engine::HoldReason::kPartitionNodeLimit), "PartitionNodeLimit");
+  EXPECT_STREQ(engine::hold_reason_name(engine::HoldReason::kNone), "");
+}
+
 TEST(EngineScenarios, BackfillStartsASmallJobThatDoesNotDelayTheTopJob) {
   test::SimSite s(kBackfillSite + "SchedulerParameters=bf_interval=30,bf_resolution=60\n");
   // R (limit 1200) is planned to end at 1201, so Big reserves all four nodes over

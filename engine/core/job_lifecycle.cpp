@@ -58,8 +58,9 @@ void Simulator::on_submit(std::uint32_t j) {
     ++future_eligible_;
   }
   // A job whose every partition record is held shows the partition's reason.
-  if (std::all_of(job.recs.begin(), job.recs.end(), [](const SimRecord& r) { return !r.hold_reason.empty(); })) {
-    set_reason(job, reason_id(job.recs.front().hold_reason));
+  if (std::all_of(job.recs.begin(), job.recs.end(),
+                  [](const SimRecord& r) { return r.hold_reason != HoldReason::kNone; })) {
+    set_reason(job, reason_id(hold_reason_name(job.recs.front().hold_reason)));
   }
   bf_changed_ = true;
 }

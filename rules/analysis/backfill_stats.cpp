@@ -41,7 +41,7 @@ std::vector<Step> pending_steps(const Simulation& sim, const RecordKey& key) {
     const std::int64_t to = j.start != engine::kNoTime ? j.start : sim.result.end;
     if (to <= j.begin) continue;
     for (const engine::SimRecord& r : j.recs) {
-      if (!r.hold_reason.empty()) continue;
+      if (r.hold_reason != engine::HoldReason::kNone) continue;
       std::string k = key ? key(j, r) : std::string();
       steps.push_back({j.begin, 1, k});
       steps.push_back({to, -1, std::move(k)});
