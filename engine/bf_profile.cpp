@@ -211,8 +211,28 @@ bool ReleaseProfile::too_few_within(const NodePool& pool, const Demand& d, const
 void ReleaseProfile::allocate(const NodePool& pool, const Demand& d, const NodeBitset& avail, std::size_t pos,
                               bool prefer_busy, Allocation& out) {
   candidates_at(pos, d.whole_nodes, avail, cand_);
-  pool.fit_nodes([&](std::uint32_t i) -> const NodeResources& { return node_at(i, pos); }, d, cand_, prefer_busy, &out,
-                 [](std::uint32_t, const NodeResources& n) { return n.cpus_free; });
+  auto node = [&](std::uint32_t i) -> const NodeResources& { return node_at(i, pos); };
+  auto free_cpus = [](std::uint32_t, const NodeResources& n) { return n.cpus_free; };
+  // Where will_run() decided by counting (alike idle candidates), best fit's sets are runs
+  // of candidates and every node gives the same: fit_best_alike finds the same nodes without
+  // reading each candidate's state (most plans of a deep queue on a whole-node machine).
+  std::uint32_t cap = 0;
+  if (!prefer_busy && pool.placement() == Placement::kBestFit && !d.least_loaded && !d.serial_at_end &&
+      pool.sets_follow_numbering() && words_ > 0 && idle_capacity(pool, d, cap) && cap > 0 &&
+      (d.whole_nodes || all_idle(pos, cand_))) {
+    NodeTaker<decltype(node), decltype(free_cpus)> taker(pool, node, d, &out, free_cpus);
+    fit_best_alike(pool, taker, cand_, cap);
+    return;
+  }
+  pool.fit_nodes(node, d, cand_, prefer_busy, &out, free_cpus);
+}
+
+bool ReleaseProfile::all_idle(std::size_t pos, const NodeBitset& nodes) {
+  const std::uint64_t* idle = open_at(pos, true);
+  for (std::size_t w = 0; w < words_; ++w) {
+    if (nodes.word(w) & ~idle[w]) return false;
+  }
+  return true;
 }
 
 }  // namespace sa::engine

@@ -75,6 +75,9 @@ class ReleaseProfile {
   /// none): on such a pool a fit among idle nodes is decided by their count.
   bool idle_capacity(const NodePool& pool, const Demand& d, std::uint32_t& cap) const;
 
+  /// Whether every one of `nodes` is idle once the first p ends are released.
+  bool all_idle(std::size_t p, const NodeBitset& nodes);
+
   /// The nodes free (or idle) once the first p ends are released, as words; kept per
   /// profile for the positions asked so far (rows grow on demand, from the last one).
   const std::uint64_t* open_at(std::size_t p, bool idle);

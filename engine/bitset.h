@@ -1,6 +1,7 @@
 #pragma once
 // A fixed-size node bitmap, the engine's node_bitmap_t: word-wise AND/AND-NOT make the
 // backfill availability map cheap on thousands of nodes.
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <vector>
@@ -86,6 +87,10 @@ class NodeBitset {
     return true;
   }
   bool operator==(const NodeBitset& o) const { return size_ == o.size_ && words_ == o.words_; }
+  /// The first set bit at or after `from`; size() if none.
+  std::size_t find_next(std::size_t from) const { return next_where(from, 0); }
+  /// The first clear bit at or after `from`; size() if none.
+  std::size_t find_next_zero(std::size_t from) const { return next_where(from, ~std::uint64_t{0}); }
   /// Calls f(index) for set bits in ascending order until f returns true.
   template <typename F>
   void for_each_until(F&& f) const {
@@ -110,6 +115,15 @@ class NodeBitset {
   }
 
  private:
+  // The first bit at or after `from` that is set in (word ^ flip).
+  std::size_t next_where(std::size_t from, std::uint64_t flip) const {
+    for (std::size_t w = from / 64; w < words_.size(); ++w) {
+      std::uint64_t bits = words_[w] ^ flip;
+      if (w == from / 64) bits &= ~std::uint64_t{0} << (from % 64);
+      if (bits) return std::min(size_, w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
+    }
+    return size_;
+  }
   void trim() {
     if (size_ % 64 && !words_.empty()) words_.back() &= (std::uint64_t{1} << (size_ % 64)) - 1;
   }

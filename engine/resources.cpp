@@ -206,6 +206,17 @@ NodePool::NodePool(const Config& config) {
   state_.free = NodeBitset(n_nodes, true);
   state_.idle = NodeBitset(n_nodes, true);
   empty_ = state_;
+  // fit_best continues a set from the last candidate p to node i when i follows p in
+  // slurm.conf and has the set's Weight (every node of a set has its first's). If the node
+  // before i in slurm.conf comes right before it in the numbering, after it, or has another
+  // Weight, only an adjacent candidate can continue a set.
+  set_breaks_ = NodeBitset(n_nodes);
+  for (std::uint32_t i = 0; i < n_nodes; ++i) {
+    const std::uint32_t c = config_index_[i];
+    const std::size_t pred = c > 0 ? internal_index_[c - 1] : n_nodes;
+    if (pred + 1 < i && weight_[pred] == weight_[i]) sets_follow_numbering_ = false;
+    if (i == 0 || pred != i - 1 || weight_[i] != weight_[i - 1]) set_breaks_.set(i);
+  }
   // TopoOptional: only jobs with --switches use the topology (cons_tres _eval_nodes).
   if (!config.topology.empty() && !config.topology.optional && config.select.type == "select/cons_tres") {
     switches_ = build_switch_table(config.topology, internal_index_);

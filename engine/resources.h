@@ -174,6 +174,11 @@ class NodePool {
   const SwitchTable* switches() const { return switches_.get(); }
   /// The node's scheduling Weight (internal numbering; the numbering follows it).
   std::uint64_t weight(std::uint32_t internal) const { return weight_[internal]; }
+  /// Nodes that begin a new consecutive node set of best fit (best_fit.h) even when the node
+  /// before them is a candidate: the first of a configuration run or of a Weight. Valid when
+  /// sets_follow_numbering(): no set can then join two nodes with a node between them.
+  const NodeBitset& set_breaks() const { return set_breaks_; }
+  bool sets_follow_numbering() const { return sets_follow_numbering_; }
   /// The most CPUs any node has: with the demand's max_cpus_per_node it bounds what one node
   /// can give, so a count of candidate nodes can rule a fit out before it is tried.
   std::uint32_t max_node_cpus() const { return max_node_cpus_; }
@@ -201,6 +206,8 @@ class NodePool {
   bool memory_ = true;
   Placement placement_ = Placement::kInOrder;
   std::vector<std::uint64_t> weight_;
+  NodeBitset set_breaks_;
+  bool sets_follow_numbering_ = true;
   std::shared_ptr<const SwitchTable> switches_;  // immutable: copies of the pool share it
 };
 

@@ -223,5 +223,83 @@ TEST(EnginePlacement, APartitionsOwnSelectTypeParametersNeedCoresOrSocketsOnTheC
   EXPECT_EQ(find_job(r, 2).start, find_job(r, 1).end);  // memory still counted
 }
 
+// fit_best_alike (backfill's plans on alike idle nodes) must choose exactly what fit_best
+// does: random candidate sets over 64 alike nodes in two Weights, with slurm.conf lines out of
+// name order, and demands of one to all nodes.
+TEST(EnginePlacement, BestFitOnAlikeNodesMatchesTheNodeByNodeWalk) {
+  SimSite s(
+      "ClusterName=c\nSelectType=select/cons_tres\nSelectTypeParameters=CR_Core\n"
+      "NodeName=b[01-24] CPUs=8 RealMemory=8000 Weight=1\nNodeName=a[01-20] CPUs=8 RealMemory=8000 Weight=1\n"
+      "NodeName=c[01-20] CPUs=8 RealMemory=8000 Weight=5\nPartitionName=p Nodes=ALL Default=YES\n");
+  const engine::NodePool pool(s.conf->config);
+  ASSERT_TRUE(pool.sets_follow_numbering());
+  // Internal order a01..a20, b01..b24, c01..c20: a set breaks where a slurm.conf line or a Weight does.
+  EXPECT_TRUE(pool.set_breaks().test(0));
+  EXPECT_FALSE(pool.set_breaks().test(1));
+  EXPECT_TRUE(pool.set_breaks().test(20));
+  EXPECT_TRUE(pool.set_breaks().test(44));
+  EXPECT_EQ(pool.set_breaks().find_next(1), 20U);
+  const engine::PoolState& st = pool.state();
+  auto node = [&](std::uint32_t i) -> const engine::NodeResources& { return st.nodes[i]; };
+  auto free_cpus = [](std::uint32_t, const engine::NodeResources& n) { return n.cpus_free; };
+  std::uint64_t seed = 12345;
+  auto next = [&seed] {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<std::uint32_t>(seed >> 33);
+  };
+  int fitted = 0;
+  for (int round = 0; round < 400; ++round) {
+    engine::NodeBitset cand(pool.size());
+    const std::uint32_t density = 1 + next() % 9;
+    for (std::uint32_t i = 0; i < pool.size(); ++i) {
+      if (next() % 10 < density) cand.set(i);
+    }
+    engine::Demand d;
+    d.min_nodes = 1 + next() % 24;
+    d.whole_nodes = next() % 2 == 0;
+    d.cpus = d.whole_nodes ? d.min_nodes * 8 : d.min_nodes + next() % (d.min_nodes * 8);
+    engine::Allocation walk, alike;
+    const bool ok = pool.fit_nodes(node, d, cand, false, &walk, free_cpus);
+    engine::NodeTaker<decltype(node), decltype(free_cpus)> taker(pool, node, d, &alike, free_cpus);
+    const std::uint32_t cap = pool.capacity(st.nodes[0], d);
+    ASSERT_EQ(engine::fit_best_alike(pool, taker, cand, cap), ok) << "round " << round;
+    ASSERT_EQ(alike.pieces.size(), walk.pieces.size()) << "round " << round;
+    for (std::size_t k = 0; k < walk.pieces.size(); ++k) {
+      EXPECT_EQ(alike.pieces[k].node, walk.pieces[k].node) << "round " << round;
+      EXPECT_EQ(alike.pieces[k].cpus, walk.pieces[k].cpus) << "round " << round;
+      EXPECT_EQ(alike.pieces[k].mem, walk.pieces[k].mem) << "round " << round;
+    }
+    fitted += ok;
+  }
+  EXPECT_GT(fitted, 100);  // both outcomes are exercised
+  EXPECT_LT(fitted, 400);
+}
+
+// A slurm.conf order that interleaves the name order lets best fit join two nodes with a
+// node between them into one set (a1 then c1 in slurm.conf, b1 between them by name): the
+// run-based walk does not apply there.
+TEST(EnginePlacement, SetsFollowTheNumberingOnlyWhenSlurmConfOrderAllowsIt) {
+  SimSite s(
+      "ClusterName=c\nNodeName=a1 CPUs=8 RealMemory=8000\nNodeName=c1 CPUs=8 RealMemory=8000\n"
+      "NodeName=b1 CPUs=8 RealMemory=8000\nPartitionName=p Nodes=ALL Default=YES\n");
+  EXPECT_FALSE(engine::NodePool(s.conf->config).sets_follow_numbering());
+}
+
+TEST(EngineBitset, FindNextAndFindNextZeroCrossWords) {
+  engine::NodeBitset b(130);
+  b.set(3);
+  b.set(64);
+  b.set(65);
+  b.set(129);
+  EXPECT_EQ(b.find_next(0), 3U);
+  EXPECT_EQ(b.find_next(4), 64U);
+  EXPECT_EQ(b.find_next(66), 129U);
+  EXPECT_EQ(b.find_next(130), 130U);
+  EXPECT_EQ(b.find_next_zero(64), 66U);
+  EXPECT_EQ(b.find_next_zero(129), 130U);  // past the last bit: size()
+  engine::NodeBitset full(128, true);
+  EXPECT_EQ(full.find_next_zero(5), 128U);
+}
+
 }  // namespace
 }  // namespace sa

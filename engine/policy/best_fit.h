@@ -8,6 +8,7 @@
 // still needs at most one node takes the single node that fits with the fewest CPUs to spare
 // (the first such node on ties); otherwise the set's nodes are taken in order.
 // Included from the end of engine/resources.h: include that instead.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -15,46 +16,26 @@
 
 namespace sa::engine {
 
-template <class Taker>
-bool fit_best(const NodePool& pool, Taker& taker, const NodeBitset& candidates) {
-  struct Set {
-    std::size_t first = 0, last = 0;  // positions in `nodes`
-    std::int64_t cpus = 0;
-    std::uint32_t count = 0, gpus = 0;
-    std::uint64_t weight = 0;
-    bool used = false;
-  };
-  struct Offered {
-    std::uint32_t node, avail;
-  };
-  thread_local std::vector<Offered> nodes;
-  thread_local std::vector<Set> sets;
-  nodes.clear();
-  sets.clear();
-  std::uint32_t prev_config = 0;
+/// One consecutive node set: positions [first, last] in the caller's node order.
+struct BestFitSet {
+  std::size_t first = 0, last = 0;
+  std::int64_t cpus = 0;
+  std::uint32_t count = 0, gpus = 0;
+  std::uint64_t weight = 0;
+  bool used = false;
+};
+
+/// _eval_nodes' choice among the sets: node_of(k) is the node at position k, avail_of(k) the
+/// CPUs it gives.
+template <class Taker, class NodeOf, class AvailOf>
+bool take_best_sets(Taker& taker, std::vector<BestFitSet>& sets, NodeOf node_of, AvailOf avail_of) {
   const bool gpus = taker.demand().gpus > 0;
-  candidates.for_each([&](std::size_t idx) {
-    const std::uint32_t i = static_cast<std::uint32_t>(idx);
-    const std::uint32_t avail = taker.available(i);
-    if (avail == 0) return;
-    const std::uint32_t c = pool.config_index(i);
-    if (sets.empty() || c != prev_config + 1 || pool.weight(i) != sets.back().weight) {
-      sets.push_back(Set{nodes.size(), nodes.size(), 0, 0, 0, pool.weight(i), false});
-    }
-    Set& s = sets.back();
-    s.last = nodes.size();
-    s.cpus += avail;
-    ++s.count;
-    if (gpus) s.gpus += taker.demand().whole_nodes ? taker.node(i).gpus_total : taker.node(i).gpus_free;
-    nodes.push_back(Offered{i, avail});
-    prev_config = c;
-  });
   for (;;) {
     const std::int64_t rem_cpus = taker.cpus_left();
     const std::uint32_t rem_nodes = taker.nodes_left();
-    Set* best = nullptr;
+    BestFitSet* best = nullptr;
     bool best_sufficient = false;
-    for (Set& s : sets) {
+    for (BestFitSet& s : sets) {
       if (s.used) continue;
       const bool sufficient = s.cpus >= rem_cpus && s.count >= rem_nodes && (!gpus || s.gpus >= taker.demand().gpus);
       bool new_best = !best || s.weight < best->weight;
@@ -74,21 +55,76 @@ bool fit_best(const NodePool& pool, Taker& taker, const NodeBitset& candidates) 
     std::size_t single = best->last + 1;
     if (rem_nodes <= 1) {
       for (std::size_t k = best->first; k <= best->last; ++k) {
-        if (nodes[k].avail < rem_cpus || !taker.gives_all_gpus(nodes[k].node)) continue;
-        if (single > best->last || nodes[k].avail < nodes[single].avail) {
+        if (avail_of(k) < rem_cpus || !taker.gives_all_gpus(node_of(k))) continue;
+        if (single > best->last || avail_of(k) < avail_of(single)) {
           single = k;
-          if (nodes[k].avail == rem_cpus) break;
+          if (avail_of(k) == rem_cpus) break;
         }
       }
     }
     if (single <= best->last) {
-      if (taker.offer(nodes[single].node)) return true;
+      if (taker.offer(node_of(single))) return true;
       continue;
     }
     for (std::size_t k = best->first; k <= best->last; ++k) {
-      if (taker.offer(nodes[k].node)) return true;
+      if (taker.offer(node_of(k))) return true;
     }
   }
+}
+
+template <class Taker>
+bool fit_best(const NodePool& pool, Taker& taker, const NodeBitset& candidates) {
+  struct Offered {
+    std::uint32_t node, avail;
+  };
+  thread_local std::vector<Offered> nodes;
+  thread_local std::vector<BestFitSet> sets;
+  nodes.clear();
+  sets.clear();
+  std::uint32_t prev_config = 0;
+  const bool gpus = taker.demand().gpus > 0;
+  candidates.for_each([&](std::size_t idx) {
+    const std::uint32_t i = static_cast<std::uint32_t>(idx);
+    const std::uint32_t avail = taker.available(i);
+    if (avail == 0) return;
+    const std::uint32_t c = pool.config_index(i);
+    if (sets.empty() || c != prev_config + 1 || pool.weight(i) != sets.back().weight) {
+      sets.push_back(BestFitSet{nodes.size(), nodes.size(), 0, 0, 0, pool.weight(i), false});
+    }
+    BestFitSet& s = sets.back();
+    s.last = nodes.size();
+    s.cpus += avail;
+    ++s.count;
+    if (gpus) s.gpus += taker.demand().whole_nodes ? taker.node(i).gpus_total : taker.node(i).gpus_free;
+    nodes.push_back(Offered{i, avail});
+    prev_config = c;
+  });
+  return take_best_sets(
+      taker, sets, [&](std::size_t k) { return nodes[k].node; }, [&](std::size_t k) { return nodes[k].avail; });
+}
+
+/// fit_best when every candidate gives the job the same `cap` CPUs (> 0) and no GPUs are
+/// asked for (idle nodes alike, as backfill's plans on a whole-node machine find them), on a
+/// pool whose sets follow the numbering: the sets are the runs of candidates between
+/// set_breaks(), found word by word instead of node by node, and positions are node numbers.
+template <class Taker>
+bool fit_best_alike(const NodePool& pool, Taker& taker, const NodeBitset& candidates, std::uint32_t cap) {
+  thread_local std::vector<BestFitSet> sets;
+  sets.clear();
+  const NodeBitset& breaks = pool.set_breaks();
+  for (std::size_t i = candidates.find_next(0); i < candidates.size();) {
+    const std::size_t end = candidates.find_next_zero(i + 1);
+    for (std::size_t s = i; s < end;) {
+      const std::size_t e = std::min(end, breaks.find_next(s + 1));
+      const auto count = static_cast<std::uint32_t>(e - s);
+      sets.push_back(BestFitSet{s, e - 1, static_cast<std::int64_t>(count) * cap, count, 0,
+                                pool.weight(static_cast<std::uint32_t>(s)), false});
+      s = e;
+    }
+    i = candidates.find_next(end);
+  }
+  return take_best_sets(
+      taker, sets, [](std::size_t k) { return static_cast<std::uint32_t>(k); }, [cap](std::size_t) { return cap; });
 }
 
 }  // namespace sa::engine

@@ -98,10 +98,13 @@ class NodeTaker {
       movable_ += take - 1;
     }
     if (out_) {
-      AllocPiece p{.node = i, .cpus = take, .gpus = g};
-      if (d_.whole_nodes) p.gpus = n.gpus_total;
+      // Filled in place: a piece built beside it and copied in was read back whole before
+      // its narrow stores had landed (a store-forwarding stall on every node taken).
+      AllocPiece& p = out_->pieces.emplace_back();
+      p.node = i;
+      p.cpus = take;
+      p.gpus = d_.whole_nodes ? n.gpus_total : g;
       set_memory(p, n);
-      out_->pieces.push_back(p);
     }
     return done();
   }
