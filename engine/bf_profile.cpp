@@ -19,6 +19,17 @@ std::size_t nodes_needed(const NodePool& pool, const Demand& d) {
 
 }  // namespace
 
+std::size_t ReleaseProfile::NeededMemo::get(const NodePool& p, const Demand& d) {
+  if (pool != &p || cpus != d.cpus || min_nodes != d.min_nodes || max_cpus_per_node != d.max_cpus_per_node) {
+    pool = &p;
+    cpus = d.cpus;
+    min_nodes = d.min_nodes;
+    max_cpus_per_node = d.max_cpus_per_node;
+    need = nodes_needed(p, d);
+  }
+  return need;
+}
+
 void ReleaseProfile::build(const PoolState& base, std::vector<End> ends) {
   base_ = &base;
   ends_ = std::move(ends);
@@ -187,7 +198,7 @@ const std::uint64_t* ReleaseProfile::open_at(std::size_t p, bool idle) {
 bool ReleaseProfile::cannot_start_by(const NodePool& pool, const Demand& d, const NodeBitset& avail, std::int64_t now,
                                      std::int64_t t) {
   if (t <= now || words_ == 0) return false;  // (ends count as ending at now + 1 at the earliest)
-  const std::size_t need = nodes_needed(pool, d);
+  const std::size_t need = needed_.get(pool, d);
   const auto after_t =
       std::partition_point(ends_.begin(), ends_.end(), [t](const End& e) { return e.end <= t; }) - ends_.begin();
   const std::uint64_t* open = open_at(static_cast<std::size_t>(after_t), d.whole_nodes);
@@ -205,7 +216,7 @@ bool ReleaseProfile::too_few_within(const NodePool& pool, const Demand& d, const
   std::size_t count = 0;
   for (std::size_t w = 0; w < words_; ++w)
     count += static_cast<std::size_t>(std::popcount(open[w] & mine[w] & other[w]));
-  return count < nodes_needed(pool, d);
+  return count < needed_.get(pool, d);
 }
 
 void ReleaseProfile::allocate(const NodePool& pool, const Demand& d, const NodeBitset& avail, std::size_t pos,

@@ -82,6 +82,15 @@ class ReleaseProfile {
   /// profile for the positions asked so far (rows grow on demand, from the last one).
   const std::uint64_t* open_at(std::size_t p, bool idle);
 
+  // nodes_needed() for the last demand asked: a plan asks cannot_start_by of the same demand
+  // at every try, and the count has a division in it.
+  struct NeededMemo {
+    std::uint32_t cpus = 0, min_nodes = 0, max_cpus_per_node = 0;
+    std::size_t need = 0;
+    const NodePool* pool = nullptr;
+    std::size_t get(const NodePool& p, const Demand& d);
+  } needed_;
+
   const PoolState* base_ = nullptr;
   bool uniform_ = false;  // every node has the same CPUs, memory, GPUs and allocation unit
   std::vector<End> ends_;

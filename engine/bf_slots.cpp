@@ -6,7 +6,7 @@ namespace sa::engine {
 
 SlotMap::SlotMap(std::int64_t begin, std::int64_t window_end, const NodeBitset& usable,
                  const std::vector<ResvWindow>* windows)
-    : window_end_(window_end), slots_{Slot{begin, window_end, usable}} {
+    : usable_(usable), window_end_(window_end), slots_{Slot{begin, window_end, usable}} {
   if (!windows) return;
   for (const ResvWindow& w : *windows) {
     if (w.start >= window_end) break;
@@ -25,14 +25,28 @@ std::size_t SlotMap::slot_at(std::int64_t t) const {
 void SlotMap::split_at(std::int64_t t) {
   const std::size_t i = slot_at(t);
   if (i == slots_.size() || slots_[i].begin >= t) return;
-  Slot tail{t, slots_[i].end, slots_[i].avail};
+  // Both halves hold the same nodes: the head gains nothing, the tail what the slot gained.
+  Slot tail{t, slots_[i].end, slots_[i].avail, slots_[i].gains};
   slots_[i].end = t;
+  slots_[i].gains = false;
   slots_.insert(slots_.begin() + static_cast<std::ptrdiff_t>(i) + 1, std::move(tail));
 }
 
 void SlotMap::subtract_within(std::int64_t from, std::int64_t to, const NodeBitset& nodes) {
-  for (std::size_t i = slot_at(from); i < slots_.size() && slots_[i].end <= to; ++i) {
+  const std::size_t first = slot_at(from);
+  std::size_t last = first;
+  for (std::size_t i = first; i < slots_.size() && slots_[i].end <= to; ++i) {
     if (slots_[i].begin >= from) slots_[i].avail.subtract(nodes);
+    last = i;
+  }
+  // A changed slot changes what it gains and what the slot before it gains.
+  set_gains(first > 0 ? first - 1 : 0, last);
+}
+
+void SlotMap::set_gains(std::size_t first, std::size_t last) {
+  for (std::size_t k = first; k <= last && k < slots_.size(); ++k) {
+    slots_[k].gains = k + 1 < slots_.size() &&
+                      NodeBitset::any_gain(slots_[k + 1].avail, slots_[k + 1].avail, slots_[k].avail, slots_[k].avail);
   }
 }
 
@@ -69,6 +83,7 @@ std::int64_t SlotMap::Scan::narrow(std::int64_t start, std::int64_t end, NodeBit
 }
 
 void SlotMap::Scan::reset() {
+  base_usable_ = base_ == map_.usable_;
   lo_ = mid_ = hi_ = 0;
   start_ = end_ = std::numeric_limits<std::int64_t>::min();
   gain_lo_ = std::numeric_limits<std::size_t>::max();
@@ -112,7 +127,8 @@ std::size_t SlotMap::Scan::first_gain(std::size_t lo, std::size_t last) {
     // Slot lo asks of base & slot lo itself: no running AND is kept unless it finds nothing
     // (lo <= last < slots.size() - 1), and most searches stop there.
     gain_lo_ = gain_k_ = lo;
-    gain_found_ = NodeBitset::any_gain(base_, slots[lo + 1].avail, base_, slots[lo].avail);
+    gain_found_ =
+        base_usable_ ? slots[lo].gains : NodeBitset::any_gain(base_, slots[lo + 1].avail, base_, slots[lo].avail);
     if (gain_found_) return lo;
     gain_and_.assign_and(base_, slots[lo].avail);
     gain_and_ &= slots[++gain_k_].avail;

@@ -37,6 +37,9 @@ class SlotMap {
   struct Slot {
     std::int64_t begin, end;
     NodeBitset avail;
+    // The next slot has a node this one lacks: the first question of every try's start
+    // search (Scan::first_gain) for a job that may use every usable node, asked once here.
+    bool gains = false;
   };
   /// The first slot still open at `t`.
   std::size_t slot_at(std::int64_t t) const;
@@ -44,6 +47,9 @@ class SlotMap {
   void split_at(std::int64_t t);
   /// Takes `nodes` out of every slot lying within [from, to).
   void subtract_within(std::int64_t from, std::int64_t to, const NodeBitset& nodes);
+  /// Sets Slot::gains of slots [first, last] from their avail and the next slot's.
+  void set_gains(std::size_t first, std::size_t last);
+  NodeBitset usable_;  // every slot's nodes are among these
   std::int64_t window_end_;
   std::vector<Slot> slots_;
 };
@@ -78,6 +84,7 @@ class SlotMap::Scan {
 
   const SlotMap& map_;
   const NodeBitset& base_;
+  bool base_usable_ = false;  // base_ is the map's usable nodes: Slot::gains answers first_gain's first question
   std::int64_t start_ = std::numeric_limits<std::int64_t>::min(), end_ = start_;  // the last try's
   std::size_t lo_ = 0, mid_ = 0, hi_ = 0;  // window [lo_, hi_): older [lo_, mid_), newer [mid_, hi_)
   std::vector<NodeBitset> older_;          // older_[k - lo0_]: AND of slots [k, mid_)
