@@ -49,8 +49,7 @@ Explanation explain_job(const Site& site, const SimOptions& options, const Workl
   e.job = *j;
   e.run_end = r.end;
   const Config& conf = *site.config;
-  const SimRecord* rec =
-      j->run_rec >= 0 ? &j->recs[static_cast<std::size_t>(j->run_rec)] : (j->recs.empty() ? nullptr : &j->recs.front());
+  const SimRecord* rec = j->run_or_first_rec_if_any();
   if (rec) e.partition = conf.partitions[rec->part].name;
   e.account = job_account(*j, site);
   e.qos = job_qos(*j, site);

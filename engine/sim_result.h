@@ -150,6 +150,8 @@ struct SimJob {
   const PriorityFactors& start_factors() const { return recs[static_cast<std::size_t>(run_rec)].factors; }
   /// The record it runs or ran in, or its first choice if it never started (needs records).
   const SimRecord& run_or_first_rec() const { return recs[static_cast<std::size_t>(run_rec >= 0 ? run_rec : 0)]; }
+  /// The same, or nullptr for a job with no record (refused at submission).
+  const SimRecord* run_or_first_rec_if_any() const { return recs.empty() ? nullptr : &run_or_first_rec(); }
   /// Seconds it has run in its current run (suspended time excluded).
   std::int64_t ran(std::int64_t now) const;
   /// When its current stretch of running (or, while suspended, of being suspended) began:

@@ -50,8 +50,7 @@ std::string offset_text(std::int64_t s) {
 
 void print_explanation(std::ostream& out, const engine::Explanation& e) {
   const engine::SimJob& j = e.job;
-  const engine::SimRecord* rec =
-      j.run_rec >= 0 ? &j.recs[static_cast<std::size_t>(j.run_rec)] : (j.recs.empty() ? nullptr : &j.recs.front());
+  const engine::SimRecord* rec = j.run_or_first_rec_if_any();
   out << fmt::format("Job {}: user {}, account {}, QOS {}, partition {}; {} CPUs on {} node(s), time limit {}\n",
                      j.req.id, j.req.user, e.account, e.qos, e.partition, rec ? rec->demand.cpus : j.req.cpus,
                      rec ? rec->demand.min_nodes : j.req.nodes, rec ? limit_text(rec->time_limit) : "-");

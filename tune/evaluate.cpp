@@ -22,15 +22,9 @@ SeedRun::SeedRun(const engine::LoadedSite& in, const engine::Workload& load) : s
 
 namespace {
 
-// The partition record a job ran in, or (never started) the first it queued in.
-const engine::SimRecord* record_of(const engine::SimJob& j) {
-  if (j.run_rec >= 0) return &j.recs[static_cast<std::size_t>(j.run_rec)];
-  return j.recs.empty() ? nullptr : &j.recs.front();
-}
-
 bool selected(const Selector& s, const engine::SimJob& j, const engine::Site& site) {
   const Config& conf = *site.config;
-  const engine::SimRecord* rec = record_of(j);
+  const engine::SimRecord* rec = j.run_or_first_rec_if_any();
   if (!rec) return false;
   const Partition& part = conf.partitions[rec->part];
   if (!s.partition.empty() && part.name != s.partition) return false;
