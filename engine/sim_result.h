@@ -15,12 +15,12 @@
 
 namespace sa::engine {
 
-/// One (job x partition) queue record.
 /// Why a record is excluded from the queue (a partition limit; job_mgr.c's Reason for it).
 enum class HoldReason : std::uint8_t { kNone, kPartitionTimeLimit, kPartitionNodeLimit, kPartitionDown };
 /// The Reason squeue shows for it ("" for kNone).
 const char* hold_reason_name(HoldReason h);
 
+/// One (job x partition) queue record.
 struct SimRecord {
   std::uint32_t part = 0;
   std::uint32_t priority = 0;   // (beside part, where it leaves no padding)
