@@ -179,8 +179,9 @@ BackfillPass::Plan BackfillPass::plan_job(SimJob& job, const SimRecord& rec, std
   for (int attempt = 0; attempt < 1000; ++attempt) {
     if (start_res >= window_end_ && start_res > now) break;
     const std::int64_t end_time = std::max(start_res, now) + tl;
-    const std::int64_t later_start = scan_.narrow(start_res, end_time, avail_);
-    if (!avail_.count_at_least(rec.demand.min_nodes)) {
+    std::size_t free_nodes = 0;
+    const std::int64_t later_start = scan_.narrow(start_res, end_time, avail_, free_nodes);
+    if (free_nodes < rec.demand.min_nodes) {
       if (!later_start) break;
       start_res = later_start;
       continue;

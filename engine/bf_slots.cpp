@@ -50,7 +50,7 @@ void SlotMap::set_gains(std::size_t first, std::size_t last) {
   }
 }
 
-std::int64_t SlotMap::Scan::narrow(std::int64_t start, std::int64_t end, NodeBitset& avail) {
+std::int64_t SlotMap::Scan::narrow(std::int64_t start, std::int64_t end, NodeBitset& avail, std::size_t& count) {
   const std::vector<Slot>& slots = map_.slots_;
   if (start < start_ || end < end_) reset();  // not a later try: search from the first slot
   start_ = start;
@@ -67,14 +67,16 @@ std::int64_t SlotMap::Scan::narrow(std::int64_t start, std::int64_t end, NodeBit
                                   slots.begin());
   while (hi < slots.size() && slots[hi].begin <= end) ++hi;
   slide(lo, hi);
-  if (lo_ < mid_ && mid_ < hi_)
-    avail.assign_and(base_, older_[lo_ - lo0_], newer_);
-  else if (lo_ < mid_)
-    avail.assign_and(base_, older_[lo_ - lo0_]);
-  else if (mid_ < hi_)
-    avail.assign_and(base_, newer_);
-  else
+  if (lo_ < mid_ && mid_ < hi_) {
+    count = avail.assign_and_count(base_, older_[lo_ - lo0_], newer_);
+  } else if (lo_ < mid_) {
+    count = avail.assign_and_count(base_, older_[lo_ - lo0_]);
+  } else if (mid_ < hi_) {
+    count = avail.assign_and_count(base_, newer_);
+  } else {
     avail = base_;
+    count = avail.count();
+  }
   // The gain is asked of every slot of the span and of the first slot after it, while a next
   // slot exists.
   if (slots.size() < 2 || lo > slots.size() - 2) return 0;

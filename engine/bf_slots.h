@@ -71,7 +71,8 @@ class SlotMap::Scan {
   /// the last that begins by `end`; returns the end of the first slot from `start` on (up to
   /// the first that begins after `end`) whose next slot frees some of `base`'s nodes not free
   /// in all slots from `start` through it (0 if none): a later start is worth trying only there.
-  std::int64_t narrow(std::int64_t start, std::int64_t end, NodeBitset& avail);
+  /// `count` is set to avail's node count (counted as it is built).
+  std::int64_t narrow(std::int64_t start, std::int64_t end, NodeBitset& avail, std::size_t& count);
 
  private:
   /// Moves the window to slots [lo, hi).

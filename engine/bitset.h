@@ -58,6 +58,28 @@ class NodeBitset {
     words_.resize(a.words_.size());
     for (std::size_t w = 0; w < words_.size(); ++w) words_[w] = a.words_[w] & b.words_[w] & c.words_[w];
   }
+  /// this = a & b, returning how many bits it has (one pass instead of an AND and a count).
+  std::size_t assign_and_count(const NodeBitset& a, const NodeBitset& b) {
+    size_ = a.size_;
+    words_.resize(a.words_.size());
+    std::size_t n = 0;
+    for (std::size_t w = 0; w < words_.size(); ++w) {
+      words_[w] = a.words_[w] & b.words_[w];
+      n += static_cast<std::size_t>(std::popcount(words_[w]));
+    }
+    return n;
+  }
+  /// this = a & b & c, returning how many bits it has.
+  std::size_t assign_and_count(const NodeBitset& a, const NodeBitset& b, const NodeBitset& c) {
+    size_ = a.size_;
+    words_.resize(a.words_.size());
+    std::size_t n = 0;
+    for (std::size_t w = 0; w < words_.size(); ++w) {
+      words_[w] = a.words_[w] & b.words_[w] & c.words_[w];
+      n += static_cast<std::size_t>(std::popcount(words_[w]));
+    }
+    return n;
+  }
   /// Whether (a & b) has a bit that (c & d) lacks.
   static bool any_gain(const NodeBitset& a, const NodeBitset& b, const NodeBitset& c, const NodeBitset& d) {
     for (std::size_t w = 0; w < a.words_.size(); ++w) {

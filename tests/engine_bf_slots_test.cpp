@@ -105,9 +105,11 @@ TEST(BackfillSlots, NarrowMatchesAMapWorkedOutFromScratch) {
         const std::int64_t limit = 60 * static_cast<std::int64_t>(1 + step(seed) % 40);
         for (int t = 0; t < 30 && start < m.window_end; ++t) {
           NodeBitset got(kNodes), want(kNodes);
-          const std::int64_t later = scan.narrow(start, start + limit, got);
+          std::size_t count = 0;
+          const std::int64_t later = scan.narrow(start, start + limit, got, count);
           ASSERT_EQ(later, m.narrow(start, start + limit, *base, want)) << "map " << map_no << " start " << start;
           ASSERT_EQ(got, want) << "map " << map_no << " start " << start;
+          ASSERT_EQ(count, want.count());
           ++tries;
           gains += later != 0;
           start = later ? later : start + 60 * static_cast<std::int64_t>(1 + step(seed) % 5);
