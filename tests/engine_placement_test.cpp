@@ -224,16 +224,18 @@ TEST(EnginePlacement, APartitionsOwnSelectTypeParametersNeedCoresOrSocketsOnTheC
 }
 
 // fit_best_alike (backfill's plans on alike idle nodes) must choose exactly what fit_best
-// does: random candidate sets over 64 alike nodes in two Weights, with slurm.conf lines out of
-// name order, and demands of one to all nodes.
+// does: random candidate sets over 76 alike nodes in three Weights, with slurm.conf lines out
+// of name order, and demands of one to 40 nodes, whole or by CPUs.
 TEST(EnginePlacement, BestFitOnAlikeNodesMatchesTheNodeByNodeWalk) {
   SimSite s(
       "ClusterName=c\nSelectType=select/cons_tres\nSelectTypeParameters=CR_Core\n"
       "NodeName=b[01-24] CPUs=8 RealMemory=8000 Weight=1\nNodeName=a[01-20] CPUs=8 RealMemory=8000 Weight=1\n"
-      "NodeName=c[01-20] CPUs=8 RealMemory=8000 Weight=5\nPartitionName=p Nodes=ALL Default=YES\n");
+      "NodeName=c[01-20] CPUs=8 RealMemory=8000 Weight=5\nNodeName=d[01-12] CPUs=8 RealMemory=8000 Weight=3\n"
+      "PartitionName=p Nodes=ALL Default=YES\n");
   const engine::NodePool pool(s.conf->config);
   ASSERT_TRUE(pool.sets_follow_numbering());
-  // Internal order a01..a20, b01..b24, c01..c20: a set breaks where a slurm.conf line or a Weight does.
+  // Internal order (Weight, then name) a01..a20, b01..b24, d01..d12, c01..c20: a set breaks
+  // where a slurm.conf line or a Weight does.
   EXPECT_TRUE(pool.set_breaks().test(0));
   EXPECT_FALSE(pool.set_breaks().test(1));
   EXPECT_TRUE(pool.set_breaks().test(20));
@@ -248,14 +250,14 @@ TEST(EnginePlacement, BestFitOnAlikeNodesMatchesTheNodeByNodeWalk) {
     return static_cast<std::uint32_t>(seed >> 33);
   };
   int fitted = 0;
-  for (int round = 0; round < 400; ++round) {
+  for (int round = 0; round < 3000; ++round) {
     engine::NodeBitset cand(pool.size());
     const std::uint32_t density = 1 + next() % 9;
     for (std::uint32_t i = 0; i < pool.size(); ++i) {
       if (next() % 10 < density) cand.set(i);
     }
     engine::Demand d;
-    d.min_nodes = 1 + next() % 24;
+    d.min_nodes = 1 + next() % 40;
     d.whole_nodes = next() % 2 == 0;
     d.cpus = d.whole_nodes ? d.min_nodes * 8 : d.min_nodes + next() % (d.min_nodes * 8);
     engine::Allocation walk, alike;
@@ -271,8 +273,8 @@ TEST(EnginePlacement, BestFitOnAlikeNodesMatchesTheNodeByNodeWalk) {
     }
     fitted += ok;
   }
-  EXPECT_GT(fitted, 100);  // both outcomes are exercised
-  EXPECT_LT(fitted, 400);
+  EXPECT_GT(fitted, 1000);  // both outcomes are exercised
+  EXPECT_LT(fitted, 2500);
 }
 
 // A slurm.conf order that interleaves the name order lets best fit join two nodes with a
