@@ -304,9 +304,8 @@ void run_engine_gang(benchmark::State& state) {
   for (const auto& j : r.jobs) {
     if (j.state != sa::engine::JobState::kDone) continue;
     const double wall = static_cast<double>(j.end - j.start);
-    stretch.push_back(wall > static_cast<double>(j.rare.get().tot_sus_time)
-                          ? wall / (wall - static_cast<double>(j.rare.get().tot_sus_time))
-                          : 1.0);
+    const auto suspended = static_cast<double>(j.rare.get().tot_sus_time);
+    stretch.push_back(wall > suspended ? wall / (wall - suspended) : 1.0);
     wait += static_cast<double>(j.start - j.begin);
     ++done;
   }

@@ -13,18 +13,19 @@ NodeReq Simulator::node_req(const SimJob& job, const SimRecord& rec) const {
 
 const Demand& Simulator::fit_demand(SimJob& job, const SimRecord& rec, Demand& copy) {
   // --switches has effect only through _eval_nodes_topo (topology/tree) and req_switch > 0.
-  if (job.req.extra.get().switches == 0 || pool_.placement() != Placement::kTopologyTree) return rec.demand;
+  const RequestExtras& x = job.req.extra.get();
+  if (x.switches == 0 || pool_.placement() != Placement::kTopologyTree) return rec.demand;
   // cons_tres _eval_nodes_topo: the first evaluation starts the wait; time_waiting is the real
   // now's distance from it, in backfill's will-run tests of later times too.
-  if (job.rare.get().wait4switch_start == kNoTime) job.rare.edit().wait4switch_start = now_;
+  std::int64_t& waiting_since = job.rare.edit().wait4switch_start;
+  if (waiting_since == kNoTime) waiting_since = now_;
   // job_mgr.c _max_switch_wait: the wait asked for (INFINITE when not), at most max_switch_wait.
   const std::int64_t most = conf_.scheduler.max_switch_wait;
-  const std::int64_t wait4switch =
-      job.req.extra.get().switch_wait == kNoTime ? most : std::min(job.req.extra.get().switch_wait, most);
+  const std::int64_t wait4switch = x.switch_wait == kNoTime ? most : std::min(x.switch_wait, most);
   // _eval_nodes_topo's fini: time_waiting >= wait4switch accepts any placement (best_switch).
-  if (now_ - job.rare.get().wait4switch_start >= wait4switch) return rec.demand;
+  if (now_ - waiting_since >= wait4switch) return rec.demand;
   copy = rec.demand;
-  copy.max_leaf_switches = job.req.extra.get().switches;
+  copy.max_leaf_switches = x.switches;
   return copy;
 }
 

@@ -22,11 +22,11 @@ void Simulator::bind_dependencies() {
   for (std::uint32_t i = 0; i < jobs_.size(); ++i) {
     SimJob& job = jobs_[i];
     bool replayed = false;
+    // singleton waits on its name group (bind_name_groups), unless it is the group's first.
+    const bool behind_in_group = job.rare.get().name_group >= 0 && job.rare.get().name_pos > 0;
     if (job.rare.allocated()) job.rare.edit().dep_jobs.clear();
     for (const Dependency& d : job.req.dependencies) {
-      // singleton waits on its name group (bind_name_groups), unless it is the group's first.
-      if (d.type == DependencyType::kSingleton)
-        replayed = replayed || (job.rare.get().name_group >= 0 && job.rare.get().name_pos > 0);
+      if (d.type == DependencyType::kSingleton) replayed = replayed || behind_in_group;
       auto it = index.find(d.job_id);
       const bool known = d.type != DependencyType::kSingleton && it != index.end() && it->second != i;
       job.rare.edit().dep_jobs.push_back(known ? static_cast<std::int32_t>(it->second) : -1);

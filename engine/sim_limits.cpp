@@ -139,10 +139,10 @@ bool Simulator::limits_allow(SimJob& job, const SimRecord& rec, LimitPhase phase
     if (holds) holders.push_back(other.req.id);
   }
   std::sort(holders.begin(), holders.end());
-  const bool seen =
-      std::any_of(job.rare.get().limit_blocks.begin(), job.rare.get().limit_blocks.end(), [&b](const LimitBlock& x) {
-        return std::string(x.reason) == b.reason && x.qos == b.qos && x.assoc == b.assoc && x.tres == b.tres;
-      });
+  const RareVec<LimitBlock>& blocks = job.rare.get().limit_blocks;
+  const bool seen = std::any_of(blocks.begin(), blocks.end(), [&b](const LimitBlock& x) {
+    return std::string(x.reason) == b.reason && x.qos == b.qos && x.assoc == b.assoc && x.tres == b.tres;
+  });
   if (!seen) job.rare.edit().limit_blocks.push_back(b);
   std::string detail = describe_block(b);
   if (!holders.empty()) {

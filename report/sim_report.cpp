@@ -87,10 +87,10 @@ const char* placement_legal(const engine::SimResult& r, const Config& conf,
     chosen.push_back({n, &conf.nodes[n].active_features});
   }
   const std::uint32_t count = j.alloc.nodes(), least = std::max<std::uint32_t>(1, j.req.nodes);
-  if (count < least || (j.req.extra.get().max_nodes > 0 && count > std::max(j.req.extra.get().max_nodes, least)))
-    return "0";
-  if (j.req.extra.get().constraint.empty()) return "1";
-  const Result<Constraint> c = parse_constraint(j.req.extra.get().constraint.view());
+  const engine::RequestExtras& x = j.req.extra.get();
+  if (count < least || (x.max_nodes > 0 && count > std::max(x.max_nodes, least))) return "0";
+  if (x.constraint.empty()) return "1";
+  const Result<Constraint> c = parse_constraint(x.constraint.view());
   return c && nodes_satisfy(*c, chosen) ? "1" : "0";
 }
 

@@ -113,9 +113,8 @@ void apply_layout(JobRequest& job, const SubmitOptions& o, SourceLoc loc, Diagno
   if (o.ntasks_per_node)
     set_count(job, o.ntasks_per_node, "--ntasks-per-node", job.extra.edit().ntasks_per_node, loc, sink);
   if (o.cpus_per_task) set_count(job, o.cpus_per_task, "--cpus-per-task", job.extra.edit().cpus_per_task, loc, sink);
-  if (job.extra.get().ntasks_per_node > 0) {
-    const std::uint64_t per_node =
-        std::uint64_t{job.extra.get().ntasks_per_node} * std::max<std::uint32_t>(1, job.extra.get().cpus_per_task);
+  if (const RequestExtras& x = job.extra.get(); x.ntasks_per_node > 0) {
+    const std::uint64_t per_node = std::uint64_t{x.ntasks_per_node} * std::max<std::uint32_t>(1, x.cpus_per_task);
     job.cpus_per_node = static_cast<std::uint32_t>(std::min<std::uint64_t>(per_node, 0x7FFFFFFF));
   }
   if (o.exclusive && (o.exclusive->empty() || iequals(*o.exclusive, "exclusive"))) job.exclusive = true;

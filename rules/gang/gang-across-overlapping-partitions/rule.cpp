@@ -161,9 +161,10 @@ nlohmann::json lower_tier_suspensions(const Simulation& sim, const Pair& p) {
   std::size_t jobs = 0;
   std::int64_t seconds = 0;
   for (const engine::SimJob& j : sim.result.jobs) {
-    if (j.run_rec < 0 || j.recs[static_cast<std::size_t>(j.run_rec)].part != lo || j.rare.get().suspends == 0) continue;
+    const engine::JobRare& rare = j.rare.get();
+    if (j.run_rec < 0 || j.recs[static_cast<std::size_t>(j.run_rec)].part != lo || rare.suspends == 0) continue;
     ++jobs;
-    seconds += j.rare.get().tot_sus_time;
+    seconds += rare.tot_sus_time;
   }
   return {{"partition", c.partitions[lo].name}, {"jobs_suspended_any_cause", jobs}, {"suspended_seconds", seconds}};
 }

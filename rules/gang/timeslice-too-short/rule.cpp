@@ -37,10 +37,11 @@ nlohmann::json run_metrics(const Simulation& sim) {
   std::uint64_t suspends = 0;
   std::size_t jobs = 0;
   for (const engine::SimJob& j : sim.result.jobs) {
-    if (j.rare.get().suspends == 0 || j.start == engine::kNoTime) continue;
+    const engine::JobRare& rare = j.rare.get();
+    if (rare.suspends == 0 || j.start == engine::kNoTime) continue;
     const std::int64_t end = j.end != engine::kNoTime ? j.end : sim.result.end;
-    running += static_cast<double>(std::max<std::int64_t>(0, end - j.start - j.rare.get().tot_sus_time));
-    suspends += j.rare.get().suspends;
+    running += static_cast<double>(std::max<std::int64_t>(0, end - j.start - rare.tot_sus_time));
+    suspends += rare.suspends;
     ++jobs;
   }
   nlohmann::json m = gang_json(sim);
