@@ -180,6 +180,7 @@ TEST(ScaleToSite, MapsSizesAndArrivalsOntoTheSite) {
 
 }  // namespace
 
+#include <unistd.h>
 #include <zlib.h>
 
 #include "engine/workload/gzip.h"
@@ -187,7 +188,8 @@ TEST(ScaleToSite, MapsSizesAndArrivalsOntoTheSite) {
 namespace {
 
 std::string gzip_file(const std::string& name, const std::string& text) {
-  const std::string path = (std::filesystem::temp_directory_path() / name).string();
+  const std::string path =
+      (std::filesystem::temp_directory_path() / (std::to_string(::getpid()) + "_" + name)).string();
   gzFile z = gzopen(path.c_str(), "wb");
   gzwrite(z, text.data(), static_cast<unsigned>(text.size()));
   gzclose(z);

@@ -2,6 +2,8 @@
 // Reading issue 21's mini-slurm fidelity captures (tests/golden/mini_slurm_fidelity): the
 // sacct dump joined with the columns kept apart, the controller's start, and the work each job
 // was given.
+#include <unistd.h>
+
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -17,7 +19,9 @@ namespace sa::test {
 
 /// sacct.psv with extra/sacct_text.tsv's Constraints and SubmitLine added, tab-separated (the
 /// form `sacct --delimiter` writes, which the workload reader takes). The captures keep those
-/// two columns apart because a '|' in them would break sacct.psv.
+/// two columns apart because a '|' in them would break sacct.psv. The file is named after the
+/// process: ctest runs two tests of one capture at once, and a shared name let one truncate the
+/// file while the other read it (CI saw a run with no jobs).
 inline std::filesystem::path joined_trace(const std::filesystem::path& sacct, const std::filesystem::path& text,
                                           const std::string& name) {
   std::map<std::string, std::pair<std::string, std::string>> extra;
@@ -25,7 +29,8 @@ inline std::filesystem::path joined_trace(const std::filesystem::path& sacct, co
     const std::vector<std::string> f = split(line, '\t');
     if (f.size() >= 6) extra[f[0]] = {f[4], f[5]};
   }
-  const std::filesystem::path out = std::filesystem::temp_directory_path() / ("sa_fidelity_" + name + ".tsv");
+  const std::filesystem::path out =
+      std::filesystem::temp_directory_path() / ("sa_fidelity_" + std::to_string(::getpid()) + "_" + name + ".tsv");
   std::ofstream o(out);
   bool header = true;
   for (const std::string& line : lines_of(sacct)) {

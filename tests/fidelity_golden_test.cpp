@@ -39,9 +39,10 @@ std::map<std::uint32_t, Real> real_jobs(const fs::path& dir) {
 
 struct Replay : test::GoldenCapture {
   explicit Replay(const char* scenario) : GoldenCapture(kFidelity / scenario) {
-    jobs = *engine::read_workload(
-        test::joined_trace(dir / "sacct.psv", dir / "extra" / "sacct_text.tsv", dir.filename().string()).string(),
-        sources, sink);
+    const fs::path trace =
+        test::joined_trace(dir / "sacct.psv", dir / "extra" / "sacct_text.tsv", dir.filename().string());
+    jobs = *engine::read_workload(trace.string(), sources, sink);
+    fs::remove(trace);
     result = engine::Simulator(site, {}).run(jobs);
   }
   std::string nodes_of(const engine::SimJob& j) const {

@@ -50,6 +50,7 @@ struct RunReplay : test::GoldenCapture {
       : GoldenCapture(kFidelity / scenario), files(run_files(scenario, run)) {
     const fs::path trace = test::joined_trace(files.sacct, files.text, scenario + std::to_string(run));
     jobs = *engine::read_workload(trace.string(), sources, sink);
+    fs::remove(trace);
     if (intended_work) test::give_intended_work(jobs, files.jobmap);
     engine::SimOptions opt;
     opt.start = test::boot_time(files.config) - jobs.epoch_offset;

@@ -4,6 +4,7 @@
 #include "analyzer/reservation_reader.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -273,7 +274,7 @@ TEST(Reservations, HostileInputGivesDiagnosticsNotCrashes) {
 }
 
 TEST(Reservations, ReadsAFileAndReportsAMissingOne) {
-  const auto path = std::filesystem::temp_directory_path() / "sa_resv_test.txt";
+  const auto path = std::filesystem::temp_directory_path() / ("sa_resv_test_" + std::to_string(::getpid()) + ".txt");
   std::ofstream(path) << kScontrol;
   SourceManager sources;
   DiagnosticSink sink;

@@ -52,9 +52,9 @@ class UntrustedCli : public ::testing::Test {
 };
 
 TEST_F(UntrustedCli, RefusedIncludesShowNoByteInAnyFormat) {
-  std::ofstream(fs::temp_directory_path() / "sa_untrusted_secret.conf") << kSecret << "\n";
-  const std::string path = conf("Include ../outside/secret.conf\nInclude link.conf\nInclude " +
-                                (fs::temp_directory_path() / "sa_untrusted_secret.conf").string() +
+  const fs::path secret = fs::temp_directory_path() / ("sa_untrusted_secret_" + std::to_string(::getpid()) + ".conf");
+  std::ofstream(secret) << kSecret << "\n";
+  const std::string path = conf("Include ../outside/secret.conf\nInclude link.conf\nInclude " + secret.string() +
                                 "\nInclude /proc/self/environ\nInclude /etc/passwd\n");
   const std::string out = (base_ / "report").string();
   for (const char* format : {"text", "json", "sarif", "html"}) {
@@ -71,7 +71,7 @@ TEST_F(UntrustedCli, RefusedIncludesShowNoByteInAnyFormat) {
   EXPECT_EQ(check.out.find(kSecret), std::string::npos);
   EXPECT_NE(check.out.find("Include '../outside/secret.conf' refused"), std::string::npos) << check.out;
   EXPECT_NE(check.out.find("Include 'link.conf' refused: resolves outside"), std::string::npos) << check.out;
-  fs::remove(fs::temp_directory_path() / "sa_untrusted_secret.conf");
+  fs::remove(secret);
 }
 
 TEST_F(UntrustedCli, FifoStdinZeroAndProcNeitherBlockNorRead) {
