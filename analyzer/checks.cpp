@@ -170,12 +170,23 @@ void check_cross_settings(const RawConfig& raw, const Config& config, Diagnostic
     }
     if (!unset.empty() && !config.nodes.empty()) {
       const Node& first = config.nodes[config.node_index.at(unset.front())];
-      sink.warning(
-          "CONF045", first.loc,
-          fmt::format("memory is a consumable resource ({}{}) but {} node(s) have no RealMemory, so "
-                      "each offers 1 MB and jobs asking for memory never start there",
-                      config.select.parameters, s.get("SelectTypeParameters") ? "" : ", the default", unset.size()),
-          "set RealMemory (in MB) on every NodeName line");
+      // Without any default memory a job without --mem is given the node's whole memory
+      // (algorithms.md: the engine and a real cons_tres agree), which is worse than "too
+      // little memory": every such node runs one job at a time, whatever its CPUs.
+      bool any_default = config.select.def_mem_per_cpu || config.select.def_mem_per_node;
+      for (const Partition& p : config.partitions) any_default = any_default || p.def_mem_per_cpu || p.def_mem_per_node;
+      const std::string effect =
+          any_default ? "a job given the default memory or asking for memory cannot run there (Slurm refuses it at "
+                        "submission when no node of its partition has the memory)"
+                      : "with no DefMemPerCPU or DefMemPerNode a job without --mem is given that whole 1 MB and runs "
+                        "alone on its node, so each of these nodes runs one job at a time; a job asking for memory "
+                        "cannot run there";
+      sink.warning("CONF045", first.loc,
+                   fmt::format("memory is a consumable resource ({}{}) but {} node(s) have no RealMemory, so each "
+                               "offers 1 MB: {}",
+                               config.select.parameters, s.get("SelectTypeParameters") ? "" : ", the default",
+                               unset.size(), effect),
+                   "set RealMemory (in MB) on every NodeName line");
     }
   }
   check_partition_select(config, sink);

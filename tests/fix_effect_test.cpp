@@ -47,6 +47,29 @@ TEST(FixEffect, ChangesWithinOnePercentAreNoChange) {
             std::string::npos);
 }
 
+TEST(FixEffect, BackfillsReachAndShareAreMechanismNotOutcome) {
+  // BF002 on a site whose nodes run one job at a time (llm-jp's sakura config, no RealMemory):
+  // a raised bf_max_job_test tests every job and backfill starts more of them, but no job
+  // waits less and as many are left pending.
+  Finding f = with_fix({{"wait_seconds", {{"jobs", 312}, {"mean", 144068}}},
+                        {"pending_at_end", 6747},
+                        {"utilization", 0.009},
+                        {"backfill_share", 0.638},
+                        {"never_reached_by_backfill", 6282},
+                        {"never_tested_waits", {{"jobs", 6282}, {"mean", 201326}}}},
+                       {{"wait_seconds", {{"jobs", 312}, {"mean", 144060}}},
+                        {"pending_at_end", 6747},
+                        {"utilization", 0.009},
+                        {"backfill_share", 0.696},
+                        {"never_reached_by_backfill", 0},
+                        {"never_tested_waits", {{"jobs", 0}, {"mean", 0}}}});
+  EXPECT_EQ(fix_effect(f), FixEffect::kNone);
+  // The same mechanism beside a wait that did fall: better.
+  Finding g = with_fix({{"wait_seconds", {{"mean", 1000}}}, {"never_reached_by_backfill", 50}},
+                       {{"wait_seconds", {{"mean", 800}}}, {"never_reached_by_backfill", 0}});
+  EXPECT_EQ(fix_effect(g), FixEffect::kBetter);
+}
+
 TEST(FixEffect, BetterOutcomesAndNoResimulationAreLeftAlone) {
   Finding better = with_fix({{"pending_at_end", 4}}, {{"pending_at_end", 1}});
   judge_fix(better);

@@ -318,8 +318,23 @@ TEST(Select, ParametersAndMemory) {
 }
 
 TEST(Select, MemoryTrackedWithoutRealMemory) {
+  // No default memory: a job without --mem takes the node's whole 1 MB (one job a node).
   auto a = analyze_body("SelectType=select/cons_tres\nSelectTypeParameters=CR_Core_Memory\nNodeName=n[1-4] CPUs=8\n");
-  EXPECT_EQ(test::count(*a, "CONF045"), 1);
+  ASSERT_EQ(test::count(*a, "CONF045"), 1);
+  EXPECT_NE(test::first(*a, "CONF045")
+                ->message.find("4 node(s) have no RealMemory, so each offers 1 MB: with no "
+                               "DefMemPerCPU or DefMemPerNode a job without --mem is given that "
+                               "whole 1 MB and runs alone on its node"),
+            std::string::npos)
+      << test::first(*a, "CONF045")->message;
+  // A default (here a partition's own) asks for more than 1 MB: such jobs cannot run there.
+  auto b = analyze_body(
+      "SelectType=select/cons_tres\nSelectTypeParameters=CR_Core_Memory\nNodeName=n[1-4] CPUs=8\n"
+      "PartitionName=p Nodes=n[1-4] DefMemPerCPU=100\n");
+  ASSERT_EQ(test::count(*b, "CONF045"), 1);
+  EXPECT_NE(test::first(*b, "CONF045")->message.find("a job given the default memory or asking for memory cannot run"),
+            std::string::npos)
+      << test::first(*b, "CONF045")->message;
 }
 
 TEST(Plugins, UnknownAndRemoved) {

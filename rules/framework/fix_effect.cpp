@@ -9,12 +9,17 @@ namespace sa::rules {
 
 namespace {
 
-// +1 when larger is better, -1 when smaller is better, 0 when the key is no outcome.
+// +1 when larger is better, -1 when smaller is better, 0 when the key is no outcome. Which
+// scheduler started a job (backfill_share) and whether backfill reached it
+// (never_reached_by_backfill, never_tested_waits) are the backfill limits' mechanism: raising
+// a limit changes them by construction, and only the waits, jobs left pending and use of the
+// machine say whether users gained anything.
 int direction(const std::string& path) {
-  for (const char* up : {"utilization", "utilisation", "backfill_share", "started"}) {
+  if (path.find("backfill_share") != std::string::npos || path.find("never") != std::string::npos) return 0;
+  for (const char* up : {"utilization", "utilisation", "started"}) {
     if (path.find(up) != std::string::npos) return 1;
   }
-  for (const char* down : {"wait", "pending", "stretch", "suspended", "lost", "never", "share_error", "delay"}) {
+  for (const char* down : {"wait", "pending", "stretch", "suspended", "lost", "share_error", "delay"}) {
     if (path.find(down) != std::string::npos) return -1;
   }
   return 0;
