@@ -1,0 +1,189 @@
+// CONF106: memory is a consumable resource and no default memory applies (no DefMemPerCPU or
+// DefMemPerNode, the partition's or the cluster's). slurmctld then gives a job without --mem
+// pn_min_memory 0, which cons_tres reads as "all of the node's memory" (_verify_node_state:
+// a node with any memory allocated is not considered), so such a job runs alone on each of
+// its nodes whatever CPUs it leaves idle. select/cons_tres without SelectTypeParameters is
+// CR_Core_Memory (read_config.c), so a config that never mentions memory gets this. Nodes
+// left at RealMemory=1 are CONF045's; partitions whose jobs take whole nodes anyway
+// (OverSubscribe=EXCLUSIVE, select/linear) lose nothing.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "analyzer/text_util.h"
+#include "rules/analysis/backfill_stats.h"
+#include "rules/analysis/evidence.h"
+#include "rules/framework/context.h"
+#include "rules/framework/rule.h"
+#include "rules/framework/sink.h"
+
+namespace sa::rules {
+
+namespace {
+
+// Whether a partition's jobs have their memory counted (job_binding.cpp: a partition's own
+// CR_Core/CR_Socket replaces the cluster's memory bit only under a CR_Core/CR_Socket cluster).
+bool memory_counted(const Config& c, const Partition& p) {
+  const bool cores_or_sockets =
+      c.select.resource == SelectSettings::Resource::kCore || c.select.resource == SelectSettings::Resource::kSocket;
+  if (p.select_own && cores_or_sockets && c.select.type != "select/linear") return p.select_memory;
+  return c.select.memory;
+}
+
+// Nodes of `p` that can share: more than one CPU and a RealMemory of their own.
+std::vector<std::uint32_t> shareable_nodes(const Config& c, const Partition& p) {
+  std::vector<std::uint32_t> out;
+  for (std::uint32_t n : sorted_nodes(p)) {
+    if (c.nodes[n].cpus > 1 && c.nodes[n].real_memory_mb > 1 && usable_mem(c.nodes[n]) > 0) out.push_back(n);
+  }
+  return out;
+}
+
+struct Exposed {
+  const Partition* part = nullptr;
+  std::vector<std::uint32_t> nodes;
+};
+
+std::vector<Exposed> exposed_partitions(const Config& c) {
+  std::vector<Exposed> out;
+  if (c.select.type == "select/linear" || c.select.def_mem_per_cpu || c.select.def_mem_per_node) return out;
+  for (const Partition& p : c.partitions) {
+    if (p.state != PartitionState::kUp || p.def_mem_per_cpu || p.def_mem_per_node || !memory_counted(c, p) ||
+        p.oversubscribe.mode == OverSubscribe::Mode::kExclusive)
+      continue;
+    std::vector<std::uint32_t> nodes = shareable_nodes(c, p);
+    if (!nodes.empty()) out.push_back({&p, std::move(nodes)});
+  }
+  return out;
+}
+
+// The smallest usable memory per CPU over the exposed nodes: a DefMemPerCPU no node is short of.
+std::uint64_t fitting_def_mem(const Config& c, const std::vector<Exposed>& exposed) {
+  std::uint64_t best = 0;
+  for (const Exposed& e : exposed) {
+    for (std::uint32_t n : e.nodes) {
+      const std::uint64_t v = usable_mem(c.nodes[n]) / c.nodes[n].cpus;
+      if (v > 0 && (best == 0 || v < best)) best = v;
+    }
+  }
+  return best;
+}
+
+// The simulated jobs that ran so: started in an exposed partition with a whole node's memory
+// (no --mem and no default) on nodes where memory is counted, and fewer CPUs than a node has.
+struct AloneJobs {
+  std::size_t started = 0;  // started jobs of the exposed partitions
+  std::vector<const engine::SimJob*> alone;
+  double mean_cpus = 0;
+};
+
+AloneJobs alone_jobs(const Simulation& sim, const std::vector<Exposed>& exposed, std::uint32_t min_node_cpus) {
+  AloneJobs a;
+  const Config& c = *sim.site.config;
+  std::uint64_t cpus = 0;
+  for (const engine::SimJob& j : sim.result.jobs) {
+    if (j.run_rec < 0 || j.start == engine::kNoTime) continue;
+    const engine::SimRecord& r = j.recs[static_cast<std::size_t>(j.run_rec)];
+    const Partition* part = &c.partitions[r.part];
+    if (std::none_of(exposed.begin(), exposed.end(), [&](const Exposed& e) { return e.part == part; })) continue;
+    ++a.started;
+    const engine::Demand& d = r.demand;
+    if (!d.mem_whole_node || !d.mem_tracked || d.whole_nodes ||
+        j.req.cpus >= static_cast<std::uint64_t>(min_node_cpus) * std::max<std::uint32_t>(1, d.min_nodes))
+      continue;
+    a.alone.push_back(&j);
+    cpus += j.req.cpus;
+  }
+  if (!a.alone.empty()) a.mean_cpus = static_cast<double>(cpus) / static_cast<double>(a.alone.size());
+  return a;
+}
+
+nlohmann::json run_metrics(const Simulation& sim, const std::vector<Exposed>& exposed, std::uint32_t min_node_cpus) {
+  const AloneJobs a = alone_jobs(sim, exposed, min_node_cpus);
+  nlohmann::json m = outcome_json(sim);
+  m["jobs_alone_on_their_nodes"] = a.alone.size();
+  m["their_mean_cpus"] = std::llround(a.mean_cpus);
+  return m;
+}
+
+void check(const LintContext& ctx, FindingSink& sink) {
+  const Config& c = ctx.config();
+  const std::vector<Exposed> exposed = exposed_partitions(c);
+  if (exposed.empty()) return;
+  std::uint32_t min_cpus = 0xFFFFFFFF, max_cpus = 0;
+  std::vector<std::string> names;
+  for (const Exposed& e : exposed) {
+    names.push_back(e.part->name);
+    for (std::uint32_t n : e.nodes) {
+      min_cpus = std::min(min_cpus, c.nodes[n].cpus);
+      max_cpus = std::max(max_cpus, c.nodes[n].cpus);
+    }
+  }
+  const std::string parts = names.size() == 1 ? fmt::format("partition {}", names[0])
+                                              : fmt::format("{} partitions: {}", names.size(), join_names(names));
+  const std::string sizes =
+      min_cpus == max_cpus ? fmt::format("{}", min_cpus) : fmt::format("{}-{}", min_cpus, max_cpus);
+  const std::string params = c.setting("SelectTypeParameters")
+                                 ? c.select.parameters
+                                 : c.select.parameters + ", the default of " + c.select.type;
+  // A job_submit plugin commonly fills in --mem; the configuration cannot show whether it does.
+  const Setting* submit = c.setting("JobSubmitPlugins");
+  // DefMemPerGPU gives a job that asks for GPUs its memory (cons_tres _verify_node_state reads
+  // the per-GPU default before pn_min_memory): only jobs without GPUs are left to take nodes.
+  const Setting* per_gpu = c.setting("DefMemPerGPU");
+  const bool gpus_covered = std::all_of(exposed.begin(), exposed.end(),
+                                        [&](const Exposed& e) { return per_gpu || e.part->raw.count("DefMemPerGPU"); });
+  std::string sim_text;
+  const Simulation* sim = ctx.simulation();
+  AloneJobs alone;
+  if (sim) {
+    alone = alone_jobs(*sim, exposed, min_cpus);
+    if (!alone.alone.empty())
+      sim_text = fmt::format(
+          "; in the simulated load {} of the {} jobs started there ran so, asking {:.0f} CPUs on "
+          "average, and the site's CPUs were {:.0f}% used",
+          alone.alone.size(), alone.started, alone.mean_cpus, 100 * sim->metrics.utilization);
+  }
+  Finding& f = sink.report(
+      select_loc(ctx),
+      fmt::format("memory is a consumable resource ({}) and no DefMemPerCPU or DefMemPerNode is set, so a job without "
+                  "--mem is given the whole memory of each node it runs on, and no other job starts there however "
+                  "many of its CPUs are idle ({}, nodes of {} CPUs){}{}{}",
+                  params, parts, sizes, sim_text,
+                  gpus_covered ? "; DefMemPerGPU gives memory only to jobs that ask for GPUs" : "",
+                  submit ? fmt::format(" (unless JobSubmitPlugins={} sets a memory request)", submit->value) : ""));
+  if (submit || gpus_covered) f.severity = Severity::kInfo;
+  for (const Exposed& e : exposed) {
+    Location p = ctx.conf_loc(e.part->loc);
+    p.note = fmt::format("partition {}: no default memory", e.part->name);
+    f.related.push_back(p);
+  }
+  const std::uint64_t def_mem = fitting_def_mem(c, exposed);
+  f.fix = Fix{fmt::format("set DefMemPerCPU={} (MB, the smallest of these nodes' memory per CPU), so a job without "
+                          "--mem gets its CPUs' part of a node and others can use the rest; users who need more ask "
+                          "with --mem",
+                          def_mem),
+              "DefMemPerCPU",
+              std::to_string(def_mem),
+              {}};
+  // The default load asks for memory with every job where no default is set (users who would
+  // otherwise get whole nodes), so it shows nothing here; a recorded or profiled load may.
+  if (!sim || alone.alone.empty()) return;
+  f.evidence = simulated_evidence(*sim);
+  f.evidence["metrics"] = run_metrics(*sim, exposed, min_cpus);
+  std::vector<const engine::SimJob*> longest = alone.alone;  // the ones that waited longest
+  std::stable_sort(longest.begin(), longest.end(),
+                   [&](auto* a, auto* b) { return wait_of(*sim, *a) > wait_of(*sim, *b); });
+  add_examples(f.evidence, *sim, longest);
+  const Simulation& after = ctx.resimulate(fmt::format("DefMemPerCPU={}", def_mem),
+                                           {ConfigEdit::setting("DefMemPerCPU", std::to_string(def_mem))});
+  f.fix->resimulated = run_metrics(after, exposed, min_cpus);
+  f.fix->resimulated["scenario"] = scenario_json(after.scenario);
+}
+
+}  // namespace
+
+}  // namespace sa::rules
+
+SA_RULE({"CONF106", "default-memory-missing", Severity::kWarning, Check::kConfig, SimUse::kEvidence,
+         "memory consumable with no DefMemPerCPU/DefMemPerNode: a job without --mem takes a whole node", check})

@@ -1,0 +1,90 @@
+// CONF106 (rules/config/default-memory-missing) on its own fixture with a load whose jobs give
+// no --mem: the count of jobs that ran alone on a node, and the re-simulated default memory.
+#include <filesystem>
+#include <fstream>
+
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include "engine/site_loader.h"
+#include "rules/framework/lint.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kDir = fs::path(SA_SOURCE_DIR) / "rules/config/default-memory-missing/fires";
+
+/// Lints `conf` for CONF106 alone, with the synthetic `profile` as the load (else the default load).
+sa::rules::LintReport lint(const std::string& conf, const std::string& profile = {}) {
+  sa::engine::SitePaths paths;
+  paths.conf = conf;
+  paths.synthetic = profile;
+  auto site = sa::engine::load_site(paths);
+  EXPECT_TRUE(site.ok()) << site.error();
+  sa::rules::LintOptions options;
+  options.only = {"CONF106"};
+  return sa::rules::run_lint(**site, options);
+}
+
+TEST(DefaultMemoryMissing, JobsWithoutMemRunAloneAndTheDefaultLetsThemShare) {
+  const auto report = lint((kDir / "explicit_memory.conf").string(), (kDir / "explicit_memory.profile.txt").string());
+  ASSERT_EQ(report.findings.size(), 1u);
+  const sa::rules::Finding& f = report.findings[0];
+  EXPECT_EQ(f.severity, sa::Severity::kWarning);
+  EXPECT_EQ(f.loc.line, 6);  // SelectTypeParameters
+  // Every job of the profile gives no --mem and fewer CPUs than a 32-CPU node: all ran alone.
+  EXPECT_EQ(f.evidence["metrics"]["jobs_alone_on_their_nodes"], 307);
+  EXPECT_EQ(f.evidence["metrics"]["their_mean_cpus"], 3);
+  EXPECT_NE(f.message.find("in the simulated load 307 of the 307 jobs started there ran so"), std::string::npos)
+      << f.message;
+  ASSERT_TRUE(f.fix.has_value());
+  EXPECT_EQ(f.fix->value, "4000");  // 128000 MB over 32 CPUs
+  EXPECT_EQ(f.fix->resimulated["jobs_alone_on_their_nodes"], 0);
+  // The mean wait falls from over a day to a second.
+  EXPECT_GT(f.evidence["metrics"]["wait_seconds"]["mean"].get<double>(), 86400);
+  EXPECT_LT(f.fix->resimulated["wait_seconds"]["mean"].get<double>(), 10);
+  EXPECT_EQ(f.evidence["fix_effect"], "better");
+  // Examples are the longest waits first.
+  ASSERT_FALSE(f.evidence["examples"].empty());
+  EXPECT_GT(f.evidence["examples"][0]["wait_seconds"].get<double>(), 86400) << f.evidence["examples"][0];
+}
+
+TEST(DefaultMemoryMissing, AJobSubmitPluginMakesItInformation) {
+  // The plugin may fill in --mem; the configuration cannot tell, so the finding informs.
+  const fs::path dir = fs::temp_directory_path() / ("sa_conf106_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ifstream in(kDir / "explicit_memory.conf");
+  std::ofstream out(dir / "slurm.conf");
+  out << in.rdbuf() << "JobSubmitPlugins=lua\n";
+  out.close();
+  const auto report = lint((dir / "slurm.conf").string(), (kDir / "explicit_memory.profile.txt").string());
+  fs::remove_all(dir);
+  ASSERT_EQ(report.findings.size(), 1u);
+  EXPECT_EQ(report.findings[0].severity, sa::Severity::kInfo);
+  EXPECT_NE(report.findings[0].message.find("(unless JobSubmitPlugins=lua sets a memory request)"), std::string::npos)
+      << report.findings[0].message;
+}
+
+TEST(DefaultMemoryMissing, TheDefaultLoadAsksForMemorySoTheFindingStaysStatic) {
+  // Where no default is set the default load's users ask for memory in proportion to their
+  // CPUs (default_load_plan.cpp): nothing runs alone, and no re-simulation is claimed.
+  const auto report = lint((kDir / "explicit_memory.conf").string());
+  ASSERT_TRUE(report.scenario.has_value());  // the default load was simulated
+  ASSERT_EQ(report.findings.size(), 1u);
+  EXPECT_FALSE(report.findings[0].evidence.contains("metrics"));
+  ASSERT_TRUE(report.findings[0].fix.has_value());
+  EXPECT_TRUE(report.findings[0].fix->resimulated.is_null());
+}
+
+TEST(DefaultMemoryMissing, DefMemPerGpuLeavesOnlyJobsWithoutGpusAndInforms) {
+  const auto report = lint((kDir / "gpu_default_only.conf").string());
+  ASSERT_EQ(report.findings.size(), 1u);
+  EXPECT_EQ(report.findings[0].severity, sa::Severity::kInfo);
+  EXPECT_NE(report.findings[0].message.find("DefMemPerGPU gives memory only to jobs that ask for GPUs"),
+            std::string::npos)
+      << report.findings[0].message;
+}
+
+}  // namespace
