@@ -175,12 +175,15 @@ void check_cross_settings(const RawConfig& raw, const Config& config, Diagnostic
       // little memory": every such node runs one job at a time, whatever its CPUs.
       bool any_default = config.select.def_mem_per_cpu || config.select.def_mem_per_node;
       for (const Partition& p : config.partitions) any_default = any_default || p.def_mem_per_cpu || p.def_mem_per_node;
+      // DefMemPerCPU=0 written gives such jobs 0 MB: only jobs asking for memory are kept off.
       const std::string effect =
-          any_default ? "a job given the default memory or asking for memory cannot run there (Slurm refuses it at "
-                        "submission when no node of its partition has the memory)"
-                      : "with no DefMemPerCPU or DefMemPerNode a job without --mem is given that whole 1 MB and runs "
-                        "alone on its node, so each of these nodes runs one job at a time; a job asking for memory "
-                        "cannot run there";
+          !any_default && config.select.def_mem_per_cpu_zero
+              ? "a job asking for memory cannot run there (DefMemPerCPU=0 gives a job without --mem none)"
+          : any_default ? "a job given the default memory or asking for memory cannot run there (Slurm refuses it at "
+                          "submission when no node of its partition has the memory)"
+                        : "with no DefMemPerCPU or DefMemPerNode a job without --mem is given that whole 1 MB and runs "
+                          "alone on its node, so each of these nodes runs one job at a time; a job asking for memory "
+                          "cannot run there";
       sink.warning("CONF045", first.loc,
                    fmt::format("memory is a consumable resource ({}{}) but {} node(s) have no RealMemory, so each "
                                "offers 1 MB: {}",

@@ -202,6 +202,10 @@ struct SelectSettings {
   std::vector<std::string> flags;  // CR_ONE_TASK_PER_CORE, CR_LLN, ...
   std::string parameters;          // as written, or the default that applies
   std::uint64_t def_mem_per_cpu = 0, def_mem_per_node = 0, max_mem_per_cpu = 0, max_mem_per_node = 0;
+  // DefMemPerCPU=0 written: a job without --mem is given 0 MB a CPU and shares its nodes.
+  // (Unwritten, or DefMemPerNode=0, it is given each node's whole memory.) A partition's own
+  // DefMemPerCPU=0 is skipped by job_mgr.c _get_def_mem, so only the cluster's counts.
+  bool def_mem_per_cpu_zero = false;
 };
 
 struct AccountingSettings {

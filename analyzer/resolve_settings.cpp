@@ -412,6 +412,7 @@ void resolve_select(const RawConfig& raw, Config& config, DiagnosticSink& sink) 
   MemoryDefaults m = read_memory_defaults(s, sink);
   sel.def_mem_per_cpu = m.def_per_cpu;
   sel.def_mem_per_node = m.def_per_node;
+  sel.def_mem_per_cpu_zero = m.def_per_cpu_zero;
   sel.max_mem_per_cpu = m.max_per_cpu;
   sel.max_mem_per_node = m.max_per_node;
 }

@@ -64,11 +64,15 @@ class SettingReader {
 /// one is ignored with a warning.
 struct MemoryDefaults {
   std::uint64_t def_per_cpu = 0, def_per_node = 0, max_per_cpu = 0, max_per_node = 0;
+  // DefMemPerCPU=0 written (and no DefMemPerNode): read_config.c keeps it as 0 MB a CPU
+  // (MEM_PER_CPU set), which is not the absent default of "the node's whole memory".
+  bool def_per_cpu_zero = false;
 };
 
 template <typename Reader>
 MemoryDefaults read_memory_defaults(const Reader& r, DiagnosticSink& sink) {
   MemoryDefaults m;
+  // Returns whether the per-CPU key was read, as 0.
   auto pick = [&](const char* node_key, const char* cpu_key, std::uint64_t& node, std::uint64_t& cpu) {
     if (auto per_node = r.uint(node_key, IntWidth::k64)) {
       node = *per_node;
@@ -76,11 +80,13 @@ MemoryDefaults read_memory_defaults(const Reader& r, DiagnosticSink& sink) {
         sink.warning("CONF037", ignored->loc,
                      std::string(cpu_key) + " is ignored because " + node_key + " is also set");
       }
-    } else {
-      cpu = r.uint(cpu_key, IntWidth::k64).value_or(0);
+      return false;
     }
+    const std::optional<std::uint64_t> per_cpu = r.uint(cpu_key, IntWidth::k64);
+    cpu = per_cpu.value_or(0);
+    return per_cpu == std::uint64_t{0};
   };
-  pick("DefMemPerNode", "DefMemPerCPU", m.def_per_node, m.def_per_cpu);
+  m.def_per_cpu_zero = pick("DefMemPerNode", "DefMemPerCPU", m.def_per_node, m.def_per_cpu);
   pick("MaxMemPerNode", "MaxMemPerCPU", m.max_per_node, m.max_per_cpu);
   return m;
 }

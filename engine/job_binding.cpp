@@ -351,6 +351,10 @@ Demand Simulator::record_demand(const JobRequest& r, const Partition& part) cons
     d.mem_per_node = part.def_mem_per_node;
   } else if (conf_.select.def_mem_per_cpu) {
     d.mem_per_cpu = conf_.select.def_mem_per_cpu;
+  } else if (conf_.select.def_mem_per_cpu_zero) {
+    // DefMemPerCPU=0: 0 MB a CPU (a real 22.05 runs such jobs side by side, Mem=0 each:
+    // tests/golden/mini_slurm_fidelity/default_memory_zero); nothing bounds what they use.
+    d.mem_unknown = true;
   } else if (conf_.select.def_mem_per_node) {
     d.mem_per_node = conf_.select.def_mem_per_node;
   } else {

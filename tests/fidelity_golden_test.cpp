@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "analyzer/hostlist.h"
@@ -38,11 +39,16 @@ std::map<std::uint32_t, Real> real_jobs(const fs::path& dir) {
 }
 
 struct Replay : test::GoldenCapture {
-  explicit Replay(const char* scenario) : GoldenCapture(kFidelity / scenario) {
+  /// `no_mem`: jobs whose request gave no memory, though sacct's ReqMem names one (see below).
+  explicit Replay(const char* scenario, const std::set<std::uint32_t>& no_mem = {})
+      : GoldenCapture(kFidelity / scenario) {
     const fs::path trace =
         test::joined_trace(dir / "sacct.psv", dir / "extra" / "sacct_text.tsv", dir.filename().string());
     jobs = *engine::read_workload(trace.string(), sources, sink);
     fs::remove(trace);
+    for (engine::JobRequest& j : jobs.jobs) {
+      if (no_mem.count(j.id)) j.mem_set = false;
+    }
     result = engine::Simulator(site, {}).run(jobs);
   }
   std::string nodes_of(const engine::SimJob& j) const {
@@ -69,6 +75,27 @@ void expect_real_nodes_and_starts(const Replay& r, std::size_t jobs) {
 // on n[1-2].
 TEST(FidelityGolden, PackingMemoryPlacesEveryJobOnTheNodesRealSlurmChose) {
   expect_real_nodes_and_starts(Replay("packing_memory"), 11);
+}
+
+// select/cons_tres CR_Core_Memory with no default memory (DefMemPerNode=0 after mini-slurm's
+// DefMemPerCPU=1000: unlimited, as when neither is written): jobs 1-3 give no --mem, are given a
+// node's whole memory (sacct ReqMem 62.50G, scontrol Mem=64000) and run one a node; 3 waits for
+// 2's end, and 4 and 5 (--mem=1000, --mem-per-cpu=500) wait for 1's, then share n1 (CONF106).
+TEST(FidelityGolden, NoDefaultMemoryGivesAJobWithoutMemAWholeNode) {
+  Replay r("default_memory_none");
+  EXPECT_FALSE(r.conf->config.select.def_mem_per_cpu_zero);
+  expect_real_nodes_and_starts(r, 5);
+}
+
+// The same jobs under DefMemPerCPU=0 written: 0 MB a CPU, not "no default" (read_config.c keeps
+// MEM_PER_CPU), so jobs 1-3 are given no memory (scontrol Mem=0) and all five start at once on
+// n1. sacct still records ReqMem 62.50G for them, which replayed as a request would give each a
+// node: the replay gives 1-3 the request they were submitted with (workload.txt: no --mem), as
+// a recorded load cannot (a SubmitLine does not show a script's #SBATCH lines).
+TEST(FidelityGolden, DefMemPerCpuZeroGivesJobsNoMemoryAndTheyShare) {
+  Replay r("default_memory_zero", {1, 2, 3});
+  EXPECT_TRUE(r.conf->config.select.def_mem_per_cpu_zero);
+  expect_real_nodes_and_starts(r, 5);
 }
 
 // TopologyPlugin=topology/tree with topology.conf beside slurm.conf (leaf1 n[1-3], leaf2 n[4-5],

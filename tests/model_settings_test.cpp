@@ -317,24 +317,39 @@ TEST(Select, ParametersAndMemory) {
   EXPECT_EQ(c->config.select.def_mem_per_cpu, 8u);
 }
 
+TEST(Select, DefMemPerCpuZeroWrittenIsZeroMegabytesNotNoDefault) {
+  // read_config.c keeps DefMemPerCPU=0 as 0 | MEM_PER_CPU; unwritten, or under DefMemPerNode
+  // (which wins), there is no default: the engine gives whole nodes only then.
+  auto zero = analyze_body("SelectTypeParameters=CR_Core_Memory\nDefMemPerCPU=0\n");
+  EXPECT_TRUE(zero->config.select.def_mem_per_cpu_zero);
+  EXPECT_EQ(zero->config.select.def_mem_per_cpu, 0u);
+  EXPECT_FALSE(analyze_body("SelectTypeParameters=CR_Core_Memory\n")->config.select.def_mem_per_cpu_zero);
+  EXPECT_FALSE(analyze_body("DefMemPerNode=0\nDefMemPerCPU=0\n")->config.select.def_mem_per_cpu_zero);
+  EXPECT_FALSE(analyze_body("DefMemPerCPU=2000\n")->config.select.def_mem_per_cpu_zero);
+  EXPECT_FALSE(analyze_body("DefMemPerCPU=lots\n")->config.select.def_mem_per_cpu_zero);
+}
+
 TEST(Select, MemoryTrackedWithoutRealMemory) {
+  // CONF045's one message for 4 nodes of 8 CPUs without RealMemory, after `extra` lines.
+  auto conf045 = [](const std::string& extra) {
+    auto a = analyze_body("SelectType=select/cons_tres\nSelectTypeParameters=CR_Core_Memory\nNodeName=n[1-4] CPUs=8\n" +
+                          extra);
+    EXPECT_EQ(test::count(*a, "CONF045"), 1);
+    const Diagnostic* d = test::first(*a, "CONF045");
+    return d ? d->message : std::string();
+  };
   // No default memory: a job without --mem takes the node's whole 1 MB (one job a node).
-  auto a = analyze_body("SelectType=select/cons_tres\nSelectTypeParameters=CR_Core_Memory\nNodeName=n[1-4] CPUs=8\n");
-  ASSERT_EQ(test::count(*a, "CONF045"), 1);
-  EXPECT_NE(test::first(*a, "CONF045")
-                ->message.find("4 node(s) have no RealMemory, so each offers 1 MB: with no "
-                               "DefMemPerCPU or DefMemPerNode a job without --mem is given that "
-                               "whole 1 MB and runs alone on its node"),
+  std::string m = conf045("");
+  EXPECT_NE(m.find("4 node(s) have no RealMemory, so each offers 1 MB: with no DefMemPerCPU or DefMemPerNode a job "
+                   "without --mem is given that whole 1 MB and runs alone on its node"),
             std::string::npos)
-      << test::first(*a, "CONF045")->message;
+      << m;
   // A default (here a partition's own) asks for more than 1 MB: such jobs cannot run there.
-  auto b = analyze_body(
-      "SelectType=select/cons_tres\nSelectTypeParameters=CR_Core_Memory\nNodeName=n[1-4] CPUs=8\n"
-      "PartitionName=p Nodes=n[1-4] DefMemPerCPU=100\n");
-  ASSERT_EQ(test::count(*b, "CONF045"), 1);
-  EXPECT_NE(test::first(*b, "CONF045")->message.find("a job given the default memory or asking for memory cannot run"),
-            std::string::npos)
-      << test::first(*b, "CONF045")->message;
+  m = conf045("PartitionName=p Nodes=n[1-4] DefMemPerCPU=100\n");
+  EXPECT_NE(m.find("a job given the default memory or asking for memory cannot run"), std::string::npos) << m;
+  // DefMemPerCPU=0: a job without --mem is given nothing and runs; one asking for memory cannot.
+  m = conf045("DefMemPerCPU=0\n");
+  EXPECT_NE(m.find("so each offers 1 MB: a job asking for memory cannot run there"), std::string::npos) << m;
 }
 
 TEST(Plugins, UnknownAndRemoved) {

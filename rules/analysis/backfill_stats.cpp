@@ -237,6 +237,20 @@ std::uint64_t default_node_mem(const Config& c, const Partition& p, const Node& 
   return c.select.def_mem_per_node;
 }
 
+bool default_mem_zero(const Config& c, const Partition& p) {
+  return !p.def_mem_per_cpu && !p.def_mem_per_node && c.select.def_mem_per_cpu_zero;
+}
+
+bool whole_node_by_default(const Config& c, const Partition& p) {
+  if (c.select.type == "select/linear" || p.oversubscribe.mode == OverSubscribe::Mode::kExclusive) return false;
+  if (p.def_mem_per_cpu || p.def_mem_per_node || c.select.def_mem_per_cpu || c.select.def_mem_per_node ||
+      c.select.def_mem_per_cpu_zero)
+    return false;
+  const bool cores_or_sockets =
+      c.select.resource == SelectSettings::Resource::kCore || c.select.resource == SelectSettings::Resource::kSocket;
+  return p.select_own && cores_or_sockets ? p.select_memory : c.select.memory;
+}
+
 std::uint64_t usable_mem(const Node& node) {
   return node.real_memory_mb > node.mem_spec_limit_mb ? node.real_memory_mb - node.mem_spec_limit_mb : 0;
 }

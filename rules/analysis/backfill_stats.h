@@ -84,6 +84,15 @@ bool suspendable(const LintContext& ctx, std::size_t part);
 /// MB a job that takes all of `node`'s CPUs gets without --mem in partition `p`
 /// (DefMemPerCPU x CPUs or DefMemPerNode, the partition's before the cluster's); 0: none.
 std::uint64_t default_node_mem(const Config& c, const Partition& p, const Node& node);
+/// A job of partition `p` without --mem is given 0 MB a CPU: the cluster's DefMemPerCPU=0
+/// written, and no default of the partition's own.
+bool default_mem_zero(const Config& c, const Partition& p);
+/// A job of partition `p` without --mem is given each of its nodes' whole memory and shares
+/// them with no job, where that costs anything: memory is counted for its jobs (a partition's
+/// own CR_Core/CR_Socket replaces the cluster's memory bit only under CR_Core/CR_Socket, as the
+/// engine binds it), no default applies (DefMemPerCPU=0 written is one), and its jobs do not
+/// take whole nodes anyway (OverSubscribe=EXCLUSIVE, select/linear). CONF106's finding.
+bool whole_node_by_default(const Config& c, const Partition& p);
 /// RealMemory less MemSpecLimit.
 std::uint64_t usable_mem(const Node& node);
 /// The sharing metrics of a run: jobs suspended, stretch, memory peaks per node.

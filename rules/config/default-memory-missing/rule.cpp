@@ -5,7 +5,8 @@
 // its nodes whatever CPUs it leaves idle. select/cons_tres without SelectTypeParameters is
 // CR_Core_Memory (read_config.c), so a config that never mentions memory gets this. Nodes
 // left at RealMemory=1 are CONF045's; partitions whose jobs take whole nodes anyway
-// (OverSubscribe=EXCLUSIVE, select/linear) lose nothing.
+// (OverSubscribe=EXCLUSIVE, select/linear) lose nothing; DefMemPerCPU=0 written gives jobs
+// 0 MB (whole_node_by_default). Under FORCE:n this is also GANG003's case, left to this rule.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -20,15 +21,6 @@
 namespace sa::rules {
 
 namespace {
-
-// Whether a partition's jobs have their memory counted (job_binding.cpp: a partition's own
-// CR_Core/CR_Socket replaces the cluster's memory bit only under a CR_Core/CR_Socket cluster).
-bool memory_counted(const Config& c, const Partition& p) {
-  const bool cores_or_sockets =
-      c.select.resource == SelectSettings::Resource::kCore || c.select.resource == SelectSettings::Resource::kSocket;
-  if (p.select_own && cores_or_sockets && c.select.type != "select/linear") return p.select_memory;
-  return c.select.memory;
-}
 
 // Nodes of `p` that can share: more than one CPU and a RealMemory of their own.
 std::vector<std::uint32_t> shareable_nodes(const Config& c, const Partition& p) {
@@ -46,23 +38,23 @@ struct Exposed {
 
 std::vector<Exposed> exposed_partitions(const Config& c) {
   std::vector<Exposed> out;
-  if (c.select.type == "select/linear" || c.select.def_mem_per_cpu || c.select.def_mem_per_node) return out;
   for (const Partition& p : c.partitions) {
-    if (p.state != PartitionState::kUp || p.def_mem_per_cpu || p.def_mem_per_node || !memory_counted(c, p) ||
-        p.oversubscribe.mode == OverSubscribe::Mode::kExclusive)
-      continue;
+    if (p.state != PartitionState::kUp || !whole_node_by_default(c, p)) continue;
     std::vector<std::uint32_t> nodes = shareable_nodes(c, p);
     if (!nodes.empty()) out.push_back({&p, std::move(nodes)});
   }
   return out;
 }
 
-// The smallest usable memory per CPU over the exposed nodes: a DefMemPerCPU no node is short of.
+// The smallest usable memory per CPU over the exposed nodes, divided among the jobs
+// OverSubscribe=FORCE:n stacks on a CPU: a DefMemPerCPU no node is short of, and one that
+// lets FORCE:n happen (GANG003 leaves these partitions to this rule).
 std::uint64_t fitting_def_mem(const Config& c, const std::vector<Exposed>& exposed) {
   std::uint64_t best = 0;
   for (const Exposed& e : exposed) {
+    const std::uint64_t rows = e.part->oversubscribe.mode == OverSubscribe::Mode::kForce ? share_rows(*e.part) : 1;
     for (std::uint32_t n : e.nodes) {
-      const std::uint64_t v = usable_mem(c.nodes[n]) / c.nodes[n].cpus;
+      const std::uint64_t v = usable_mem(c.nodes[n]) / (c.nodes[n].cpus * rows);
       if (v > 0 && (best == 0 || v < best)) best = v;
     }
   }
@@ -159,10 +151,13 @@ void check(const LintContext& ctx, FindingSink& sink) {
     f.related.push_back(p);
   }
   const std::uint64_t def_mem = fitting_def_mem(c, exposed);
-  f.fix = Fix{fmt::format("set DefMemPerCPU={} (MB, the smallest of these nodes' memory per CPU), so a job without "
+  const bool forced = std::any_of(exposed.begin(), exposed.end(), [](const Exposed& e) {
+    return e.part->oversubscribe.mode == OverSubscribe::Mode::kForce && share_rows(*e.part) > 1;
+  });
+  f.fix = Fix{fmt::format("set DefMemPerCPU={} (MB, the smallest of these nodes' memory per CPU{}), so a job without "
                           "--mem gets its CPUs' part of a node and others can use the rest; users who need more ask "
                           "with --mem",
-                          def_mem),
+                          def_mem, forced ? ", shared by the jobs OverSubscribe=FORCE stacks on it" : ""),
               "DefMemPerCPU",
               std::to_string(def_mem),
               {}};

@@ -124,7 +124,12 @@ void check(const LintContext& ctx, FindingSink& sink) {
   bool evidence_added = false;
   for (const Partition& p : c.partitions) {
     const std::uint32_t n = share_rows(p);
-    if (n < 2 || p.state != PartitionState::kUp || p.nodes.empty()) continue;
+    // DefMemPerCPU=0: default jobs take no memory, so memory never limits their sharing.
+    // No default memory where it is counted is CONF106's finding (one root cause, one finding:
+    // its fix divides the memory among FORCE's jobs).
+    if (n < 2 || p.state != PartitionState::kUp || p.nodes.empty() || default_mem_zero(c, p) ||
+        whole_node_by_default(c, p))
+      continue;
     const Worst w = tightest_node(c, p);
     if (!w.node || usable_mem(*w.node) == 0) continue;
     if (c.select.memory ? w.fit < n : (w.per_job > 0 && w.per_job * n > usable_mem(*w.node))) {
