@@ -87,4 +87,24 @@ TEST(DefaultMemoryMissing, DefMemPerGpuLeavesOnlyJobsWithoutGpusAndInforms) {
       << report.findings[0].message;
 }
 
+TEST(DefaultMemoryMissing, HeldLoadNamesNodesWithoutRealMemoryAsItsCause) {
+  // LOAD001 on nodes left at RealMemory=1 with no default memory: the cause, by name and count.
+  sa::engine::SitePaths paths;
+  paths.conf = std::string(SA_SOURCE_DIR) + "/rules/load/load-coverage-low/fires/memory_starved.conf";
+  auto site = sa::engine::load_site(paths);
+  ASSERT_TRUE(site.ok());
+  sa::rules::LintOptions options;
+  options.only = {"LOAD001"};
+  const auto report = sa::rules::run_lint(**site, options);
+  ASSERT_EQ(report.findings.size(), 1u);
+  const sa::rules::Finding& f = report.findings[0];
+  EXPECT_NE(f.message.find("the jobs were admitted and held: 4 of their 4 nodes have no RealMemory and offer 1 MB "
+                           "(CONF045), so each runs one job at a time"),
+            std::string::npos)
+      << f.message;
+  ASSERT_TRUE(f.fix.has_value());
+  EXPECT_EQ(f.fix->description.rfind("set RealMemory (in MB) on every NodeName line (CONF045)", 0), 0u)
+      << f.fix->description;
+}
+
 }  // namespace
