@@ -9,6 +9,7 @@
 
 #include "engine/site_loader.h"
 #include "rules/framework/lint.h"
+#include "rules/framework/withhold.h"
 
 namespace fs = std::filesystem;
 
@@ -105,6 +106,13 @@ TEST(DefaultMemoryMissing, HeldLoadNamesNodesWithoutRealMemoryAsItsCause) {
   ASSERT_TRUE(f.fix.has_value());
   EXPECT_EQ(f.fix->description.rfind("set RealMemory (in MB) on every NodeName line (CONF045)", 0), 0u)
       << f.fix->description;
+  // The run is thin for that cause, so the findings resting on it are withheld like refused ones.
+  ASSERT_TRUE(report.coverage.has_value());
+  const sa::rules::Thinness t = sa::rules::thinness(*report.coverage, (*site)->conf->config);
+  ASSERT_EQ(t.partitions.size(), 1u);
+  EXPECT_FALSE(t.partitions[0].refused);
+  EXPECT_EQ(t.partitions[0].starved_nodes, 4u);
+  EXPECT_TRUE(t.partitions[0].starved());
 }
 
 }  // namespace

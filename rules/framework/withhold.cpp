@@ -69,7 +69,12 @@ Thinness thinness(const engine::LoadCoverage& coverage, const Config& config) {
         static_cast<double>(p.started + p.pending_at_end) >= engine::kMinCoverage * static_cast<double>(p.offered)) {
       continue;
     }
-    t.partitions.push_back({&p, refused});
+    ThinPartition thin{&p, refused};
+    if (part && config.select.memory) {
+      thin.nodes = part->nodes.size();
+      for (std::uint32_t n : part->nodes) thin.starved_nodes += config.nodes[n].real_memory_mb <= 1;
+    }
+    t.partitions.push_back(thin);
   }
   const auto& total = coverage.total;
   t.overall = total.offered == 0 ||
@@ -95,11 +100,12 @@ void withhold_thin_evidence(const engine::LoadCoverage& coverage, const LintCont
                             const LintContext& static_context, std::deque<Finding>& findings,
                             std::vector<std::string>& skipped) {
   // Only a run whose jobs were refused rests on nothing; jobs admitted and left pending are
-  // the policy's outcome, and the findings about it stand (LOAD001 still says so).
+  // the policy's outcome, and the findings about it stand (LOAD001 still says so), unless
+  // nodes without RealMemory held them (CONF045): then the run shows that defect instead.
   const Thinness t = thinness(coverage, context.config());
-  std::map<std::string, const engine::PartitionCoverage*> thin;
+  std::map<std::string, const ThinPartition*> thin;
   for (const ThinPartition& p : t.partitions) {
-    if (p.refused) thin[p.coverage->name] = p.coverage;
+    if (p.refused || p.starved()) thin[p.coverage->name] = &p;
   }
   const bool thin_overall = t.overall && t.overall_refused;
   if (thin.empty() && !thin_overall) return;
@@ -118,8 +124,12 @@ void withhold_thin_evidence(const engine::LoadCoverage& coverage, const LintCont
     } else {
       for (const std::string& p : finding_partitions(f, context)) {
         if (auto it = thin.find(p); it != thin.end()) {
-          why =
-              fmt::format("partition {}: {} of {} simulated jobs started", p, it->second->started, it->second->offered);
+          const ThinPartition& tp = *it->second;
+          why = fmt::format(
+              "partition {}: {} of {} simulated jobs started{}", p, tp.coverage->started, tp.coverage->offered,
+              tp.starved()
+                  ? fmt::format(", {} of its {} nodes without RealMemory (CONF045)", tp.starved_nodes, tp.nodes)
+                  : "");
           break;
         }
       }

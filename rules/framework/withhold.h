@@ -1,7 +1,8 @@
 #pragma once
 // No evidence without a run: when the simulated load did not run in a partition (fewer than
-// 80% of its offered jobs started) or on the site as a whole, the findings whose evidence
-// comes from that run are withheld and listed as skipped with the reason. A finding of a rule
+// 80% of its offered jobs started, most of the shortfall refused, or held on nodes left at
+// RealMemory=1) or on the site as a whole, the findings whose evidence comes from that run are
+// withheld and listed as skipped with the reason. A finding of a rule
 // that also stands without a simulation (SimUse::kEvidence) is replaced by its static form,
 // as --no-simulate would print it; LOAD001 says why.
 #include <deque>
@@ -19,6 +20,10 @@ namespace sa::rules {
 struct ThinPartition {
   const engine::PartitionCoverage* coverage = nullptr;
   bool refused = false;  // most of the shortfall was refused at submission: the run says nothing there
+  // Jobs were held, and at least half its nodes have no RealMemory while memory is counted
+  // (CONF045): each offers 1 MB, so the run shows that defect rather than the policy.
+  std::size_t starved_nodes = 0, nodes = 0;
+  bool starved() const { return !refused && starved_nodes > 0 && 2 * starved_nodes >= nodes; }
 };
 
 /// How thin the run was. Jobs left pending in a partition below a higher PriorityTier on

@@ -6,7 +6,6 @@
 // admin can give the inputs that make the load real (the sacctmgr dump, the QOS table, a
 // partition map for a trace from elsewhere).
 #include <algorithm>
-#include <set>
 
 #include <fmt/format.h>
 
@@ -54,26 +53,23 @@ nlohmann::json refused_examples(const Simulation& sim) {
   return out;
 }
 
-// Held jobs' likeliest cause, said by name: nodes of the thin partitions left at RealMemory=1
-// while memory is counted (CONF045). Empty when there are none.
-std::string memory_starved(const Config& c, const std::vector<const engine::PartitionCoverage*>& thin) {
-  if (!c.select.memory) return {};
-  std::set<std::uint32_t> nodes, starved;
-  for (const engine::PartitionCoverage* p : thin) {
-    const Partition* part = c.find_partition(p->name);
-    if (!part) continue;
-    for (std::uint32_t n : part->nodes) {
-      nodes.insert(n);
-      if (c.nodes[n].real_memory_mb <= 1) starved.insert(n);
-    }
+// Held jobs' likeliest cause, said by name: the starved thin partitions' nodes left at
+// RealMemory=1 while memory is counted (CONF045). Empty when no thin partition is starved.
+std::string memory_starved(const Config& c, const std::vector<ThinPartition>& thin) {
+  std::size_t starved = 0, nodes = 0;
+  for (const ThinPartition& p : thin) {
+    if (!p.starved()) continue;
+    starved += p.starved_nodes;
+    nodes += p.nodes;
   }
-  if (starved.empty()) return {};
+  if (!starved) return {};
   const bool whole_node = !c.select.def_mem_per_cpu && !c.select.def_mem_per_node && !c.select.def_mem_per_cpu_zero &&
                           std::none_of(c.partitions.begin(), c.partitions.end(),
                                        [](const Partition& p) { return p.def_mem_per_cpu || p.def_mem_per_node; });
-  return fmt::format("{} of their {} nodes have no RealMemory and offer 1 MB (CONF045), so {}", starved.size(),
-                     nodes.size(),
-                     whole_node ? "each runs one job at a time" : "jobs given or asking for memory cannot run there");
+  return fmt::format(
+      "{} of their {} nodes have no RealMemory and offer 1 MB (CONF045), so {}; the findings that rest "
+      "on that run are withheld",
+      starved, nodes, whole_node ? "each runs one job at a time" : "jobs given or asking for memory cannot run there");
 }
 
 void check(const LintContext& ctx, FindingSink& sink) {
@@ -100,7 +96,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
   for (const engine::PartitionCoverage* p : thin) parts.push_back(partition_text(*p));
   // Refused jobs leave nothing to judge, so the findings on them are withheld; jobs that
   // were admitted and never ran are what the policy did, and those findings stand.
-  const std::string starved = any_refused ? std::string() : memory_starved(c, thin);
+  const std::string starved = any_refused ? std::string() : memory_starved(c, t.partitions);
   const std::string consequence =
       any_refused       ? fmt::format("findings that rest on {} are withheld",
                                 t.overall && t.overall_refused ? "the whole run" : "the refused partitions")
@@ -141,8 +137,8 @@ void check(const LintContext& ctx, FindingSink& sink) {
   f.evidence["refused_jobs"] = refused_examples(*sim);
   if (cov.total.pending_at_end > cov.total.refused && !starved.empty()) {
     f.fix =
-        Fix{"set RealMemory (in MB) on every NodeName line (CONF045), then lint again: the other simulated "
-            "findings rest on a run that those nodes held back",
+        Fix{"set RealMemory (in MB) on every NodeName line (CONF045), then lint again to see the policy on a "
+            "run those nodes do not hold back",
             "",
             "",
             {}};
