@@ -2,12 +2,14 @@
 // no --mem: the count of jobs that ran alone on a node, and the re-simulated default memory.
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
 #include "engine/site_loader.h"
+#include "report/evidence_glossary.h"
 #include "rules/framework/lint.h"
 #include "rules/framework/withhold.h"
 
@@ -47,6 +49,10 @@ TEST(DefaultMemoryMissing, JobsWithoutMemRunAloneAndTheDefaultLetsThemShare) {
   EXPECT_GT(f.evidence["metrics"]["wait_seconds"]["mean"].get<double>(), 86400);
   EXPECT_LT(f.fix->resimulated["wait_seconds"]["mean"].get<double>(), 10);
   EXPECT_EQ(f.evidence["fix_effect"], "better");
+  // Every key the HTML report shows has its line in the glossary.
+  std::set<std::string> keys;
+  sa::report::collect_evidence_keys(f.evidence, keys);
+  for (const std::string& k : keys) EXPECT_FALSE(sa::report::evidence_meaning(k).empty()) << k;
   // Examples are the longest waits first.
   ASSERT_FALSE(f.evidence["examples"].empty());
   EXPECT_GT(f.evidence["examples"][0]["wait_seconds"].get<double>(), 86400) << f.evidence["examples"][0];

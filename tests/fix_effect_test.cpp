@@ -70,6 +70,14 @@ TEST(FixEffect, BackfillsReachAndShareAreMechanismNotOutcome) {
   EXPECT_EQ(fix_effect(g), FixEffect::kBetter);
 }
 
+TEST(FixEffect, GpuBillingIsJudgedByWhereTheChargedUsageLands) {
+  // FAIR007 on maatthias' sdcc: pricing GPUs moves no wait, but the charged usage of the GPU
+  // jobs lands on the right accounts (0.232 of it misplaced before, 0.0549 after).
+  Finding f = with_fix({{"gpu_charge_share_error", 0.232}, {"mean_wait_seconds", 10001}},
+                       {{"gpu_charge_share_error", 0.0549}, {"mean_wait_seconds", 10001}});
+  EXPECT_EQ(fix_effect(f), FixEffect::kBetter);
+}
+
 TEST(FixEffect, BetterOutcomesAndNoResimulationAreLeftAlone) {
   Finding better = with_fix({{"pending_at_end", 4}}, {{"pending_at_end", 1}});
   judge_fix(better);
