@@ -78,6 +78,14 @@ TEST(FixEffect, GpuBillingIsJudgedByWhereTheChargedUsageLands) {
   EXPECT_EQ(fix_effect(f), FixEffect::kBetter);
 }
 
+TEST(FixEffect, NodesSharingUnboundedMemoryAreAnOutcome) {
+  // GANG001 on mkbahk's IPU cluster: counting memory changes no wait, but no node is shared
+  // without a memory bound any more.
+  Finding f = with_fix({{"nodes_shared_without_memory_bound", 5}, {"nodes_over_memory", 0}, {"wait_seconds", 11974}},
+                       {{"nodes_shared_without_memory_bound", 0}, {"nodes_over_memory", 0}, {"wait_seconds", 11974}});
+  EXPECT_EQ(fix_effect(f), FixEffect::kBetter);
+}
+
 TEST(FixEffect, BetterOutcomesAndNoResimulationAreLeftAlone) {
   Finding better = with_fix({{"pending_at_end", 4}}, {{"pending_at_end", 1}});
   judge_fix(better);

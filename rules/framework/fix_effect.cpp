@@ -19,7 +19,10 @@ int direction(const std::string& path) {
   for (const char* up : {"utilization", "utilisation", "started"}) {
     if (path.find(up) != std::string::npos) return 1;
   }
-  for (const char* down : {"wait", "pending", "stretch", "suspended", "lost", "share_error", "delay"}) {
+  // Nodes whose jobs share RAM with nothing bounding it, or ask for more than it holds: the
+  // memory rules' outcome (the swapping and OOM kills the simulation cannot run into).
+  for (const char* down : {"wait", "pending", "stretch", "suspended", "lost", "share_error", "delay",
+                           "without_memory_bound", "over_memory"}) {
     if (path.find(down) != std::string::npos) return -1;
   }
   return 0;
