@@ -74,15 +74,27 @@ TEST(DefaultMemoryMissing, AJobSubmitPluginMakesItInformation) {
       << report.findings[0].message;
 }
 
-TEST(DefaultMemoryMissing, TheDefaultLoadAsksForMemorySoTheFindingStaysStatic) {
+TEST(DefaultMemoryMissing, WhereTheLoadAsksForMemoryItsJobsAreRunWithoutIt) {
   // Where no default is set the default load's users ask for memory in proportion to their
-  // CPUs (default_load_plan.cpp): nothing runs alone, and no re-simulation is claimed.
+  // CPUs (default_load_plan.cpp), so nothing runs alone in the lint's own run: the rule runs
+  // the same jobs given no --mem, and the fix on that load.
   const auto report = lint((kDir / "explicit_memory.conf").string());
   ASSERT_TRUE(report.scenario.has_value());  // the default load was simulated
   ASSERT_EQ(report.findings.size(), 1u);
-  EXPECT_FALSE(report.findings[0].evidence.contains("metrics"));
-  ASSERT_TRUE(report.findings[0].fix.has_value());
-  EXPECT_TRUE(report.findings[0].fix->resimulated.is_null());
+  const sa::rules::Finding& f = report.findings[0];
+  EXPECT_NE(f.message.find("in the simulated load with its jobs given no --mem, 75 of the 115 jobs started there ran "
+                           "so, asking 4 CPUs on average, and the mean wait went from 03:06:16 (as simulated, with "
+                           "--mem) to 15:09:16"),
+            std::string::npos)
+      << f.message;
+  EXPECT_NE(f.evidence["scenario"]["load"].get<std::string>().find("; its jobs given no --mem"), std::string::npos);
+  EXPECT_EQ(f.evidence["metrics"]["jobs_alone_on_their_nodes"], 75);
+  EXPECT_EQ(f.evidence["metrics"]["pending_at_end"], 49);
+  ASSERT_TRUE(f.fix.has_value());
+  EXPECT_EQ(f.fix->resimulated["scenario"]["variant"], "DefMemPerCPU=4000, its jobs given no --mem");
+  EXPECT_EQ(f.fix->resimulated["jobs_alone_on_their_nodes"], 0);
+  EXPECT_EQ(f.fix->resimulated["pending_at_end"], 9);
+  EXPECT_EQ(f.evidence["fix_effect"], "better");
 }
 
 TEST(DefaultMemoryMissing, DefMemPerGpuLeavesOnlyJobsWithoutGpusAndInforms) {

@@ -44,6 +44,20 @@ void LintContext::start_simulation() {
 const Simulation* LintContext::simulation() const { return base_.valid() ? base_.get().get() : nullptr; }
 
 const Simulation& LintContext::resimulate(const std::string& label, const std::vector<ConfigEdit>& edits) const {
+  return variant(label, [&] { return run(resolve_edited(*site_.conf, edits), label); });
+}
+
+const Simulation& LintContext::resimulate_load(const std::string& label, const std::vector<ConfigEdit>& edits,
+                                               const std::function<void(engine::JobRequest&)>& change) const {
+  return variant(label, [&] {
+    auto load = std::make_unique<engine::Workload>(*load_);
+    for (engine::JobRequest& j : load->jobs) change(j);
+    return run(edits.empty() ? nullptr : resolve_edited(*site_.conf, edits), label, std::move(load));
+  });
+}
+
+const Simulation& LintContext::variant(const std::string& label,
+                                       const std::function<std::shared_ptr<const Simulation>()>& make) const {
   std::promise<std::shared_ptr<const Simulation>> promise;
   std::shared_future<std::shared_ptr<const Simulation>> future;
   bool mine = false;
@@ -57,9 +71,7 @@ const Simulation& LintContext::resimulate(const std::string& label, const std::v
     future = it->second;
   }
   // The first caller of a label runs it, outside the lock; later callers wait for it.
-  if (mine) {
-    promise.set_value(run(resolve_edited(*site_.conf, edits), label));
-  }
+  if (mine) promise.set_value(make());
   return *future.get();
 }
 
@@ -74,11 +86,14 @@ void LintContext::prefetch(const std::string& label, const std::vector<ConfigEdi
   prefetches_.push_back(std::move(started));
 }
 
-std::shared_ptr<const Simulation> LintContext::run(std::unique_ptr<Config> config, const std::string& label) const {
+std::shared_ptr<const Simulation> LintContext::run(std::unique_ptr<Config> config, const std::string& label,
+                                                   std::unique_ptr<engine::Workload> changed) const {
   auto sim = std::make_shared<Simulation>();
   sim->config = std::move(config);
+  sim->load = std::move(changed);
+  const engine::Workload& load = sim->load ? *sim->load : *load_;
   sim->site = site_.site;
-  engine::add_assumed_qos(sim->site, *load_);
+  engine::add_assumed_qos(sim->site, load);
   if (sim->config) sim->site.config = sim->config.get();
   sim->scenario = scenario_;
   sim->scenario.variant = label;
@@ -88,12 +103,12 @@ std::shared_ptr<const Simulation> LintContext::run(std::unique_ptr<Config> confi
   // The default load stops a day after its last arrival; a recorded or profiled load runs
   // to its end. Snapshots cover the arrivals either way.
   if (scenario_.end > scenario_.start) options.until = scenario_.end;
-  const std::int64_t first = load_->jobs.front().submit, last = load_->jobs.back().submit;
+  const std::int64_t first = load.jobs.front().submit, last = load.jobs.back().submit;
   // A year-long trace gets at most kMaxSnapshots, spread evenly.
   const std::int64_t every = std::max(kSnapshotEvery, (last - first) / kMaxSnapshots);
   for (std::int64_t t = first + every; t <= last; t += every) options.snapshot_at.push_back(t);
   engine::Simulator simulator(sim->site, options);
-  sim->result = simulator.run(*load_);
+  sim->result = simulator.run(load);
   sim->metrics = engine::compute_metrics(sim->result, sim->site);
   sim->scenario.start = sim->result.start;
   sim->scenario.end = sim->result.end;

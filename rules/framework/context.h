@@ -38,7 +38,8 @@ struct Scenario {
 
 struct Simulation {
   Scenario scenario;
-  std::unique_ptr<Config> config;  // the variant's config (null: the site's own)
+  std::unique_ptr<engine::Workload> load;  // a changed copy of the load (null: the lint's own)
+  std::unique_ptr<Config> config;          // the variant's config (null: the site's own)
   engine::Site site;
   engine::SimResult result;
   engine::Metrics metrics;
@@ -67,6 +68,10 @@ class LintContext {
   /// ("bf_window=7200"). Safe to call from several rules at once: each label runs once, later
   /// callers wait.
   const Simulation& resimulate(const std::string& label, const std::vector<ConfigEdit>& edits) const;
+  /// As resimulate, on a copy of the load with `change` applied to every job (CONF106: the
+  /// same jobs, given no --mem); `label` names the load change and the edits together.
+  const Simulation& resimulate_load(const std::string& label, const std::vector<ConfigEdit>& edits,
+                                    const std::function<void(engine::JobRequest&)>& change) const;
   /// Starts `resimulate(label, edits)` on its own thread and returns at once: a rule that
   /// knows its fix before it needs the base run calls this first, so the two runs overlap.
   void prefetch(const std::string& label, const std::vector<ConfigEdit>& edits) const;
@@ -94,7 +99,11 @@ class LintContext {
   Location sched_param_loc(const std::string& name) const;
 
  private:
-  std::shared_ptr<const Simulation> run(std::unique_ptr<Config> config, const std::string& label) const;
+  std::shared_ptr<const Simulation> run(std::unique_ptr<Config> config, const std::string& label,
+                                        std::unique_ptr<engine::Workload> load = nullptr) const;
+  /// The variant `label`, run by `make` for its first caller (outside the lock); later callers wait.
+  const Simulation& variant(const std::string& label,
+                            const std::function<std::shared_ptr<const Simulation>()>& make) const;
 
   const engine::LoadedSite& site_;
   const engine::Workload* load_;

@@ -98,6 +98,83 @@ nlohmann::json run_metrics(const Simulation& sim, const std::vector<Exposed>& ex
   return m;
 }
 
+// The load's jobs, given no --mem: what users who do not state memory would submit. Where
+// DefMemPerGPU is written, jobs that ask for GPUs keep a request (DefMemPerGPU would give them
+// one; the engine does not model it), so only the others take whole nodes.
+struct NoMem {
+  bool keep_gpu_jobs = false;
+  std::string label() const {
+    return keep_gpu_jobs ? "its jobs without GPUs given no --mem" : "its jobs given no --mem";
+  }
+  void operator()(engine::JobRequest& j) const {
+    if (keep_gpu_jobs && j.gpus > 0) return;
+    j.mem_set = false;
+    j.mem_mb = 0;
+    j.mem_per_cpu = false;
+  }
+};
+
+NoMem no_mem_of(const Config& c) {
+  return {c.setting("DefMemPerGPU") != nullptr ||
+          std::any_of(c.partitions.begin(), c.partitions.end(),
+                      [](const Partition& p) { return p.raw.count("DefMemPerGPU") > 0; })};
+}
+
+// The run that shows jobs alone on their nodes: the lint's own, or, where all its jobs ask for
+// memory (the default load does where no default is set), the same load with no --mem.
+struct Shown {
+  const Simulation* sim = nullptr;  // null: no run shows it
+  bool no_mem = false;              // the load's jobs were given no --mem
+  AloneJobs alone;
+};
+
+Shown shown_run(const LintContext& ctx, const std::vector<Exposed>& exposed, std::uint32_t min_cpus) {
+  const Simulation* base = ctx.simulation();
+  if (!base) return {};
+  Shown s{base, false, alone_jobs(*base, exposed, min_cpus)};
+  if (!s.alone.alone.empty()) return s;
+  const NoMem change = no_mem_of(ctx.config());
+  const Simulation& variant = ctx.resimulate_load(change.label(), {}, change);
+  s = {&variant, true, alone_jobs(variant, exposed, min_cpus)};
+  return s.alone.alone.empty() ? Shown{} : s;
+}
+
+std::string shown_text(const LintContext& ctx, const Shown& s) {
+  if (!s.sim) return {};
+  const engine::WaitStats& before = ctx.simulation()->metrics.overall;
+  const engine::WaitStats& after = s.sim->metrics.overall;
+  return s.no_mem ? fmt::format(
+                        "; in the simulated load with {}, {} of the {} jobs started there ran so, asking {:.0f} CPUs "
+                        "on average, and the mean wait went from {} (as simulated, with --mem) to {}",
+                        no_mem_of(ctx.config()).label(), s.alone.alone.size(), s.alone.started, s.alone.mean_cpus,
+                        slurm_duration(std::llround(before.mean)), slurm_duration(std::llround(after.mean)))
+                  : fmt::format(
+                        "; in the simulated load {} of the {} jobs started there ran so, asking {:.0f} CPUs on "
+                        "average, and the site's CPUs were {:.0f}% used",
+                        s.alone.alone.size(), s.alone.started, s.alone.mean_cpus, 100 * s.sim->metrics.utilization);
+}
+
+// The shown run's numbers, its longest waits among the jobs alone, and the fix re-simulated on
+// the same load (the changed one where the jobs were given no --mem).
+void add_evidence(const LintContext& ctx, Finding& f, const Shown& s, const std::vector<Exposed>& exposed,
+                  std::uint32_t min_cpus, std::uint64_t def_mem) {
+  if (!s.sim) return;
+  f.evidence = simulated_evidence(*s.sim);
+  const NoMem change = no_mem_of(ctx.config());
+  if (s.no_mem) f.evidence["scenario"]["load"] = f.evidence["scenario"].value("load", "") + "; " + change.label();
+  f.evidence["metrics"] = run_metrics(*s.sim, exposed, min_cpus);
+  std::vector<const engine::SimJob*> longest = s.alone.alone;  // the ones that waited longest
+  std::stable_sort(longest.begin(), longest.end(),
+                   [&](auto* a, auto* b) { return wait_of(*s.sim, *a) > wait_of(*s.sim, *b); });
+  add_examples(f.evidence, *s.sim, longest);
+  const std::string label = fmt::format("DefMemPerCPU={}", def_mem);
+  const std::vector<ConfigEdit> edit{ConfigEdit::setting("DefMemPerCPU", std::to_string(def_mem))};
+  const Simulation& after =
+      s.no_mem ? ctx.resimulate_load(label + ", " + change.label(), edit, change) : ctx.resimulate(label, edit);
+  f.fix->resimulated = run_metrics(after, exposed, min_cpus);
+  f.fix->resimulated["scenario"] = scenario_json(after.scenario);
+}
+
 void check(const LintContext& ctx, FindingSink& sink) {
   const Config& c = ctx.config();
   const std::vector<Exposed> exposed = exposed_partitions(c);
@@ -125,23 +202,13 @@ void check(const LintContext& ctx, FindingSink& sink) {
   const Setting* per_gpu = c.setting("DefMemPerGPU");
   const bool gpus_covered = std::all_of(exposed.begin(), exposed.end(),
                                         [&](const Exposed& e) { return per_gpu || e.part->raw.count("DefMemPerGPU"); });
-  std::string sim_text;
-  const Simulation* sim = ctx.simulation();
-  AloneJobs alone;
-  if (sim) {
-    alone = alone_jobs(*sim, exposed, min_cpus);
-    if (!alone.alone.empty())
-      sim_text = fmt::format(
-          "; in the simulated load {} of the {} jobs started there ran so, asking {:.0f} CPUs on "
-          "average, and the site's CPUs were {:.0f}% used",
-          alone.alone.size(), alone.started, alone.mean_cpus, 100 * sim->metrics.utilization);
-  }
+  const Shown shown = shown_run(ctx, exposed, min_cpus);
   Finding& f = sink.report(
       select_loc(ctx),
       fmt::format("memory is a consumable resource ({}) and no DefMemPerCPU or DefMemPerNode is set, so a job without "
                   "--mem is given the whole memory of each node it runs on, and no other job starts there however "
                   "many of its CPUs are idle ({}, nodes of {} CPUs){}{}{}",
-                  params, parts, sizes, sim_text,
+                  params, parts, sizes, shown_text(ctx, shown),
                   gpus_covered ? "; DefMemPerGPU gives memory only to jobs that ask for GPUs" : "",
                   submit ? fmt::format(" (unless JobSubmitPlugins={} sets a memory request)", submit->value) : ""));
   if (submit || gpus_covered) f.severity = Severity::kInfo;
@@ -161,19 +228,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
               "DefMemPerCPU",
               std::to_string(def_mem),
               {}};
-  // The default load asks for memory with every job where no default is set (users who would
-  // otherwise get whole nodes), so it shows nothing here; a recorded or profiled load may.
-  if (!sim || alone.alone.empty()) return;
-  f.evidence = simulated_evidence(*sim);
-  f.evidence["metrics"] = run_metrics(*sim, exposed, min_cpus);
-  std::vector<const engine::SimJob*> longest = alone.alone;  // the ones that waited longest
-  std::stable_sort(longest.begin(), longest.end(),
-                   [&](auto* a, auto* b) { return wait_of(*sim, *a) > wait_of(*sim, *b); });
-  add_examples(f.evidence, *sim, longest);
-  const Simulation& after = ctx.resimulate(fmt::format("DefMemPerCPU={}", def_mem),
-                                           {ConfigEdit::setting("DefMemPerCPU", std::to_string(def_mem))});
-  f.fix->resimulated = run_metrics(after, exposed, min_cpus);
-  f.fix->resimulated["scenario"] = scenario_json(after.scenario);
+  add_evidence(ctx, f, shown, exposed, min_cpus, def_mem);
 }
 
 }  // namespace
