@@ -173,7 +173,7 @@ const std::map<std::string_view, std::string_view>& glossary() {
       {"user_depth", "a user's pending jobs at once"},
       {"utilization",
        "share of the usable CPU time jobs ran (above 1: CPUs overcommitted, several jobs running on one)"},
-      {"variant", "the setting changed for a re-simulation"},
+      {"variant", "the setting (and, where named, the load) changed for a re-simulation"},
       {"wait_seconds", "waits, in seconds"},
       {"wait_seconds_of_jobs_that_queued", "waits of the jobs that queued at all, in seconds"},
       {"will_run_tests", "backfill will-run tests made"},
