@@ -64,6 +64,7 @@ const std::map<std::string_view, std::string_view>& glossary() {
       {"jobs", "number of jobs"},
       {"jobs_alone_on_their_nodes", "jobs without --mem given a whole node's memory, so no other job shared it"},
       {"jobs_at_full_age", "waiting jobs whose age factor reached its maximum"},
+      {"jobs_started_there", "jobs of the partitions concerned that started"},
       {"jobs_suspended", "jobs suspended at least once"},
       {"jobs_suspended_any_cause", "jobs suspended at least once, by gang or preemption"},
       {"jobs_that_queued", "jobs that waited at all before starting"},

@@ -93,6 +93,8 @@ TEST(DefaultMemoryMissing, WhereTheLoadAsksForMemoryItsJobsAreRunWithoutIt) {
   ASSERT_TRUE(f.fix.has_value());
   EXPECT_EQ(f.fix->resimulated["scenario"]["variant"], "DefMemPerCPU=4000, its jobs given no --mem");
   EXPECT_EQ(f.fix->resimulated["jobs_alone_on_their_nodes"], 0);
+  EXPECT_EQ(f.evidence["metrics"]["jobs_started_there"], 115);
+  EXPECT_EQ(f.fix->resimulated["jobs_started_there"], 155);  // the variant's own partitions, by name
   EXPECT_EQ(f.fix->resimulated["pending_at_end"], 9);
   EXPECT_EQ(f.evidence["fix_effect"], "better");
 }

@@ -76,8 +76,9 @@ AloneJobs alone_jobs(const Simulation& sim, const std::vector<Exposed>& exposed,
   for (const engine::SimJob& j : sim.result.jobs) {
     if (j.run_rec < 0 || j.start == engine::kNoTime) continue;
     const engine::SimRecord& r = j.recs[static_cast<std::size_t>(j.run_rec)];
-    const Partition* part = &c.partitions[r.part];
-    if (std::none_of(exposed.begin(), exposed.end(), [&](const Exposed& e) { return e.part == part; })) continue;
+    // By name: a re-simulated variant resolves its own Config, so its partitions live elsewhere.
+    const std::string& part = c.partitions[r.part].name;
+    if (std::none_of(exposed.begin(), exposed.end(), [&](const Exposed& e) { return e.part->name == part; })) continue;
     ++a.started;
     const engine::Demand& d = r.demand;
     if (!d.mem_whole_node || !d.mem_tracked || d.whole_nodes ||
@@ -93,6 +94,7 @@ AloneJobs alone_jobs(const Simulation& sim, const std::vector<Exposed>& exposed,
 nlohmann::json run_metrics(const Simulation& sim, const std::vector<Exposed>& exposed, std::uint32_t min_node_cpus) {
   const AloneJobs a = alone_jobs(sim, exposed, min_node_cpus);
   nlohmann::json m = outcome_json(sim);
+  m["jobs_started_there"] = a.started;
   m["jobs_alone_on_their_nodes"] = a.alone.size();
   m["their_mean_cpus"] = std::llround(a.mean_cpus);
   return m;

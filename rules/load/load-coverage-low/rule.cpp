@@ -95,7 +95,8 @@ void check(const LintContext& ctx, FindingSink& sink) {
   std::vector<std::string> parts;
   for (const engine::PartitionCoverage* p : thin) parts.push_back(partition_text(*p));
   // Refused jobs leave nothing to judge, so the findings on them are withheld; jobs that
-  // were admitted and never ran are what the policy did, and those findings stand.
+  // were admitted and never ran are what the policy did, and those findings stand, unless
+  // nodes without RealMemory held them (withhold.h): then the cause is named and they go too.
   const std::string starved = any_refused ? std::string() : memory_starved(c, t.partitions);
   const std::string consequence =
       any_refused       ? fmt::format("findings that rest on {} are withheld",
