@@ -125,6 +125,30 @@ TEST(DefaultLoad, HonoursQosListsDefaultTimeAndMinNodes) {
   EXPECT_GT(no_time, 0u) << "some jobs should give no --time and get the DefaultTime";
 }
 
+TEST(DefaultLoad, PartitionsOfWholeNodesGetWholeNodeJobs) {
+  // OverSubscribe=EXCLUSIVE (and select/linear) gives every job whole nodes: its users ask for
+  // whole nodes, so the load's CPUs are what the jobs hold. The shared partition keeps its
+  // 1-CPU and quarter-node jobs.
+  SimSite s(std::string(kNodes) +
+            "PartitionName=whole Nodes=n[1-4] Default=YES OverSubscribe=EXCLUSIVE MaxTime=1-00:00:00\n"
+            "PartitionName=shared Nodes=n[5-8] MaxTime=1-00:00:00\n");
+  engine::DefaultLoadOptions o;
+  o.duration = 86400;
+  const engine::DefaultLoad d = engine::default_load(s.site, o);
+  std::size_t whole = 0, small_shared = 0;
+  for (const engine::JobRequest& j : d.workload.jobs) {
+    const std::uint32_t per_node = s.site.config->nodes[0].cpus;
+    if (j.partitions.front() == "whole") {
+      ++whole;
+      EXPECT_EQ(j.cpus, std::max<std::uint32_t>(1, j.nodes) * per_node) << "job " << j.id;
+    } else {
+      small_shared += j.cpus < per_node;
+    }
+  }
+  EXPECT_GT(whole, 0u);
+  EXPECT_GT(small_shared, 0u);
+}
+
 TEST(DefaultLoad, LeavesPartitionsThatTakeNoUserJobsIdleAndSaysWhy) {
   SimSite s(std::string(kNodes) +
             "PartitionName=p Nodes=n[1-4] Default=YES\nPartitionName=admin Nodes=n[1-8] RootOnly=YES\n"

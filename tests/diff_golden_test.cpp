@@ -79,14 +79,16 @@ INSTANTIATE_TEST_SUITE_P(ProposedChanges, DiffGolden, ::testing::Values("raise-b
 TEST(DiffGoldenFiles, RaisingBfWindowRemovesBf001AndLoweringTheWeightMovesNoJob) {
   // What the reviewed goldens say, so a regenerated golden that lost it fails here.
   const std::string bf = read(std::filesystem::path(SA_SOURCE_DIR) / "tests/golden/diff/raise-bf-window.txt");
-  EXPECT_NE(bf.find("findings: 0 added, 1 removed"), std::string::npos);
+  EXPECT_NE(bf.find("findings: 0 added, "), std::string::npos);
+  EXPECT_NE(bf.find("  - corpora/tiered-university/slurm.conf:106:15: warning: bf_window is 2-00:00:00"),
+            std::string::npos);
   EXPECT_NE(bf.find("[BF001]"), std::string::npos);
   EXPECT_NE(bf.find("jobs whose start moved most:"), std::string::npos);
   const std::string w = read(std::filesystem::path(SA_SOURCE_DIR) / "tests/golden/diff/lower-partition-weight.txt");
   EXPECT_NE(w.find("PriorityWeightPartition: 1000000 -> 10000"), std::string::npos);
   // Every partition of a tier has one PriorityJobFactor: the term never reorders jobs.
   EXPECT_EQ(w.find("jobs whose start moved most:"), std::string::npos);
-  EXPECT_NE(w.find("utilisation: 0.748 -> 0.748"), std::string::npos);
+  EXPECT_NE(w.find("utilisation: 0.660 -> 0.660"), std::string::npos);
 }
 
 }  // namespace

@@ -79,6 +79,12 @@ std::vector<Shape> shapes_for(const Config& c, const Partition& p) {
   // at most 128 nodes (bigger ones are capability runs that sites schedule by hand).
   if (n >= 8) multi(std::min<std::uint32_t>(n / 4, 128), 0.02);
   for (Shape& x : s) x.cpus = std::min(x.cpus, x.nodes * std::min(cpn, p.max_cpus_per_node));
+  // Where every job is given whole nodes (select/linear, OverSubscribe=EXCLUSIVE) users ask for
+  // whole nodes: a 1-CPU job there holds all its node's CPUs, and a load drawn in CPUs would
+  // offer many times the capacity it says (goetze11's select/linear site held 53 of 227 jobs).
+  if (c.select.type == "select/linear" || p.oversubscribe.mode == OverSubscribe::Mode::kExclusive) {
+    for (Shape& x : s) x.cpus = std::max(x.cpus, x.nodes * std::min(cpn, p.max_cpus_per_node));
+  }
   // The same shape twice (small partitions) would only double its weight.
   std::vector<Shape> unique;
   for (const Shape& x : s) {
