@@ -106,13 +106,18 @@ TEST_P(Admission, DefaultLoadAvoidsTheRuleAndARecordedJobIsRefusedWithSlurmsMess
 INSTANTIATE_TEST_SUITE_P(Rules, Admission, ::testing::ValuesIn(cases()),
                          [](const auto& p) { return std::string(p.param.name); });
 
+/// One day of the default load on `s`.
+engine::DefaultLoad one_day(const SimSite& s) {
+  engine::DefaultLoadOptions o;
+  o.duration = 86400;
+  return engine::default_load(s.site, o);
+}
+
 TEST(DefaultLoad, HonoursQosListsDefaultTimeAndMinNodes) {
   SimSite s(std::string(kNodes) +
             "PartitionName=p Nodes=n[1-8] Default=YES MinNodes=2 DefaultTime=01:00:00 MaxTime=1-00:00:00 "
             "AllowQos=long,short\n");
-  engine::DefaultLoadOptions o;
-  o.duration = 86400;
-  const engine::DefaultLoad d = engine::default_load(s.site, o);
+  const engine::DefaultLoad d = one_day(s);
   ASSERT_FALSE(d.workload.jobs.empty());
   EXPECT_EQ(d.workload.assumed_qos, (std::vector<std::string>{"long", "short"}));
   EXPECT_NE(d.description.find("invented"), std::string::npos);
@@ -132,9 +137,7 @@ TEST(DefaultLoad, PartitionsOfWholeNodesGetWholeNodeJobs) {
   SimSite s(std::string(kNodes) +
             "PartitionName=whole Nodes=n[1-4] Default=YES OverSubscribe=EXCLUSIVE MaxTime=1-00:00:00\n"
             "PartitionName=shared Nodes=n[5-8] MaxTime=1-00:00:00\n");
-  engine::DefaultLoadOptions o;
-  o.duration = 86400;
-  const engine::DefaultLoad d = engine::default_load(s.site, o);
+  const engine::DefaultLoad d = one_day(s);
   std::size_t whole = 0, small_shared = 0;
   for (const engine::JobRequest& j : d.workload.jobs) {
     const std::uint32_t per_node = s.site.config->nodes[0].cpus;
