@@ -256,9 +256,13 @@ std::uint32_t NodePool::capacity(const NodeResources& n, const Demand& d, std::u
     } else if (d.mem_per_node) {
       if (n.mem_free < d.mem_per_node) return 0;
     } else if (d.mem_per_cpu && n.mem_free < std::uint64_t{c} * d.mem_per_cpu) {
+      // A whole-node job is given every CPU, so its per-CPU memory is due for all of them:
+      // cons_tres _can_job_run_on_node gives such a node 0 CPUs (outside backfill's own
+      // whole-node test), and sbatch refuses the job when no node holds it (a real 22.05:
+      // tests/golden/mini_slurm_fidelity/default_memory_over_node, job 3).
+      if (d.whole_nodes) return 0;
       const std::uint64_t by_mem = n.mem_free / d.mem_per_cpu;
-      // (A whole-node job keeps the node's CPUs; its memory is what is left.)
-      if (by_mem < c && !d.whole_nodes) c = static_cast<std::uint32_t>(by_mem - by_mem % unit);
+      if (by_mem < c) c = static_cast<std::uint32_t>(by_mem - by_mem % unit);
     }
   }
   return c;

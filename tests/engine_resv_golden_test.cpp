@@ -454,23 +454,18 @@ TEST(MiniSlurmNodeEventsGolden, PendingReasonSequencesFollowSqueue) {
   expect_reason_sequences(c, c.run(), {7, 8});
 }
 
-// Disabled: the engine disagrees on job 6 (-N 4, needs every node). Real (after the first
-// pass): ReqNodeNotAvail, UnavailableNodes:n3(2) > Nodes required ...(41) > Priority(3) >
-// Nodes required ...(15) > Resources(4) > Nodes required ...(19) > Resources(50).
-// Engine: UnavailableNodes:n3(1) > Nodes required ...(60) > Resources(5) > Nodes required
-// ...(20) > Resources(51).
+// Job 6 (-N 4, needs every node), after the first pass. Real: ReqNodeNotAvail,
+// UnavailableNodes:n3(2) > Nodes required ...(41) > Priority(3) > Nodes required ...(15) >
+// Resources(4) > Nodes required ...(19) > Resources(50). The engine, as of 2026-11-27 (this
+// test was disabled while it disagreed): the same seven spans, (1) (45) (1) (14) (5) (20) (51).
 //  - "ReqNodeNotAvail, UnavailableNodes:n3" comes from the submit-time attempt
 //    (job_allocate -> select_nodes, ESLURM_NODE_NOT_AVAIL, node_scheduler.c ~2586-2610 in
-//    22.05), which Simulator::submit_select_reason now models.
-//  - Priority(3), +59..+61: at the PriorityCalcPeriod tick 1795289525 (+58) job 7 overtook
-//    job 6; _schedule failed batch on job 7 and _failed_partition (job_scheduler.c ~1639)
-//    turned job 6's WAIT_RESOURCES ("Nodes required ..." is WAIT_RESOURCES with a desc) into
-//    WAIT_PRIORITY until job 7 started at +61. The engine's ticks are anchored at its clock
-//    start (the first submit, 1795289467) so its tick falls at +60, and no main-loop pass
-//    re-evaluates job 6 behind job 7 before job 1's end at +61. (Even with the clock started
-//    at the capture's decay phase, SimOptions::start = 1795289465, job 7 turns Resources at
-//    +58 but job 6 still does not turn Priority: worth a look in main_loop.cpp.)
-TEST(MiniSlurmNodeEventsGolden, DISABLED_PendingReasonsOfTheAllNodesJobFollowSqueue) {
+//    22.05), which Simulator::submit_select_reason models.
+//  - Priority: at the PriorityCalcPeriod tick job 7 overtook job 6; _schedule failed batch on
+//    job 7 and _failed_partition (job_scheduler.c ~1639) turned job 6's WAIT_RESOURCES
+//    ("Nodes required ..." is WAIT_RESOURCES with a desc) into WAIT_PRIORITY until job 7
+//    started.
+TEST(MiniSlurmNodeEventsGolden, PendingReasonsOfTheAllNodesJobFollowSqueue) {
   NodeEventsCapture c;
   expect_reason_sequences(c, c.run(), {6});
 }

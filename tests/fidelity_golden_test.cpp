@@ -58,7 +58,8 @@ struct Replay : test::GoldenCapture {
   engine::SimResult result;
 };
 
-// Every job of the replay on the nodes real Slurm chose, started within one scheduler tick.
+// Every job of the replay on the nodes real Slurm chose, started within one scheduler tick; a
+// job sbatch refused (sacct: "None assigned") refused with Slurm's message.
 void expect_real_nodes_and_starts(const Replay& r, std::size_t jobs) {
   const auto real = real_jobs(r.dir);
   ASSERT_EQ(r.result.jobs.size(), jobs);
@@ -66,6 +67,11 @@ void expect_real_nodes_and_starts(const Replay& r, std::size_t jobs) {
     SCOPED_TRACE("job " + std::to_string(j.req.id));
     ASSERT_TRUE(real.count(j.req.id));
     EXPECT_EQ(r.nodes_of(j), real.at(j.req.id).nodes);
+    if (real.at(j.req.id).nodes == "None assigned") {
+      EXPECT_EQ(j.state, engine::JobState::kRejected);
+      EXPECT_EQ(j.rare.get().reject_error, engine::kNodeConfigUnavailable);
+      continue;
+    }
     EXPECT_LE(std::abs(j.start - j.req.extra.get().recorded_start), r.tick);
   }
 }
@@ -96,6 +102,14 @@ TEST(FidelityGolden, DefMemPerCpuZeroGivesJobsNoMemoryAndTheyShare) {
   Replay r("default_memory_zero", {1, 2, 3});
   EXPECT_TRUE(r.conf->config.select.def_mem_per_cpu_zero);
   expect_real_nodes_and_starts(r, 5);
+}
+
+// DefMemPerCPU=5000 on 16-CPU nodes of 64000 MB (CONF102's case): a node holds 12 default-sized
+// CPUs. Real Slurm spread -n 16 over both nodes, refused -N 1 --exclusive and -N 1 -n 13 at
+// submission ("Requested node configuration is not available"), and ran the 12-CPU jobs one a
+// node once the two 16-CPU jobs (larger, so first by job size) had run.
+TEST(FidelityGolden, ADefaultAboveANodesMemoryPerCpuSpreadsOrRefusesAsSlurmDid) {
+  expect_real_nodes_and_starts(Replay("default_memory_over_node"), 6);
 }
 
 // TopologyPlugin=topology/tree with topology.conf beside slurm.conf (leaf1 n[1-3], leaf2 n[4-5],

@@ -97,7 +97,8 @@ void apply_layout(JobRequest& job, const SubmitOptions& o, SourceLoc loc, Diagno
   if (o.nodes) {
     if (auto range = parse_node_range(*o.nodes)) {
       if (job.nodes == 0 && range->first > 0) job.nodes = std::min(range->first, job.cpus);
-      if (range->second != range->first) job.extra.edit().max_nodes = range->second;
+      // proc_args.c verify_node_count: -N 2 is min = max = 2; -N 2-4 a range (0: no maximum).
+      if (range->second != 0) job.extra.edit().max_nodes = range->second;
     } else {
       warn(sink, job, loc, fmt::format("SubmitLine --nodes '{}' is not MIN[-MAX]", printable(*o.nodes)));
     }
