@@ -278,8 +278,15 @@ std::optional<SimRecord> Simulator::make_record(const SimJob& job, std::uint32_t
   NodeBitset allowed = record_nodes(rec);
   allowed &= pool_.usable();
   if (!pool_.could_ever_fit(d, allowed)) {
+    // Say the memory when it is counted: a default above a node's memory per CPU is the
+    // usual cause (CONF102), and "cannot hold 16 CPUs" alone would read as a size problem.
+    std::string mem;
+    if (d.mem_tracked && d.mem_per_cpu)
+      mem = fmt::format(" with {} MB each{}", d.mem_per_cpu, d.whole_nodes ? " (every CPU of a whole node)" : "");
+    else if (d.mem_tracked && d.mem_per_node)
+      mem = fmt::format(" with {} MB a node", d.mem_per_node);
     refusal = Refusal{kNodeConfigUnavailable,
-                      fmt::format("partition {} cannot hold {} CPUs{} on {} usable nodes", part.name, d.cpus,
+                      fmt::format("partition {} cannot hold {} CPUs{}{} on {} usable nodes", part.name, d.cpus, mem,
                                   d.gpus ? fmt::format(" and {} GPUs", d.gpus) : "", allowed.count())};
     return std::nullopt;
   }
