@@ -99,6 +99,20 @@ TEST(DefaultMemoryMissing, WhereTheLoadAsksForMemoryItsJobsAreRunWithoutIt) {
   EXPECT_EQ(f.evidence["fix_effect"], "better");
 }
 
+TEST(DefaultMemoryMissing, NodesWithUnderAMegabytePerCpuGetNoSuggestedDefault) {
+  // 32 MB over 64 CPUs rounds to 0 MB a CPU, and DefMemPerCPU=0 means something else (no
+  // memory counted for such jobs): the finding stands without a fix, and nothing breaks.
+  const fs::path dir = fs::temp_directory_path() / ("sa_conf106_tiny_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "slurm.conf") << "ClusterName=t\nSlurmctldHost=h\nSelectType=select/cons_tres\n"
+                                       "SelectTypeParameters=CR_Core_Memory\nNodeName=n[1-2] CPUs=64 RealMemory=32\n"
+                                       "PartitionName=p Nodes=n[1-2] Default=YES MaxTime=1:00:00 State=UP\n";
+  const auto report = lint((dir / "slurm.conf").string());
+  fs::remove_all(dir);
+  ASSERT_EQ(report.findings.size(), 1u);
+  EXPECT_FALSE(report.findings[0].fix.has_value());
+}
+
 TEST(DefaultMemoryMissing, DefMemPerGpuLeavesOnlyJobsWithoutGpusAndInforms) {
   const auto report = lint((kDir / "gpu_default_only.conf").string());
   ASSERT_EQ(report.findings.size(), 1u);

@@ -207,12 +207,13 @@ void check(const LintContext& ctx, FindingSink& sink) {
   const Shown shown = shown_run(ctx, exposed, min_cpus);
   Finding& f = sink.report(
       select_loc(ctx),
-      fmt::format("memory is a consumable resource ({}) and no DefMemPerCPU or DefMemPerNode is set, so a job without "
-                  "--mem is given the whole memory of each node it runs on, and no other job starts there however "
-                  "many of its CPUs are idle ({}, nodes of {} CPUs){}{}{}",
-                  params, parts, sizes, shown_text(ctx, shown),
-                  gpus_covered ? "; DefMemPerGPU gives memory only to jobs that ask for GPUs" : "",
-                  submit ? fmt::format(" (unless JobSubmitPlugins={} sets a memory request)", submit->value) : ""));
+      fmt::format(
+          "memory is a consumable resource ({}) and no DefMemPerCPU or DefMemPerNode is set, so a job without "
+          "--mem is given the whole memory of each node it runs on, and no other job starts there however "
+          "many of its CPUs are idle ({}, nodes of {} CPUs){}{}{}",
+          params, parts, sizes, shown_text(ctx, shown),
+          gpus_covered ? "; DefMemPerGPU gives memory only to jobs that ask for GPUs" : "",
+          submit ? fmt::format(" (unless JobSubmitPlugins={} sets a memory request)", printable(submit->value)) : ""));
   if (submit || gpus_covered) f.severity = Severity::kInfo;
   for (const Exposed& e : exposed) {
     Location p = ctx.conf_loc(e.part->loc);
@@ -220,6 +221,9 @@ void check(const LintContext& ctx, FindingSink& sink) {
     f.related.push_back(p);
   }
   const std::uint64_t def_mem = fitting_def_mem(c, exposed);
+  // Nodes with less than a MB per CPU (per job under FORCE) leave no default to suggest, and
+  // DefMemPerCPU=0 would mean something else (0 MB a CPU, memory unbounded).
+  if (def_mem == 0) return;
   const bool forced = std::any_of(exposed.begin(), exposed.end(), [](const Exposed& e) {
     return e.part->oversubscribe.mode == OverSubscribe::Mode::kForce && share_rows(*e.part) > 1;
   });
