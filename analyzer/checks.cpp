@@ -35,8 +35,7 @@ void check_tres_listed(const std::vector<TresWeight>& weights, const Config& con
 // counts memory, that partition's jobs take no memory from their nodes.
 void check_partition_select(const Config& config, DiagnosticSink& sink) {
   const SelectSettings& sel = config.select;
-  const bool applies = sel.type != "select/linear" && (sel.resource == SelectSettings::Resource::kCore ||
-                                                       sel.resource == SelectSettings::Resource::kSocket);
+  const bool applies = config.partition_select_allowed();
   for (const Partition& p : config.partitions) {
     if (!p.select_own) continue;
     auto written = p.raw.find("SelectTypeParameters");
@@ -173,6 +172,7 @@ void check_cross_settings(const RawConfig& raw, const Config& config, Diagnostic
       // Without any default memory a job without --mem is given the node's whole memory
       // (algorithms.md: the engine and a real cons_tres agree), which is worse than "too
       // little memory": every such node runs one job at a time, whatever its CPUs.
+      // (Asked of the cluster, even one without partitions: not Config::no_default_memory.)
       bool any_default = config.select.def_mem_per_cpu || config.select.def_mem_per_node;
       for (const Partition& p : config.partitions) any_default = any_default || p.def_mem_per_cpu || p.def_mem_per_node;
       // DefMemPerCPU=0 written gives such jobs 0 MB: only jobs asking for memory are kept off.

@@ -18,6 +18,21 @@ const Partition* Config::default_partition() const {
   return nullptr;
 }
 
+bool Config::partition_select_allowed() const {
+  return select.type != "select/linear" &&
+         (select.resource == SelectSettings::Resource::kCore || select.resource == SelectSettings::Resource::kSocket);
+}
+
+bool Config::memory_counted(const Partition& p) const {
+  if (p.select_own && partition_select_allowed()) return p.select_memory;
+  return select.memory && select.type != "select/linear";
+}
+
+bool Config::no_default_memory(const Partition& p) const {
+  return !p.def_mem_per_cpu && !p.def_mem_per_node && !select.def_mem_per_cpu && !select.def_mem_per_node &&
+         !select.def_mem_per_cpu_zero;
+}
+
 const Setting* Config::setting(const std::string& key) const {
   auto it = settings.find(to_lower(key));
   return it == settings.end() ? nullptr : &it->second;

@@ -269,6 +269,17 @@ struct Config {
 
   const Partition* find_partition(const std::string& name) const;
   const Partition* default_partition() const;
+  /// Partitions may set their own SelectTypeParameters (cons_common _setup_cr_type: only
+  /// under the cluster's CR_Core or CR_Socket, never with select/linear).
+  bool partition_select_allowed() const;
+  /// Memory is a consumable resource for `p`'s jobs: its own SelectTypeParameters where they
+  /// apply, else the cluster's (select/linear allocates whole nodes and counts none).
+  bool memory_counted(const Partition& p) const;
+  /// No default memory applies to `p`'s jobs: neither it nor the cluster sets DefMemPerCPU or
+  /// DefMemPerNode (a partition's DefMemPerCPU=0 is skipped, job_mgr.c _get_def_mem) and the
+  /// cluster's DefMemPerCPU=0 is not written. A job without --mem is then given each of its
+  /// nodes' whole memory.
+  bool no_default_memory(const Partition& p) const;
   /// The value written for a scalar key (any case), or nullptr.
   const Setting* setting(const std::string& key) const;
 };

@@ -338,13 +338,9 @@ Demand Simulator::record_demand(const JobRequest& r, const Partition& part) cons
   // CR_Socket (else slurmctld logs that it cannot use them). CR_Core under a cluster's
   // CR_Core_Memory thus makes the partition's jobs take no memory from their nodes. (Gang's
   // sharing rows keep the cluster's units.)
-  const bool cores_or_sockets = conf_.select.resource == SelectSettings::Resource::kCore ||
-                                conf_.select.resource == SelectSettings::Resource::kSocket;
-  d.mem_tracked = pool_.memory_tracked();
-  if (part.select_own && cores_or_sockets && conf_.select.type != "select/linear") {
-    d.mem_tracked = part.select_memory;
+  d.mem_tracked = conf_.memory_counted(part);
+  if (part.select_own && conf_.partition_select_allowed())
     d.alt_unit = part.select_socket != (conf_.select.resource == SelectSettings::Resource::kSocket);
-  }
   if (r.mem_set) {
     if (r.mem_mb == 0)
       d.mem_whole_node = true;

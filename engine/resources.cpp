@@ -147,7 +147,6 @@ std::shared_ptr<const SwitchTable> build_switch_table(const Topology& topo,
 }  // namespace
 
 NodePool::NodePool(const Config& config) {
-  memory_ = config.select.memory && config.select.type != "select/linear";
   // Every select plugin of 22.05 chooses nodes by best fit (cons_tres/cons_res _eval_nodes,
   // linear _job_test).
   placement_ = Placement::kBestFit;

@@ -164,7 +164,6 @@ class NodePool {
   std::uint32_t capacity(const NodeResources& n, const Demand& d, std::uint32_t free_cpus) const;
   /// Memory the demand asks of a node for `cpus` CPUs, tracked or not (0 when unbounded).
   std::uint64_t requested_mem(const NodeResources& n, const Demand& d, std::uint32_t cpus) const;
-  bool memory_tracked() const { return memory_; }
   Placement placement() const { return placement_; }
   /// kTopologyTree needs the switch table, so it is only set by the constructor.
   void set_placement(Placement p) {
@@ -203,7 +202,6 @@ class NodePool {
   NodeBitset usable_;
   std::vector<std::uint32_t> config_index_, internal_index_;
   std::uint32_t max_node_cpus_ = 0;
-  bool memory_ = true;
   Placement placement_ = Placement::kInOrder;
   std::vector<std::uint64_t> weight_;
   NodeBitset set_breaks_;

@@ -242,13 +242,7 @@ bool default_mem_zero(const Config& c, const Partition& p) {
 }
 
 bool whole_node_by_default(const Config& c, const Partition& p) {
-  if (c.select.type == "select/linear" || p.oversubscribe.mode == OverSubscribe::Mode::kExclusive) return false;
-  if (p.def_mem_per_cpu || p.def_mem_per_node || c.select.def_mem_per_cpu || c.select.def_mem_per_node ||
-      c.select.def_mem_per_cpu_zero)
-    return false;
-  const bool cores_or_sockets =
-      c.select.resource == SelectSettings::Resource::kCore || c.select.resource == SelectSettings::Resource::kSocket;
-  return p.select_own && cores_or_sockets ? p.select_memory : c.select.memory;
+  return p.oversubscribe.mode != OverSubscribe::Mode::kExclusive && c.no_default_memory(p) && c.memory_counted(p);
 }
 
 std::uint64_t usable_mem(const Node& node) {

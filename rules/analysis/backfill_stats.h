@@ -88,10 +88,9 @@ std::uint64_t default_node_mem(const Config& c, const Partition& p, const Node& 
 /// written, and no default of the partition's own.
 bool default_mem_zero(const Config& c, const Partition& p);
 /// A job of partition `p` without --mem is given each of its nodes' whole memory and shares
-/// them with no job, where that costs anything: memory is counted for its jobs (a partition's
-/// own CR_Core/CR_Socket replaces the cluster's memory bit only under CR_Core/CR_Socket, as the
-/// engine binds it), no default applies (DefMemPerCPU=0 written is one), and its jobs do not
-/// take whole nodes anyway (OverSubscribe=EXCLUSIVE, select/linear). CONF106's finding.
+/// them with no job, where that costs anything: memory is counted for its jobs and no default
+/// applies (Config::memory_counted, Config::no_default_memory), and its jobs do not take whole
+/// nodes anyway (OverSubscribe=EXCLUSIVE; select/linear counts no memory). CONF106's finding.
 bool whole_node_by_default(const Config& c, const Partition& p);
 /// RealMemory less MemSpecLimit.
 std::uint64_t usable_mem(const Node& node);

@@ -116,28 +116,33 @@ struct NoMem {
   }
 };
 
+// DefMemPerGPU applies to `p`'s jobs (its own or the cluster's).
+bool per_gpu_default(const Config& c, const Partition& p) {
+  return c.setting("DefMemPerGPU") != nullptr || p.raw.count("DefMemPerGPU") > 0;
+}
+
 NoMem no_mem_of(const Config& c) {
-  return {c.setting("DefMemPerGPU") != nullptr ||
-          std::any_of(c.partitions.begin(), c.partitions.end(),
-                      [](const Partition& p) { return p.raw.count("DefMemPerGPU") > 0; })};
+  return {
+      std::any_of(c.partitions.begin(), c.partitions.end(), [&](const Partition& p) { return per_gpu_default(c, p); })};
 }
 
 // The run that shows jobs alone on their nodes: the lint's own, or, where all its jobs ask for
 // memory (the default load does where no default is set), the same load with no --mem.
 struct Shown {
   const Simulation* sim = nullptr;  // null: no run shows it
-  bool no_mem = false;              // the load's jobs were given no --mem
+  bool no_mem = false;              // the load's jobs were given no --mem, by `change`
+  NoMem change;
   AloneJobs alone;
 };
 
 Shown shown_run(const LintContext& ctx, const std::vector<Exposed>& exposed, std::uint32_t min_cpus) {
   const Simulation* base = ctx.simulation();
   if (!base) return {};
-  Shown s{base, false, alone_jobs(*base, exposed, min_cpus)};
+  Shown s{base, false, {}, alone_jobs(*base, exposed, min_cpus)};
   if (!s.alone.alone.empty()) return s;
   const NoMem change = no_mem_of(ctx.config());
   const Simulation& variant = ctx.resimulate_load(change.label(), {}, change);
-  s = {&variant, true, alone_jobs(variant, exposed, min_cpus)};
+  s = {&variant, true, change, alone_jobs(variant, exposed, min_cpus)};
   return s.alone.alone.empty() ? Shown{} : s;
 }
 
@@ -148,7 +153,7 @@ std::string shown_text(const LintContext& ctx, const Shown& s) {
   return s.no_mem ? fmt::format(
                         "; in the simulated load with {}, {} of the {} jobs started there ran so, asking {:.0f} CPUs "
                         "on average, and the mean wait went from {} (as simulated, with --mem) to {}",
-                        no_mem_of(ctx.config()).label(), s.alone.alone.size(), s.alone.started, s.alone.mean_cpus,
+                        s.change.label(), s.alone.alone.size(), s.alone.started, s.alone.mean_cpus,
                         slurm_duration(std::llround(before.mean)), slurm_duration(std::llround(after.mean)))
                   : fmt::format(
                         "; in the simulated load {} of the {} jobs started there ran so, asking {:.0f} CPUs on "
@@ -162,8 +167,7 @@ void add_evidence(const LintContext& ctx, Finding& f, const Shown& s, const std:
                   std::uint32_t min_cpus, std::uint64_t def_mem) {
   if (!s.sim) return;
   f.evidence = simulated_evidence(*s.sim);
-  const NoMem change = no_mem_of(ctx.config());
-  if (s.no_mem) f.evidence["scenario"]["load"] = f.evidence["scenario"].value("load", "") + "; " + change.label();
+  if (s.no_mem) f.evidence["scenario"]["load"] = f.evidence["scenario"].value("load", "") + "; " + s.change.label();
   f.evidence["metrics"] = run_metrics(*s.sim, exposed, min_cpus);
   std::vector<const engine::SimJob*> longest = s.alone.alone;  // the ones that waited longest
   std::stable_sort(longest.begin(), longest.end(),
@@ -172,7 +176,7 @@ void add_evidence(const LintContext& ctx, Finding& f, const Shown& s, const std:
   const std::string label = fmt::format("DefMemPerCPU={}", def_mem);
   const std::vector<ConfigEdit> edit{ConfigEdit::setting("DefMemPerCPU", std::to_string(def_mem))};
   const Simulation& after =
-      s.no_mem ? ctx.resimulate_load(label + ", " + change.label(), edit, change) : ctx.resimulate(label, edit);
+      s.no_mem ? ctx.resimulate_load(label + ", " + s.change.label(), edit, s.change) : ctx.resimulate(label, edit);
   f.fix->resimulated = run_metrics(after, exposed, min_cpus);
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
 }
@@ -201,9 +205,8 @@ void check(const LintContext& ctx, FindingSink& sink) {
   const Setting* submit = c.setting("JobSubmitPlugins");
   // DefMemPerGPU gives a job that asks for GPUs its memory (cons_tres _verify_node_state reads
   // the per-GPU default before pn_min_memory): only jobs without GPUs are left to take nodes.
-  const Setting* per_gpu = c.setting("DefMemPerGPU");
-  const bool gpus_covered = std::all_of(exposed.begin(), exposed.end(),
-                                        [&](const Exposed& e) { return per_gpu || e.part->raw.count("DefMemPerGPU"); });
+  const bool gpus_covered =
+      std::all_of(exposed.begin(), exposed.end(), [&](const Exposed& e) { return per_gpu_default(c, *e.part); });
   const Shown shown = shown_run(ctx, exposed, min_cpus);
   Finding& f = sink.report(
       select_loc(ctx),

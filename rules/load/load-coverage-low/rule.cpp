@@ -63,9 +63,8 @@ std::string memory_starved(const Config& c, const std::vector<ThinPartition>& th
     nodes += p.nodes;
   }
   if (!starved) return {};
-  const bool whole_node = !c.select.def_mem_per_cpu && !c.select.def_mem_per_node && !c.select.def_mem_per_cpu_zero &&
-                          std::none_of(c.partitions.begin(), c.partitions.end(),
-                                       [](const Partition& p) { return p.def_mem_per_cpu || p.def_mem_per_node; });
+  const bool whole_node =
+      std::all_of(c.partitions.begin(), c.partitions.end(), [&](const Partition& p) { return c.no_default_memory(p); });
   return fmt::format(
       "{} of their {} nodes have no RealMemory and offer 1 MB (CONF045), so {}; the findings that rest "
       "on that run are withheld",
