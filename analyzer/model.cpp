@@ -33,6 +33,16 @@ bool Config::no_default_memory(const Partition& p) const {
          !select.def_mem_per_cpu_zero;
 }
 
+std::uint64_t Config::mem_per_gpu_default(const Partition& p) const {
+  if (select.type != "select/cons_tres") return 0;
+  return p.def_mem_per_gpu.value_or(select.def_mem_per_gpu);
+}
+
+std::uint64_t Config::cpus_per_gpu_default(const Partition& p) const {
+  if (select.type != "select/cons_tres") return 0;
+  return p.def_cpus_per_gpu.value_or(select.def_cpus_per_gpu);
+}
+
 const Setting* Config::setting(const std::string& key) const {
   auto it = settings.find(to_lower(key));
   return it == settings.end() ? nullptr : &it->second;

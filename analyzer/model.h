@@ -98,6 +98,8 @@ struct Partition {
   std::string qos;
   std::vector<TresWeight> tres_billing_weights;
   std::uint64_t def_mem_per_cpu = 0, def_mem_per_node = 0, max_mem_per_cpu = 0, max_mem_per_node = 0;
+  // DefMemPerGPU / DefCPUPerGPU written on the partition (unset: the cluster's apply).
+  std::optional<std::uint64_t> def_mem_per_gpu, def_cpus_per_gpu;
   bool exclusive_user = false;
   bool lln = false;
   // Its own SelectTypeParameters (CR_Core or CR_Socket, with or without _Memory). For its
@@ -206,6 +208,7 @@ struct SelectSettings {
   // (Unwritten, or DefMemPerNode=0, it is given each node's whole memory.) A partition's own
   // DefMemPerCPU=0 is skipped by job_mgr.c _get_def_mem, so only the cluster's counts.
   bool def_mem_per_cpu_zero = false;
+  std::uint64_t def_mem_per_gpu = 0, def_cpus_per_gpu = 0;  // DefMemPerGPU, DefCPUPerGPU (0: none)
 };
 
 struct AccountingSettings {
@@ -280,6 +283,11 @@ struct Config {
   /// cluster's DefMemPerCPU=0 is not written. A job without --mem is then given each of its
   /// nodes' whole memory.
   bool no_default_memory(const Partition& p) const;
+  /// DefMemPerGPU and DefCPUPerGPU for `p`'s jobs that ask for GPUs: its own where written
+  /// (even 0), else the cluster's; 0 when none applies. Only select/cons_tres reads them
+  /// (cons_common _set_gpu_defaults), so 0 under any other SelectType.
+  std::uint64_t mem_per_gpu_default(const Partition& p) const;
+  std::uint64_t cpus_per_gpu_default(const Partition& p) const;
   /// The value written for a scalar key (any case), or nullptr.
   const Setting* setting(const std::string& key) const;
 };

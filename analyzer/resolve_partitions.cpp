@@ -302,6 +302,8 @@ class PartitionResolver {
     p.def_mem_per_node = m.def_per_node;
     p.max_mem_per_cpu = m.max_per_cpu;
     p.max_mem_per_node = m.max_per_node;
+    p.def_mem_per_gpu = m.def_per_gpu;
+    p.def_cpus_per_gpu = m.def_cpus_per_gpu;
   }
 
   void resolve_over_time_limit(const RecordReader& r, Partition& p) {

@@ -415,6 +415,8 @@ void resolve_select(const RawConfig& raw, Config& config, DiagnosticSink& sink) 
   sel.def_mem_per_cpu_zero = m.def_per_cpu_zero;
   sel.max_mem_per_cpu = m.max_per_cpu;
   sel.max_mem_per_node = m.max_per_node;
+  sel.def_mem_per_gpu = m.def_per_gpu.value_or(0);
+  sel.def_cpus_per_gpu = m.def_cpus_per_gpu.value_or(0);
 }
 
 void resolve_preempt(const RawConfig& raw, Config& config, DiagnosticSink& sink) {

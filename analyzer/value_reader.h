@@ -67,6 +67,9 @@ struct MemoryDefaults {
   // DefMemPerCPU=0 written (and no DefMemPerNode): read_config.c keeps it as 0 MB a CPU
   // (MEM_PER_CPU set), which is not the absent default of "the node's whole memory".
   bool def_per_cpu_zero = false;
+  // DefMemPerGPU and DefCPUPerGPU (JobDefaults entries in read_config.c): written, even as 0,
+  // a partition's replace the cluster's for its jobs (cons_common _set_gpu_defaults).
+  std::optional<std::uint64_t> def_per_gpu, def_cpus_per_gpu;
 };
 
 template <typename Reader>
@@ -88,6 +91,8 @@ MemoryDefaults read_memory_defaults(const Reader& r, DiagnosticSink& sink) {
   };
   m.def_per_cpu_zero = pick("DefMemPerNode", "DefMemPerCPU", m.def_per_node, m.def_per_cpu);
   pick("MaxMemPerNode", "MaxMemPerCPU", m.max_per_node, m.max_per_cpu);
+  m.def_per_gpu = r.uint("DefMemPerGPU", IntWidth::k64);
+  m.def_cpus_per_gpu = r.uint("DefCPUPerGPU", IntWidth::k64);
   return m;
 }
 

@@ -25,7 +25,7 @@ const Demand& Simulator::fit_demand(SimJob& job, const SimRecord& rec, Demand& c
   // _eval_nodes_topo's fini: time_waiting >= wait4switch accepts any placement (best_switch).
   if (now_ - waiting_since >= wait4switch) return rec.demand;
   copy = rec.demand;
-  copy.max_leaf_switches = x.switches;
+  copy.max_leaf_switches = static_cast<std::uint16_t>(std::min<std::uint32_t>(x.switches, 0xFFFF));
   return copy;
 }
 

@@ -37,6 +37,8 @@ struct RequestExtras {
   std::uint32_t cpus_per_task = 0;     // -c/--cpus-per-task (Slurm's default is 1)
   std::uint32_t max_nodes = 0;         // the max of -N min-max
   std::uint32_t gpus_per_node = 0;     // --gres=gpu:N or --gpus-per-node=N
+  std::uint32_t cpus_per_gpu = 0;      // --cpus-per-gpu
+  std::uint64_t mem_per_gpu = 0;       // --mem-per-gpu, MB
   std::uint32_t switches = 0;          // --switches=COUNT: the most leaf switches wanted (topology/tree); 0 = any
   std::int64_t switch_wait = kNoTime;  // --switches=COUNT@MAX_TIME's MAX_TIME, seconds; kNoTime = not given
   Atom constraint;                     // -C/--constraint (Constraints) as written; parse_constraint() at bind

@@ -324,7 +324,7 @@ Demand Simulator::record_demand(const JobRequest& r, const Partition& part) cons
   d.whole_nodes =
       r.exclusive || part.oversubscribe.mode == OverSubscribe::Mode::kExclusive || conf_.select.type == "select/linear";
   d.max_cpus_per_node = part.max_cpus_per_node;
-  d.cpus_per_node = r.cpus_per_node;
+  d.cpus_per_node = static_cast<std::uint16_t>(std::min<std::uint32_t>(r.cpus_per_node, 0xFFFF));
   d.least_loaded = part.lln || std::any_of(conf_.select.flags.begin(), conf_.select.flags.end(),
                                            [](const std::string& f) { return iequals(f, "CR_LLN"); });
   d.max_nodes = r.extra.get().max_nodes;  // squared with min_nodes once the record's nodes are known
@@ -366,7 +366,39 @@ Demand Simulator::record_demand(const JobRequest& r, const Partition& part) cons
     d.mem_whole_node = true;
     d.mem_unknown = true;
   }
+  apply_gpu_defaults(r, part, d);
   return d;
+}
+
+void Simulator::apply_gpu_defaults(const JobRequest& r, const Partition& part, Demand& d) const {
+  // cons_common _set_gpu_defaults, when a job asks for GPUs: each GPU it takes on a node
+  // brings CPUs (--cpus-per-gpu; DefCPUPerGPU when -c was not given) and, when the job named
+  // no memory, memory (--mem-per-gpu; DefMemPerGPU), replacing DefMemPerCPU's there
+  // (_verify_node_state clears pn_min_memory; gres_select_util_job_mem_set). A real 22.05:
+  // tests/golden/mini_slurm_fidelity/gpu_defaults. The docs call DefMemPerGPU and DefMemPerCPU
+  // mutually exclusive; slurmctld takes both, each for its own jobs, and so does this.
+  const RequestExtras& x = r.extra.get();
+  if ((r.gpus == 0 && x.gpus_per_node == 0) || conf_.select.type != "select/cons_tres") return;
+  std::uint64_t cpg = x.cpus_per_gpu;
+  if (cpg == 0 && x.cpus_per_task == 0) cpg = conf_.cpus_per_gpu_default(part);
+  d.cpus_per_gpu = static_cast<std::uint16_t>(std::min<std::uint64_t>(cpg, 0xFFFF));
+  const std::uint64_t mpg = x.mem_per_gpu ? x.mem_per_gpu : conf_.mem_per_gpu_default(part);
+  if (mpg == 0) return;
+  // A job that named its memory keeps it, yet a node still gives it a GPU only where that GPU's
+  // default memory is free (the capture's job 5: --mem=1000 waited while n1 had 18000 MB).
+  d.mem_per_gpu = static_cast<std::uint32_t>(std::min<std::uint64_t>(mpg, 0xFFFFFFFF));
+  if (r.mem_set) return;
+  d.gpu_mem_alloc = true;
+  if (x.mem_per_gpu) {
+    // --mem-per-gpu is known at submission, so the job's memory there is its GPUs' (job_mgr.c
+    // job_get_tres_mem: ReqMem 2000M for --mem-per-gpu=2000 and one GPU): what priority and
+    // limits read. (DefMemPerGPU is applied only when nodes are chosen.)
+    const std::uint64_t per_node = x.gpus_per_node ? x.gpus_per_node : r.gpus;
+    d.mem_per_cpu = 0;
+    d.mem_per_node = mpg * per_node;
+  }
+  d.mem_whole_node = false;
+  d.mem_unknown = false;
 }
 
 void Simulator::enforce_part_limits(SimJob& job, const std::string& limit_reason) {

@@ -41,12 +41,22 @@ struct Demand {
   std::uint32_t min_nodes = 1;
   std::uint32_t gpus = 0;
   std::uint32_t max_cpus_per_node = 0xFFFFFFFF;
-  std::uint32_t cpus_per_node = 0;  // --ntasks-per-node x --cpus-per-task: exactly this on each node
-  std::uint32_t max_nodes = 0;      // -N min-max's max; 0: no bound
+  std::uint32_t max_nodes = 0;  // -N min-max's max; 0: no bound
+  // A GPU job under select/cons_tres: MB for each GPU it takes on a node, from --mem-per-gpu or
+  // DefMemPerGPU. A node gives only as many GPUs as its free memory holds at this much each,
+  // even to a job that named its memory (gres_select_filter_remove_unusable); a job that named
+  // none is given this much a GPU (gpu_mem_alloc). 0: none.
+  std::uint32_t mem_per_gpu = 0;
+  // (16-bit fields: Slurm keeps a node's CPUs in 16 bits, and these three fit where the struct
+  // had padding, so a queue record stays 216 bytes.)
+  std::uint16_t cpus_per_node = 0;  // --ntasks-per-node x --cpus-per-task: exactly this on each node
   // --switches=N under topology/tree while the job is still within its wait4switch: a placement
   // over more leaf switches than this fails (cons_tres _eval_nodes_topo). 0: no limit. Set per
   // fit on a copy (Simulator::fit_demand), as it depends on when the job is tried.
-  std::uint32_t max_leaf_switches = 0;
+  std::uint16_t max_leaf_switches = 0;
+  // CPUs each GPU taken on a node brings with it: --cpus-per-gpu, or DefCPUPerGPU when the job
+  // gave no -c (cons_common _set_gpu_defaults; gres_select_filter_remove_unusable). 0: none.
+  std::uint16_t cpus_per_gpu = 0;
   bool mem_whole_node : 1 = false;  // --mem=0, or no default: the node's whole memory
   bool mem_unknown : 1 = false;     // no request and no default: bounded by nothing but the node
   bool whole_nodes : 1 = false;     // --exclusive, OverSubscribe=EXCLUSIVE or select/linear
@@ -56,6 +66,10 @@ struct Demand {
   // for this job, and whole sockets where the cluster allocates cores or the reverse.
   bool mem_tracked : 1 = true;
   bool alt_unit : 1 = false;
+  // The job named no memory: each node gives it mem_per_gpu a GPU (gres_select_util_job_mem_set)
+  // instead of mem_per_cpu/mem_per_node, which stay what it was given at submission
+  // (DefMemPerCPU's): what priority and limits read, as ReqTRES shows.
+  bool gpu_mem_alloc : 1 = false;
   bool operator==(const Demand&) const = default;
 };
 

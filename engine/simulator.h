@@ -140,6 +140,7 @@ class Simulator {
                                        const std::string& qos_used, Refusal& refusal);
   std::int64_t record_time_limit(const SimJob& job, const SimRecord& rec, const Partition& part) const;
   Demand record_demand(const JobRequest& r, const Partition& part) const;
+  void apply_gpu_defaults(const JobRequest& r, const Partition& part, Demand& d) const;
   void enforce_part_limits(SimJob& job, const std::string& limit_reason);
   // Dependencies, holds and licences (job_waits.cpp).
   enum class DepState { kWaiting, kReady, kNever };

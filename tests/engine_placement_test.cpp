@@ -155,6 +155,37 @@ TEST(EnginePlacement, GpusPerNodeCountOnTheNodesANodeListAdds) {
   EXPECT_EQ(find_job(r, 1).alloc.gpus(), 2u);
 }
 
+// DefMemPerGPU and DefCPUPerGPU (cons_common _set_gpu_defaults, gres_select_filter_remove_unusable):
+// a node gives only the GPUs its free memory and CPUs hold at the defaults' size each, so a
+// 4-GPU job on nodes of 4 GPUs but 8000 MB takes 2 GPUs (4 CPUs, 6000 MB) on each of two nodes.
+// With memory not consumable (CR_Core) the memory bounds nothing and one node holds the job,
+// which still asks 3000 MB a GPU.
+TEST(EnginePlacement, GpuDefaultsBoundTheGpusANodeGives) {
+  const std::string rest =
+      "NodeName=n[1-2] CPUs=8 RealMemory=8000 Gres=gpu:4\n"
+      "PartitionName=p Nodes=n[1-2] Default=YES MaxTime=60 DefMemPerGPU=3000 DefCpuPerGPU=2\n";
+  const std::string head = "ClusterName=c\nGresTypes=gpu\nSelectType=select/cons_tres\n";
+  engine::JobRequest j = job(1, 0, 1, 60, 60, "p");
+  j.gpus = 4;
+  SimSite mem(head + "SelectTypeParameters=CR_Core_Memory\n" + rest);
+  auto r = mem.run({j});
+  EXPECT_EQ(nodes_of(mem, r, 1), "n[1-2]");
+  for (const engine::AllocPiece& p : find_job(r, 1).alloc.expanded()) {
+    EXPECT_EQ(p.gpus, 2u);
+    EXPECT_EQ(p.cpus, 4u);
+    EXPECT_EQ(p.mem, 6000u);
+  }
+  SimSite core(head + "SelectTypeParameters=CR_Core\n" + rest);
+  r = core.run({j});
+  EXPECT_EQ(nodes_of(core, r, 1), "n1");
+  const auto pieces = find_job(r, 1).alloc.expanded();
+  ASSERT_EQ(pieces.size(), 1u);
+  EXPECT_EQ(pieces[0].gpus, 4u);
+  EXPECT_EQ(pieces[0].cpus, 8u);
+  EXPECT_EQ(pieces[0].mem, 0u);
+  EXPECT_EQ(pieces[0].mem_req, 12000u);
+}
+
 }  // namespace
 }  // namespace sa
 

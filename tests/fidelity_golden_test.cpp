@@ -112,6 +112,50 @@ TEST(FidelityGolden, ADefaultAboveANodesMemoryPerCpuSpreadsOrRefusesAsSlurmDid) 
   expect_real_nodes_and_starts(Replay("default_memory_over_node"), 6);
 }
 
+/// sacct.psv's AllocTRES cpu= and mem= (MB) by job.
+std::map<std::uint32_t, std::pair<std::uint64_t, std::uint64_t>> real_alloc(const fs::path& dir) {
+  std::map<std::uint32_t, std::pair<std::uint64_t, std::uint64_t>> out;
+  std::size_t col = 0;
+  for (const std::string& line : test::lines_of(dir / "sacct.psv")) {
+    const std::vector<std::string> f = split(line, '|');
+    if (f[0] == "JobIDRaw") {
+      col = static_cast<std::size_t>(std::find(f.begin(), f.end(), "AllocTRES") - f.begin());
+      continue;
+    }
+    std::uint64_t cpus = 0, mem = 0;
+    for (const std::string& item : split(f.at(col), ',')) {
+      if (item.rfind("cpu=", 0) == 0) cpus = std::stoull(item.substr(4));
+      if (item.rfind("mem=", 0) == 0) mem = std::stoull(item.substr(4));  // "20000M"
+    }
+    out[static_cast<std::uint32_t>(std::stoul(f[0]))] = {cpus, mem};
+  }
+  return out;
+}
+
+// 2 nodes x 16 CPUs x 64000 MB x 4 GPUs, DefMemPerCPU=1000 for the cluster and DefMemPerGPU=20000
+// DefCpuPerGPU=3 on the partition (the docs call the first two mutually exclusive; slurmctld
+// takes both). Real Slurm gave each --gres=gpu:N job without --mem 3 CPUs and 20000 MB a GPU
+// (sacct AllocTRES); -c 2 kept its 2 CPUs (DefCpuPerGPU applies only without -c); -n 4 got
+// DefMemPerCPU's 4000 MB; --mem=10000 got 10000 MB and 3 CPUs. Job 7 waited 40 s with a GPU
+// free on each node, as neither had the GPU's 20000 MB free (slurmctld.log: "Insufficient
+// memory for any GRES"), and job 9 (--mem-per-gpu=2000 --cpus-per-gpu=1, 1 CPU and 2000 MB)
+// started on n1's free GPU 20 s after its 10000 MB had kept job 7 off. ReqMem records
+// DefMemPerCPU's value for the GPU jobs, so the replay gives those submitted without --mem
+// the request they were submitted with.
+TEST(FidelityGolden, GpuDefaultsGiveEachGpuItsCpusAndMemoryAsSlurmDid) {
+  Replay r("gpu_defaults", {1, 2, 3, 4, 6, 7, 8});
+  expect_real_nodes_and_starts(r, 9);
+  const auto real = real_alloc(r.dir);
+  for (const engine::SimJob& j : r.result.jobs) {
+    SCOPED_TRACE("job " + std::to_string(j.req.id));
+    EXPECT_EQ(j.alloc.cpus(), real.at(j.req.id).first);
+    EXPECT_EQ(j.alloc.mem(), real.at(j.req.id).second);
+  }
+  EXPECT_EQ(real.at(2), (std::pair<std::uint64_t, std::uint64_t>{6, 40000}));
+  EXPECT_EQ(real.at(5), (std::pair<std::uint64_t, std::uint64_t>{3, 10000}));
+  EXPECT_EQ(real.at(9), (std::pair<std::uint64_t, std::uint64_t>{1, 2000}));
+}
+
 // TopologyPlugin=topology/tree with topology.conf beside slurm.conf (leaf1 n[1-3], leaf2 n[4-5],
 // leaf3 n[6-8] under two spines): real Slurm put jobs 1-5 where flat best fit would not (n4,
 // not n1; n[4-5], not n1; n[1-3,5], not n[5-8]; n[1,5], not n1; n[6,8] beside -w n8), the same

@@ -329,6 +329,27 @@ TEST(Select, DefMemPerCpuZeroWrittenIsZeroMegabytesNotNoDefault) {
   EXPECT_FALSE(analyze_body("DefMemPerCPU=lots\n")->config.select.def_mem_per_cpu_zero);
 }
 
+TEST(Select, GpuDefaultsPartitionFirstAndOnlyUnderConsTres) {
+  // cons_common _set_gpu_defaults: a partition's DefMemPerGPU/DefCPUPerGPU, written even as 0,
+  // replace the cluster's; other SelectTypes never read them.
+  auto a = analyze_body(
+      "SelectType=select/cons_tres\nDefMemPerGPU=20000\nDefCpuPerGPU=4\nNodeName=n1 CPUs=16\n"
+      "PartitionName=own Nodes=n1 DefMemPerGPU=0 DefCPUPerGPU=8\nPartitionName=inherit Nodes=n1\n");
+  const Config& c = a->config;
+  EXPECT_EQ(c.select.def_mem_per_gpu, 20000u);
+  EXPECT_EQ(c.select.def_cpus_per_gpu, 4u);
+  ASSERT_EQ(c.partitions.size(), 2u);
+  EXPECT_EQ(c.mem_per_gpu_default(c.partitions[0]), 0u);
+  EXPECT_EQ(c.cpus_per_gpu_default(c.partitions[0]), 8u);
+  EXPECT_EQ(c.mem_per_gpu_default(c.partitions[1]), 20000u);
+  EXPECT_EQ(c.cpus_per_gpu_default(c.partitions[1]), 4u);
+  auto res = analyze_body(
+      "SelectType=select/cons_res\nDefMemPerGPU=20000\nNodeName=n1 CPUs=16\n"
+      "PartitionName=p Nodes=n1 DefCpuPerGPU=2\n");
+  EXPECT_EQ(res->config.mem_per_gpu_default(res->config.partitions[0]), 0u);
+  EXPECT_EQ(res->config.cpus_per_gpu_default(res->config.partitions[0]), 0u);
+}
+
 TEST(Select, MemoryTrackedWithoutRealMemory) {
   // CONF045's one message for 4 nodes of 8 CPUs without RealMemory, after `extra` lines.
   auto conf045 = [](const std::string& extra) {

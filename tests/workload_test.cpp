@@ -277,6 +277,29 @@ TEST(SacctReader, ShapeFromColumnsAndSubmitLine) {
   EXPECT_EQ(test::where(sink), (std::vector<std::string>{"WORK001 2:101", "WORK001 3:46", "WORK007 3:57"}));
 }
 
+// --mem-per-gpu does not set the job's memory (ReqMem is then its GPUs' total), so the
+// request keeps none and the engine gives each node its GPUs' share; --cpus-per-gpu is kept.
+TEST(SacctReader, PerGpuMemoryAndCpusFromTheSubmitLine) {
+  DiagnosticSink sink;
+  auto w = read_text(
+      "JobIDRaw|Submit|ElapsedRaw|ReqCPUS|ReqNodes|ReqMem|SubmitLine\n"
+      "1|100|60|1|1|2000M|sbatch --gres=gpu:1 --mem-per-gpu=2000 --cpus-per-gpu=1 --wrap x\n"
+      "2|100|60|1|1|1000M|sbatch --gres=gpu:2 --mem-per-g=2G --wrap x\n"
+      "3|100|60|1|1|1000M|sbatch --gres=gpu:1 --mem-per-gpu=lots --cpus-per-gpu=0 --wrap x\n",
+      sink);
+  ASSERT_EQ(w.jobs.size(), 3u);
+  EXPECT_FALSE(w.jobs[0].mem_set);
+  EXPECT_EQ(w.jobs[0].extra.get().mem_per_gpu, 2000u);
+  EXPECT_EQ(w.jobs[0].extra.get().cpus_per_gpu, 1u);
+  EXPECT_EQ(w.jobs[1].extra.get().mem_per_gpu, 2048u);  // a unique prefix, with a unit
+  EXPECT_EQ(w.jobs[1].extra.get().gpus_per_node, 2u);
+  EXPECT_TRUE(w.jobs[2].mem_set);  // unreadable: ReqMem stays the request, with a warning
+  EXPECT_EQ(w.jobs[2].extra.get().mem_per_gpu, 0u);
+  EXPECT_EQ(w.jobs[2].extra.get().cpus_per_gpu, 0u);
+  EXPECT_FALSE(sink.has_errors());
+  EXPECT_EQ(test::where(sink).size(), 2u);
+}
+
 // sbatch lowers -N's maximum to -n's task count before it submits (opt.c _opt_verify), so
 // -N 1-2 -n 1 is a one-node job to slurmctld (a serial one for pack_serial_at_end).
 TEST(SacctReader, ANodeMaximumAboveTheTaskCountIsLoweredAsSbatchDoes) {

@@ -95,7 +95,7 @@ bool fit_best(const NodePool& pool, Taker& taker, const NodeBitset& candidates) 
     s.last = nodes.size();
     s.cpus += avail;
     ++s.count;
-    if (gpus) s.gpus += taker.demand().whole_nodes ? taker.node(i).gpus_total : taker.node(i).gpus_free;
+    if (gpus) s.gpus += taker.usable_gpus(i);
     nodes.push_back(Offered{i, avail});
     prev_config = c;
   });

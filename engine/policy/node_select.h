@@ -45,16 +45,21 @@ class NodeTaker {
     const NodeResources& n = node_at_(i);
     const std::uint32_t cap = pool_.capacity(n, d_, free_cpus_(i, n));
     if (cap == 0) return 0;
-    if (gpus_left_ && (d_.whole_nodes ? n.gpus_total : n.gpus_free) == 0) return 0;
+    if (gpus_left_ && usable_gpus(n, cap) == 0) return 0;
     if (d_.cpus_per_node) return cap < d_.cpus_per_node ? 0 : d_.cpus_per_node;
     return cap;
   }
 
-  /// Whether node i alone holds the GPUs still needed (gres_sched_sufficient for one node).
-  bool gives_all_gpus(std::uint32_t i) const {
+  /// GPUs node i could give this job: its free ones (all of them for a whole node), as many as
+  /// the node's free CPUs and memory hold at --cpus-per-gpu / --mem-per-gpu (or their defaults)
+  /// each (gres_select_filter_remove_unusable). A whole node must hold all of its GPUs.
+  std::uint32_t usable_gpus(std::uint32_t i) const {
     const NodeResources& n = node_at_(i);
-    return (d_.whole_nodes ? n.gpus_total : n.gpus_free) >= gpus_left_;
+    return usable_gpus(n, pool_.capacity(n, d_, free_cpus_(i, n)));
   }
+
+  /// Whether node i alone holds the GPUs still needed (gres_sched_sufficient for one node).
+  bool gives_all_gpus(std::uint32_t i) const { return usable_gpus(i) >= gpus_left_; }
 
   /// Offers node i; returns whether the demand is met now.
   bool offer(std::uint32_t i) {
@@ -66,7 +71,7 @@ class NodeTaker {
     if (d_.max_nodes && nodes_used_ + 1 == d_.max_nodes && cap < cpus_left_) return false;
     std::uint32_t g = 0;
     if (gpus_left_) {
-      g = d_.whole_nodes ? std::min(n.gpus_total, gpus_left_) : std::min(n.gpus_free, gpus_left_);
+      g = std::min(usable_gpus(n, cap), gpus_left_);
       if (g == 0) return false;  // GPU jobs take nodes that give GPUs
     }
     // Leave at least one CPU for each node still needed to reach min_nodes: CPUs are packed
@@ -83,6 +88,8 @@ class NodeTaker {
       if (cap < d_.cpus_per_node) return false;
       want = d_.cpus_per_node;
     }
+    // Each GPU taken brings its CPUs (usable_gpus kept g x cpus_per_gpu within cap).
+    if (d_.cpus_per_gpu && !d_.cpus_per_node) want = std::max<std::int64_t>(want, std::int64_t{g} * d_.cpus_per_gpu);
     std::uint32_t take = static_cast<std::uint32_t>(std::min<std::int64_t>(cap, want));
     const std::uint32_t unit = unit_of(n, d_);
     if (take % unit) take = std::min(cap, take + (unit - take % unit));
@@ -112,6 +119,12 @@ class NodeTaker {
  private:
   // The memory a piece of p.cpus CPUs on node n takes (when memory is consumable) and asks for.
   void set_memory(AllocPiece& p, const NodeResources& n) const {
+    if (d_.gpu_mem_alloc) {
+      const std::uint64_t mem = std::uint64_t{d_.mem_per_gpu} * p.gpus;
+      if (d_.mem_tracked) p.mem = std::min<std::uint64_t>(n.mem_free, mem);
+      p.mem_req = mem;
+      return;
+    }
     if (d_.mem_tracked) {
       if (d_.mem_whole_node)
         p.mem = n.mem_total;
@@ -121,6 +134,15 @@ class NodeTaker {
         p.mem = std::min<std::uint64_t>(n.mem_free, d_.mem_per_cpu * p.cpus);
     }
     p.mem_req = pool_.requested_mem(n, d_, p.cpus);
+  }
+
+  std::uint32_t usable_gpus(const NodeResources& n, std::uint32_t cap) const {
+    const std::uint32_t all = d_.whole_nodes ? n.gpus_total : n.gpus_free;
+    std::uint32_t g = all;
+    if (d_.cpus_per_gpu) g = std::min<std::uint32_t>(g, cap / d_.cpus_per_gpu);
+    if (d_.mem_per_gpu && d_.mem_tracked)
+      g = static_cast<std::uint32_t>(std::min<std::uint64_t>(g, n.mem_free / d_.mem_per_gpu));
+    return d_.whole_nodes && g < all ? 0 : g;
   }
 
   // The first piece holding more than one CPU gives one up (with its memory per CPU).

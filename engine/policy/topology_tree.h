@@ -181,7 +181,7 @@ bool best_nodes(const NodePool& pool, Taker& taker, Scratch& s, const NodeBitset
     s.best.set(n);
     cpus += taker.available(i);
     ++nodes;
-    gpus += taker.demand().whole_nodes ? taker.node(i).gpus_total : taker.node(i).gpus_free;
+    gpus += taker.usable_gpus(i);
     return false;
   });
   return sufficient || (cpus >= taker.cpus_left() && nodes >= rem_nodes && gpus >= gpus_needed);

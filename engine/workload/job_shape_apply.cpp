@@ -125,6 +125,21 @@ void apply_layout(JobRequest& job, const SubmitOptions& o, SourceLoc loc, Diagno
 // per-CPU x CPUs); SubmitLine says which of the two the user wrote, and its exact size.
 void apply_memory(JobRequest& job, const SubmitOptions& o, SourceLoc loc, DiagnosticSink& sink) {
   const std::optional<std::string>& text = o.mem ? o.mem : o.mem_per_cpu;
+  if (!text && o.mem_per_gpu) {
+    // --mem-per-gpu (sbatch refuses it beside --mem or --mem-per-cpu) does not set the job's
+    // memory: ReqMem is then the GPUs' total, and each node is given its GPUs' share
+    // (Simulator::apply_gpu_defaults).
+    auto mb = parse_mem_option(*o.mem_per_gpu);
+    if (!mb) {
+      return warn(sink, job, loc,
+                  fmt::format("SubmitLine --mem-per-gpu '{}' is not a memory size", printable(*o.mem_per_gpu)));
+    }
+    job.extra.edit().mem_per_gpu = *mb;
+    job.mem_mb = 0;
+    job.mem_per_cpu = false;
+    job.mem_set = false;
+    return;
+  }
   if (!text) return;
   auto mb = parse_mem_option(*text);
   if (!mb) {
@@ -152,6 +167,7 @@ void apply_gpus(JobRequest& job, const SubmitOptions& o, SourceLoc loc, Diagnost
       warn(sink, job, loc,
            fmt::format("SubmitLine --gpus-per-node '{}' is not [TYPE:]COUNT", printable(*o.gpus_per_node)));
   }
+  if (o.cpus_per_gpu) set_count(job, o.cpus_per_gpu, "--cpus-per-gpu", job.extra.edit().cpus_per_gpu, loc, sink);
   if (o.gpus && job.gpus == 0) {
     if (auto n = parse_gpu_count(*o.gpus))
       job.gpus = *n;

@@ -100,31 +100,17 @@ nlohmann::json run_metrics(const Simulation& sim, const std::vector<Exposed>& ex
   return m;
 }
 
-// The load's jobs, given no --mem: what users who do not state memory would submit. Where
-// DefMemPerGPU is written, jobs that ask for GPUs keep a request (DefMemPerGPU would give them
-// one; the engine does not model it), so only the others take whole nodes.
+// The load's jobs, given no --mem: what users who do not state memory would submit. (A job
+// that asks for GPUs where DefMemPerGPU applies is then given that much a GPU by the engine,
+// as by slurmctld, and does not take whole nodes.)
 struct NoMem {
-  bool keep_gpu_jobs = false;
-  std::string label() const {
-    return keep_gpu_jobs ? "its jobs without GPUs given no --mem" : "its jobs given no --mem";
-  }
+  std::string label() const { return "its jobs given no --mem"; }
   void operator()(engine::JobRequest& j) const {
-    if (keep_gpu_jobs && j.gpus > 0) return;
     j.mem_set = false;
     j.mem_mb = 0;
     j.mem_per_cpu = false;
   }
 };
-
-// DefMemPerGPU applies to `p`'s jobs (its own or the cluster's).
-bool per_gpu_default(const Config& c, const Partition& p) {
-  return c.setting("DefMemPerGPU") != nullptr || p.raw.count("DefMemPerGPU") > 0;
-}
-
-NoMem no_mem_of(const Config& c) {
-  return {
-      std::any_of(c.partitions.begin(), c.partitions.end(), [&](const Partition& p) { return per_gpu_default(c, p); })};
-}
 
 // The run that shows jobs alone on their nodes: the lint's own, or, where all its jobs ask for
 // memory (the default load does where no default is set), the same load with no --mem.
@@ -140,7 +126,7 @@ Shown shown_run(const LintContext& ctx, const std::vector<Exposed>& exposed, std
   if (!base) return {};
   Shown s{base, false, {}, alone_jobs(*base, exposed, min_cpus)};
   if (!s.alone.alone.empty()) return s;
-  const NoMem change = no_mem_of(ctx.config());
+  const NoMem change;
   const Simulation& variant = ctx.resimulate_load(change.label(), {}, change);
   s = {&variant, true, change, alone_jobs(variant, exposed, min_cpus)};
   return s.alone.alone.empty() ? Shown{} : s;
@@ -206,7 +192,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
   // DefMemPerGPU gives a job that asks for GPUs its memory (cons_tres _verify_node_state reads
   // the per-GPU default before pn_min_memory): only jobs without GPUs are left to take nodes.
   const bool gpus_covered =
-      std::all_of(exposed.begin(), exposed.end(), [&](const Exposed& e) { return per_gpu_default(c, *e.part); });
+      std::all_of(exposed.begin(), exposed.end(), [&](const Exposed& e) { return c.mem_per_gpu_default(*e.part) > 0; });
   const Shown shown = shown_run(ctx, exposed, min_cpus);
   Finding& f = sink.report(
       select_loc(ctx),

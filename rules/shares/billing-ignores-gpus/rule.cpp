@@ -6,7 +6,6 @@
 // the node it keeps from everyone else.
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <map>
 #include <optional>
 #include <set>
@@ -56,10 +55,8 @@ std::optional<GpuPart> gpu_partition(const Config& c, const Partition& p) {
   if (g.gpu_nodes.empty()) return std::nullopt;
   // DefCpuPerGPU at least a node's CPUs per GPU makes a default GPU job take (and pay for)
   // its GPUs' part of the node: the CPU count already prices the GPUs.
-  auto it = p.raw.find("DefCPUPerGPU");
-  const Setting* global = c.setting("DefCPUPerGPU");
-  const std::string def = it != p.raw.end() ? it->second : global ? global->value : "";
-  if (!def.empty() && std::strtod(def.c_str(), nullptr) >= g.cpus_per_gpu) return std::nullopt;
+  const std::uint64_t def = c.cpus_per_gpu_default(p);
+  if (def && static_cast<double>(def) >= g.cpus_per_gpu) return std::nullopt;
   return g;
 }
 
