@@ -152,6 +152,25 @@ TEST(DefaultLoad, PartitionsOfWholeNodesGetWholeNodeJobs) {
   EXPECT_GT(small_shared, 0u);
 }
 
+TEST(DefaultLoad, GpuJobsLeaveTheirMemoryToDefMemPerGpu) {
+  // No DefMemPerCPU: the load's jobs ask memory in proportion to their CPUs, except GPU jobs
+  // where DefMemPerGPU applies, which ask none and are given it a GPU.
+  SimSite s(
+      "SchedulerType=sched/backfill\nSelectType=select/cons_tres\nSelectTypeParameters=CR_Core_Memory\n"
+      "GresTypes=gpu\nNodeName=g[1-4] CPUs=16 RealMemory=64000 Gres=gpu:4 State=UNKNOWN\n"
+      "NodeName=c[1-4] CPUs=16 RealMemory=64000 State=UNKNOWN\n"
+      "PartitionName=gpu Nodes=g[1-4] Default=YES MaxTime=1-00:00:00 DefMemPerGPU=12000\n"
+      "PartitionName=cpu Nodes=c[1-4] MaxTime=1-00:00:00 DefMemPerGPU=12000\n");
+  const engine::DefaultLoad d = one_day(s);
+  std::size_t gpu_jobs = 0, cpu_jobs = 0;
+  for (const engine::JobRequest& j : d.workload.jobs) {
+    EXPECT_EQ(j.mem_set, j.gpus == 0) << "job " << j.id;
+    (j.gpus ? gpu_jobs : cpu_jobs) += 1;
+  }
+  EXPECT_GT(gpu_jobs, 0u);
+  EXPECT_GT(cpu_jobs, 0u);
+}
+
 TEST(DefaultLoad, LeavesPartitionsThatTakeNoUserJobsIdleAndSaysWhy) {
   SimSite s(std::string(kNodes) +
             "PartitionName=p Nodes=n[1-4] Default=YES\nPartitionName=admin Nodes=n[1-8] RootOnly=YES\n"

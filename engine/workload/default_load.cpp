@@ -70,7 +70,11 @@ JobRequest make_job(const Site& site, const PartLoad& pl, Rng& rng) {
         pl.part
             ->allow_groups[static_cast<std::size_t>(rng.uniform() * static_cast<double>(pl.part->allow_groups.size()))];
   }
-  if (pl.mem_per_cpu) {
+  // A GPU job where DefMemPerGPU applies asks no memory: the default gives it its GPUs' share
+  // (the engine applies it as select/cons_tres does, Simulator::apply_gpu_defaults).
+  if (j.gpus > 0 && site.config->mem_per_gpu_default(*pl.part) > 0) {
+    // no --mem
+  } else if (pl.mem_per_cpu) {
     j.mem_mb = pl.mem_per_cpu;
     j.mem_per_cpu = j.mem_set = true;
   } else if (pl.mem_per_node) {
