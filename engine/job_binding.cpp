@@ -382,8 +382,10 @@ void Simulator::apply_gpu_defaults(const JobRequest& r, const Partition& part, D
   std::uint64_t cpg = x.cpus_per_gpu;
   if (cpg == 0 && x.cpus_per_task == 0) cpg = conf_.cpus_per_gpu_default(part);
   d.cpus_per_gpu = static_cast<std::uint16_t>(std::min<std::uint64_t>(cpg, 0xFFFF));
+  d.gpu_rules = d.cpus_per_gpu > 0;
   const std::uint64_t mpg = x.mem_per_gpu ? x.mem_per_gpu : conf_.mem_per_gpu_default(part);
   if (mpg == 0) return;
+  d.gpu_rules = true;
   // A job that named its memory keeps it, yet a node still gives it a GPU only where that GPU's
   // default memory is free (the capture's job 5: --mem=1000 waited while n1 had 18000 MB).
   d.mem_per_gpu = static_cast<std::uint32_t>(std::min<std::uint64_t>(mpg, 0xFFFFFFFF));

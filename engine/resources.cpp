@@ -249,14 +249,15 @@ std::uint32_t NodePool::capacity(const NodeResources& n, const Demand& d, std::u
     c = std::min(free_cpus, d.max_cpus_per_node);
     if (unit > 1) c -= c % unit;  // (the backfill hot path: no division when units are CPUs)
   }
-  // A GPU job needs a GPU's CPUs and memory on each node it takes (gres_select_filter_remove_unusable:
-  // no GPU is usable otherwise); how many GPUs a node gives is the taker's (NodeTaker::usable_gpus).
-  if (c < d.cpus_per_gpu) return 0;
+  if (d.gpu_rules) [[unlikely]] {
+    // A GPU job needs a GPU's CPUs and memory on each node it takes (gres_select_filter_remove_unusable:
+    // no GPU is usable otherwise); how many GPUs a node gives is the taker's (NodeTaker::usable_gpus),
+    // and so is the memory of a job given its GPUs' memory.
+    if (c < d.cpus_per_gpu || (d.mem_tracked && n.mem_free < d.mem_per_gpu)) return 0;
+    if (d.gpu_mem_alloc) return c;
+  }
   if (d.mem_tracked) {
-    if (n.mem_free < d.mem_per_gpu) return 0;
-    if (d.gpu_mem_alloc) {
-      // memory by GPUs taken (NodeTaker::usable_gpus)
-    } else if (d.mem_whole_node) {
+    if (d.mem_whole_node) {
       if (n.mem_free < n.mem_total || n.mem_total == 0) return 0;
     } else if (d.mem_per_node) {
       if (n.mem_free < d.mem_per_node) return 0;

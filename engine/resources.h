@@ -70,6 +70,8 @@ struct Demand {
   // instead of mem_per_cpu/mem_per_node, which stay what it was given at submission
   // (DefMemPerCPU's): what priority and limits read, as ReqTRES shows.
   bool gpu_mem_alloc : 1 = false;
+  // cpus_per_gpu or mem_per_gpu set: one test keeps them off the CPU-only hot path.
+  bool gpu_rules : 1 = false;
   bool operator==(const Demand&) const = default;
 };
 

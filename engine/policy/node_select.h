@@ -89,7 +89,8 @@ class NodeTaker {
       want = d_.cpus_per_node;
     }
     // Each GPU taken brings its CPUs (usable_gpus kept g x cpus_per_gpu within cap).
-    if (d_.cpus_per_gpu && !d_.cpus_per_node) want = std::max<std::int64_t>(want, std::int64_t{g} * d_.cpus_per_gpu);
+    if (g && d_.cpus_per_gpu && !d_.cpus_per_node)
+      want = std::max<std::int64_t>(want, std::int64_t{g} * d_.cpus_per_gpu);
     std::uint32_t take = static_cast<std::uint32_t>(std::min<std::int64_t>(cap, want));
     const std::uint32_t unit = unit_of(n, d_);
     if (take % unit) take = std::min(cap, take + (unit - take % unit));
@@ -138,6 +139,7 @@ class NodeTaker {
 
   std::uint32_t usable_gpus(const NodeResources& n, std::uint32_t cap) const {
     const std::uint32_t all = d_.whole_nodes ? n.gpus_total : n.gpus_free;
+    if (!d_.gpu_rules) return all;
     std::uint32_t g = all;
     if (d_.cpus_per_gpu) g = std::min<std::uint32_t>(g, cap / d_.cpus_per_gpu);
     if (d_.mem_per_gpu && d_.mem_tracked)
