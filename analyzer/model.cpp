@@ -18,6 +18,14 @@ const Partition* Config::default_partition() const {
   return nullptr;
 }
 
+std::uint64_t Node::gpus() const {
+  std::uint64_t g = 0;
+  for (const GresSpec& s : gres) {
+    if (s.name == "gpu" && !s.no_consume) g += s.count;
+  }
+  return g;
+}
+
 bool Config::partition_select_allowed() const {
   return select.type != "select/linear" &&
          (select.resource == SelectSettings::Resource::kCore || select.resource == SelectSettings::Resource::kSocket);

@@ -47,6 +47,8 @@ struct Node {
   NodeState state = NodeState::kUnknown;
   std::string reason;
   std::uint32_t cores() const { return sockets * cores_per_socket; }
+  /// GPUs jobs consume (Gres=gpu items, not the no_consume ones).
+  std::uint64_t gpus() const;
   bool usable() const {
     return state != NodeState::kDown && state != NodeState::kDrain && state != NodeState::kFail &&
            state != NodeState::kFuture;

@@ -174,9 +174,7 @@ NodePool::NodePool(const Config& config) {
     r.cpus_total = r.cpus_free = n.cpus;
     // Memory Slurm can hand out: RealMemory less MemSpecLimit.
     r.mem_total = r.mem_free = n.real_memory_mb > n.mem_spec_limit_mb ? n.real_memory_mb - n.mem_spec_limit_mb : 0;
-    for (const GresSpec& g : n.gres) {
-      if (g.name == "gpu" && !g.no_consume) r.gpus_total += static_cast<std::uint32_t>(g.count);
-    }
+    r.gpus_total = static_cast<std::uint32_t>(std::min<std::uint64_t>(n.gpus(), 0xFFFFFFFF));
     r.gpus_free = r.gpus_total;
     // CR_Core allocates whole cores: a 1-CPU task on a hyperthreaded node takes both threads.
     const bool threads_counted = n.cpus == n.cores() * n.threads_per_core;

@@ -27,11 +27,8 @@ std::uint32_t median_cpus(const Config& c, const Partition& p, std::uint32_t* gp
   for (std::uint32_t n : p.nodes) {
     if (!c.nodes[n].usable()) continue;
     cpus.push_back(c.nodes[n].cpus);
-    std::uint32_t count = 0;
-    for (const GresSpec& s : c.nodes[n].gres) {
-      if (s.name == "gpu") count += static_cast<std::uint32_t>(s.count);
-    }
-    g.push_back(count);
+    // Consumable GPUs only: a no_consume GPU is not something a job's request is given.
+    g.push_back(static_cast<std::uint32_t>(std::min<std::uint64_t>(c.nodes[n].gpus(), 0xFFFFFFFF)));
   }
   if (cpus.empty()) return 1;
   std::sort(cpus.begin(), cpus.end());

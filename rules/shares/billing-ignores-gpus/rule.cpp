@@ -22,14 +22,6 @@ namespace sa::rules {
 
 namespace {
 
-std::uint64_t gpus_of(const Node& n) {
-  std::uint64_t g = 0;
-  for (const GresSpec& s : n.gres) {
-    if (s.name == "gpu" && !s.no_consume) g += s.count;
-  }
-  return g;
-}
-
 bool bills_gpus(const Partition& p) {
   return std::any_of(p.tres_billing_weights.begin(), p.tres_billing_weights.end(),
                      [](const TresWeight& w) { return w.tres.rfind("gres/gpu", 0) == 0 && w.weight > 0; });
@@ -46,7 +38,7 @@ std::optional<GpuPart> gpu_partition(const Config& c, const Partition& p) {
   if (p.state != PartitionState::kUp || bills_gpus(p)) return std::nullopt;
   GpuPart g{&p, {}, 0, 0};
   for (std::uint32_t n : p.nodes) {
-    const std::uint64_t count = gpus_of(c.nodes[n]);
+    const std::uint64_t count = c.nodes[n].gpus();
     if (!count) continue;
     g.gpu_nodes.push_back(n);
     g.gpus += count;
@@ -167,7 +159,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
   for (const GpuPart& g : flagged) {
     const Partition& p = *g.part;
     const Node& node = c.nodes[g.gpu_nodes.front()];
-    const std::uint64_t cores = std::min<std::uint64_t>(gpus_of(node), node.cpus);  // one core per GPU
+    const std::uint64_t cores = std::min<std::uint64_t>(node.gpus(), node.cpus);  // one core per GPU
     Finding& f = sink.report(
         ctx.conf_loc(p.loc),
         // No plural endings: partitions that differ only in counts must give the same message
@@ -176,9 +168,9 @@ void check(const LintContext& ctx, FindingSink& sink) {
                     "(GPU nodes: {}): jobs are charged for their CPUs only, so a job that takes every GPU of {} ({}) "
                     "and {} of its cores is charged {} of the node's {} CPUs, and GPU users' fair-share usage "
                     "understates what they take",
-                    p.name, g.gpus, g.gpu_nodes.size(), node.name, gpus_of(node), cores, cores, node.cpus));
+                    p.name, g.gpus, g.gpu_nodes.size(), node.name, node.gpus(), cores, cores, node.cpus));
     Location r = ctx.conf_loc(node.loc);
-    r.note = fmt::format("{} GPUs, {} CPUs", gpus_of(node), node.cpus);
+    r.note = fmt::format("{} GPUs, {} CPUs", node.gpus(), node.cpus);
     f.related.push_back(r);
     const std::string value = weights_with_gpu(p, g.cpus_per_gpu);
     f.fix = Fix{fmt::format("set TRESBillingWeights=\"{}\" on partition '{}' so a GPU costs the {:g} CPUs it keeps "
