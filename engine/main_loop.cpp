@@ -173,18 +173,36 @@ void Simulator::main_fail_partition(MainRun& run, std::uint32_t part, std::uint3
 }
 
 std::string Simulator::resources_detail(const SimRecord& rec, const NodeBitset& allowed) const {
-  std::uint64_t free = 0, total = 0;
-  std::uint32_t idle = 0;
+  const Demand& d = rec.demand;
+  std::uint64_t free = 0, total = 0, gpus_free = 0, gpus_total = 0;
+  std::uint32_t idle = 0, gpu_nodes = 0, gpu_givers = 0;
   const PoolState& st = pool_.state();
   part_nodes_[rec.part].for_each([&](std::size_t n) {
-    total += st.nodes[n].cpus_total;
+    const NodeResources& r = st.nodes[n];
+    total += r.cpus_total;
+    gpus_total += r.gpus_total;
     if (!allowed.test(n)) return;
-    free += st.nodes[n].cpus_free;
-    idle += st.nodes[n].idle();
+    free += r.cpus_free;
+    idle += r.idle();
+    if (r.gpus_free == 0) return;
+    gpus_free += r.gpus_free;
+    ++gpu_nodes;
+    gpu_givers += pool_.capacity(r, d) > 0;  // a GPU's CPUs and memory free beside it
   });
-  return fmt::format("needs {} CPUs on at least {} node(s){}; partition {} has {} of {} CPUs free, {} idle node(s)",
-                     rec.demand.cpus, rec.demand.min_nodes, rec.demand.whole_nodes ? " (whole nodes)" : "",
-                     conf_.partitions[rec.part].name, free, total, idle);
+  std::string need, has;
+  if (d.gpus) {
+    // A GPU job waits on GPUs, and on the CPUs and memory each GPU brings (apply_gpu_defaults):
+    // the CPU count alone would read as if it could start.
+    std::string per;
+    if (d.cpus_per_gpu) per = fmt::format("{} CPUs", d.cpus_per_gpu);
+    if (d.mem_per_gpu && d.mem_tracked) per += fmt::format("{}{} MB", per.empty() ? "" : " and ", d.mem_per_gpu);
+    need = fmt::format(" and {} GPUs{}", d.gpus, per.empty() ? "" : fmt::format(" ({} a GPU)", per));
+    has = fmt::format(", {} of {} GPUs free on {} node(s)", gpus_free, gpus_total, gpu_nodes);
+    if (!per.empty()) has += fmt::format(" ({} of them with a GPU's {} free)", gpu_givers, per);
+  }
+  return fmt::format("needs {} CPUs{} on at least {} node(s){}; partition {} has {} of {} CPUs free{}, {} idle node(s)",
+                     d.cpus, need, d.min_nodes, d.whole_nodes ? " (whole nodes)" : "", conf_.partitions[rec.part].name,
+                     free, total, has, idle);
 }
 
 }  // namespace sa::engine

@@ -186,6 +186,30 @@ TEST(EnginePlacement, GpuDefaultsBoundTheGpusANodeGives) {
   EXPECT_EQ(pieces[0].mem_req, 12000u);
 }
 
+// A GPU job held by the memory its GPU needs: explain says so, where the CPU count alone would
+// read as if it could start (2 GPUs and 7 CPUs free, 2000 MB beside them, 3000 a GPU).
+TEST(EnginePlacement, ExplainNamesTheGpusAndWhatEachNeeds) {
+  SimSite s(
+      "ClusterName=c\nGresTypes=gpu\nSelectType=select/cons_tres\nSelectTypeParameters=CR_Core_Memory\n"
+      "NodeName=n1 CPUs=8 RealMemory=8000 Gres=gpu:4\n"
+      "PartitionName=p Nodes=n1 Default=YES MaxTime=60 DefMemPerGPU=3000\n");
+  engine::JobRequest a = job(1, 0, 1, 600, 600, "p"), b = job(2, 10, 1, 60, 60, "p");
+  a.gpus = 2;
+  b.gpus = 1;
+  engine::SimOptions o;
+  o.explain_jobs = {2};
+  auto r = s.run({a, b}, o);
+  const engine::SimJob& held = find_job(r, 2);
+  EXPECT_EQ(held.start, find_job(r, 1).end);
+  std::string detail;
+  for (const engine::ReasonSpan& span : held.reasons) {
+    if (r.reason_name(span.reason) == "Resources") detail = r.reason_detail(span);
+  }
+  EXPECT_EQ(detail,
+            "needs 1 CPUs and 1 GPUs (3000 MB a GPU) on at least 1 node(s); partition p has 7 of 8 CPUs free, 2 of 4 "
+            "GPUs free on 1 node(s) (0 of them with a GPU's 3000 MB free), 0 idle node(s)");
+}
+
 }  // namespace
 }  // namespace sa
 
