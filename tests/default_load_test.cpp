@@ -171,6 +171,22 @@ TEST(DefaultLoad, GpuJobsLeaveTheirMemoryToDefMemPerGpu) {
   EXPECT_GT(cpu_jobs, 0u);
 }
 
+TEST(DefaultLoad, GpuNodesAreOfferedTheirGpuTimeNotTheirCpuTime) {
+  // 64 CPUs and one GPU a node: counted in CPUs alone, 1-CPU GPU jobs would offer the GPUs many
+  // the time they have (1.32 of it here). A GPU is counted as the CPUs it keeps from others (64).
+  SimSite s(
+      "SchedulerType=sched/backfill\nSelectType=select/cons_tres\nSelectTypeParameters=CR_Core_Memory\n"
+      "DefMemPerCPU=1000\nGresTypes=gpu\nNodeName=g[1-4] CPUs=64 RealMemory=64000 Gres=gpu:1 State=UNKNOWN\n"
+      "PartitionName=gpu Nodes=g[1-4] Default=YES MaxTime=1-00:00:00\n");
+  const engine::DefaultLoad d = one_day(s);
+  double gpu_seconds = 0;
+  for (const engine::JobRequest& j : d.workload.jobs)
+    gpu_seconds += static_cast<double>(j.gpus) * static_cast<double>(j.run_time);
+  const double offered = gpu_seconds / (4.0 * 86400);
+  EXPECT_GT(offered, 0.5) << d.workload.jobs.size() << " jobs";
+  EXPECT_LT(offered, 1.1) << d.workload.jobs.size() << " jobs";  // counted in CPUs: 1.32
+}
+
 TEST(DefaultLoad, LeavesPartitionsThatTakeNoUserJobsIdleAndSaysWhy) {
   SimSite s(std::string(kNodes) +
             "PartitionName=p Nodes=n[1-4] Default=YES\nPartitionName=admin Nodes=n[1-8] RootOnly=YES\n"

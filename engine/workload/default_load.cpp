@@ -159,7 +159,10 @@ double mean_job_work(const Site& site, const std::vector<PartLoad>& loads, const
     const PartLoad& pl = pick_weighted(loads, part_total, sampler, &PartLoad::weight);
     const JobRequest j = make_job(site, pl, sampler);
     const double arrival = sampler.uniform() * static_cast<double>(o.duration);
-    work += static_cast<double>(j.cpus) * std::min(static_cast<double>(j.run_time), horizon - arrival);
+    // A GPU job holds its GPUs' share of the partition even when it asks few CPUs: offering a
+    // share of the CPUs alone would offer GPU nodes many times the GPU time they have.
+    const double cpus = std::max(static_cast<double>(j.cpus), j.gpus * pl.cpus_per_gpu);
+    work += cpus * std::min(static_cast<double>(j.run_time), horizon - arrival);
   }
   return std::max(1.0, work / samples);
 }

@@ -220,9 +220,13 @@ Plan plan_partitions(const Site& site, std::int64_t duration) {
                                       site.tree ? "association of the dump" : "account and QOS it allows"));
       continue;
     }
+    std::uint64_t gpus = 0;
     for (std::uint32_t n : p.nodes) {
-      if (c.nodes[n].usable()) pl.weight += c.nodes[n].cpus;
+      if (!c.nodes[n].usable()) continue;
+      pl.weight += c.nodes[n].cpus;
+      gpus += c.nodes[n].gpus();
     }
+    if (gpus) pl.cpus_per_gpu = pl.weight / static_cast<double>(gpus);
     pl.shapes = shapes_for(c, p);
     pl.max_time = p.max_time > 0 ? p.max_time : 7 * 86400;
     pl.max_run = std::max<std::int64_t>(3600, duration / 2);

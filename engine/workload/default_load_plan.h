@@ -30,6 +30,9 @@ struct Submitter {
 struct PartLoad {
   const Partition* part = nullptr;
   double weight = 0;  // its CPUs
+  // Its CPUs per GPU (0: no GPUs): what a GPU job keeps from others, in CPUs, when the load's
+  // work is counted (a GPU is the scarcer resource on most GPU nodes).
+  double cpus_per_gpu = 0;
   std::vector<Shape> shapes;
   std::int64_t max_time = 0;  // finite cap for run times
   std::vector<Submitter> users;
