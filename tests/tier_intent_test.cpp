@@ -47,10 +47,20 @@ TEST(TierIntent, PreemptibleScavengerAndOwnerDesignsAreMeantToLose) {
                      &qos));
   EXPECT_FALSE(loses("PreemptType=preempt/qos\nPreemptMode=REQUEUE\n" + parts +
                      "PartitionName=low Nodes=n[1-4] Default=YES QOS=scavenger\n"));  // no QOS table: unknown
-  // An owner partition above the shared one.
+  // An owner partition above the shared one, and above another group's partition on its nodes
+  // (CliMA's sunshine over tensorlab's dgxlo); not above one for its own accounts only.
   EXPECT_TRUE(
       loses("PartitionName=high Nodes=n[1-2] PriorityTier=10 AllowAccounts=chem\n"
             "PartitionName=low Nodes=n[1-4] Default=YES\n"));
+  EXPECT_TRUE(
+      loses("PartitionName=high Nodes=n[1-2] PriorityTier=10 AllowAccounts=chem\n"
+            "PartitionName=low Nodes=n[1-2] Default=YES AllowAccounts=bio\n"));
+  EXPECT_TRUE(
+      loses("PartitionName=high Nodes=n[1-2] PriorityTier=10 AllowAccounts=chem,phys\n"
+            "PartitionName=low Nodes=n[1-2] Default=YES AllowAccounts=chem,bio\n"));
+  EXPECT_FALSE(
+      loses("PartitionName=high Nodes=n[1-2] PriorityTier=10 AllowAccounts=chem,phys\n"
+            "PartitionName=low Nodes=n[1-2] Default=YES AllowAccounts=CHEM\n"));
 }
 
 }  // namespace

@@ -160,7 +160,14 @@ bool meant_to_lose(const Config& c, const Partition& a, const Partition& b, cons
   }
   const bool owner = !a.allow_accounts.empty() && std::none_of(a.allow_accounts.begin(), a.allow_accounts.end(),
                                                                [](const std::string& n) { return n == "ALL"; });
-  return owner && (b.allow_accounts.empty() || b.allow_accounts.size() > a.allow_accounts.size());
+  // b admits an account a does not (b open, or another group's partition): a is its accounts'
+  // claim on the nodes, and tier order is how the owners come first (CliMA's sunshine, tier 100,
+  // over tensorlab's dgxlo, tier 1, on one DGX node, the two once at one tier).
+  const auto in_a = [&](const std::string& acct) {
+    return std::any_of(a.allow_accounts.begin(), a.allow_accounts.end(),
+                       [&](const std::string& x) { return iequals(x, acct); });
+  };
+  return owner && (b.allow_accounts.empty() || !std::all_of(b.allow_accounts.begin(), b.allow_accounts.end(), in_a));
 }
 
 bool share_nodes(const Partition& a, const Partition& b) {

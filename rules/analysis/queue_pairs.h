@@ -61,8 +61,9 @@ bool schedules_jobs(const Partition& p);
 /// Partition `b` is meant to lose to the higher-tier `a`: preempt/partition_prio lets a's jobs
 /// preempt b's (b's PreemptMode is not OFF); under preempt/qos b's jobs run under a scavenger
 /// QOS (the partition QOS, or every QOS b admits, is one another QOS preempts; needs `qos`);
-/// or `a` is an owner partition (AllowAccounts names fewer accounts than b admits) placed
-/// above the shared one. Tier order is then the design.
+/// or `a` is an owner partition (AllowAccounts names accounts) placed above one that admits
+/// an account `a` does not name (an open partition, or another group's). Tier order is then
+/// the design.
 bool meant_to_lose(const Config& c, const Partition& a, const Partition& b, const QosTable* qos = nullptr);
 bool share_nodes(const Partition& a, const Partition& b);
 
