@@ -11,7 +11,7 @@ namespace {
 /// CPUs at the most one node can give. Counting candidates rules a fit out without trying it.
 std::size_t nodes_needed(const NodePool& pool, const Demand& d) {
   const std::size_t min_nodes = std::max<std::uint32_t>(1, d.min_nodes);
-  const std::uint32_t per_node = std::min(pool.max_node_cpus(), d.max_cpus_per_node);
+  const std::uint32_t per_node = std::min<std::uint32_t>(pool.max_node_cpus(), d.max_cpus_per_node);
   if (d.cpus == 0) return min_nodes;
   if (per_node == 0) return std::numeric_limits<std::size_t>::max();
   return std::max<std::size_t>(min_nodes, (d.cpus + per_node - 1) / per_node);

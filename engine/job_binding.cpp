@@ -272,7 +272,10 @@ std::optional<SimRecord> Simulator::make_record(const SimJob& job, std::uint32_t
   d.min_nodes = std::max({d.min_nodes, choice->required_count, choice->min_nodes});
   if (d.max_nodes && d.max_nodes < d.min_nodes) d.max_nodes = d.min_nodes;
   // --gpus-per-node counts on the final node count (-w and counted features raise it).
-  if (r.gpus == 0 && r.extra.get().gpus_per_node > 0) d.gpus = r.extra.get().gpus_per_node * d.min_nodes;
+  if (r.gpus == 0 && r.extra.get().gpus_per_node > 0) {
+    d.gpus = r.extra.get().gpus_per_node * d.min_nodes;
+    d.gpus_per_node = static_cast<std::uint16_t>(std::min<std::uint32_t>(r.extra.get().gpus_per_node, 0xFFFF));
+  }
   if (choice->required >= 0) d.required = &node_sets_[static_cast<std::size_t>(choice->required)];
   if (!choice->counted.empty()) d.counted = &choice->counted;
   NodeBitset allowed = record_nodes(rec);
@@ -323,7 +326,7 @@ Demand Simulator::record_demand(const JobRequest& r, const Partition& part) cons
   d.gpus = r.gpus;
   d.whole_nodes =
       r.exclusive || part.oversubscribe.mode == OverSubscribe::Mode::kExclusive || conf_.select.type == "select/linear";
-  d.max_cpus_per_node = part.max_cpus_per_node;
+  d.max_cpus_per_node = static_cast<std::uint16_t>(std::min<std::uint32_t>(part.max_cpus_per_node, 0xFFFF));
   d.cpus_per_node = static_cast<std::uint16_t>(std::min<std::uint32_t>(r.cpus_per_node, 0xFFFF));
   d.least_loaded = part.lln || std::any_of(conf_.select.flags.begin(), conf_.select.flags.end(),
                                            [](const std::string& f) { return iequals(f, "CR_LLN"); });

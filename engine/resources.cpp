@@ -242,9 +242,9 @@ std::uint32_t NodePool::capacity(const NodeResources& n, const Demand& d, std::u
   if (d.whole_nodes) {
     // A whole-node job needs every CPU of the node free (in the view given).
     if (free_cpus < n.cpus_total) return 0;
-    c = std::min(n.cpus_total, d.max_cpus_per_node);
+    c = std::min<std::uint32_t>(n.cpus_total, d.max_cpus_per_node);
   } else {
-    c = std::min(free_cpus, d.max_cpus_per_node);
+    c = std::min<std::uint32_t>(free_cpus, d.max_cpus_per_node);
     if (unit > 1) c -= c % unit;  // (the backfill hot path: no division when units are CPUs)
   }
   if (d.gpu_rules) [[unlikely]] {

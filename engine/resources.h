@@ -40,16 +40,18 @@ struct Demand {
   std::uint32_t cpus = 1;
   std::uint32_t min_nodes = 1;
   std::uint32_t gpus = 0;
-  std::uint32_t max_cpus_per_node = 0xFFFFFFFF;
   std::uint32_t max_nodes = 0;  // -N min-max's max; 0: no bound
   // A GPU job under select/cons_tres: MB for each GPU it takes on a node, from --mem-per-gpu or
   // DefMemPerGPU. A node gives only as many GPUs as its free memory holds at this much each,
   // even to a job that named its memory (gres_select_filter_remove_unusable); a job that named
   // none is given this much a GPU (gpu_mem_alloc). 0: none.
   std::uint32_t mem_per_gpu = 0;
-  // (16-bit fields: Slurm keeps a node's CPUs in 16 bits, and these three fit where the struct
-  // had padding, so a queue record stays 216 bytes.)
-  std::uint16_t cpus_per_node = 0;  // --ntasks-per-node x --cpus-per-task: exactly this on each node
+  // (16-bit fields: Slurm keeps a node's CPUs in 16 bits, and these fit where the struct had
+  // padding, so a queue record stays 216 bytes.)
+  std::uint16_t max_cpus_per_node = 0xFFFF;  // MaxCPUsPerNode (0xFFFF: any node's CPUs)
+  std::uint16_t cpus_per_node = 0;           // --ntasks-per-node x --cpus-per-task: exactly this on each node
+  // --gres=gpu:N / --gpus-per-node=N: exactly N GPUs on each node it takes (0: GPUs per job)
+  std::uint16_t gpus_per_node = 0;
   // --switches=N under topology/tree while the job is still within its wait4switch: a placement
   // over more leaf switches than this fails (cons_tres _eval_nodes_topo). 0: no limit. Set per
   // fit on a copy (Simulator::fit_demand), as it depends on when the job is tried.

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -154,6 +155,23 @@ TEST(FidelityGolden, GpuDefaultsGiveEachGpuItsCpusAndMemoryAsSlurmDid) {
   EXPECT_EQ(real.at(2), (std::pair<std::uint64_t, std::uint64_t>{6, 40000}));
   EXPECT_EQ(real.at(5), (std::pair<std::uint64_t, std::uint64_t>{3, 10000}));
   EXPECT_EQ(real.at(9), (std::pair<std::uint64_t, std::uint64_t>{1, 2000}));
+}
+
+// The same cluster and defaults, other GPU shapes: -n 4 with one GPU kept its 4 CPUs (the
+// larger of the tasks and the GPU's 3), -n 2 with two GPUs got 6; -N 2 --gpus-per-node=1 took
+// one GPU (3 CPUs, 20000 MB) on each node once n1 had the memory; --gpus=3 for the job waited
+// behind it (backfill kept n2 for it), then spread over both nodes, as neither had three GPUs'
+// 60000 MB free beside them.
+TEST(FidelityGolden, GpuShapesTakeTheirGpusCpusAndMemoryAsSlurmDid) {
+  Replay r("gpu_shapes", {1, 2, 3, 4});
+  expect_real_nodes_and_starts(r, 4);
+  const auto real = real_alloc(r.dir);
+  for (const engine::SimJob& j : r.result.jobs) {
+    SCOPED_TRACE("job " + std::to_string(j.req.id));
+    EXPECT_EQ(j.alloc.cpus(), real.at(j.req.id).first);
+    EXPECT_EQ(j.alloc.mem(), real.at(j.req.id).second);
+    EXPECT_EQ(j.alloc.gpus(), (std::array<std::uint32_t, 4>{1, 2, 2, 3}[j.req.id - 1]));
+  }
 }
 
 // TopologyPlugin=topology/tree with topology.conf beside slurm.conf (leaf1 n[1-3], leaf2 n[4-5],

@@ -139,12 +139,17 @@ class NodeTaker {
 
   std::uint32_t usable_gpus(const NodeResources& n, std::uint32_t cap) const {
     const std::uint32_t all = d_.whole_nodes ? n.gpus_total : n.gpus_free;
-    if (!d_.gpu_rules) return all;
     std::uint32_t g = all;
-    if (d_.cpus_per_gpu) g = std::min<std::uint32_t>(g, cap / d_.cpus_per_gpu);
-    if (d_.mem_per_gpu && d_.mem_tracked)
-      g = static_cast<std::uint32_t>(std::min<std::uint64_t>(g, n.mem_free / d_.mem_per_gpu));
-    return d_.whole_nodes && g < all ? 0 : g;
+    if (d_.gpu_rules) {
+      if (d_.cpus_per_gpu) g = std::min<std::uint32_t>(g, cap / d_.cpus_per_gpu);
+      if (d_.mem_per_gpu && d_.mem_tracked)
+        g = static_cast<std::uint32_t>(std::min<std::uint64_t>(g, n.mem_free / d_.mem_per_gpu));
+      if (d_.whole_nodes && g < all) return 0;
+    }
+    // GPUs per node: each node it takes gives exactly that many, or none (min_gres there; a
+    // whole node still gives all of its GPUs). The gpu_shapes capture's -N 2 --gpus-per-node=1.
+    if (d_.gpus_per_node) return g < d_.gpus_per_node ? 0 : d_.whole_nodes ? g : d_.gpus_per_node;
+    return g;
   }
 
   // The first piece holding more than one CPU gives one up (with its memory per CPU).
