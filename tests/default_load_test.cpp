@@ -172,7 +172,7 @@ TEST(DefaultLoad, GpuJobsLeaveTheirMemoryToDefMemPerGpu) {
 }
 
 TEST(DefaultLoad, GpuNodesAreOfferedTheirGpuTimeNotTheirCpuTime) {
-  // 64 CPUs and one GPU a node: counted in CPUs alone, 1-CPU GPU jobs would offer the GPUs many
+  // 64 CPUs and one GPU a node: counted in CPUs alone, the load would offer the GPUs more than
   // the time they have (1.32 of it here). A GPU is counted as the CPUs it keeps from others (64).
   SimSite s(
       "SchedulerType=sched/backfill\nSelectType=select/cons_tres\nSelectTypeParameters=CR_Core_Memory\n"

@@ -139,8 +139,8 @@ std::map<std::uint32_t, std::pair<std::uint64_t, std::uint64_t>> real_alloc(cons
 // (sacct AllocTRES); -c 2 kept its 2 CPUs (DefCpuPerGPU applies only without -c); -n 4 got
 // DefMemPerCPU's 4000 MB; --mem=10000 got 10000 MB and 3 CPUs. Job 7 waited 40 s with a GPU
 // free on each node, as neither had the GPU's 20000 MB free (slurmctld.log: "Insufficient
-// memory for any GRES"), and job 9 (--mem-per-gpu=2000 --cpus-per-gpu=1, 1 CPU and 2000 MB)
-// started on n1's free GPU 20 s after its 10000 MB had kept job 7 off. ReqMem records
+// memory for any GRES"), while job 9 (--mem-per-gpu=2000 --cpus-per-gpu=1, given 1 CPU and
+// 2000 MB), submitted 20 s later, started at once on n1's free GPU and its 10000 MB. ReqMem records
 // DefMemPerCPU's value for the GPU jobs, so the replay gives those submitted without --mem
 // the request they were submitted with.
 TEST(FidelityGolden, GpuDefaultsGiveEachGpuItsCpusAndMemoryAsSlurmDid) {
