@@ -49,6 +49,10 @@ struct Node {
   std::uint32_t cores() const { return sockets * cores_per_socket; }
   /// GPUs jobs consume (Gres=gpu items, not the no_consume ones).
   std::uint64_t gpus() const;
+  /// Memory Slurm can hand out to jobs: RealMemory less MemSpecLimit (0 when that leaves none).
+  std::uint64_t usable_mem_mb() const {
+    return real_memory_mb > mem_spec_limit_mb ? real_memory_mb - mem_spec_limit_mb : 0;
+  }
   bool usable() const {
     return state != NodeState::kDown && state != NodeState::kDrain && state != NodeState::kFail &&
            state != NodeState::kFuture;

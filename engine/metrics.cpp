@@ -82,7 +82,7 @@ GangMetrics gang_metrics(const SimResult& r, const Site& site) {
   }
   for (const NodePeak& peak : r.node_peaks) {
     const Node& n = conf.nodes[peak.node];
-    const std::uint64_t real = n.real_memory_mb > n.mem_spec_limit_mb ? n.real_memory_mb - n.mem_spec_limit_mb : 0;
+    const std::uint64_t real = n.usable_mem_mb();
     g.max_jobs_per_node = std::max(g.max_jobs_per_node, peak.jobs);
     if (peak.unbounded >= 2) ++g.nodes_unbounded_shared;
     if (real == 0) continue;

@@ -172,8 +172,7 @@ NodePool::NodePool(const Config& config) {
     const Node& n = config.nodes[config_index_[i]];
     NodeResources r;
     r.cpus_total = r.cpus_free = n.cpus;
-    // Memory Slurm can hand out: RealMemory less MemSpecLimit.
-    r.mem_total = r.mem_free = n.real_memory_mb > n.mem_spec_limit_mb ? n.real_memory_mb - n.mem_spec_limit_mb : 0;
+    r.mem_total = r.mem_free = n.usable_mem_mb();
     r.gpus_total = static_cast<std::uint32_t>(std::min<std::uint64_t>(n.gpus(), 0xFFFFFFFF));
     r.gpus_free = r.gpus_total;
     // CR_Core allocates whole cores: a 1-CPU task on a hyperthreaded node takes both threads.

@@ -378,10 +378,7 @@ nlohmann::json timeline_json(const engine::SimResult& r, const Config& config) {
 nlohmann::json node_peaks_json(const engine::SimResult& r, const Config& config) {
   std::vector<const engine::NodePeak*> peaks;
   for (const engine::NodePeak& p : r.node_peaks) peaks.push_back(&p);
-  auto real_of = [&](const engine::NodePeak& p) {
-    const Node& n = config.nodes[p.node];
-    return n.real_memory_mb > n.mem_spec_limit_mb ? n.real_memory_mb - n.mem_spec_limit_mb : 0;
-  };
+  auto real_of = [&](const engine::NodePeak& p) { return config.nodes[p.node].usable_mem_mb(); };
   auto ratio = [&](const engine::NodePeak& p) {
     const std::uint64_t real = real_of(p);
     return real ? static_cast<double>(p.mem_mb) / static_cast<double>(real) : 0.0;

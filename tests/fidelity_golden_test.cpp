@@ -133,6 +133,17 @@ std::map<std::uint32_t, std::pair<std::uint64_t, std::uint64_t>> real_alloc(cons
   return out;
 }
 
+// Every job of the replay holds the CPUs and memory sacct's AllocTRES records for it.
+void expect_real_allocations(const Replay& r) {
+  const auto real = real_alloc(r.dir);
+  for (const engine::SimJob& j : r.result.jobs) {
+    SCOPED_TRACE("job " + std::to_string(j.req.id));
+    ASSERT_TRUE(real.count(j.req.id));
+    EXPECT_EQ(j.alloc.cpus(), real.at(j.req.id).first);
+    EXPECT_EQ(j.alloc.mem(), real.at(j.req.id).second);
+  }
+}
+
 // 2 nodes x 16 CPUs x 64000 MB x 4 GPUs, DefMemPerCPU=1000 for the cluster and DefMemPerGPU=20000
 // DefCpuPerGPU=3 on the partition (the docs call the first two mutually exclusive; slurmctld
 // takes both). Real Slurm gave each --gres=gpu:N job without --mem 3 CPUs and 20000 MB a GPU
@@ -146,12 +157,8 @@ std::map<std::uint32_t, std::pair<std::uint64_t, std::uint64_t>> real_alloc(cons
 TEST(FidelityGolden, GpuDefaultsGiveEachGpuItsCpusAndMemoryAsSlurmDid) {
   Replay r("gpu_defaults", {1, 2, 3, 4, 6, 7, 8});
   expect_real_nodes_and_starts(r, 9);
+  expect_real_allocations(r);
   const auto real = real_alloc(r.dir);
-  for (const engine::SimJob& j : r.result.jobs) {
-    SCOPED_TRACE("job " + std::to_string(j.req.id));
-    EXPECT_EQ(j.alloc.cpus(), real.at(j.req.id).first);
-    EXPECT_EQ(j.alloc.mem(), real.at(j.req.id).second);
-  }
   EXPECT_EQ(real.at(2), (std::pair<std::uint64_t, std::uint64_t>{6, 40000}));
   EXPECT_EQ(real.at(5), (std::pair<std::uint64_t, std::uint64_t>{3, 10000}));
   EXPECT_EQ(real.at(9), (std::pair<std::uint64_t, std::uint64_t>{1, 2000}));
@@ -165,12 +172,9 @@ TEST(FidelityGolden, GpuDefaultsGiveEachGpuItsCpusAndMemoryAsSlurmDid) {
 TEST(FidelityGolden, GpuShapesTakeTheirGpusCpusAndMemoryAsSlurmDid) {
   Replay r("gpu_shapes", {1, 2, 3, 4});
   expect_real_nodes_and_starts(r, 4);
-  const auto real = real_alloc(r.dir);
+  expect_real_allocations(r);
   for (const engine::SimJob& j : r.result.jobs) {
-    SCOPED_TRACE("job " + std::to_string(j.req.id));
-    EXPECT_EQ(j.alloc.cpus(), real.at(j.req.id).first);
-    EXPECT_EQ(j.alloc.mem(), real.at(j.req.id).second);
-    EXPECT_EQ(j.alloc.gpus(), (std::array<std::uint32_t, 4>{1, 2, 2, 3}[j.req.id - 1]));
+    EXPECT_EQ(j.alloc.gpus(), (std::array<std::uint32_t, 4>{1, 2, 2, 3}[j.req.id - 1])) << "job " << j.req.id;
   }
 }
 

@@ -43,9 +43,7 @@ std::uint64_t fair_mem_per_cpu(const Config& c, const Partition& p) {
   for (std::uint32_t n : p.nodes) {
     const Node& node = c.nodes[n];
     if (!node.usable() || node.cpus == 0) continue;
-    const std::uint64_t usable =
-        node.real_memory_mb > node.mem_spec_limit_mb ? node.real_memory_mb - node.mem_spec_limit_mb : 1;
-    const std::uint64_t per_cpu = std::max<std::uint64_t>(1, usable / node.cpus);
+    const std::uint64_t per_cpu = std::max<std::uint64_t>(1, node.usable_mem_mb() / node.cpus);
     fair = fair ? std::min(fair, per_cpu) : per_cpu;
   }
   return std::max<std::uint64_t>(1, fair);

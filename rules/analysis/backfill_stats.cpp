@@ -245,10 +245,6 @@ bool whole_node_by_default(const Config& c, const Partition& p) {
   return p.oversubscribe.mode != OverSubscribe::Mode::kExclusive && c.no_default_memory(p) && c.memory_counted(p);
 }
 
-std::uint64_t usable_mem(const Node& node) {
-  return node.real_memory_mb > node.mem_spec_limit_mb ? node.real_memory_mb - node.mem_spec_limit_mb : 0;
-}
-
 nlohmann::json gang_json(const Simulation& sim) {
   const engine::GangMetrics& g = sim.metrics.gang;
   nlohmann::json j = {{"jobs_suspended", g.suspended_jobs},

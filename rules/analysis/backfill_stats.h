@@ -92,8 +92,6 @@ bool default_mem_zero(const Config& c, const Partition& p);
 /// applies (Config::memory_counted, Config::no_default_memory), and its jobs do not take whole
 /// nodes anyway (OverSubscribe=EXCLUSIVE; select/linear counts no memory). CONF106's finding.
 bool whole_node_by_default(const Config& c, const Partition& p);
-/// RealMemory less MemSpecLimit.
-std::uint64_t usable_mem(const Node& node);
 /// The sharing metrics of a run: jobs suspended, stretch, memory peaks per node.
 nlohmann::json gang_json(const Simulation& sim);
 /// Where the memory model is chosen: SelectTypeParameters, else SelectType, else the file.

@@ -21,17 +21,13 @@ struct Short {
   std::size_t nodes = 0;       // nodes where the default does not fit every CPU
 };
 
-std::uint64_t node_memory(const Node& n) {
-  return n.real_memory_mb > n.mem_spec_limit_mb ? n.real_memory_mb - n.mem_spec_limit_mb : 0;
-}
-
 Short shortfall(const Config& c, const std::vector<std::uint32_t>& nodes, std::uint64_t per_cpu) {
   Short s;
   for (std::uint32_t i : nodes) {
     const Node& n = c.nodes[i];
     // RealMemory left at its default of 1 MB is CONF045's finding, not a default too big.
     if (n.real_memory_mb <= 1) continue;
-    const std::uint64_t mem = node_memory(n);
+    const std::uint64_t mem = n.usable_mem_mb();
     if (per_cpu * n.cpus <= mem) continue;
     ++s.nodes;
     const auto usable = static_cast<std::uint32_t>(std::min<std::uint64_t>(n.cpus, mem / per_cpu));
@@ -55,7 +51,7 @@ std::string message(const std::string& where, std::uint64_t per_cpu, const Short
       "{} gives jobs without --mem {} MB per CPU, but {} ({} CPUs, {} MB usable) holds only {} MB per "
       "CPU{}: such jobs can use at most {} of its {} CPUs, and --exclusive or OverSubscribe=EXCLUSIVE "
       "jobs without --mem cannot start there at all",
-      where, per_cpu, n.name, n.cpus, node_memory(n), node_memory(n) / std::max<std::uint32_t>(1, n.cpus),
+      where, per_cpu, n.name, n.cpus, n.usable_mem_mb(), n.usable_mem_mb() / std::max<std::uint32_t>(1, n.cpus),
       s.nodes > 1 ? fmt::format(" ({} nodes are short)", s.nodes) : std::string(), s.usable, n.cpus);
 }
 
@@ -78,9 +74,9 @@ void check(const LintContext& ctx, FindingSink& sink) {
                              message(fmt::format("partition '{}' DefMemPerCPU={}", p.name, per_cpu), per_cpu, s));
     f.related.push_back({ctx.conf_loc(s.node->loc).file, ctx.conf_loc(s.node->loc).line, 0, s.node->name});
     f.fix = Fix{fmt::format("lower DefMemPerCPU on partition '{}' to {} (the smallest node's memory per CPU)", p.name,
-                            node_memory(*s.node) / std::max<std::uint32_t>(1, s.node->cpus)),
+                            s.node->usable_mem_mb() / std::max<std::uint32_t>(1, s.node->cpus)),
                 "DefMemPerCPU",
-                std::to_string(node_memory(*s.node) / std::max<std::uint32_t>(1, s.node->cpus)),
+                std::to_string(s.node->usable_mem_mb() / std::max<std::uint32_t>(1, s.node->cpus)),
                 {}};
   }
   std::sort(global_nodes.begin(), global_nodes.end());
@@ -91,7 +87,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
       sink.report(ctx.setting_loc("DefMemPerCPU"),
                   message(fmt::format("DefMemPerCPU={}", c.select.def_mem_per_cpu), c.select.def_mem_per_cpu, s));
   f.related.push_back({ctx.conf_loc(s.node->loc).file, ctx.conf_loc(s.node->loc).line, 0, s.node->name});
-  const std::uint64_t fit = node_memory(*s.node) / std::max<std::uint32_t>(1, s.node->cpus);
+  const std::uint64_t fit = s.node->usable_mem_mb() / std::max<std::uint32_t>(1, s.node->cpus);
   f.fix = Fix{fmt::format("lower DefMemPerCPU to {} MB, or set a larger DefMemPerCPU only on the partitions of the "
                           "big-memory nodes",
                           fit),

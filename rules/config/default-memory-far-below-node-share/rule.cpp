@@ -39,11 +39,11 @@ Default default_of(const Config& c, const Partition& p) {
 const Node* typical_node(const Config& c, const std::vector<std::uint32_t>& nodes, bool per_cpu) {
   std::vector<const Node*> known;
   for (std::uint32_t i : nodes) {
-    if (c.nodes[i].real_memory_mb > 1 && usable_mem(c.nodes[i]) > 0) known.push_back(&c.nodes[i]);
+    if (c.nodes[i].real_memory_mb > 1 && c.nodes[i].usable_mem_mb() > 0) known.push_back(&c.nodes[i]);
   }
   if (known.empty()) return nullptr;
   auto measure = [per_cpu](const Node* n) {
-    return per_cpu ? usable_mem(*n) / std::max<std::uint32_t>(1, n->cpus) : usable_mem(*n);
+    return per_cpu ? n->usable_mem_mb() / std::max<std::uint32_t>(1, n->cpus) : n->usable_mem_mb();
   };
   std::stable_sort(known.begin(), known.end(), [&](auto* a, auto* b) { return measure(a) < measure(b); });
   return known[known.size() / 2];
@@ -54,7 +54,7 @@ std::uint64_t smallest_per_cpu(const Config& c, const std::vector<std::uint32_t>
   for (std::uint32_t i : nodes) {
     const Node& n = c.nodes[i];
     if (n.real_memory_mb <= 1) continue;
-    const std::uint64_t v = usable_mem(n) / std::max<std::uint32_t>(1, n.cpus);
+    const std::uint64_t v = n.usable_mem_mb() / std::max<std::uint32_t>(1, n.cpus);
     if (v > 0 && (out == 0 || v < out)) out = v;
   }
   return out;
@@ -65,8 +65,8 @@ void check_default(const LintContext& ctx, FindingSink& sink, const Default& d, 
   const Config& c = ctx.config();
   const Node* n = typical_node(c, nodes, d.per_cpu);
   if (!n) return;
-  const std::uint64_t per_cpu = usable_mem(*n) / std::max<std::uint32_t>(1, n->cpus);
-  const std::uint64_t typical = d.per_cpu ? per_cpu : usable_mem(*n);
+  const std::uint64_t per_cpu = n->usable_mem_mb() / std::max<std::uint32_t>(1, n->cpus);
+  const std::uint64_t typical = d.per_cpu ? per_cpu : n->usable_mem_mb();
   if (d.mb * kShare >= typical) return;
   const std::string key = d.per_cpu ? "DefMemPerCPU" : "DefMemPerNode";
   const std::string where =
@@ -81,7 +81,7 @@ void check_default(const LintContext& ctx, FindingSink& sink, const Default& d, 
                   "the job is confined to that, so ordinary jobs are killed for memory, and users learn to ask for "
                   "far more than they need",
                   where, what, d.own ? fmt::format("partition '{}'", example.name) : std::string("the cluster"),
-                  n->name, n->cpus, usable_mem(*n)));
+                  n->name, n->cpus, n->usable_mem_mb()));
   f.related.push_back({ctx.conf_loc(n->loc).file, ctx.conf_loc(n->loc).line, 0, n->name});
   const std::uint64_t fit = smallest_per_cpu(c, nodes);
   f.fix = Fix{fmt::format("set DefMemPerCPU near a node's memory per CPU, e.g. {} MB (the smallest node's share{}), so "

@@ -26,7 +26,7 @@ namespace {
 std::vector<std::uint32_t> shareable_nodes(const Config& c, const Partition& p) {
   std::vector<std::uint32_t> out;
   for (std::uint32_t n : sorted_nodes(p)) {
-    if (c.nodes[n].cpus > 1 && c.nodes[n].real_memory_mb > 1 && usable_mem(c.nodes[n]) > 0) out.push_back(n);
+    if (c.nodes[n].cpus > 1 && c.nodes[n].real_memory_mb > 1 && c.nodes[n].usable_mem_mb() > 0) out.push_back(n);
   }
   return out;
 }
@@ -54,7 +54,7 @@ std::uint64_t fitting_def_mem(const Config& c, const std::vector<Exposed>& expos
   for (const Exposed& e : exposed) {
     const std::uint64_t rows = e.part->oversubscribe.mode == OverSubscribe::Mode::kForce ? share_rows(*e.part) : 1;
     for (std::uint32_t n : e.nodes) {
-      const std::uint64_t v = usable_mem(c.nodes[n]) / (c.nodes[n].cpus * rows);
+      const std::uint64_t v = c.nodes[n].usable_mem_mb() / (c.nodes[n].cpus * rows);
       if (v > 0 && (best == 0 || v < best)) best = v;
     }
   }

@@ -29,7 +29,9 @@ constexpr Kind kMem{"DefMemPerGPU", &Config::mem_per_gpu_default, &Partition::de
 constexpr Kind kCpu{"DefCPUPerGPU", &Config::cpus_per_gpu_default, &Partition::def_cpus_per_gpu};
 
 // What a node has to share among its GPUs: usable memory (RealMemory less MemSpecLimit) or CPUs.
-std::uint64_t node_amount(const Kind& k, const Node& n) { return &k == &kMem ? usable_mem(n) : std::uint64_t{n.cpus}; }
+std::uint64_t node_amount(const Kind& k, const Node& n) {
+  return &k == &kMem ? n.usable_mem_mb() : std::uint64_t{n.cpus};
+}
 
 struct Stranded {
   const Node* node = nullptr;  // the worst node: the smallest share of its GPUs usable
@@ -68,7 +70,7 @@ std::string message(const Kind& k, const std::string& where, std::uint64_t per_g
         "{} gives each GPU {} MB, but {} ({} GPUs, {} MB usable) holds {} MB per GPU{}: select/cons_tres gives a "
         "job a GPU only where that much memory is free beside it, even a job that sets --mem (only --mem-per-gpu "
         "replaces it), so at most {} of its {} GPUs run at once and the rest stay idle",
-        where, per_gpu, n.name, gpus, usable_mem(n), usable_mem(n) / gpus, more, s.usable, gpus);
+        where, per_gpu, n.name, gpus, n.usable_mem_mb(), n.usable_mem_mb() / gpus, more, s.usable, gpus);
   }
   return fmt::format(
       "{} gives each GPU {} CPUs, but {} has {} CPUs for {} GPUs{}: a GPU job without -c or --cpus-per-gpu takes "

@@ -36,8 +36,8 @@ Worst tightest_node(const Config& c, const Partition& p) {
     const Node& node = c.nodes[n];
     const std::uint64_t per_job = default_node_mem(c, p, node);
     // Tracked memory and no default: the job is given the node's whole memory.
-    const std::uint64_t size = per_job ? per_job : usable_mem(node);
-    const std::uint64_t fit = size ? usable_mem(node) / size : 0;
+    const std::uint64_t size = per_job ? per_job : node.usable_mem_mb();
+    const std::uint64_t fit = size ? node.usable_mem_mb() / size : 0;
     if (!w.node || fit < w.fit) w = {&node, per_job, fit};
   }
   return w;
@@ -57,7 +57,7 @@ nlohmann::json partition_metrics(const Simulation& sim, const Partition& p) {
   const std::vector<std::uint32_t> nodes = sorted_nodes(p);
   for (const engine::NodePeak& peak : sim.result.node_peaks) {
     if (!std::binary_search(nodes.begin(), nodes.end(), peak.node)) continue;
-    const std::uint64_t real = usable_mem(sim.site.config->nodes[peak.node]);
+    const std::uint64_t real = sim.site.config->nodes[peak.node].usable_mem_mb();
     most_jobs = std::max(most_jobs, peak.jobs);
     if (real == 0) continue;
     const double ratio = static_cast<double>(peak.mem_mb) / static_cast<double>(real);
@@ -86,10 +86,10 @@ void report(const LintContext& ctx, FindingSink& sink, const Partition& p, std::
         "other job and memory, not {}, limits sharing",
         os, n, who, os);
   } else if (tracked) {
-    const std::string fits =
-        w.fit == 0
-            ? fmt::format("more than its {} MB, so such a job cannot start there at all", usable_mem(*w.node))
-            : fmt::format("and only {} such job{} fit in its {} MB", w.fit, w.fit == 1 ? "" : "s", usable_mem(*w.node));
+    const std::string fits = w.fit == 0 ? fmt::format("more than its {} MB, so such a job cannot start there at all",
+                                                      w.node->usable_mem_mb())
+                                        : fmt::format("and only {} such job{} fit in its {} MB", w.fit,
+                                                      w.fit == 1 ? "" : "s", w.node->usable_mem_mb());
     msg = fmt::format(
         "{} lets {} jobs{} share a CPU, but at {} a job on all {} CPUs of {} is given {} MB, {}: memory, "
         "not {}, limits sharing",
@@ -98,11 +98,11 @@ void report(const LintContext& ctx, FindingSink& sink, const Partition& p, std::
     msg = fmt::format(
         "{} stacks {} jobs{} on a CPU while memory is not consumable: at {} {} jobs on all {} CPUs of {} "
         "ask for {} MB together, and it has {} MB",
-        os, n, who, default_text(c, p), n, w.node->cpus, w.node->name, n * w.per_job, usable_mem(*w.node));
+        os, n, who, default_text(c, p), n, w.node->cpus, w.node->name, n * w.per_job, w.node->usable_mem_mb());
   }
   Finding& f = sink.report(ctx.conf_loc(p.loc), msg);
   if (tracked) f.severity = Severity::kInfo;
-  const std::uint64_t per_cpu = usable_mem(*w.node) / (std::max<std::uint64_t>(1, w.node->cpus) * n);
+  const std::uint64_t per_cpu = w.node->usable_mem_mb() / (std::max<std::uint64_t>(1, w.node->cpus) * n);
   f.fix = Fix{tracked ? fmt::format("to let {} jobs share, set DefMemPerCPU={} or less on '{}' (and keep MaxMemPerCPU "
                                     "near it); otherwise lower the count to {}:{}",
                                     n, per_cpu, p.name, os.substr(0, os.find(':')), std::max<std::uint64_t>(1, w.fit))
@@ -131,8 +131,8 @@ void check(const LintContext& ctx, FindingSink& sink) {
         whole_node_by_default(c, p))
       continue;
     const Worst w = tightest_node(c, p);
-    if (!w.node || usable_mem(*w.node) == 0) continue;
-    if (c.select.memory ? w.fit < n : (w.per_job > 0 && w.per_job * n > usable_mem(*w.node))) {
+    if (!w.node || w.node->usable_mem_mb() == 0) continue;
+    if (c.select.memory ? w.fit < n : (w.per_job > 0 && w.per_job * n > w.node->usable_mem_mb())) {
       report(ctx, sink, p, n, w, evidence_added);
     }
   }

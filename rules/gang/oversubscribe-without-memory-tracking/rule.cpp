@@ -95,7 +95,7 @@ std::uint64_t fitting_def_mem(const Config& c, const std::vector<Exposed>& expos
     const std::uint64_t stack = e.rows + (e.suspend ? 1 : 0);
     for (std::uint32_t n : e.part->nodes) {
       const Node& node = c.nodes[n];
-      const std::uint64_t per_cpu = usable_mem(node) / (std::max<std::uint64_t>(1, node.cpus) * stack);
+      const std::uint64_t per_cpu = node.usable_mem_mb() / (std::max<std::uint64_t>(1, node.cpus) * stack);
       if (per_cpu > 0 && (best == 0 || per_cpu < best)) best = per_cpu;
     }
   }
