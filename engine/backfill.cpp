@@ -177,7 +177,10 @@ BackfillPass::Plan BackfillPass::plan_job(SimJob& job, const SimRecord& rec, std
   scan_.reset();
   now_tested_ = false;
   for (int attempt = 0; attempt < 1000; ++attempt) {
-    if (start_res >= window_end_ && start_res > now) break;
+    if (start_res >= window_end_ && start_res > now) {
+      job.bf_beyond_window = true;
+      break;
+    }
     const std::int64_t end_time = std::max(start_res, now) + tl;
     std::size_t free_nodes = 0;
     const std::int64_t later_start = scan_.narrow(start_res, end_time, avail_, free_nodes);
@@ -232,6 +235,7 @@ BackfillPass::Plan BackfillPass::plan_job(SimJob& job, const SimRecord& rec, std
     }
     if (pred > now + s_.bf_window) {
       ++tally_.no_resv_beyond_window;
+      job.bf_beyond_window = true;
       break;
     }
     // The select plugin does not know pending reservations: a plan that runs into one

@@ -142,8 +142,9 @@ struct SimJob {
   JobState state = JobState::kFuture;
   StartedBy started_by = StartedBy::kNone;
   EndState end_state = EndState::kCompleted;
-  bool bf_tested = false;                                  // reached a backfill will-run test
-  bool waits_on_deps = false;                              // a dependency on a job of the load is not met yet
+  bool bf_tested = false;         // reached a backfill will-run test
+  bool waits_on_deps = false;     // a dependency on a job of the load is not met yet
+  bool bf_beyond_window = false;  // a backfill test found its start only past bf_window (so no reservation)
   std::int64_t expected_end() const { return limit_end; }  // what backfill plans with
   /// The factors it started with (started jobs only): a record is repriced only while its
   /// job is pending, so the run record still holds them (a requeue clears run_rec and start).

@@ -72,7 +72,6 @@ const std::map<std::string_view, std::string_view>& glossary() {
       {"jobsize", "weighted job-size factor"},
       {"level", "the account's level in the association tree"},
       {"load", "the simulated load: what was generated or read"},
-      {"long_job_waits", "waits of the jobs whose time limit exceeds bf_window"},
       {"longest_limit", "the longest time limit a job may ask for in that partition"},
       {"longest_wait", "longest wait, in seconds"},
       {"lower_tier", "the partition at the lower PriorityTier"},
@@ -170,6 +169,9 @@ const std::map<std::string_view, std::string_view>& glossary() {
       {"tied_share_of_different_users", "share of different-user neighbouring pairs that tied"},
       {"time_limit", "the job's time limit"},
       {"timeslices", "gang timeslice rounds"},
+      {"unplanned_job_waits",
+       "waits of the jobs backfill found able to start only beyond bf_window (so gave no reservation) at least once; "
+       "re-simulated: the same jobs"},
       {"user", "the job's user"},
       {"user_depth", "a user's pending jobs at once"},
       {"utilization",
