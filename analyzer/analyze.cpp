@@ -70,6 +70,7 @@ void load_topology(Analysis& a, const AnalyzeOptions& options) {
 // What an unreadable Include may have defined is not certainly missing: say so, and keep the
 // include error itself as the one error.
 void soften_after_missing_includes(const LoadedConf& loaded, Analysis& a) {
+  a.unreadable_includes = loaded.unreadable_includes;
   if (loaded.unreadable_includes == 0) return;
   a.diagnostics.downgrade_errors({"CONF017", "CONF030", "CONF047"},
                                  " (it may be defined in an Include file that could not be read)");

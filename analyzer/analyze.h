@@ -42,6 +42,7 @@ struct Analysis {
   AnalyzeOptions options;
   FileId root = kNoFile;
   std::string failure;               // set when the root file could not be read
+  int unreadable_includes = 0;       // Include files not read (refused, missing): the model may lack them
   ConfRole role = ConfRole::kWhole;  // with sniff_role: what the file turned out to be
   bool ok() const { return failure.empty(); }
 };

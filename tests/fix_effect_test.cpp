@@ -16,8 +16,9 @@ Finding with_fix(nlohmann::json metrics, nlohmann::json resimulated) {
 }
 
 TEST(FixEffect, OnlyWorseOutcomesWithdrawTheFixAndKeepItsNumbers) {
-  Finding f = with_fix({{"long_job_waits", {{"mean", 22440}, {"p95", 118380}}}, {"backfill_plans_beyond_window", 3000}},
-                       {{"long_job_waits", {{"mean", 26002}, {"p95", 118380}}}, {"backfill_plans_beyond_window", 295}});
+  Finding f =
+      with_fix({{"unplanned_job_waits", {{"mean", 22440}, {"p95", 118380}}}, {"backfill_plans_beyond_window", 3000}},
+               {{"unplanned_job_waits", {{"mean", 26002}, {"p95", 118380}}}, {"backfill_plans_beyond_window", 295}});
   EXPECT_EQ(fix_effect(f), FixEffect::kWorse);
   judge_fix(f);
   EXPECT_FALSE(f.fix.has_value());
@@ -25,12 +26,12 @@ TEST(FixEffect, OnlyWorseOutcomesWithdrawTheFixAndKeepItsNumbers) {
   EXPECT_EQ(f.evidence["fix_not_suggested"],
             "re-simulated on the same load, \"raise bf_window to 7200\" made these outcomes worse, so it is not "
             "suggested");
-  EXPECT_EQ(f.evidence["fix_resimulated"]["long_job_waits"]["mean"], 26002);
+  EXPECT_EQ(f.evidence["fix_resimulated"]["unplanned_job_waits"]["mean"], 26002);
 }
 
 TEST(FixEffect, MixedOutcomesKeepTheFix) {
-  Finding f = with_fix({{"long_job_waits", {{"mean", 22440}}}, {"pending_at_end", 4}, {"utilization", 0.804}},
-                       {{"long_job_waits", {{"mean", 26002}}}, {"pending_at_end", 1}, {"utilization", 0.801}});
+  Finding f = with_fix({{"unplanned_job_waits", {{"mean", 22440}}}, {"pending_at_end", 4}, {"utilization", 0.804}},
+                       {{"unplanned_job_waits", {{"mean", 26002}}}, {"pending_at_end", 1}, {"utilization", 0.801}});
   judge_fix(f);
   ASSERT_TRUE(f.fix.has_value());
   EXPECT_EQ(f.evidence["fix_effect"], "mixed");

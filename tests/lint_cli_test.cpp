@@ -334,6 +334,36 @@ TEST(LoadCli, ARecordedLoadTheSiteRefusesGetsLoad001WithSlurmsMessage) {
   EXPECT_TRUE(load001);
 }
 
+// "Nothing was simulated" names a cause an input diagnostic already gives, as a note; on a
+// whole config whose partitions are all down it stays a warning.
+TEST(LoadCli, NothingSimulatedNamesTheInputsCauseAsANote) {
+  const std::string head = "ClusterName=z\nSlurmctldHost=head\n";
+  struct Case {
+    std::string name, text, severity, cause;
+  };
+  const std::vector<Case> cases = {
+      {"missing_include.conf", head + "Include nodes_nowhere.conf\n", "info",
+       "1 Include file of this configuration could not be read (the Include errors say why)"},
+      {"no_nodes.conf", head + "PartitionName=p Nodes=ALL Default=YES\n", "info",
+       "the configuration defines no node (CONF047)"},
+      {"undefined_nodes.conf", head + "NodeName=n[1-2] CPUs=4 RealMemory=1000\nPartitionName=p Nodes=m1\n", "info",
+       "no partition lists a node the configuration defines (CONF017)"},
+      {"all_down.conf", head + "NodeName=n[1-2] CPUs=4 RealMemory=1000\nPartitionName=p Nodes=n[1-2] State=DOWN\n",
+       "warning", "nothing was simulated: no load"},
+  };
+  for (const Case& c : cases) {
+    const auto j = parse(run("lint " + write_temp(c.name, c.text) + " --format json").out);
+    ASSERT_FALSE(j.is_discarded()) << c.name;
+    const nlohmann::json* load = nullptr;
+    for (const auto& f : j["findings"]) {
+      if (f["code"] == "LOAD001") load = &f;
+    }
+    ASSERT_NE(load, nullptr) << c.name;
+    EXPECT_EQ((*load)["severity"], c.severity) << c.name;
+    EXPECT_NE((*load)["message"].get<std::string>().find(c.cause), std::string::npos) << (*load)["message"];
+  }
+}
+
 }  // namespace
 
 #include "rules/framework/fix_effect.h"
@@ -350,8 +380,8 @@ sa::rules::Finding with_fix(nlohmann::json now, nlohmann::json after) {
 TEST(FixEffect, OutcomesDecideAndMechanismCountersDoNot) {
   using sa::rules::FixEffect;
   // Waits and pending jobs lower is better, utilisation higher; plan counters are no outcome.
-  EXPECT_EQ(fix_effect(with_fix({{"long_job_waits", {{"mean", 100}}}, {"backfill_plans_beyond_window", 50}},
-                                {{"long_job_waits", {{"mean", 50}}}, {"backfill_plans_beyond_window", 0}})),
+  EXPECT_EQ(fix_effect(with_fix({{"unplanned_job_waits", {{"mean", 100}}}, {"backfill_plans_beyond_window", 50}},
+                                {{"unplanned_job_waits", {{"mean", 50}}}, {"backfill_plans_beyond_window", 0}})),
             FixEffect::kBetter);
   EXPECT_EQ(fix_effect(with_fix({{"mean_wait", 100}, {"backfill_plans_beyond_window", 50}},
                                 {{"mean_wait", 100.5}, {"backfill_plans_beyond_window", 0}})),

@@ -75,9 +75,28 @@ void check(const LintContext& ctx, FindingSink& sink) {
   const Config& c = ctx.config();
   if (!ctx.can_simulate()) {
     if (!ctx.wants_simulation()) return;
-    Finding& f = sink.report(ctx.conf_file(), "nothing was simulated: " + ctx.scenario().load +
+    // Where the configuration is not whole (Include files not read) or defines no node, the
+    // input diagnostics (CONF011/CONF048/CONF049 on the Include, CONF047, CONF017) already carry the
+    // error: this only says what it leaves the lint without, as a note.
+    const int unread = ctx.site().conf ? ctx.site().conf->unreadable_includes : 0;
+    std::string cause;
+    if (unread > 0) {
+      cause = fmt::format(
+          "{} Include file{} of this configuration could not be read (the Include errors say why), so "
+          "its model may lack nodes and partitions; ",
+          unread, unread == 1 ? "" : "s");
+    } else if (c.nodes.empty()) {
+      cause = "the configuration defines no node (CONF047); ";
+    } else if (c.partitions.empty()) {
+      cause = "the configuration defines no partition; ";
+    } else if (std::all_of(c.partitions.begin(), c.partitions.end(),
+                           [](const Partition& p) { return p.nodes.empty(); })) {
+      cause = "no partition lists a node the configuration defines (CONF017); ";
+    }
+    Finding& f = sink.report(ctx.conf_file(), "nothing was simulated: " + cause + ctx.scenario().load +
                                                   "; no finding rests on a simulation of this site");
     f.evidence = {{"scenario", scenario_json(ctx.scenario())}};
+    if (!cause.empty()) f.severity = Severity::kInfo;
     return;
   }
   const Simulation* sim = ctx.simulation();
