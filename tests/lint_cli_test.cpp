@@ -140,6 +140,24 @@ TEST(LintCli, WindowWithNoJobPlannedBeyondItIsANote) {
       << f["message"];
 }
 
+// TIER001: a debug partition (MaxTime 1 hour) ahead of batch by tier is the usual intent, a
+// note; a day-long partition there is a warning.
+TEST(LintCli, TierAheadIsANoteForATestPartitionOnly) {
+  const std::string dir = std::string(SA_SOURCE_DIR) + "/rules/tiers/partition-weight-dominates/fires/";
+  auto severity = [&](const std::string& name) {
+    const auto j = parse(run("lint " + dir + name + ".conf --assoc " + dir + name + ".assoc.cfg --format json").out);
+    for (const auto& f : j["findings"]) {
+      if (f["code"] == "TIER001") return f["severity"].get<std::string>() + " " + f["message"].get<std::string>();
+    }
+    return std::string("none");
+  };
+  const std::string debug = severity("tier"), production = severity("tier_production");
+  EXPECT_EQ(debug.rfind("info ", 0), 0u) << debug;
+  EXPECT_NE(debug.find("with MaxTime=01:00:00 it is a test partition"), std::string::npos) << debug;
+  EXPECT_EQ(production.rfind("warning ", 0), 0u) << production;
+  EXPECT_EQ(production.find("test partition"), std::string::npos) << production;
+}
+
 TEST(LintCli, ExitCodesFollowFailOn) {
   EXPECT_EQ(run("lint " + kFires + " --no-simulate").status, 0);  // warnings only, default --fail-on error
   EXPECT_EQ(run("lint " + kFires + " --no-simulate --fail-on warning").status, 1);

@@ -123,21 +123,6 @@ bool restricted(const Partition& p) {
          !p.deny_accounts.empty();
 }
 
-bool share_users(const Partition& a, const Partition& b) {
-  auto denies_all = [](const Partition& open, const Partition& named) {
-    return names_accounts(named) &&
-           std::all_of(named.allow_accounts.begin(), named.allow_accounts.end(), [&](const std::string& acct) {
-             return std::find(open.deny_accounts.begin(), open.deny_accounts.end(), acct) != open.deny_accounts.end();
-           });
-  };
-  if (denies_all(a, b) || denies_all(b, a)) return false;
-  if (!names_accounts(a) || !names_accounts(b)) return true;
-  // Accounts are matched by name: sub-accounts (23.02+ walks up the tree) are not expanded.
-  return std::any_of(a.allow_accounts.begin(), a.allow_accounts.end(), [&](const std::string& acct) {
-    return std::find(b.allow_accounts.begin(), b.allow_accounts.end(), acct) != b.allow_accounts.end();
-  });
-}
-
 bool schedules_jobs(const Partition& p) {
   return !p.nodes.empty() && p.state != PartitionState::kDown && p.state != PartitionState::kInactive;
 }

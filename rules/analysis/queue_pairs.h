@@ -53,8 +53,6 @@ std::string points(double v);
 
 /// AllowAccounts/AllowGroups/AllowQos (other than ALL), or DenyAccounts, set.
 bool restricted(const Partition& p);
-/// Whether some user may submit to both: unless both name accounts with none in common.
-bool share_users(const Partition& a, const Partition& b);
 /// Has nodes and is neither DOWN nor INACTIVE: it can start jobs, so it competes.
 bool schedules_jobs(const Partition& p);
 /// Whether the two partitions have a node in common.

@@ -2,7 +2,9 @@
 // Slurm orders the queue by PriorityTier before priority, so between partitions at
 // different tiers fair share and age never reorder anything; and at one tier a partition
 // term whose difference is at least the whole fair-share plus age range does the same.
-// Only pairs that compete are considered: they share nodes, or some user may use both.
+// Only pairs that compete for nodes are considered: between partitions on disjoint nodes the
+// queue order decides no start (slurmctld's main loop holds back only the failed job's
+// partition's nodes, and a backfill reservation only its own nodes), whoever the users are.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -23,7 +25,6 @@ constexpr std::size_t kEvidencePairs = 3;
 struct Dominated {
   std::uint32_t part = 0;
   bool by_tier = false;  // else by the partition term at the same tier
-  bool nodes = false;    // shares nodes (else only users)
   double gap = 0;        // partition-term points above it (same tier)
 };
 
@@ -35,35 +36,37 @@ std::vector<Dominated> dominated_by(const Config& c, const QosTable* qos, std::u
     const Partition& b = c.partitions[q];
     if (q == p || !schedules_jobs(b)) continue;
     if (a.priority_tier > b.priority_tier && meant_to_lose(c, a, b, qos)) continue;
-    const bool nodes = share_nodes(a, b);
-    if (!nodes && !share_users(a, b)) continue;
+    if (!share_nodes(a, b)) continue;
     const double gap = weight * (partition_factor(c, a) - partition_factor(c, b));
     if (a.priority_tier > b.priority_tier)
-      out.push_back({q, true, nodes, gap});
+      out.push_back({q, true, gap});
     else if (a.priority_tier == b.priority_tier && range > 0 && gap >= range)
-      out.push_back({q, false, nodes, gap});
-  }
-  // Node-sharing partitions first: they compete for the same resources.
-  std::stable_sort(out.begin(), out.end(), [](const Dominated& x, const Dominated& y) { return x.nodes > y.nodes; });
-  return out;
-}
-
-std::string names(const Config& c, const std::vector<Dominated>& d, bool by_tier, bool nodes) {
-  std::string out;
-  for (const Dominated& x : d) {
-    if (x.by_tier != by_tier || x.nodes != nodes) continue;
-    const Partition& q = c.partitions[x.part];
-    out += (out.empty() ? "" : ", ") + (by_tier ? fmt::format("{} (tier {})", q.name, q.priority_tier)
-                                                : fmt::format("{} ({} points below)", q.name, points(x.gap)));
+      out.push_back({q, false, gap});
   }
   return out;
 }
 
 std::string describe(const Config& c, const std::vector<Dominated>& d, bool by_tier) {
-  const std::string n = names(c, d, by_tier, true), u = names(c, d, by_tier, false);
-  if (!n.empty() && !u.empty()) return fmt::format("{}, which share its nodes, and {}, which share its users", n, u);
-  if (!n.empty()) return n + ", which share its nodes";
-  return u + ", which share its users";
+  std::string out;
+  for (const Dominated& x : d) {
+    if (x.by_tier != by_tier) continue;
+    const Partition& q = c.partitions[x.part];
+    out += (out.empty() ? "" : ", ") + (by_tier ? fmt::format("{} (tier {})", q.name, q.priority_tier)
+                                                : fmt::format("{} ({} points below)", q.name, points(x.gap)));
+  }
+  return out + ", which share its nodes";
+}
+
+// A test or debug partition: jobs of at most a few hours (and at most a quarter of the limit
+// of every partition it goes before). Putting those first is the usual intent, as the
+// university page the example site follows says of its *:test partitions.
+bool test_partition(const Config& c, const Partition& a, const std::vector<Dominated>& d) {
+  constexpr std::int64_t kTestMaxTime = 4 * 3600;
+  if (a.max_time <= 0 || a.max_time > kTestMaxTime) return false;  // <= 0: UNLIMITED
+  return std::all_of(d.begin(), d.end(), [&](const Dominated& x) {
+    const std::int64_t other = c.partitions[x.part].max_time;
+    return other <= 0 || a.max_time * 4 <= other;
+  });
 }
 
 // One pair's numbers, keyed "<ahead> ahead of <behind>" so the text report can print them flat.
@@ -205,6 +208,13 @@ void report(const LintContext& ctx, FindingSink& sink, std::uint32_t p, const st
   }
   add_evidence(ctx, f, p, d);
   if (term) weight_fix(ctx, f, p, d, weight, range);
+  if (!term && test_partition(c, a, d)) {
+    f.severity = Severity::kInfo;
+    f.message += fmt::format(
+        "; with MaxTime={} it is a test partition, and short test jobs going first is usually the intent, so "
+        "here it is a note (TIER003 warns if the tier starves the partitions behind it)",
+        slurm_duration(a.max_time));
+  }
 }
 
 // A higher PriorityTier is how Slurm is told that one partition comes first, so tier
