@@ -158,6 +158,39 @@ TEST(LintCli, TierAheadIsANoteForATestPartitionOnly) {
   EXPECT_EQ(production.find("test partition"), std::string::npos) << production;
 }
 
+// An UNLIMITED partition that names QOS may be capped by their MaxWall: without --qos, BF001
+// says so and its fix starts there.
+TEST(LintCli, UnlimitedPartitionNamingQosAsksForTheQosTable) {
+  const std::string conf = write_temp("bf_qos.conf",
+                                      "ClusterName=z\nSlurmctldHost=head\nSchedulerType=sched/backfill\n"
+                                      "NodeName=n[1-4] CPUs=8 RealMemory=32000\n"
+                                      "PartitionName=p Nodes=n[1-4] Default=YES MaxTime=UNLIMITED AllowQos=short,long\n"
+                                      "PartitionName=q Nodes=n[1-4] MaxTime=UNLIMITED\n");
+  const auto j = parse(run("lint " + conf + " --no-simulate --format json").out);
+  const nlohmann::json* bf = nullptr;
+  for (const auto& f : j["findings"]) {
+    if (f["code"] == "BF001") bf = &f;
+  }
+  ASSERT_NE(bf, nullptr);
+  EXPECT_NE(
+      (*bf)["message"].get<std::string>().find("may cap their jobs with MaxWall, which lint sees only with --qos"),
+      std::string::npos)
+      << (*bf)["message"];
+  EXPECT_EQ((*bf)["fix"]["description"].get<std::string>().rfind("lint with --qos to see the QOS MaxWall limits", 0),
+            0u);
+  // Without a QOS named, nothing to ask for.
+  const std::string plain = write_temp("bf_plain.conf",
+                                       "ClusterName=z\nSlurmctldHost=head\nSchedulerType=sched/backfill\n"
+                                       "NodeName=n[1-4] CPUs=8 RealMemory=32000\n"
+                                       "PartitionName=q Nodes=n[1-4] Default=YES MaxTime=UNLIMITED\n");
+  const auto k = parse(run("lint " + plain + " --no-simulate --format json").out);
+  for (const auto& f : k["findings"]) {
+    if (f["code"] == "BF001") {
+      EXPECT_EQ(f["message"].get<std::string>().find("--qos"), std::string::npos);
+    }
+  }
+}
+
 TEST(LintCli, ExitCodesFollowFailOn) {
   EXPECT_EQ(run("lint " + kFires + " --no-simulate").status, 0);  // warnings only, default --fail-on error
   EXPECT_EQ(run("lint " + kFires + " --no-simulate --fail-on warning").status, 1);

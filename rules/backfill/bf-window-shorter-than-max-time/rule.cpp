@@ -26,6 +26,7 @@ struct Short {
   std::size_t part = 0;
   std::int64_t cap = kUnlimited;  // the longest limit a job may ask for there; -1 unlimited
   std::string why;                // what sets the cap, when not MaxTime alone
+  bool qos_unseen = false;        // it names QOS whose MaxWall could cap it, and no QOS table was given
 };
 
 bool admits_qos(const Partition& p, const std::string& q) {
@@ -59,7 +60,12 @@ std::int64_t association_cap(const AssocTree& tree) {
 Short cap_of(const LintContext& ctx, std::size_t i, std::int64_t assoc_cap) {
   const Partition& p = ctx.config().partitions[i];
   Short s{i, p.max_time < 0 ? kUnlimited : p.max_time, {}};
-  if (!ctx.has_qos_table()) return s;
+  if (!ctx.has_qos_table()) {
+    const bool names_qos = !p.qos.empty() || std::any_of(p.allow_qos.begin(), p.allow_qos.end(),
+                                                         [](const std::string& q) { return !iequals(q, "ALL"); });
+    s.qos_unseen = names_qos;
+    return s;
+  }
   // The job QOS the partition admits: the longest MaxWall among them (unlimited if one has none).
   std::int64_t qos_cap = 0;
   std::string longest_qos;
@@ -172,6 +178,14 @@ void check(const LintContext& ctx, FindingSink& sink) {
                   shorts.size() == 1
                       ? fmt::format("partition {} (up to {})", first.name, limit_text(shorts.front().cap))
                       : fmt::format("{} partitions: {}", shorts.size(), join(names, ", "))));
+  // A site that caps run time with QOS MaxWall (AllowQos or a partition QOS, MaxTime left
+  // UNLIMITED) looks unlimited here without its QOS table: say so rather than guess.
+  const bool qos_unseen = std::any_of(shorts.begin(), shorts.end(), [](const Short& s) { return s.qos_unseen; });
+  if (qos_unseen) {
+    f.message +=
+        "; the QOS these partitions name may cap their jobs with MaxWall, which lint sees only with --qos "
+        "(`sacctmgr show qos -P`)";
+  }
   Location w = ctx.sched_param_loc("bf_window");
   w.note = "bf_window";
   f.related.push_back(w);
@@ -190,12 +204,12 @@ void check(const LintContext& ctx, FindingSink& sink) {
   }
   f.evidence["partitions_beyond_window"] = caps;
   if (longest <= 0) {
-    f.fix =
-        Fix{"give these partitions a MaxTime (an UNLIMITED limit cannot be planned for), then raise bf_window "
-            "to the longest of them",
-            "MaxTime",
-            "",
-            {}};
+    f.fix = Fix{std::string(qos_unseen ? "lint with --qos to see the QOS MaxWall limits; if none caps them, " : "") +
+                    "give these partitions a MaxTime (an UNLIMITED limit cannot be planned for), then raise "
+                    "bf_window to the longest of them",
+                "MaxTime",
+                "",
+                {}};
     return;
   }
   const std::int64_t minutes = (longest + 59) / 60;
