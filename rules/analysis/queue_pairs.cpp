@@ -127,6 +127,10 @@ bool schedules_jobs(const Partition& p) {
   return !p.nodes.empty() && p.state != PartitionState::kDown && p.state != PartitionState::kInactive;
 }
 
+bool takes_user_jobs(const Partition& p) {
+  return p.state == PartitionState::kUp && !p.root_only && !p.hidden && !p.req_resv;
+}
+
 bool meant_to_lose(const Config& c, const Partition& a, const Partition& b, const QosTable* qos) {
   if (c.preempt.type == "preempt/partition_prio") {
     const PreemptMode mode = b.preempt_mode ? *b.preempt_mode : c.preempt.mode;

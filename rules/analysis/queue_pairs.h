@@ -55,6 +55,9 @@ std::string points(double v);
 bool restricted(const Partition& p);
 /// Has nodes and is neither DOWN nor INACTIVE: it can start jobs, so it competes.
 bool schedules_jobs(const Partition& p);
+/// Open to ordinary user jobs: UP, and not RootOnly, Hidden or reservation-only (ReqResv,
+/// the maintenance partitions sites keep for admins).
+bool takes_user_jobs(const Partition& p);
 /// Whether the two partitions have a node in common.
 /// Partition `b` is meant to lose to the higher-tier `a`: preempt/partition_prio lets a's jobs
 /// preempt b's (b's PreemptMode is not OFF); under preempt/qos b's jobs run under a scavenger

@@ -11,6 +11,7 @@
 
 #include "analyzer/text_util.h"
 #include "rules/analysis/evidence.h"
+#include "rules/analysis/queue_pairs.h"
 #include "rules/framework/context.h"
 #include "rules/framework/fix_effect.h"
 #include "rules/framework/rule.h"
@@ -94,12 +95,6 @@ Short cap_of(const LintContext& ctx, std::size_t i, std::int64_t assoc_cap) {
   }
   s.cap = cap;
   return s;
-}
-
-// Partitions that take user jobs at all: not DOWN/DRAIN/INACTIVE, RootOnly, Hidden or
-// reservation-only (maintenance) ones.
-bool takes_user_jobs(const Partition& p) {
-  return p.state == PartitionState::kUp && !p.root_only && !p.hidden && !p.req_resv;
 }
 
 // The jobs the window left without a reservation: a backfill test found their start only past

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "rules/analysis/evidence.h"
+#include "rules/analysis/queue_pairs.h"
 #include "rules/analysis/share_stats.h"
 #include "rules/framework/context.h"
 #include "rules/framework/rule.h"
@@ -35,7 +36,9 @@ struct GpuPart {
 };
 
 std::optional<GpuPart> gpu_partition(const Config& c, const Partition& p) {
-  if (p.state != PartitionState::kUp || bills_gpus(p)) return std::nullopt;
+  // A Hidden, RootOnly or reservation-only partition (an admins' maintenance partition over
+  // every node) is not where users' GPU work is charged.
+  if (!takes_user_jobs(p) || bills_gpus(p)) return std::nullopt;
   GpuPart g{&p, {}, 0, 0};
   for (std::uint32_t n : p.nodes) {
     const std::uint64_t count = c.nodes[n].gpus();
