@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -125,6 +126,16 @@ bool restricted(const Partition& p) {
 
 bool schedules_jobs(const Partition& p) {
   return !p.nodes.empty() && p.state != PartitionState::kDown && p.state != PartitionState::kInactive;
+}
+
+bool partition_term_constant_in_tiers(const Config& c) {
+  if (c.partitions.empty() || (c.preempt.enabled() && c.preempt.mode.priority)) return false;
+  std::map<std::uint16_t, std::uint16_t> factor_of_tier;
+  for (const Partition& p : c.partitions) {
+    const auto [it, added] = factor_of_tier.emplace(p.priority_tier, p.priority_job_factor);
+    if (!added && it->second != p.priority_job_factor) return false;
+  }
+  return true;
 }
 
 bool takes_user_jobs(const Partition& p) {

@@ -55,6 +55,10 @@ std::string points(double v);
 bool restricted(const Partition& p);
 /// Has nodes and is neither DOWN nor INACTIVE: it can start jobs, so it competes.
 bool schedules_jobs(const Partition& p);
+/// Every PriorityTier holds one PriorityJobFactor (and PreemptMode=PRIORITY does not compare
+/// priorities across tiers): the partition term is a constant inside each tier and never
+/// changes the order of two jobs (TIER002's case).
+bool partition_term_constant_in_tiers(const Config& c);
 /// Open to ordinary user jobs: UP, and not RootOnly, Hidden or reservation-only (ReqResv,
 /// the maintenance partitions sites keep for admins).
 bool takes_user_jobs(const Partition& p);

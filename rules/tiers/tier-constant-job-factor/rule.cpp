@@ -38,16 +38,14 @@ std::string tier_list(const Config& c, const std::map<std::uint16_t, Tier, std::
 void check(const LintContext& ctx, FindingSink& sink) {
   const Config& c = ctx.config();
   const double weight = effective_weights(c).partition;
-  if (weight <= 0 || c.partitions.empty()) return;
   // PreemptMode=PRIORITY compares priorities across tiers: there the offset matters.
-  if (c.preempt.enabled() && c.preempt.mode.priority) return;
+  if (weight <= 0 || !partition_term_constant_in_tiers(c)) return;
   std::map<std::uint16_t, Tier, std::greater<>> tiers;
   for (std::uint32_t p = 0; p < c.partitions.size(); ++p) {
     Tier& t = tiers[c.partitions[p].priority_tier];
     t.factors.insert(c.partitions[p].priority_job_factor);
     t.parts.push_back(p);
   }
-  if (std::any_of(tiers.begin(), tiers.end(), [](const auto& t) { return t.second.factors.size() > 1; })) return;
   // All factors 0: the term is not constant but absent (PRIO003).
   if (std::all_of(c.partitions.begin(), c.partitions.end(),
                   [](const Partition& p) { return p.priority_job_factor == 0; })) {
