@@ -62,7 +62,6 @@ bool partition_term_constant_in_tiers(const Config& c);
 /// Open to ordinary user jobs: UP, and not RootOnly, Hidden or reservation-only (ReqResv,
 /// the maintenance partitions sites keep for admins).
 bool takes_user_jobs(const Partition& p);
-/// Whether the two partitions have a node in common.
 /// Partition `b` is meant to lose to the higher-tier `a`: preempt/partition_prio lets a's jobs
 /// preempt b's (b's PreemptMode is not OFF); under preempt/qos b's jobs run under a scavenger
 /// QOS (the partition QOS, or every QOS b admits, is one another QOS preempts; needs `qos`);
@@ -70,6 +69,7 @@ bool takes_user_jobs(const Partition& p);
 /// an account `a` does not name (an open partition, or another group's). Tier order is then
 /// the design.
 bool meant_to_lose(const Config& c, const Partition& a, const Partition& b, const QosTable* qos = nullptr);
+/// Whether the two partitions have a node in common.
 bool share_nodes(const Partition& a, const Partition& b);
 
 // --- snapshot analysis -----------------------------------------------------------------
