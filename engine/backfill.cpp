@@ -185,7 +185,12 @@ BackfillPass::Plan BackfillPass::plan_job(SimJob& job, const SimRecord& rec, std
     std::size_t free_nodes = 0;
     const std::int64_t later_start = scan_.narrow(start_res, end_time, avail_, free_nodes);
     if (free_nodes < rec.demand.min_nodes) {
-      if (!later_start) break;
+      if (!later_start) {
+        // No slot up to the window's end frees enough of its nodes: no reservation, as for a
+        // start past the window (unless its nodes could never hold it).
+        if (base_.count_at_least(rec.demand.min_nodes)) job.bf_beyond_window = true;
+        break;
+      }
       start_res = later_start;
       continue;
     }

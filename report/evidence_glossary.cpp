@@ -16,6 +16,7 @@ const std::map<std::string_view, std::string_view>& glossary() {
       {"adjacent_pairs_of_different_users", "of those, pairs of jobs of different users"},
       {"age", "weighted age factor: priority points for time waited, up to PriorityWeightAge at PriorityMaxAge"},
       {"assoc", "weighted association factor: the association's own Priority"},
+      {"all_job_waits", "waits of every job of the run, a job still pending counted to the end of the run"},
       {"at", "when, in seconds from the start of the simulated load"},
       {"backfill_cycles", "backfill cycles that ran in the simulation"},
       {"backfill_plans_beyond_window",

@@ -75,11 +75,16 @@ void check(const LintContext& ctx, FindingSink& sink) {
   const Config& c = ctx.config();
   if (!ctx.can_simulate()) {
     if (!ctx.wants_simulation()) return;
-    // Where the configuration is not whole (Include files not read) or defines no node, the
-    // input diagnostics (CONF011/CONF048/CONF049 on the Include, CONF047, CONF017) already carry the
-    // error: this only says what it leaves the lint without, as a note.
+    // Where the configuration is not whole (Include files not read), defines no node, or its
+    // partitions name only undefined nodes, the input diagnostics (CONF011/CONF048/CONF049 on
+    // the Include, CONF047, CONF017) already carry the error: this only says what that leaves
+    // the lint without, as a note. Without partitions, or with partitions that list no nodes,
+    // nothing else says so (Slurm accepts both): that stays a warning, with the cause named.
     const int unread = ctx.site().conf ? ctx.site().conf->unreadable_includes : 0;
+    const bool no_partition_nodes =
+        std::all_of(c.partitions.begin(), c.partitions.end(), [](const Partition& p) { return p.nodes.empty(); });
     std::string cause;
+    bool diagnosed = true;
     if (unread > 0) {
       cause = fmt::format(
           "{} Include file{} of this configuration could not be read (the Include errors say why), so "
@@ -89,14 +94,20 @@ void check(const LintContext& ctx, FindingSink& sink) {
       cause = "the configuration defines no node (CONF047); ";
     } else if (c.partitions.empty()) {
       cause = "the configuration defines no partition; ";
-    } else if (std::all_of(c.partitions.begin(), c.partitions.end(),
-                           [](const Partition& p) { return p.nodes.empty(); })) {
+      diagnosed = false;
+    } else if (no_partition_nodes && std::all_of(c.partitions.begin(), c.partitions.end(),
+                                                 [](const Partition& p) { return !p.nodes_expr.empty(); })) {
       cause = "no partition lists a node the configuration defines (CONF017); ";
+    } else if (no_partition_nodes) {
+      cause = "no partition has a node; ";
+      diagnosed = false;
+    } else {
+      diagnosed = false;
     }
     Finding& f = sink.report(ctx.conf_file(), "nothing was simulated: " + cause + ctx.scenario().load +
                                                   "; no finding rests on a simulation of this site");
     f.evidence = {{"scenario", scenario_json(ctx.scenario())}};
-    if (!cause.empty()) f.severity = Severity::kInfo;
+    if (diagnosed) f.severity = Severity::kInfo;
     return;
   }
   const Simulation* sim = ctx.simulation();

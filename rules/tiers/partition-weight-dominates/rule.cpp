@@ -3,8 +3,11 @@
 // different tiers fair share and age never reorder anything; and at one tier a partition
 // term whose difference is at least the whole fair-share plus age range does the same.
 // Only pairs that compete for nodes are considered: between partitions on disjoint nodes the
-// queue order decides no start (slurmctld's main loop holds back only the failed job's
-// partition's nodes, and a backfill reservation only its own nodes), whoever the users are.
+// queue order takes no node from either (slurmctld's main loop holds back only the failed
+// job's partition's nodes, a backfill reservation only its own nodes), whoever the users are.
+// Order there still spends shared budgets and limits first (default_queue_depth,
+// max_sched_time, bf_max_job_test, licences, association and QOS limits): other rules judge
+// those (BF002, BF003, BF005, the limits' evidence), and fair share is not what they are about.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -65,7 +68,7 @@ bool test_partition(const Config& c, const Partition& a, const std::vector<Domin
   if (a.max_time <= 0 || a.max_time > kTestMaxTime) return false;  // <= 0: UNLIMITED
   return std::all_of(d.begin(), d.end(), [&](const Dominated& x) {
     const std::int64_t other = c.partitions[x.part].max_time;
-    return other <= 0 || a.max_time * 4 <= other;
+    return other < 0 || a.max_time * 4 <= other;  // < 0: UNLIMITED
   });
 }
 
