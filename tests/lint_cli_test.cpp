@@ -186,10 +186,29 @@ TEST(LintCli, UnlimitedPartitionNamingQosAsksForTheQosTable) {
                                        "PartitionName=q Nodes=n[1-4] Default=YES MaxTime=UNLIMITED\n");
   const auto k = parse(run("lint " + plain + " --no-simulate --format json").out);
   for (const auto& f : k["findings"]) {
-    if (f["code"] == "BF001") {
-      EXPECT_EQ(f["message"].get<std::string>().find("--qos"), std::string::npos);
-    }
+    if (f["code"] != "BF001") continue;
+    EXPECT_EQ(f["message"].get<std::string>().find("--qos"), std::string::npos);
+    // No DefaultTime either: a job without --time there runs unlimited, and the fix says so.
+    EXPECT_NE(f["message"].get<std::string>().find("q sets no DefaultTime, so a job there without --time has no time "
+                                                   "limit at all"),
+              std::string::npos)
+        << f["message"];
+    EXPECT_EQ(f["fix"]["description"].get<std::string>().rfind("set a DefaultTime", 0), 0u);
   }
+  // With a DefaultTime, only jobs that ask for more are unlimited: no such clause.
+  const std::string with_default = write_temp("bf_default.conf",
+                                              "ClusterName=z\nSlurmctldHost=head\nSchedulerType=sched/backfill\n"
+                                              "NodeName=n[1-4] CPUs=8 RealMemory=32000\n"
+                                              "PartitionName=q Nodes=n[1-4] Default=YES MaxTime=UNLIMITED "
+                                              "DefaultTime=04:00:00\n");
+  const auto m = parse(run("lint " + with_default + " --no-simulate --format json").out);
+  bool seen = false;
+  for (const auto& f : m["findings"]) {
+    if (f["code"] != "BF001") continue;
+    seen = true;
+    EXPECT_EQ(f["message"].get<std::string>().find("DefaultTime"), std::string::npos) << f["message"];
+  }
+  EXPECT_TRUE(seen);
 }
 
 TEST(LintCli, ExitCodesFollowFailOn) {

@@ -197,6 +197,20 @@ void check(const LintContext& ctx, FindingSink& sink) {
         "-P`)",
         join(naming_qos, ", "), naming_qos.size() == 1 ? "names" : "name");
   }
+  // With no limit anywhere and no DefaultTime, a job that gives no --time runs unlimited
+  // (slurmctld gives it the partition's MaxTime): the usual case on small clusters, and the
+  // one a DefaultTime alone mends.
+  std::vector<std::string> no_default;
+  for (const Short& s : shorts) {
+    const Partition& p = c.partitions[s.part];
+    if (s.cap < 0 && p.default_time < 0) no_default.push_back(p.name);
+  }
+  if (!no_default.empty()) {
+    f.message += fmt::format(
+        "; {} {} no DefaultTime, so a job there without --time has no time limit at all and no window plans "
+        "around it",
+        join(no_default, ", "), no_default.size() == 1 ? "sets" : "set");
+  }
   Location w = ctx.sched_param_loc("bf_window");
   w.note = "bf_window";
   f.related.push_back(w);
@@ -216,6 +230,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
   f.evidence["partitions_beyond_window"] = caps;
   if (longest <= 0) {
     f.fix = Fix{std::string(qos_unseen ? "lint with --qos to see the QOS MaxWall limits; if none caps them, " : "") +
+                    (no_default.empty() ? "" : "set a DefaultTime (about what a typical job runs) and ") +
                     "give these partitions a MaxTime (an UNLIMITED limit cannot be planned for), then raise "
                     "bf_window to the longest of them",
                 "MaxTime",
