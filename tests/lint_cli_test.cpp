@@ -118,12 +118,13 @@ TEST(LintCli, WindowThatCostsNothingIsANote) {
 
 // A light load that never queues a job beyond the window: the note says so.
 TEST(LintCli, WindowWithNoJobPlannedBeyondItIsANote) {
-  const std::string conf = write_temp("bf_light.conf",
-                                      "ClusterName=z\nSlurmctldHost=head\nSchedulerType=sched/backfill\n"
-                                      "SelectType=select/cons_tres\nSelectTypeParameters=CR_Core_Memory\n"
-                                      "DefMemPerCPU=1000\nNodeName=n[1-64] CPUs=64 RealMemory=256000\n"
-                                      "PartitionName=short Nodes=n[1-64] Default=YES MaxTime=04:00:00\n"
-                                      "PartitionName=long Nodes=n[1-64] MaxTime=3-00:00:00\n");
+  const std::string text =
+      "ClusterName=z\nSlurmctldHost=head\nSchedulerType=sched/backfill\n"
+      "SelectType=select/cons_tres\nSelectTypeParameters=CR_Core_Memory\n"
+      "DefMemPerCPU=1000\nNodeName=n[1-64] CPUs=64 RealMemory=256000\n"
+      "PartitionName=short Nodes=n[1-64] Default=YES MaxTime=04:00:00\n"
+      "PartitionName=long Nodes=n[1-64] MaxTime=3-00:00:00\n";
+  const std::string conf = write_temp("bf_light.conf", text);
   const std::string profile =
       write_temp("bf_light.txt",
                  "seed = 3\nduration = 1-00:00:00\njobs_per_hour = 2\ncpus = 1:1\n"
@@ -139,6 +140,17 @@ TEST(LintCli, WindowWithNoJobPlannedBeyondItIsANote) {
   EXPECT_NE(f["message"].get<std::string>().find("no job was planned beyond the window, so here it is a note"),
             std::string::npos)
       << f["message"];
+  // The same with an UNLIMITED partition beside them: no window covers it, so the finding
+  // stays a warning and says the re-simulation covered the finite limits only.
+  const std::string unlimited =
+      write_temp("bf_light_unlimited.conf", text + "PartitionName=forever Nodes=n[1-64] MaxTime=UNLIMITED\n");
+  const auto k = parse(run("lint " + unlimited + " --synthetic " + profile + " --format json").out);
+  ASSERT_EQ(k["findings"].size(), 1u);
+  EXPECT_EQ(k["findings"][0]["severity"], "warning");
+  EXPECT_NE(k["findings"][0]["message"].get<std::string>().find(
+                "no job was planned beyond the window (covering the finite limits only: no window covers forever)"),
+            std::string::npos)
+      << k["findings"][0]["message"];
 }
 
 // TIER001: a debug partition (MaxTime 1 hour) ahead of batch by tier is the usual intent, a

@@ -268,10 +268,6 @@ void check(const LintContext& ctx, FindingSink& sink) {
   // design note (many sites keep the window short on purpose: each minute of it costs
   // backfill time); the fix and its trade-offs stay visible.
   if (before.waits.jobs > 0 && later.mean < 0.99 * before.waits.mean) return;
-  // An UNLIMITED partition among them is not covered by the window re-simulated: its own
-  // case (no window can plan for it) stands.
-  if (std::any_of(shorts.begin(), shorts.end(), [](const Short& s) { return s.cap < 0; })) return;
-  f.severity = Severity::kInfo;
   const std::string what = before.waits.jobs == 0 ? "no job was planned beyond the window"
                            : fix_effect(f) == FixEffect::kNone
                                ? fmt::format("a {}-minute window changed no outcome by more than 1 %", minutes)
@@ -279,6 +275,18 @@ void check(const LintContext& ctx, FindingSink& sink) {
                                      "a {}-minute window did not shorten the waits of "
                                      "the jobs the window left without a reservation",
                                      minutes);
+  // An UNLIMITED partition among them is not covered by the window re-simulated: its own
+  // case (no window can plan for it) stands, and the message says which part was measured.
+  std::vector<std::string> unlimited;
+  for (const Short& s : shorts) {
+    if (s.cap < 0) unlimited.push_back(c.partitions[s.part].name);
+  }
+  if (!unlimited.empty()) {
+    f.message += fmt::format("; on the simulated load {} (covering the finite limits only: no window covers {})", what,
+                             join(unlimited, ", "));
+    return;
+  }
+  f.severity = Severity::kInfo;
   f.message += fmt::format("; on the simulated load {}, so here it is a note", what);
 }
 
