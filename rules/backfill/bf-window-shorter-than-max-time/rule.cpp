@@ -282,8 +282,9 @@ void check(const LintContext& ctx, FindingSink& sink) {
     if (s.cap < 0) unlimited.push_back(c.partitions[s.part].name);
   }
   if (!unlimited.empty()) {
-    f.message += fmt::format("; on the simulated load {} (covering the finite limits only: no window covers {})", what,
-                             join(unlimited, ", "));
+    f.message += fmt::format(
+        "; on the simulated load {} (covering the finite limits only: no window covers {} until {} a MaxTime)", what,
+        join(unlimited, ", "), unlimited.size() == 1 ? "it has" : "they have");
     return;
   }
   f.severity = Severity::kInfo;
