@@ -175,6 +175,20 @@ TEST(MiniSlurmEngineGolden, BackfillStartsTheJobsRealBackfillStarted) {
   }
 }
 
+// backfill_limits: real backfill gave BIG (job 2) no reservation, its earliest start (F1's
+// limit end, then W's) lying beyond bf_window=2, and backfilled W and X ahead of it (the
+// capture's README). The engine marks BIG as a job the window left unplanned (what BF001
+// follows) and no job that started at once.
+TEST(MiniSlurmEngineGolden, TheJobRealBackfillLeftUnplannedIsMarkedBeyondTheWindow) {
+  Scenario s(kGolden / "mini_slurm_engine/backfill_limits");
+  engine::SimResult r = engine::Simulator(s.site, {}).run(s.jobs);
+  std::map<std::uint32_t, bool> beyond;
+  for (const engine::SimJob& j : r.jobs) beyond[j.req.id] = j.bf_beyond_window;
+  EXPECT_TRUE(beyond[2]);
+  for (std::uint32_t id : {1U, 3U, 5U, 6U}) EXPECT_FALSE(beyond[id]) << "job " << id;
+  EXPECT_GT(r.counters.bf_no_resv_beyond_window, 0U);
+}
+
 TEST(MiniSlurmEngineGolden, PendingReasonsFollowSqueue) {
   // The Reasons squeue printed while each job pended, in order, from the 1 Hz poll.
   const char* scenarios[] = {"mini_slurm_engine/tier_and_blocked_partition", "mini_slurm_engine/backfill_reservation",
