@@ -139,7 +139,7 @@ bool partition_term_constant_in_tiers(const Config& c) {
 }
 
 bool takes_user_jobs(const Partition& p) {
-  return p.state == PartitionState::kUp && !p.root_only && !p.hidden && !p.req_resv;
+  return p.state == PartitionState::kUp && !p.root_only && !p.req_resv && !(p.hidden && restricted(p));
 }
 
 bool meant_to_lose(const Config& c, const Partition& a, const Partition& b, const QosTable* qos) {

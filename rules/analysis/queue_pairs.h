@@ -59,8 +59,9 @@ bool schedules_jobs(const Partition& p);
 /// priorities across tiers): the partition term is a constant inside each tier and never
 /// changes the order of two jobs (TIER002's case).
 bool partition_term_constant_in_tiers(const Config& c);
-/// Open to ordinary user jobs: UP, and not RootOnly, Hidden or reservation-only (ReqResv,
-/// the maintenance partitions sites keep for admins).
+/// Open to ordinary user jobs: UP, not RootOnly or reservation-only (ReqResv), and not Hidden
+/// with AllowAccounts/AllowGroups/AllowQos restricting it (the maintenance partitions sites
+/// keep for admins). Hidden alone only keeps a partition out of listings: users may submit.
 bool takes_user_jobs(const Partition& p);
 /// Partition `b` is meant to lose to the higher-tier `a`: preempt/partition_prio lets a's jobs
 /// preempt b's (b's PreemptMode is not OFF); under preempt/qos b's jobs run under a scavenger

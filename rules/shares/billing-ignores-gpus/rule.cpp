@@ -36,11 +36,8 @@ struct GpuPart {
 };
 
 std::optional<GpuPart> gpu_partition(const Config& c, const Partition& p) {
-  // A RootOnly or reservation-only partition, or a Hidden one restricted to some accounts or
-  // QOS (an admins' maintenance partition over every node), is not where users' GPU work is
-  // charged. Hidden alone only keeps it out of listings: users may still submit there.
-  if (p.state != PartitionState::kUp || p.root_only || p.req_resv || (p.hidden && restricted(p)) || bills_gpus(p))
-    return std::nullopt;
+  // An admins' maintenance partition over every node is not where users' GPU work is charged.
+  if (!takes_user_jobs(p) || bills_gpus(p)) return std::nullopt;
   GpuPart g{&p, {}, 0, 0};
   for (std::uint32_t n : p.nodes) {
     const std::uint64_t count = c.nodes[n].gpus();
