@@ -225,6 +225,26 @@ TEST(LintCli, UnlimitedPartitionNamingQosAsksForTheQosTable) {
   EXPECT_TRUE(seen);
 }
 
+// A partition whose BF001 is suppressed (its long jobs best-effort by design) gives no
+// evidence either: its jobs leave the unplanned set (31 -> 25 on this fixture).
+TEST(LintCli, SuppressedPartitionsJobsAreNoBf001Evidence) {
+  std::ifstream in(kFires);
+  std::string text, line;
+  while (std::getline(in, line)) {
+    if (line.rfind("PartitionName=forever", 0) == 0) text += "# slurm-advisor: disable=BF001\n";
+    text += line + "\n";
+  }
+  auto unplanned = [&](const std::string& conf) {
+    const auto j = parse(run("lint " + conf + " --format json").out);
+    for (const auto& f : j["findings"]) {
+      if (f["code"] == "BF001") return f["evidence"]["metrics"]["unplanned_job_waits"]["jobs"].get<int>();
+    }
+    return -1;
+  };
+  EXPECT_EQ(unplanned(kFires), 31);
+  EXPECT_EQ(unplanned(write_temp("bf_suppressed.conf", text)), 25);
+}
+
 TEST(LintCli, ExitCodesFollowFailOn) {
   EXPECT_EQ(run("lint " + kFires + " --no-simulate").status, 0);  // warnings only, default --fail-on error
   EXPECT_EQ(run("lint " + kFires + " --no-simulate --fail-on warning").status, 1);

@@ -108,11 +108,12 @@ struct Unplanned {
   std::vector<const engine::SimJob*> worst;
 };
 
-Unplanned unplanned_jobs(const Simulation& sim) {
+Unplanned unplanned_jobs(const Simulation& sim, const std::vector<char>& best_effort) {
   Unplanned out;
   std::vector<double> w;
   for (const engine::SimJob& j : sim.result.jobs) {
-    if (!j.bf_beyond_window) continue;
+    // A job of a partition whose long jobs the site marked best-effort is no evidence.
+    if (!j.bf_beyond_window || j.recs.empty() || best_effort[j.run_or_first_rec().part]) continue;
     w.push_back(static_cast<double>(wait_of(sim, j)));
     out.ids.push_back(j.req.id);
     out.worst.push_back(&j);
@@ -161,12 +162,16 @@ void check(const LintContext& ctx, FindingSink& sink) {
   const std::int64_t window = c.scheduler.bf_window;
   const std::int64_t assoc_cap = ctx.tree() ? association_cap(*ctx.tree()) : kUnlimited;
   std::vector<Short> shorts;
+  std::vector<char> best_effort(c.partitions.size(), 0);
   for (std::size_t i = 0; i < c.partitions.size(); ++i) {
     const Partition& p = c.partitions[i];
     if (!takes_user_jobs(p)) continue;
     Short s = cap_of(ctx, i, assoc_cap);
     if (s.cap >= 0 && s.cap <= window) continue;
-    if (ctx.suppressions().suppressed("BF001", ctx.conf_loc(p.loc))) continue;  // marked as deliberate there
+    if (ctx.suppressions().suppressed("BF001", ctx.conf_loc(p.loc))) {  // marked as deliberate there
+      best_effort[i] = 1;
+      continue;
+    }
     shorts.push_back(std::move(s));
   }
   if (shorts.empty()) return;
@@ -250,7 +255,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
               {}};
   const Simulation* sim = ctx.simulation();
   if (!sim) return;
-  const Unplanned before = unplanned_jobs(*sim);
+  const Unplanned before = unplanned_jobs(*sim, best_effort);
   nlohmann::json static_part = f.evidence;
   f.evidence = simulated_evidence(*sim);
   f.evidence["partitions_beyond_window"] = static_part["partitions_beyond_window"];
