@@ -74,6 +74,11 @@ void print_explanation(std::ostream& out, const engine::Explanation& e) {
     if (!s.detail.empty()) out << ": " << s.detail;
     out << '\n';
   }
+  // The window's part in it (BF001): no reservation held its place then.
+  if (j.bf_beyond_window) {
+    out << "\nBackfill found no start for it within bf_window at least once, so it held no reservation then and "
+           "smaller jobs could start ahead of it (BF001)\n";
+  }
   if (!e.what_ifs.empty()) out << "\nWhat if (each a fresh simulation with one change):\n";
   for (const engine::WhatIf& w : e.what_ifs) {
     if (w.start == engine::kNoTime) {
@@ -113,6 +118,7 @@ nlohmann::json explanation_json(const engine::Explanation& e) {
           {"rejected",
            j.state == engine::JobState::kRejected ? nlohmann::json(j.rare.get().reject_reason) : nlohmann::json()},
           {"intervals", spans},
+          {"beyond_bf_window", j.bf_beyond_window},
           {"what_if", what_ifs}};
 }
 

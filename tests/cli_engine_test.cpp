@@ -136,10 +136,15 @@ TEST(CliEngine, SqueueListsTheQueueAsSqueuePrintsIt) {
   EXPECT_NE(j.out.find("\"reason\""), std::string::npos);
 }
 
+// A captured engine scenario as the command-line inputs of its replay.
+std::string captured_site(const std::string& scenario) {
+  const std::string g = std::string(SA_SOURCE_DIR) + "/tests/golden/mini_slurm_engine/" + scenario + "/";
+  return g + "slurm.conf --assoc " + g + "assoc.cfg --qos " + g + "qos.psv --workload " + g +
+         "sacct.psv --slurm-version 22.05";
+}
+
 TEST(CliEngine, ExplainTextJsonAndUnknownJob) {
-  const std::string g = std::string(SA_SOURCE_DIR) + "/tests/golden/mini_slurm_engine/tier_and_blocked_partition/";
-  const std::string site = g + "slurm.conf --assoc " + g + "assoc.cfg --qos " + g + "qos.psv --workload " + g +
-                           "sacct.psv --slurm-version 22.05";
+  const std::string site = captured_site("tier_and_blocked_partition");
   CommandResult t = run("explain 5 " + site);
   EXPECT_EQ(t.status, 0);
   EXPECT_NE(t.out.find("Job 5: user simu5, account chem, QOS high, partition wide"), std::string::npos) << t.out;
@@ -150,6 +155,19 @@ TEST(CliEngine, ExplainTextJsonAndUnknownJob) {
   EXPECT_NE(j.out.find("\"intervals\""), std::string::npos);
   EXPECT_EQ(run("explain 999 " + site).status, 2);
   EXPECT_EQ(run("explain x " + site).status, 2);
+}
+
+// The real backfill_limits run: BIG (job 2) got no reservation, its earliest start lying
+// beyond bf_window=2, and explain says so; job 3, backfilled at once, does not carry it.
+TEST(CliEngine, ExplainSaysWhenBackfillFoundNoStartWithinTheWindow) {
+  const std::string site = captured_site("backfill_limits") + " --no-what-if";
+  CommandResult big = run("explain 2 " + site);
+  EXPECT_EQ(big.status, 0);
+  EXPECT_NE(big.out.find("Backfill found no start for it within bf_window at least once"), std::string::npos)
+      << big.out;
+  CommandResult w = run("explain 3 " + site + " --format json");
+  EXPECT_EQ(w.status, 0);
+  EXPECT_NE(w.out.find("\"beyond_bf_window\": false"), std::string::npos) << w.out;
 }
 
 TEST(CliEngine, UsageErrorsExitTwo) {
