@@ -24,6 +24,15 @@ const std::string kFires =
 
 nlohmann::json parse(const std::string& text) { return nlohmann::json::parse(text, nullptr, false); }
 
+// The report's finding with this code (the last, if several), or nullptr.
+const nlohmann::json* finding_of(const nlohmann::json& report, const std::string& code) {
+  const nlohmann::json* out = nullptr;
+  for (const auto& f : report["findings"]) {
+    if (f["code"] == code) out = &f;
+  }
+  return out;
+}
+
 nlohmann::json load_json(const std::string& path) {
   std::ifstream in(path);
   return nlohmann::json::parse(in, nullptr, false);
@@ -98,10 +107,7 @@ TEST(LintCli, WindowThatCostsNothingIsANote) {
                site + "sshare_usage.psv --format json");
   ASSERT_EQ(r.status, 0);
   const auto j = parse(r.out);
-  const nlohmann::json* bf = nullptr;
-  for (const auto& f : j["findings"]) {
-    if (f["code"] == "BF001") bf = &f;
-  }
+  const nlohmann::json* bf = finding_of(j, "BF001");
   ASSERT_NE(bf, nullptr);
   EXPECT_EQ((*bf)["severity"], "info");
   EXPECT_NE((*bf)["message"].get<std::string>().find(
@@ -161,10 +167,8 @@ TEST(LintCli, TierAheadIsANoteForATestPartitionOnly) {
   const std::string dir = std::string(SA_SOURCE_DIR) + "/rules/tiers/partition-weight-dominates/fires/";
   auto severity = [&](const std::string& name) {
     const auto j = parse(run("lint " + dir + name + ".conf --assoc " + dir + name + ".assoc.cfg --format json").out);
-    for (const auto& f : j["findings"]) {
-      if (f["code"] == "TIER001") return f["severity"].get<std::string>() + " " + f["message"].get<std::string>();
-    }
-    return std::string("none");
+    const nlohmann::json* f = finding_of(j, "TIER001");
+    return f ? (*f)["severity"].get<std::string>() + " " + (*f)["message"].get<std::string>() : std::string("none");
   };
   const std::string debug = severity("tier"), production = severity("tier_production");
   EXPECT_EQ(debug.rfind("info ", 0), 0u) << debug;
@@ -176,53 +180,40 @@ TEST(LintCli, TierAheadIsANoteForATestPartitionOnly) {
 // An UNLIMITED partition that names QOS may be capped by their MaxWall: without --qos, BF001
 // says so and its fix starts there.
 TEST(LintCli, UnlimitedPartitionNamingQosAsksForTheQosTable) {
-  const std::string conf = write_temp("bf_qos.conf",
-                                      "ClusterName=z\nSlurmctldHost=head\nSchedulerType=sched/backfill\n"
-                                      "NodeName=n[1-4] CPUs=8 RealMemory=32000\n"
-                                      "PartitionName=p Nodes=n[1-4] Default=YES MaxTime=UNLIMITED AllowQos=short,long\n"
-                                      "PartitionName=q Nodes=n[1-4] MaxTime=UNLIMITED\n");
-  const auto j = parse(run("lint " + conf + " --no-simulate --format json").out);
-  const nlohmann::json* bf = nullptr;
-  for (const auto& f : j["findings"]) {
-    if (f["code"] == "BF001") bf = &f;
-  }
-  ASSERT_NE(bf, nullptr);
-  EXPECT_NE(
-      (*bf)["message"].get<std::string>().find("may cap their jobs with MaxWall, which lint sees only with --qos"),
-      std::string::npos)
-      << (*bf)["message"];
-  EXPECT_EQ((*bf)["fix"]["description"].get<std::string>().rfind("lint with --qos to see the QOS MaxWall limits", 0),
-            0u);
+  const std::string head =
+      "ClusterName=z\nSlurmctldHost=head\nSchedulerType=sched/backfill\nNodeName=n[1-4] CPUs=8 RealMemory=32000\n";
+  auto bf001 = [](const std::string& conf) {
+    const auto j = parse(run("lint " + conf + " --no-simulate --format json").out);
+    const nlohmann::json* f = finding_of(j, "BF001");
+    return f ? *f : nlohmann::json();
+  };
+  const nlohmann::json qos =
+      bf001(write_temp("bf_qos.conf", head + "PartitionName=p Nodes=n[1-4] Default=YES "
+                                             "MaxTime=UNLIMITED AllowQos=short,long\n"
+                                             "PartitionName=q Nodes=n[1-4] MaxTime=UNLIMITED\n"));
+  ASSERT_FALSE(qos.is_null());
+  EXPECT_NE(qos["message"].get<std::string>().find("may cap their jobs with MaxWall, which lint sees only with --qos"),
+            std::string::npos)
+      << qos["message"];
+  EXPECT_EQ(qos["fix"]["description"].get<std::string>().rfind("lint with --qos to see the QOS MaxWall limits", 0), 0u);
   // Without a QOS named, nothing to ask for.
-  const std::string plain = write_temp("bf_plain.conf",
-                                       "ClusterName=z\nSlurmctldHost=head\nSchedulerType=sched/backfill\n"
-                                       "NodeName=n[1-4] CPUs=8 RealMemory=32000\n"
-                                       "PartitionName=q Nodes=n[1-4] Default=YES MaxTime=UNLIMITED\n");
-  const auto k = parse(run("lint " + plain + " --no-simulate --format json").out);
-  for (const auto& f : k["findings"]) {
-    if (f["code"] != "BF001") continue;
-    EXPECT_EQ(f["message"].get<std::string>().find("--qos"), std::string::npos);
-    // No DefaultTime either: a job without --time there runs unlimited, and the fix says so.
-    EXPECT_NE(f["message"].get<std::string>().find("q sets no DefaultTime, so a job there without --time has no time "
-                                                   "limit at all"),
-              std::string::npos)
-        << f["message"];
-    EXPECT_EQ(f["fix"]["description"].get<std::string>().rfind("set a DefaultTime", 0), 0u);
-  }
+  const nlohmann::json plain =
+      bf001(write_temp("bf_plain.conf", head + "PartitionName=q Nodes=n[1-4] Default=YES MaxTime=UNLIMITED\n"));
+  ASSERT_FALSE(plain.is_null());
+  EXPECT_EQ(plain["message"].get<std::string>().find("--qos"), std::string::npos);
+  // No DefaultTime either: a job without --time there runs unlimited, and the fix says so.
+  EXPECT_NE(plain["message"].get<std::string>().find("q sets no DefaultTime, so a job there without --time has no "
+                                                     "time limit at all"),
+            std::string::npos)
+      << plain["message"];
+  EXPECT_EQ(plain["fix"]["description"].get<std::string>().rfind("set a DefaultTime", 0), 0u);
   // With a DefaultTime, only jobs that ask for more are unlimited: no such clause.
-  const std::string with_default = write_temp("bf_default.conf",
-                                              "ClusterName=z\nSlurmctldHost=head\nSchedulerType=sched/backfill\n"
-                                              "NodeName=n[1-4] CPUs=8 RealMemory=32000\n"
-                                              "PartitionName=q Nodes=n[1-4] Default=YES MaxTime=UNLIMITED "
-                                              "DefaultTime=04:00:00\n");
-  const auto m = parse(run("lint " + with_default + " --no-simulate --format json").out);
-  bool seen = false;
-  for (const auto& f : m["findings"]) {
-    if (f["code"] != "BF001") continue;
-    seen = true;
-    EXPECT_EQ(f["message"].get<std::string>().find("DefaultTime"), std::string::npos) << f["message"];
-  }
-  EXPECT_TRUE(seen);
+  const nlohmann::json with_default =
+      bf001(write_temp("bf_default.conf", head + "PartitionName=q Nodes=n[1-4] Default=YES MaxTime=UNLIMITED "
+                                                 "DefaultTime=04:00:00\n"));
+  ASSERT_FALSE(with_default.is_null());
+  EXPECT_EQ(with_default["message"].get<std::string>().find("DefaultTime"), std::string::npos)
+      << with_default["message"];
 }
 
 // A partition whose BF001 is suppressed (its long jobs best-effort by design) gives no
@@ -236,10 +227,8 @@ TEST(LintCli, SuppressedPartitionsJobsAreNoBf001Evidence) {
   }
   auto unplanned = [&](const std::string& conf) {
     const auto j = parse(run("lint " + conf + " --format json").out);
-    for (const auto& f : j["findings"]) {
-      if (f["code"] == "BF001") return f["evidence"]["metrics"]["unplanned_job_waits"]["jobs"].get<int>();
-    }
-    return -1;
+    const nlohmann::json* f = finding_of(j, "BF001");
+    return f ? (*f)["evidence"]["metrics"]["unplanned_job_waits"]["jobs"].get<int>() : -1;
   };
   EXPECT_EQ(unplanned(kFires), 31);
   EXPECT_EQ(unplanned(write_temp("bf_suppressed.conf", text)), 25);
@@ -434,9 +423,7 @@ TEST(LoadCli, ARecordedLoadTheSiteRefusesGetsLoad001WithSlurmsMessage) {
   const auto& load = j["summary"]["load"];
   EXPECT_EQ(load["started"], 0);
   EXPECT_EQ(load["partitions"][0]["refused_reasons"]["Invalid qos specification"], load["offered"]);
-  bool load001 = false;
-  for (const auto& f : j["findings"]) load001 = load001 || f["code"] == "LOAD001";
-  EXPECT_TRUE(load001);
+  EXPECT_NE(finding_of(j, "LOAD001"), nullptr);
 }
 
 // "Nothing was simulated" names a cause an input diagnostic already gives, as a note; on a
@@ -464,10 +451,7 @@ TEST(LoadCli, NothingSimulatedNamesTheInputsCauseAsANote) {
   for (const Case& c : cases) {
     const auto j = parse(run("lint " + write_temp(c.name, c.text) + " --format json").out);
     ASSERT_FALSE(j.is_discarded()) << c.name;
-    const nlohmann::json* load = nullptr;
-    for (const auto& f : j["findings"]) {
-      if (f["code"] == "LOAD001") load = &f;
-    }
+    const nlohmann::json* load = finding_of(j, "LOAD001");
     ASSERT_NE(load, nullptr) << c.name;
     EXPECT_EQ((*load)["severity"], c.severity) << c.name;
     EXPECT_NE((*load)["message"].get<std::string>().find(c.cause), std::string::npos) << (*load)["message"];

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "analyzer/text_util.h"
+#include "rules/analysis/backfill_stats.h"
 #include "rules/analysis/evidence.h"
 #include "rules/analysis/queue_pairs.h"
 #include "rules/framework/context.h"
@@ -104,22 +105,20 @@ Short cap_of(const LintContext& ctx, std::size_t i, std::int64_t assoc_cap) {
 // queue behind long runs. The same job ids are followed into the re-simulation.
 struct Unplanned {
   engine::WaitStats waits;
-  std::vector<std::uint32_t> ids;  // ascending
-  std::vector<const engine::SimJob*> worst;
+  std::vector<std::uint32_t> ids;            // ascending
+  std::vector<const engine::SimJob*> worst;  // longest waits first, at most five
 };
 
 Unplanned unplanned_jobs(const Simulation& sim, const std::vector<char>& best_effort) {
   Unplanned out;
-  std::vector<double> w;
   for (const engine::SimJob& j : sim.result.jobs) {
     // A job of a partition whose long jobs the site marked best-effort is no evidence.
     if (!j.bf_beyond_window || j.recs.empty() || best_effort[j.run_or_first_rec().part]) continue;
-    w.push_back(static_cast<double>(wait_of(sim, j)));
     out.ids.push_back(j.req.id);
     out.worst.push_back(&j);
   }
   std::sort(out.ids.begin(), out.ids.end());
-  out.waits = wait_stats(std::move(w));
+  out.waits = wait_stats(sim, out.worst);
   std::stable_sort(out.worst.begin(), out.worst.end(),
                    [&](auto* a, auto* b) { return wait_of(sim, *a) > wait_of(sim, *b); });
   if (out.worst.size() > 5) out.worst.resize(5);
@@ -128,27 +127,18 @@ Unplanned unplanned_jobs(const Simulation& sim, const std::vector<char>& best_ef
 
 // The waits of the given jobs (ascending ids) in another run of the same load.
 engine::WaitStats waits_of(const Simulation& sim, const std::vector<std::uint32_t>& ids) {
-  std::vector<double> w;
+  std::vector<const engine::SimJob*> jobs;
   for (const engine::SimJob& j : sim.result.jobs) {
-    if (std::binary_search(ids.begin(), ids.end(), j.req.id)) w.push_back(static_cast<double>(wait_of(sim, j)));
+    if (std::binary_search(ids.begin(), ids.end(), j.req.id)) jobs.push_back(&j);
   }
-  return wait_stats(std::move(w));
-}
-
-// Every job's wait on the same footing as the unplanned jobs' (wait_of: one still pending
-// counts to the end of the run), so the two can be read side by side.
-engine::WaitStats all_waits(const Simulation& sim) {
-  std::vector<double> w;
-  for (const engine::SimJob& j : sim.result.jobs) {
-    if (j.recs.empty() || j.state == engine::JobState::kRejected) continue;
-    w.push_back(static_cast<double>(wait_of(sim, j)));
-  }
-  return wait_stats(std::move(w));
+  return wait_stats(sim, jobs);
 }
 
 nlohmann::json run_metrics(const Simulation& sim, const engine::WaitStats& unplanned) {
   return {{"unplanned_job_waits", wait_json(unplanned)},
-          {"all_job_waits", wait_json(all_waits(sim))},
+          // Every job's wait on the unplanned jobs' footing (one still pending counts to the
+          // end of the run), so the two read side by side.
+          {"all_job_waits", wait_json(wait_stats(sim, longest_waits(sim)))},
           {"utilization", sim.metrics.utilization},
           {"pending_at_end", sim.metrics.pending_at_end},
           {"backfill_plans_beyond_window", sim.result.counters.bf_no_resv_beyond_window}};
