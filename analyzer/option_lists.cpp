@@ -43,9 +43,7 @@ void lint_list(const ValueRef& ref, ListRule rule, const SlurmVersion& version, 
       if (matches) continue;
     }
     std::string guess = closest_match(name, valid);
-    std::string why = known ? fmt::format(" in Slurm {} (it exists in {} to {})", version.to_string(),
-                                          known->since.to_string(), known->until.to_string())
-                            : "";
+    std::string why = known ? fmt::format(" in Slurm {} ({})", version.to_string(), known->text()) : "";
     // A word of another key (SlurmctldParameters=bf_continue) gets that key, not a look-alike.
     const std::string hint = known ? "" : words.elsewhere_hint(name, ref.key, version);
     std::string suggestion = guess.empty() || !hint.empty() ? "" : fmt::format("; did you mean '{}'?", guess);

@@ -35,9 +35,7 @@ void lint_substring_words(const ValueRef& ref, const std::string& family, const 
     if (known && known->covers(version)) continue;
     const std::string hint = known ? "" : words.elsewhere_hint(word, family, version);
     std::string guess = hint.empty() ? closest_match(word, valid) : "";
-    std::string why = known ? fmt::format(" in Slurm {} (it exists in {}-{})", version.to_string(),
-                                          known->since.to_string(), known->until.to_string())
-                            : "";
+    std::string why = known ? fmt::format(" in Slurm {} ({})", version.to_string(), known->text()) : "";
     sink.warning(
         code, ref.loc,
         fmt::format("unknown {} word '{}'{}: Slurm matches these words by substring and "

@@ -44,6 +44,12 @@ bool VersionRange::covers(const SlurmVersion& version) const {
   return !(v < since) && (open_ended || !(until < v));
 }
 
+std::string VersionRange::text() const {
+  if (open_ended) return fmt::format("it is new in {}", since.to_string());
+  if (since == kOldestKnownVersion) return fmt::format("it was removed after {}", until.to_string());
+  return fmt::format("it exists in {} to {}", since.to_string(), until.to_string());
+}
+
 std::string SlurmVersion::to_string() const { return fmt::format("{}.{:02}", major, minor); }
 
 }  // namespace sa

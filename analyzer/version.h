@@ -32,6 +32,9 @@ struct VersionRange {
   /// than every released table.
   static VersionRange from_table(const std::string& since, const std::string& until);
   bool covers(const SlurmVersion& version) const;  // by major.minor
+  /// The range in words: "it was removed after 20.11" (the tables start at 20.11, so an
+  /// earlier start is unknown), "it is new in 23.02", "it exists in 21.08 to 23.02".
+  std::string text() const;
 };
 
 /// The version assumed when the user gives none; printed in every report.

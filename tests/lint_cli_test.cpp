@@ -438,6 +438,9 @@ TEST(LoadCli, NothingSimulatedNamesTheInputsCauseAsANote) {
        "1 Include file of this configuration could not be read (the Include errors say why)"},
       {"no_nodes.conf", head + "PartitionName=p Nodes=ALL Default=YES\n", "info",
        "the configuration defines no node (CONF047)"},
+      // Dynamic nodes (slurmd -Z): no CONF047, so the cause is not one.
+      {"dynamic_nodes.conf", head + "MaxNodeCount=100\nPartitionName=p Nodes=ALL Default=YES\n", "info",
+       "its nodes register dynamically (MaxNodeCount=100, slurmd -Z), so slurm.conf defines none to simulate"},
       {"undefined_nodes.conf", head + "NodeName=n[1-2] CPUs=4 RealMemory=1000\nPartitionName=p Nodes=m1\n", "info",
        "no partition lists a node the configuration defines (CONF017)"},
       {"all_down.conf", head + "NodeName=n[1-2] CPUs=4 RealMemory=1000\nPartitionName=p Nodes=n[1-2] State=DOWN\n",

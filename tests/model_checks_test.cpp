@@ -23,6 +23,18 @@ TEST(Checks, ExactOptionListsAreFatal) {
   auto old_slurm =
       test::analyze("ClusterName=c\nSlurmctldHost=h\nNodeName=n RealMemory=9\nTaskPluginParam=Sched\n", "20.11");
   EXPECT_EQ(test::count(*old_slurm, "CONF019"), 0);
+  // The word tables start at 20.11, so a word gone after it is said to be removed, not to
+  // "exist in 20.11 to 20.11"; a word too new for the version checked says where it begins.
+  const Diagnostic* sched = test::first(*a, "CONF019");
+  ASSERT_TRUE(sched);
+  EXPECT_NE(sched->message.find("'Sched' in Slurm 24.05 (it was removed after 20.11)"), std::string::npos)
+      << sched->message;
+  auto newer =
+      test::analyze("ClusterName=c\nSlurmctldHost=h\nNodeName=n RealMemory=9\nPrologFlags=RunInJob\n", "22.05");
+  const Diagnostic* run_in_job = test::first(*newer, "CONF019");
+  ASSERT_TRUE(run_in_job);
+  EXPECT_NE(run_in_job->message.find("word 'RunInJob' in Slurm 22.05 (it is new in 24.05)"), std::string::npos)
+      << run_in_job->message;
 }
 
 TEST(Checks, AccountingStorageEnforceBecameExactIn2108) {

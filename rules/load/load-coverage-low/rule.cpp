@@ -90,6 +90,11 @@ void check(const LintContext& ctx, FindingSink& sink) {
           "{} Include file{} of this configuration could not be read (the Include errors say why), so "
           "its model may lack nodes and partitions; ",
           unread, unread == 1 ? "" : "s");
+    } else if (c.nodes.empty() && c.setting("MaxNodeCount")) {
+      // Dynamic nodes (slurmd -Z) register at run time: no defect, and nothing to simulate.
+      cause = fmt::format(
+          "its nodes register dynamically (MaxNodeCount={}, slurmd -Z), so slurm.conf defines none to simulate; ",
+          c.setting("MaxNodeCount")->value);
     } else if (c.nodes.empty()) {
       cause = "the configuration defines no node (CONF047); ";
     } else if (c.partitions.empty()) {
