@@ -118,7 +118,8 @@ void note_other_role(const LoadedConf& loaded, Analysis& a, const AnalyzeOptions
       break;
     case ConfRole::kFragment:
       a.diagnostics.note("CONF052", top,
-                         "this file has only NodeName and PartitionName lines (no ClusterName, no SlurmctldHost): "
+                         "this file has only node and partition lines (NodeName, PartitionName, GresTypes; no "
+                         "ClusterName, no SlurmctldHost): "
                          "it reads as a part that a slurm.conf Includes, and lint checks and simulates a whole "
                          "configuration",
                          "lint the slurm.conf that Includes it");

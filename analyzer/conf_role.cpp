@@ -44,7 +44,7 @@ bool cgroup_key(std::string_view k) {
 }  // namespace
 
 ConfRole sniff_conf_role(const LoadedConf& loaded) {
-  std::size_t lines = 0, fragment = 0, gres = 0, topology = 0, cgroup = 0;
+  std::size_t lines = 0, fragment = 0, gres = 0, topology = 0, cgroup = 0, gres_types = 0;
   for (const ConfLine& line : loaded.lines) {
     if (line.is_include || line.pairs.empty()) continue;
     ++lines;
@@ -53,6 +53,8 @@ ConfRole sniff_conf_role(const LoadedConf& loaded) {
       ++gres;
     else if (fragment_key(first))
       ++fragment;
+    else if (iequals(first, "GresTypes"))  // node files often declare the GRES their lines name
+      ++gres_types;
     topology += topology_key(first);
     cgroup += cgroup_key(first);
   }
@@ -60,7 +62,7 @@ ConfRole sniff_conf_role(const LoadedConf& loaded) {
   if (gres == lines) return ConfRole::kGres;
   if (topology == lines) return ConfRole::kTopology;
   if (cgroup == lines) return ConfRole::kCgroup;
-  if (fragment == lines) return ConfRole::kFragment;
+  if (fragment > 0 && fragment + gres_types == lines) return ConfRole::kFragment;
   return ConfRole::kWhole;
 }
 

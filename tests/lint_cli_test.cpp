@@ -122,6 +122,37 @@ TEST(LintCli, WindowThatCostsNothingIsANote) {
   EXPECT_EQ(e["fix_resimulated"]["backfill_plans_beyond_window"], 0);
 }
 
+// A real config (TalTech's) where the wider window leaves the unplanned jobs' waits alone and
+// only trades other outcomes (mean and p95 a little better, the median and max worse): the
+// note suggests no fix and keeps the re-simulation as evidence.
+TEST(LintCli, WindowWhoseFixOnlyTradesOutcomesSuggestsNoFix) {
+  const std::string conf = std::string(SA_SHARED_DIR) + "/corpora/slurm/eix-1eq0__TalTech__files_slurm.conf";
+  if (!std::ifstream(conf)) GTEST_SKIP() << "no corpora beside the project";
+  const auto j = parse(run("lint " + conf + " --format json").out);
+  const nlohmann::json* bf = finding_of(j, "BF001");
+  ASSERT_NE(bf, nullptr);
+  EXPECT_EQ((*bf)["severity"], "info");
+  EXPECT_FALSE(bf->contains("fix"));
+  const auto& e = (*bf)["evidence"];
+  EXPECT_EQ(e["fix_effect"], "mixed");
+  EXPECT_NE(e["fix_not_suggested"].get<std::string>().find("only traded other outcomes"), std::string::npos)
+      << e["fix_not_suggested"];
+  EXPECT_EQ(e["fix_resimulated"]["unplanned_job_waits"]["jobs"], e["metrics"]["unplanned_job_waits"]["jobs"]);
+}
+
+// TIER002 on a site with one PriorityTier has no tier order to point to in its fix.
+TEST(LintCli, OneTierConstantPartitionTermFixNamesNoTierOrder) {
+  const std::string conf = std::string(SA_SOURCE_DIR) + "/rules/tiers/tier-constant-job-factor/fires/";
+  for (const char* name : {"default_factor.conf", "tiers.conf"}) {
+    const auto j = parse(run("lint " + conf + name + " --no-simulate --format json").out);
+    const nlohmann::json* f = finding_of(j, "TIER002");
+    ASSERT_NE(f, nullptr) << name;
+    const bool mentions =
+        (*f)["fix"]["description"].get<std::string>().find("PriorityTier already orders") != std::string::npos;
+    EXPECT_EQ(mentions, std::string(name) == "tiers.conf") << name << ": " << (*f)["fix"]["description"];
+  }
+}
+
 // A light load that never queues a job beyond the window: the note says so.
 TEST(LintCli, WindowWithNoJobPlannedBeyondItIsANote) {
   const std::string text =
@@ -214,6 +245,16 @@ TEST(LintCli, UnlimitedPartitionNamingQosAsksForTheQosTable) {
   ASSERT_FALSE(with_default.is_null());
   EXPECT_EQ(with_default["message"].get<std::string>().find("DefaultTime"), std::string::npos)
       << with_default["message"];
+  // job_submit/require_timelimit refuses jobs without --time: no DefaultTime clause, and the
+  // message says what UNLIMITED still means there.
+  const nlohmann::json required =
+      bf001(write_temp("bf_required.conf", head + "JobSubmitPlugins=lua,require_timelimit\n"
+                                                  "PartitionName=q Nodes=n[1-4] Default=YES MaxTime=UNLIMITED\n"));
+  ASSERT_FALSE(required.is_null());
+  const std::string text = required["message"].get<std::string>();
+  EXPECT_EQ(text.find("DefaultTime"), std::string::npos) << text;
+  EXPECT_NE(text.find("require_timelimit makes every job state a finite --time"), std::string::npos) << text;
+  EXPECT_EQ(required["fix"]["description"].get<std::string>().rfind("give these partitions a MaxTime", 0), 0u);
 }
 
 // A partition whose BF001 is suppressed (its long jobs best-effort by design) gives no
@@ -519,6 +560,9 @@ TEST(LintCli, OtherFilesOfTheFamilyGetOneNoteNotSlurmConfErrors) {
       {"topology.conf", "SwitchName=s1 Nodes=n[1-4]\nSwitchName=top Switches=s1\n"},
       {"cgroup.conf", "CgroupAutomount=yes\nConstrainCores=yes\nConstrainRAMSpace=yes\n"},
       {"nodes.conf", "NodeName=n[1-4] CPUs=8 RealMemory=1000\nPartitionName=p Nodes=n[1-4] Default=YES\n"},
+      // Node files often declare the GRES their lines name.
+      {"gpu_nodes.conf",
+       "GresTypes=gpu\nNodeName=g[1-2] CPUs=8 RealMemory=1000 Gres=gpu:2\nPartitionName=g Nodes=g[1-2]\n"},
   };
   for (const auto& [name, text] : files) {
     auto r = run("lint " + write_temp("role_" + name, text) + " --format json");

@@ -195,10 +195,19 @@ void check(const LintContext& ctx, FindingSink& sink) {
   // With no limit anywhere and no DefaultTime, a job that gives no --time runs unlimited
   // (slurmctld gives it the partition's MaxTime): the usual case on small clusters, and the
   // one a DefaultTime alone mends.
+  // job_submit/require_timelimit refuses a job without --time, and --time=UNLIMITED: there
+  // every job states a finite limit and no DefaultTime is needed.
+  const Setting* submit = c.setting("JobSubmitPlugins");
+  const bool time_required = submit && ifind(submit->value, "require_timelimit") != std::string::npos;
   std::vector<std::string> no_default;
   for (const Short& s : shorts) {
     const Partition& p = c.partitions[s.part];
-    if (s.cap < 0 && p.default_time < 0) no_default.push_back(p.name);
+    if (s.cap < 0 && p.default_time < 0 && !time_required) no_default.push_back(p.name);
+  }
+  if (time_required && std::any_of(shorts.begin(), shorts.end(), [](const Short& s) { return s.cap < 0; })) {
+    f.message +=
+        "; JobSubmitPlugins=require_timelimit makes every job state a finite --time, so UNLIMITED there only "
+        "means a job may ask for any length";
   }
   if (!no_default.empty()) {
     f.message += fmt::format(
@@ -237,9 +246,10 @@ void check(const LintContext& ctx, FindingSink& sink) {
   const std::string label = fmt::format("bf_window={}", minutes);
   const std::vector<ConfigEdit> raise = {ConfigEdit::scheduler_parameter("bf_window", std::to_string(minutes))};
   ctx.prefetch(label, raise);  // runs beside the base simulation
-  f.fix = Fix{fmt::format("raise bf_window to {} (minutes, the longest limit above) in SchedulerParameters; a wider "
+  const bool some_unlimited = std::any_of(shorts.begin(), shorts.end(), [](const Short& s) { return s.cap < 0; });
+  f.fix = Fix{fmt::format("raise bf_window to {} (minutes, the longest {}limit above) in SchedulerParameters; a wider "
                           "window costs backfill time, so consider a larger bf_resolution with it",
-                          minutes),
+                          minutes, some_unlimited ? "finite " : ""),
               "SchedulerParameters",
               fmt::format("bf_window={}", minutes),
               {}};
@@ -284,6 +294,18 @@ void check(const LintContext& ctx, FindingSink& sink) {
   }
   f.severity = Severity::kInfo;
   f.message += fmt::format("; on the simulated load {}, so here it is a note", what);
+  // A wider window that left those jobs' waits alone and only traded other outcomes (or made
+  // them worse) is not this finding's fix: it is kept as re-simulated, not suggested.
+  const FixEffect effect = fix_effect(f);
+  if (effect == FixEffect::kMixed || effect == FixEffect::kWorse) {
+    f.evidence["fix_effect"] = fix_effect_name(effect);
+    f.evidence["fix_not_suggested"] = fmt::format(
+        "re-simulated on the same load, \"{}\" did not shorten the waits of the jobs the window left without a "
+        "reservation and {} other outcomes, so it is not suggested",
+        f.fix->description, effect == FixEffect::kMixed ? "only traded" : "worsened");
+    f.evidence["fix_resimulated"] = f.fix->resimulated;
+    f.fix.reset();
+  }
 }
 
 }  // namespace

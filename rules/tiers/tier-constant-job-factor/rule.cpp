@@ -73,12 +73,16 @@ void check(const LintContext& ctx, FindingSink& sink) {
     l.note = fmt::format("PriorityTier={}", tier);
     f.related.push_back(l);
   }
-  f.fix =
-      Fix{"set PriorityWeightPartition=0 (PriorityTier already orders the partitions), or give partitions of one "
-          "tier different PriorityJobFactor values if they are meant to be ordered against each other",
-          "PriorityWeightPartition",
-          "0",
-          {}};
+  // With one tier there is no tier order to lean on: the choice is the weight or the factors.
+  f.fix = Fix{tiers.size() == 1
+                  ? "set PriorityWeightPartition=0, or give the partitions different PriorityJobFactor values if "
+                    "their jobs are meant to be ordered against each other"
+                  : "set PriorityWeightPartition=0 (PriorityTier already orders the partitions), or give partitions "
+                    "of one tier different PriorityJobFactor values if they are meant to be ordered against each "
+                    "other",
+              "PriorityWeightPartition",
+              "0",
+              {}};
 }
 
 }  // namespace
