@@ -41,6 +41,16 @@ bool Config::no_default_memory(const Partition& p) const {
          !select.def_mem_per_cpu_zero;
 }
 
+std::uint32_t Config::cpu_unit(const Partition& p, const Node& n) const {
+  SelectSettings::Resource r = select.resource;
+  if (p.select_own && partition_select_allowed())
+    r = p.select_socket ? SelectSettings::Resource::kSocket : SelectSettings::Resource::kCore;
+  const std::uint32_t unit = r == SelectSettings::Resource::kCore     ? n.schedulable_threads()
+                             : r == SelectSettings::Resource::kSocket ? n.cores_per_socket * n.schedulable_threads()
+                                                                      : 1;
+  return std::max<std::uint32_t>(1, std::min(unit, std::max<std::uint32_t>(1, n.cpus)));
+}
+
 std::uint64_t Config::mem_per_gpu_default(const Partition& p) const {
   if (select.type != "select/cons_tres") return 0;
   return p.def_mem_per_gpu.value_or(select.def_mem_per_gpu);

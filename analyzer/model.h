@@ -47,6 +47,9 @@ struct Node {
   NodeState state = NodeState::kUnknown;
   std::string reason;
   std::uint32_t cores() const { return sockets * cores_per_socket; }
+  /// Threads a core offers the scheduler (node_conf.c's tpc): 1 where CPUs counts cores
+  /// (CPUs=8 on 8 cores of 2 threads), else ThreadsPerCore.
+  std::uint32_t schedulable_threads() const { return cores() >= cpus ? 1 : threads_per_core; }
   /// GPUs jobs consume (Gres=gpu items, not the no_consume ones).
   std::uint64_t gpus() const;
   /// Memory Slurm can hand out to jobs: RealMemory less MemSpecLimit (0 when that leaves none).
@@ -293,6 +296,10 @@ struct Config {
   /// (even 0), else the cluster's; 0 when none applies. Only select/cons_tres reads them
   /// (cons_common _set_gpu_defaults), so 0 under any other SelectType.
   std::uint64_t mem_per_gpu_default(const Partition& p) const;
+  /// The CPUs a job of `p` is given at a time on `n` (cons_tres): a core's schedulable threads
+  /// under CR_Core, a socket's under CR_Socket, one under CR_CPU; memory per CPU is charged
+  /// on all of them.
+  std::uint32_t cpu_unit(const Partition& p, const Node& n) const;
   std::uint64_t cpus_per_gpu_default(const Partition& p) const;
   /// The value written for a scalar key (any case), or nullptr.
   const Setting* setting(const std::string& key) const;

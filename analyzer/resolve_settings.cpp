@@ -389,9 +389,13 @@ void resolve_select(const RawConfig& raw, Config& config, DiagnosticSink& sink) 
     if (known && known->covers(config.version)) {
       sel.flags.push_back(known->word);
     } else if (params) {
-      sink.error("CONF022", params->loc,
-                 fmt::format("unknown SelectTypeParameters word '{}'; slurmctld refuses to start", printable(word)),
-                 known ? "" : words.elsewhere_hint(word, "SelectTypeParameters", config.version));
+      sink.error(
+          "CONF022", params->loc,
+          known ? fmt::format("invalid SelectTypeParameters word '{}' in Slurm {} ({}); slurmctld refuses "
+                              "to start",
+                              printable(word), config.version.to_string(), known->text())
+                : fmt::format("unknown SelectTypeParameters word '{}'; slurmctld refuses to start", printable(word)),
+          known ? "" : words.elsewhere_hint(word, "SelectTypeParameters", config.version));
     }
   }
   if (params && bases > 1) {

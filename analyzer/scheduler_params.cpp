@@ -147,9 +147,14 @@ class SchedulerParamsReader {
       std::string elsewhere = home_hint(name);
       if (!known) {
         std::string guess = closest_match(name, names);
+        // disable_X where Slurm knows only enable_X (disable_user_top, gone since user top
+        // became opt-in): X is already off, and the look-alike would switch it on.
+        const bool opposite = name.rfind("disable_", 0) == 0 && guess == "enable_" + name.substr(8);
         warn(fmt::format("unknown SchedulerParameters option '{}': Slurm silently ignores it{}", printable(name),
-                         guess.empty() || !elsewhere.empty() ? "" : fmt::format("; did you mean '{}'?", guess)),
-             elsewhere);
+                         opposite ? fmt::format("; what it names is already off unless '{}' is set", guess)
+                         : guess.empty() || !elsewhere.empty() ? ""
+                                                               : fmt::format("; did you mean '{}'?", guess)),
+             opposite ? "remove it" : elsewhere);
         continue;
       }
       if (!known->covers(config_.version)) {

@@ -289,7 +289,8 @@ std::optional<SimRecord> Simulator::make_record(const SimJob& job, std::uint32_t
     else if (d.mem_tracked && d.mem_per_node)
       mem = fmt::format(" with {} MB a node", d.mem_per_node);
     refusal = Refusal{kNodeConfigUnavailable,
-                      fmt::format("partition {} cannot hold {} CPUs{}{} on {} usable nodes", part.name, d.cpus, mem,
+                      fmt::format("partition {} cannot hold {} CPUs{}{}{} on {} usable nodes", part.name, d.cpus,
+                                  d.min_nodes > 1 ? fmt::format(" over {} nodes", d.min_nodes) : "", mem,
                                   d.gpus ? fmt::format(" and {} GPUs", d.gpus) : "", allowed.count())};
     return std::nullopt;
   }

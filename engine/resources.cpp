@@ -176,9 +176,8 @@ NodePool::NodePool(const Config& config) {
     r.gpus_total = static_cast<std::uint32_t>(std::min<std::uint64_t>(n.gpus(), 0xFFFFFFFF));
     r.gpus_free = r.gpus_total;
     // CR_Core allocates whole cores: a 1-CPU task on a hyperthreaded node takes both threads.
-    const bool threads_counted = n.cpus == n.cores() * n.threads_per_core;
-    const std::uint32_t core = threads_counted ? n.threads_per_core : 1;
-    const std::uint32_t socket = threads_counted ? n.cores_per_socket * n.threads_per_core : n.cores_per_socket;
+    const std::uint32_t core = n.schedulable_threads();
+    const std::uint32_t socket = n.cores_per_socket * core;
     auto bounded = [&](std::uint32_t u) {
       return std::max<std::uint32_t>(1, std::min(u, std::max<std::uint32_t>(1, n.cpus)));
     };

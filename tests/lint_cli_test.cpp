@@ -140,6 +140,28 @@ TEST(LintCli, WindowWhoseFixOnlyTradesOutcomesSuggestsNoFix) {
   EXPECT_EQ(e["fix_resimulated"]["unplanned_job_waits"]["jobs"], e["metrics"]["unplanned_job_waits"]["jobs"]);
 }
 
+// CONF102 counts the CPUs a default-memory job can use in whole cores where CR_Core gives a
+// core's two threads at a time (each charged the default): 29995 MB at 4096 MB a CPU is 7
+// CPUs' worth, 3 cores, 6 CPUs; where CPUs count cores (one thread each) it is 7.
+TEST(LintCli, DefaultMemoryShortfallCountsWholeCores) {
+  const std::string head =
+      "ClusterName=z\nSlurmctldHost=head\nSelectType=select/cons_tres\nSelectTypeParameters=CR_Core_Memory\n"
+      "DefMemPerCPU=4096\n";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"NodeName=n[1-2] CPUs=8 Sockets=1 CoresPerSocket=4 ThreadsPerCore=2 RealMemory=29995\n", "at most 6 of its 8"},
+      {"NodeName=n[1-2] CPUs=8 Sockets=1 CoresPerSocket=8 ThreadsPerCore=2 RealMemory=29995\n", "at most 7 of its 8"},
+  };
+  for (const auto& [nodes, want] : cases) {
+    const auto j =
+        parse(run("lint " + write_temp("conf102_cores.conf", head + nodes + "PartitionName=p Nodes=n[1-2]\n") +
+                  " --no-simulate --format json")
+                  .out);
+    const nlohmann::json* f = finding_of(j, "CONF102");
+    ASSERT_NE(f, nullptr) << nodes;
+    EXPECT_NE((*f)["message"].get<std::string>().find(want), std::string::npos) << (*f)["message"];
+  }
+}
+
 // TIER002 on a site with one PriorityTier has no tier order to point to in its fix.
 TEST(LintCli, OneTierConstantPartitionTermFixNamesNoTierOrder) {
   const std::string conf = std::string(SA_SOURCE_DIR) + "/rules/tiers/tier-constant-job-factor/fires/";

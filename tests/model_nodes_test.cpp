@@ -130,5 +130,32 @@ TEST(Nodes, NodeKeyOnTopLevelAndTopKeyOnNodeLine) {
   EXPECT_EQ(test::count(*a, "CONF003"), 2);
 }
 
+// node_conf.c's tpc: CPUs equal to the cores means one schedulable thread per core; CR_Core
+// then allocates one CPU at a time there and two on a node whose CPUs count threads, CR_Socket
+// a socket's worth, CR_CPU always one; a partition's own SelectTypeParameters apply.
+TEST(Nodes, SchedulableThreadsAndTheCpusAJobIsGivenAtATime) {
+  auto a = analyze_body(
+      "SelectType=select/cons_tres\nSelectTypeParameters=CR_Core_Memory\n"
+      "NodeName=cores CPUs=8 Sockets=1 CoresPerSocket=8 ThreadsPerCore=2 RealMemory=1000\n"
+      "NodeName=threads CPUs=8 Sockets=1 CoresPerSocket=4 ThreadsPerCore=2 RealMemory=1000\n"
+      "NodeName=two Sockets=2 CoresPerSocket=4 ThreadsPerCore=2 RealMemory=1000\n"
+      "PartitionName=p Nodes=ALL\nPartitionName=s Nodes=ALL SelectTypeParameters=CR_Socket_Memory\n");
+  const Config& c = a->config;
+  ASSERT_EQ(c.nodes.size(), 3u);
+  EXPECT_EQ(c.nodes[0].schedulable_threads(), 1u);
+  EXPECT_EQ(c.nodes[1].schedulable_threads(), 2u);
+  EXPECT_EQ(c.nodes[2].cpus, 16u);
+  const Partition& p = c.partitions[0];
+  const Partition& s = c.partitions[1];
+  EXPECT_EQ(c.cpu_unit(p, c.nodes[0]), 1u);
+  EXPECT_EQ(c.cpu_unit(p, c.nodes[1]), 2u);
+  EXPECT_EQ(c.cpu_unit(s, c.nodes[2]), 8u);  // 4 cores of 2 threads
+  auto cpu = analyze_body(
+      "SelectType=select/cons_tres\nSelectTypeParameters=CR_CPU_Memory\n"
+      "NodeName=threads CPUs=8 Sockets=1 CoresPerSocket=4 ThreadsPerCore=2 RealMemory=1000\nPartitionName=p "
+      "Nodes=ALL\n");
+  EXPECT_EQ(cpu->config.cpu_unit(cpu->config.partitions[0], cpu->config.nodes[0]), 1u);
+}
+
 }  // namespace
 }  // namespace sa

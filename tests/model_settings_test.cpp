@@ -137,6 +137,11 @@ TEST(SchedulerParameters, TyposAreWarnings) {
   ASSERT_TRUE(d);
   EXPECT_NE(d->message.find("did you mean 'max_rpc_cnt'?"), std::string::npos);
   EXPECT_EQ(test::count(*a, "CONF018"), 2);
+  // disable_user_top is no option, and its look-alike enable_user_top would do the opposite.
+  const Diagnostic* off = test::first(*analyze_body("SchedulerParameters=disable_user_top\n"), "CONF018");
+  ASSERT_TRUE(off);
+  EXPECT_EQ(off->message.find("did you mean"), std::string::npos) << off->message;
+  EXPECT_NE(off->message.find("already off unless 'enable_user_top' is set"), std::string::npos) << off->message;
 }
 
 TEST(SchedulerParameters, SpacesAreFatal) {
@@ -310,6 +315,12 @@ TEST(Select, ParametersAndMemory) {
   EXPECT_EQ(test::count(*a, "CONF022"), 1);
   auto b = analyze_body("SelectType=select/cons_tres\nSelectTypeParameters=CR_CPU,CR_ONE_TASK_PER_CORE\n");
   EXPECT_EQ(test::count(*b, "CONF022"), 1);
+  // A word Slurm once had says when it went.
+  const Diagnostic* cray = test::first(
+      *analyze_body("SelectType=select/cons_tres\nSelectTypeParameters=OTHER_CONS_TRES,CR_Core\n"), "CONF022");
+  ASSERT_TRUE(cray);
+  EXPECT_NE(cray->message.find("'OTHER_CONS_TRES' in Slurm 24.05 (it was removed after 23.11)"), std::string::npos)
+      << cray->message;
   auto c =
       analyze_body("SelectType=select/cons_tres\nSelectTypeParameters=CR_Socket_Memory,CR_LLN\nDefMemPerCPU=010\n");
   EXPECT_EQ(c->config.select.resource, SelectSettings::Resource::kSocket);

@@ -21,7 +21,9 @@ struct Short {
   std::size_t nodes = 0;       // nodes where the default does not fit every CPU
 };
 
-Short shortfall(const Config& c, const std::vector<std::uint32_t>& nodes, std::uint64_t per_cpu) {
+// `p`: whose select mode sets the allocation unit (a partition without its own
+// SelectTypeParameters follows the cluster's).
+Short shortfall(const Config& c, const Partition& p, const std::vector<std::uint32_t>& nodes, std::uint64_t per_cpu) {
   Short s;
   for (std::uint32_t i : nodes) {
     const Node& n = c.nodes[i];
@@ -30,7 +32,10 @@ Short shortfall(const Config& c, const std::vector<std::uint32_t>& nodes, std::u
     const std::uint64_t mem = n.usable_mem_mb();
     if (per_cpu * n.cpus <= mem) continue;
     ++s.nodes;
-    const auto usable = static_cast<std::uint32_t>(std::min<std::uint64_t>(n.cpus, mem / per_cpu));
+    // Whole cores (or sockets) are allocated and each of their CPUs is charged the default:
+    // on 4 cores of 2 threads, 7 CPUs' worth of memory runs 3 cores, 6 CPUs.
+    const std::uint64_t unit = c.cpu_unit(p, n);
+    const auto usable = static_cast<std::uint32_t>(std::min<std::uint64_t>(n.cpus, mem / (per_cpu * unit) * unit));
     if (!s.node || usable * s.node->cpus < s.usable * n.cpus) s = {&n, usable, s.nodes};
   }
   return s;
@@ -68,7 +73,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
       global_nodes.insert(global_nodes.end(), p.nodes.begin(), p.nodes.end());
       continue;
     }
-    const Short s = shortfall(c, p.nodes, per_cpu);
+    const Short s = shortfall(c, p, p.nodes, per_cpu);
     if (!s.node) continue;
     Finding& f = sink.report(ctx.conf_loc(p.loc),
                              message(fmt::format("partition '{}' DefMemPerCPU={}", p.name, per_cpu), per_cpu, s));
@@ -81,7 +86,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
   }
   std::sort(global_nodes.begin(), global_nodes.end());
   global_nodes.erase(std::unique(global_nodes.begin(), global_nodes.end()), global_nodes.end());
-  const Short s = shortfall(c, global_nodes, c.select.def_mem_per_cpu);
+  const Short s = shortfall(c, Partition{}, global_nodes, c.select.def_mem_per_cpu);
   if (global_nodes.empty() || !s.node) return;
   Finding& f =
       sink.report(ctx.setting_loc("DefMemPerCPU"),

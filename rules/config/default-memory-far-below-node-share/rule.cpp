@@ -1,7 +1,8 @@
 // CONF105: with memory a consumable resource, a default memory (DefMemPerCPU, or
 // DefMemPerNode) below an eighth of what a typical node of the partition holds per CPU (or
-// per node). A job without --mem is allocated the default and task/cgroup confines it to
-// that, so ordinary jobs are OOM-killed, and users learn to ask for far more than they need
+// per node). A job without --mem is allocated the default; where task/cgroup (with
+// ConstrainRAMSpace) or OverMemoryKill confines it to that, ordinary jobs are OOM-killed, and
+// elsewhere nodes are packed past their memory; users learn to ask for far more than they need
 // (often --mem=0, the whole node). The opposite case, a default above a node's memory per
 // CPU, is CONF102. The typical node is the median memory per CPU over the partition's nodes
 // (RealMemory less MemSpecLimit; nodes left at RealMemory=1 are CONF045's).
@@ -9,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "analyzer/text_util.h"
 #include "rules/analysis/backfill_stats.h"
 #include "rules/framework/context.h"
 #include "rules/framework/rule.h"
@@ -75,13 +77,24 @@ void check_default(const LintContext& ctx, FindingSink& sink, const Default& d, 
   const std::string what =
       d.per_cpu ? fmt::format("{} MB per CPU, 1/{} of the {} MB per CPU", d.mb, fraction, per_cpu)
                 : fmt::format("{} MB per node whatever their CPUs, 1/{} of the {} MB", d.mb, fraction, typical);
+  // What holds a job to its allocation at run time: OverMemoryKill, or task/cgroup where
+  // cgroup.conf sets ConstrainRAMSpace=yes (its default is no, and lint does not read it).
+  const Setting* gather = c.setting("JobAcctGatherParams");
+  const Setting* task = c.setting("TaskPlugin");
+  const std::string enforced =
+      gather && ifind(gather->value, "OverMemoryKill") != std::string::npos
+          ? "JobAcctGatherParams=OverMemoryKill kills a job that uses more, so ordinary jobs are killed for memory"
+      : task && ifind(task->value, "cgroup") != std::string::npos
+          ? "task/cgroup confines the job to that where cgroup.conf sets ConstrainRAMSpace=yes, and ordinary jobs "
+            "are then killed for memory"
+          : "nothing here holds a job to it at run time (no task/cgroup, no OverMemoryKill), but the scheduler "
+            "packs jobs by it, so a node fills with jobs whose real use its memory cannot hold";
   Finding& f = sink.report(
       d.own ? ctx.conf_loc(example.loc) : ctx.setting_loc(key),
       fmt::format("{} gives jobs without --mem {} of a typical node of {} ({}: {} CPUs, {} MB usable): "
-                  "the job is confined to that, so ordinary jobs are killed for memory, and users learn to ask for "
-                  "far more than they need",
+                  "{}; users learn to ask for far more than they need",
                   where, what, d.own ? fmt::format("partition '{}'", example.name) : std::string("the cluster"),
-                  n->name, n->cpus, n->usable_mem_mb()));
+                  n->name, n->cpus, n->usable_mem_mb(), enforced));
   f.related.push_back({ctx.conf_loc(n->loc).file, ctx.conf_loc(n->loc).line, 0, n->name});
   const std::uint64_t fit = smallest_per_cpu(c, nodes);
   f.fix = Fix{fmt::format("set DefMemPerCPU near a node's memory per CPU, e.g. {} MB (the smallest node's share{}), so "
