@@ -162,6 +162,27 @@ TEST(LintCli, DefaultMemoryShortfallCountsWholeCores) {
   }
 }
 
+// FAIR007's example is the GPU node that sets its weight (most CPUs per GPU), with the CPUs a
+// default GPU job takes there (DefCpuPerGPU), not the first GPU node of the partition.
+TEST(LintCli, GpuBillingExampleIsTheNodeThatSetsTheWeight) {
+  const std::string conf = write_temp(
+      "fair007_mixed.conf",
+      "ClusterName=z\nSlurmctldHost=head\nAccountingStorageType=accounting_storage/slurmdbd\n"
+      "AccountingStorageEnforce=associations\nPriorityType=priority/multifactor\nPriorityWeightFairshare=10000\n"
+      "SelectType=select/cons_tres\nGresTypes=gpu\nDefCpuPerGPU=3\n"
+      "NodeName=dense CPUs=24 RealMemory=64000 Gres=gpu:8\nNodeName=wide CPUs=128 RealMemory=64000 Gres=gpu:2\n"
+      "PartitionName=all Nodes=dense,wide Default=YES\n");
+  const auto j = parse(run("lint " + conf + " --no-simulate --format json").out);
+  const nlohmann::json* f = finding_of(j, "FAIR007");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE((*f)["message"].get<std::string>().find(
+                "a job that takes every GPU of wide (2) and 6 of its CPUs (DefCpuPerGPU=3) is charged 6 of the "
+                "node's 128 CPUs"),
+            std::string::npos)
+      << (*f)["message"];
+  EXPECT_EQ((*f)["fix"]["value"], "CPU=1.0,GRES/gpu=64");
+}
+
 // TIER002 on a site with one PriorityTier has no tier order to point to in its fix.
 TEST(LintCli, OneTierConstantPartitionTermFixNamesNoTierOrder) {
   const std::string conf = std::string(SA_SOURCE_DIR) + "/rules/tiers/tier-constant-job-factor/fires/";

@@ -67,12 +67,18 @@ void check(const LintContext& ctx, FindingSink& sink) {
   const bool short_run = w.waits.jobs > 0 && w.waits.median >= kWaitsPerMaxAge * static_cast<double>(p.max_age);
   if (!short_static && !short_run) return;
   const std::string age = minutes_key_text(c, "PriorityMaxAge", p.max_age);
+  // Spans under an hour in words: Slurm's "07:00" is 7 minutes, but reads as 7 hours here.
+  auto span = [](std::int64_t t) {
+    if (t >= kHour) return slurm_duration(t);
+    if (t < 60) return fmt::format("{} s", t);
+    return t % 60 ? fmt::format("{} min {} s", t / 60, t % 60) : fmt::format("{} min", t / 60);
+  };
   std::string message =
       short_static ? fmt::format(
                          "{}: the age factor is full after less than an hour of waiting, so PriorityWeightAge={} "
                          "sets only jobs submitted in the last {} apart from all others and never rewards a longer "
                          "wait",
-                         age, p.weight_age, slurm_duration(p.max_age))
+                         age, p.weight_age, span(p.max_age))
                    : fmt::format(
                          "{} is full after a quarter of a typical wait: in the simulation the jobs that waited did so "
                          "for {} (median), and {} of {} held the whole PriorityWeightAge={}, so age no longer ordered "
@@ -81,7 +87,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
                          p.weight_age);
   if (short_static && w.waits.jobs > 0) {
     message += fmt::format(" (in the simulation, {} of {} waiting jobs reached full age; median wait {})", w.saturated,
-                           w.waits.jobs, slurm_duration(static_cast<std::int64_t>(w.waits.median)));
+                           w.waits.jobs, span(static_cast<std::int64_t>(w.waits.median)));
   }
   Finding& f = sink.report(ctx.setting_loc("PriorityMaxAge"), message);
   f.fix =

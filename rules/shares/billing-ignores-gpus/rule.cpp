@@ -160,17 +160,25 @@ void check(const LintContext& ctx, FindingSink& sink) {
   }
   for (const GpuPart& g : flagged) {
     const Partition& p = *g.part;
-    const Node& node = c.nodes[g.gpu_nodes.front()];
-    const std::uint64_t cores = std::min<std::uint64_t>(node.gpus(), node.cpus);  // one core per GPU
+    // The example is the node that sets the weight (most CPUs per GPU), where a GPU job's
+    // default CPUs (DefCpuPerGPU, else one a GPU) leave the most of the node charged to no one.
+    std::uint32_t worst = g.gpu_nodes.front();
+    for (std::uint32_t n : g.gpu_nodes) {
+      if (c.nodes[n].cpus * c.nodes[worst].gpus() > c.nodes[worst].cpus * c.nodes[n].gpus()) worst = n;
+    }
+    const Node& node = c.nodes[worst];
+    const std::uint64_t per_gpu = std::max<std::uint64_t>(1, c.cpus_per_gpu_default(p));
+    const std::uint64_t cores = std::min<std::uint64_t>(node.gpus() * per_gpu, node.cpus);
     Finding& f = sink.report(
         ctx.conf_loc(p.loc),
         // No plural endings: partitions that differ only in counts must give the same message
         // shape, so that lint groups them into one finding.
         fmt::format("partition '{}' has no TRESBillingWeights weight for gres/gpu though its nodes hold {} GPUs "
                     "(GPU nodes: {}): jobs are charged for their CPUs only, so a job that takes every GPU of {} ({}) "
-                    "and {} of its cores is charged {} of the node's {} CPUs, and GPU users' fair-share usage "
+                    "and {} of its CPUs{} is charged {} of the node's {} CPUs, and GPU users' fair-share usage "
                     "understates what they take",
-                    p.name, g.gpus, g.gpu_nodes.size(), node.name, node.gpus(), cores, cores, node.cpus));
+                    p.name, g.gpus, g.gpu_nodes.size(), node.name, node.gpus(), cores,
+                    per_gpu > 1 ? fmt::format(" (DefCpuPerGPU={})", per_gpu) : "", cores, node.cpus));
     Location r = ctx.conf_loc(node.loc);
     r.note = fmt::format("{} GPUs, {} CPUs", node.gpus(), node.cpus);
     f.related.push_back(r);
