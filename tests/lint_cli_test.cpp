@@ -183,6 +183,31 @@ TEST(LintCli, GpuBillingExampleIsTheNodeThatSetsTheWeight) {
   EXPECT_EQ((*f)["fix"]["value"], "CPU=1.0,GRES/gpu=64");
 }
 
+// GANG001 under select/linear: jobs share whole nodes, nothing is suspended without gang or
+// preemption, and the fix names the node whose memory per CPU sets the default.
+TEST(LintCli, UnboundedSharingOnLinearNamesNodesAndTheNodeThatSetsTheFix) {
+  const std::string conf =
+      write_temp("gang001_linear.conf",
+                 "ClusterName=z\nSlurmctldHost=head\nSelectType=select/linear\n"
+                 "NodeName=small CPUs=40 RealMemory=256000\nNodeName=big CPUs=256 RealMemory=768000\n"
+                 "PartitionName=p Nodes=small,big Default=YES OverSubscribe=FORCE\n");
+  const auto j = parse(run("lint " + conf + " --no-simulate --format json").out);
+  const nlohmann::json* f = finding_of(j, "GANG001");
+  ASSERT_NE(f, nullptr);
+  const std::string text = (*f)["message"].get<std::string>();
+  EXPECT_NE(text.find("'p' lets up to 4 jobs share a node, all running at once: nothing checks that co-scheduled "
+                      "jobs fit"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("suspended"), std::string::npos) << text;
+  // 768000 MB over 256 CPUs and 4 jobs: 750 MB a CPU, below small's 1600.
+  EXPECT_NE((*f)["fix"]["description"].get<std::string>().find(
+                "DefMemPerCPU=750 (MB), so each job's memory is counted and the jobs stacked on a node fit in the RAM "
+                "of big (the least memory per CPU)"),
+            std::string::npos)
+      << (*f)["fix"]["description"];
+}
+
 // TIER002 on a site with one PriorityTier has no tier order to point to in its fix.
 TEST(LintCli, OneTierConstantPartitionTermFixNamesNoTierOrder) {
   const std::string conf = std::string(SA_SOURCE_DIR) + "/rules/tiers/tier-constant-job-factor/fires/";

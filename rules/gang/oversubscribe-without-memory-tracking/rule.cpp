@@ -55,7 +55,8 @@ std::string names(const std::vector<const Partition*>& parts) {
 
 // "'active' lets 4 jobs share each CPU and timeslices them; jobs of 'normal', 'cluster' can
 // be suspended by preemption and stay in memory"
-std::string describe(const std::vector<Exposed>& exposed, bool gang) {
+// `unit`: what the jobs share, "CPU" (cons_tres) or "node" (select/linear allocates whole nodes).
+std::string describe(const std::vector<Exposed>& exposed, bool gang, const char* unit) {
   std::vector<const Partition*> sharing, suspended;
   std::uint32_t rows = 0;
   for (const Exposed& e : exposed) {
@@ -64,7 +65,7 @@ std::string describe(const std::vector<Exposed>& exposed, bool gang) {
   }
   std::string s;
   if (!sharing.empty()) {
-    s = fmt::format("{} let{} up to {} jobs share a CPU{}", names(sharing), sharing.size() == 1 ? "s" : "", rows,
+    s = fmt::format("{} let{} up to {} jobs share a {}{}", names(sharing), sharing.size() == 1 ? "s" : "", rows, unit,
                     gang ? ", timesliced" : ", all running at once");
   }
   if (!suspended.empty()) {
@@ -88,15 +89,20 @@ std::string memory_mode(const SelectSettings& s) {
 }
 
 // DefMemPerCPU that lets every job the configuration stacks on a CPU (its rows, plus one
-// suspended under a preemptor) fit in the smallest such node's memory.
-std::uint64_t fitting_def_mem(const Config& c, const std::vector<Exposed>& exposed) {
-  std::uint64_t best = 0;
+// suspended under a preemptor) fit in the memory of the node with the least of it per CPU.
+struct Fitting {
+  std::uint64_t per_cpu = 0;
+  const Node* node = nullptr;  // the node that sets it
+};
+
+Fitting fitting_def_mem(const Config& c, const std::vector<Exposed>& exposed) {
+  Fitting best;
   for (const Exposed& e : exposed) {
     const std::uint64_t stack = e.rows + (e.suspend ? 1 : 0);
     for (std::uint32_t n : e.part->nodes) {
       const Node& node = c.nodes[n];
       const std::uint64_t per_cpu = node.usable_mem_mb() / (std::max<std::uint64_t>(1, node.cpus) * stack);
-      if (per_cpu > 0 && (best == 0 || per_cpu < best)) best = per_cpu;
+      if (per_cpu > 0 && (best.per_cpu == 0 || per_cpu < best.per_cpu)) best = {per_cpu, &node};
     }
   }
   return best;
@@ -134,17 +140,24 @@ void check(const LintContext& ctx, FindingSink& sink) {
   if (c.select.memory) return;
   const std::vector<Exposed> exposed = exposed_partitions(ctx);
   if (exposed.empty()) return;
-  const std::string what = describe(exposed, c.preempt.mode.gang);
+  const bool linear = c.select.type == "select/linear";
+  const std::string what = describe(exposed, c.preempt.mode.gang, linear ? "node" : "CPU");
+  const bool shares = std::any_of(exposed.begin(), exposed.end(), [](const Exposed& e) { return e.rows >= 2; });
+  const bool suspends = std::any_of(exposed.begin(), exposed.end(), [](const Exposed& e) { return e.suspend; });
+  const char* which = shares && suspends ? "co-scheduled and suspended jobs"
+                      : shares           ? "co-scheduled jobs"
+                                         : "suspended jobs and the jobs that run beside them";
   const std::string params = c.setting("SelectTypeParameters") ? " with SelectTypeParameters=" + c.select.parameters
                                                                : " without SelectTypeParameters";
   Finding& f = sink.report(
       select_loc(ctx),
       fmt::format("memory is not a consumable resource ({}{}) and no DefMemPerCPU or DefMemPerNode is set, yet {}: "
-                  "nothing checks that co-scheduled and suspended jobs fit in a node's RAM together",
-                  c.select.type, params, what));
+                  "nothing checks that {} fit in a node's RAM together",
+                  c.select.type, params, what, which));
   for (const Exposed& e : exposed) {
     Location p = ctx.conf_loc(e.part->loc);
-    p.note = e.rows >= 2 ? fmt::format("OverSubscribe allows {} jobs per CPU", e.rows) : "jobs suspended by preemption";
+    p.note = e.rows >= 2 ? fmt::format("OverSubscribe allows {} jobs per {}", e.rows, linear ? "node" : "CPU")
+                         : "jobs suspended by preemption";
     f.related.push_back(p);
   }
   if (std::any_of(exposed.begin(), exposed.end(), [](const Exposed& e) { return e.suspend; })) {
@@ -153,11 +166,13 @@ void check(const LintContext& ctx, FindingSink& sink) {
     f.related.push_back(m);
   }
   const std::string mode = memory_mode(c.select);
-  const std::uint64_t def_mem = fitting_def_mem(c, exposed);
+  const Fitting fit = fitting_def_mem(c, exposed);
+  const std::uint64_t def_mem = fit.per_cpu;
   f.fix = Fix{fmt::format("set SelectTypeParameters={} and DefMemPerCPU={} (MB), so each job's memory is counted "
-                          "and the jobs stacked on a CPU fit in the smallest node's RAM; add MaxMemPerCPU to bound "
-                          "explicit requests",
-                          mode, def_mem),
+                          "and the jobs stacked on a {} fit in the RAM of {}{}; add MaxMemPerCPU to bound explicit "
+                          "requests",
+                          mode, def_mem, linear ? "node" : "CPU", fit.node ? fit.node->name : "every node",
+                          fit.node ? " (the least memory per CPU)" : ""),
               "SelectTypeParameters",
               mode,
               {}};
