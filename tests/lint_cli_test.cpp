@@ -208,6 +208,34 @@ TEST(LintCli, UnboundedSharingOnLinearNamesNodesAndTheNodeThatSetsTheFix) {
       << (*f)["fix"]["description"];
 }
 
+// GANG003: a per-node default is lowered as one; a per-CPU default no node's CPUs fit is
+// CONF102's finding alone; a count that only one job fits is OverSubscribe=NO for YES.
+TEST(LintCli, ForceCountMemoryFixFollowsTheDefaultThatApplies) {
+  const std::string head =
+      "ClusterName=z\nSlurmctldHost=head\nSelectType=select/cons_tres\nSelectTypeParameters=CR_Core_Memory\n"
+      "NodeName=n[1-2] CPUs=16 RealMemory=80000\n";
+  auto lint = [&](const std::string& name, const std::string& rest) {
+    return parse(run("lint " + write_temp(name, head + rest) + " --no-simulate --format json").out);
+  };
+  const auto node = lint("g3_node.conf", "DefMemPerNode=16000\nPartitionName=p Nodes=n[1-2] OverSubscribe=FORCE:8\n");
+  const nlohmann::json* f = finding_of(node, "GANG003");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE((*f)["message"].get<std::string>().find("a job on n1 is given 16000 MB whatever its CPUs, and only 5"),
+            std::string::npos)
+      << (*f)["message"];
+  EXPECT_EQ((*f)["fix"]["key"], "DefMemPerNode");
+  EXPECT_EQ((*f)["fix"]["value"], "10000");
+  const auto over = lint("g3_over.conf", "DefMemPerCPU=6000\nPartitionName=p Nodes=n[1-2] OverSubscribe=FORCE:4\n");
+  EXPECT_NE(finding_of(over, "CONF102"), nullptr);
+  EXPECT_EQ(finding_of(over, "GANG003"), nullptr);
+  const auto yes = lint("g3_yes.conf", "DefMemPerCPU=4000\nPartitionName=p Nodes=n[1-2] OverSubscribe=YES:2\n");
+  f = finding_of(yes, "GANG003");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE((*f)["fix"]["description"].get<std::string>().find("otherwise lower the count to OverSubscribe=NO"),
+            std::string::npos)
+      << (*f)["fix"]["description"];
+}
+
 // TIER002 on a site with one PriorityTier has no tier order to point to in its fix.
 TEST(LintCli, OneTierConstantPartitionTermFixNamesNoTierOrder) {
   const std::string conf = std::string(SA_SOURCE_DIR) + "/rules/tiers/tier-constant-job-factor/fires/";

@@ -43,6 +43,13 @@ Worst tightest_node(const Config& c, const Partition& p) {
   return w;
 }
 
+// The default that applies is per node (DefMemPerNode): a job gets it whatever its CPUs.
+bool per_node_default(const Config& c, const Partition& p) {
+  if (p.def_mem_per_cpu) return false;
+  if (p.def_mem_per_node) return true;
+  return !c.select.def_mem_per_cpu && c.select.def_mem_per_node;
+}
+
 std::string default_text(const Config& c, const Partition& p) {
   if (p.def_mem_per_cpu) return fmt::format("DefMemPerCPU={} (partition)", p.def_mem_per_cpu);
   if (p.def_mem_per_node) return fmt::format("DefMemPerNode={} (partition)", p.def_mem_per_node);
@@ -90,10 +97,12 @@ void report(const LintContext& ctx, FindingSink& sink, const Partition& p, std::
                                                       w.node->usable_mem_mb())
                                         : fmt::format("and only {} such job{} fit in its {} MB", w.fit,
                                                       w.fit == 1 ? "" : "s", w.node->usable_mem_mb());
-    msg = fmt::format(
-        "{} lets {} jobs{} share a CPU, but at {} a job on all {} CPUs of {} is given {} MB, {}: memory, "
-        "not {}, limits sharing",
-        os, n, who, default_text(c, p), w.node->cpus, w.node->name, w.per_job, fits, os);
+    const std::string job =
+        per_node_default(c, p)
+            ? fmt::format("a job on {} is given {} MB whatever its CPUs", w.node->name, w.per_job)
+            : fmt::format("a job on all {} CPUs of {} is given {} MB", w.node->cpus, w.node->name, w.per_job);
+    msg = fmt::format("{} lets {} jobs{} share a CPU, but at {} {}, {}: memory, not {}, limits sharing", os, n, who,
+                      default_text(c, p), job, fits, os);
   } else {
     msg = fmt::format(
         "{} stacks {} jobs{} on a CPU while memory is not consumable: at {} {} jobs on all {} CPUs of {} "
@@ -103,14 +112,23 @@ void report(const LintContext& ctx, FindingSink& sink, const Partition& p, std::
   Finding& f = sink.report(ctx.conf_loc(p.loc), msg);
   if (tracked) f.severity = Severity::kInfo;
   const std::uint64_t per_cpu = w.node->usable_mem_mb() / (std::max<std::uint64_t>(1, w.node->cpus) * n);
-  f.fix = Fix{tracked ? fmt::format("to let {} jobs share, set DefMemPerCPU={} or less on '{}' (and keep MaxMemPerCPU "
-                                    "near it); otherwise lower the count to {}:{}",
-                                    n, per_cpu, p.name, os.substr(0, os.find(':')), std::max<std::uint64_t>(1, w.fit))
-                      : fmt::format("make memory consumable (a *_Memory SelectTypeParameters), or lower DefMemPerCPU "
-                                    "to {} so {} jobs fit",
-                                    per_cpu, n),
-              "DefMemPerCPU",
-              std::to_string(per_cpu),
+  // A per-node default is lowered as one: n jobs of it fit the node.
+  const bool per_node = per_node_default(c, p);
+  const std::string key = per_node ? "DefMemPerNode" : "DefMemPerCPU";
+  const std::uint64_t value = per_node ? w.node->usable_mem_mb() / n : per_cpu;
+  const std::uint64_t fit = std::max<std::uint64_t>(1, w.fit);
+  // YES:1 and FORCE:1 share nothing: say NO (YES) or FORCE:1 as Slurm spells it.
+  const std::string lower = fit == 1 && p.oversubscribe.mode == OverSubscribe::Mode::kYes
+                                ? std::string("OverSubscribe=NO")
+                                : fmt::format("{}:{}", os.substr(0, os.find(':')), fit);
+  f.fix = Fix{tracked ? fmt::format("to let {} jobs share, set {}={} or less on '{}' (and keep MaxMem{} near it); "
+                                    "otherwise lower the count to {}",
+                                    n, key, value, p.name, per_node ? "PerNode" : "PerCPU", lower)
+                      : fmt::format("make memory consumable (a *_Memory SelectTypeParameters), or lower {} to {} so {} "
+                                    "jobs fit",
+                                    key, value, n),
+              key,
+              std::to_string(value),
               {}};
   const Simulation* sim = ctx.simulation();
   if (!sim || evidence_added) return;
@@ -132,6 +150,9 @@ void check(const LintContext& ctx, FindingSink& sink) {
       continue;
     const Worst w = tightest_node(c, p);
     if (!w.node || w.node->usable_mem_mb() == 0) continue;
+    // A per-CPU default that no node's whole CPU count fits is CONF102's finding (one root
+    // cause, one finding): the default itself is too large, whatever the sharing.
+    if (c.select.memory && w.fit == 0 && w.per_job > 0 && !per_node_default(c, p)) continue;
     if (c.select.memory ? w.fit < n : (w.per_job > 0 && w.per_job * n > w.node->usable_mem_mb())) {
       report(ctx, sink, p, n, w, evidence_added);
     }
