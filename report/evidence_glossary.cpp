@@ -170,6 +170,8 @@ const std::map<std::string_view, std::string_view>& glossary() {
       {"tied_share_of_different_users", "share of different-user neighbouring pairs that tied"},
       {"time_limit", "the job's time limit"},
       {"timeslices", "gang timeslice rounds"},
+      {"timeslice_rounds",
+       "times the gang scheduler ran its timeslice (every SchedulerTimeSlice), whether or not it suspended a job"},
       {"unplanned_job_waits",
        "waits of the jobs backfill found able to start only beyond bf_window (so gave no reservation) at least once; "
        "re-simulated: the same jobs"},

@@ -51,7 +51,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
           {}};
   if (const Simulation* sim = ctx.simulation()) {
     f.evidence = simulated_evidence(*sim);
-    f.evidence["metrics"] = {{"timeslices", sim->result.counters.timeslices},
+    f.evidence["metrics"] = {{"timeslice_rounds", sim->result.counters.timeslices},
                              {"suspends", sim->result.counters.suspends},
                              {"wait_seconds", wait_json(sim->metrics.overall)},
                              {"utilization", rounded3(sim->metrics.utilization)}};

@@ -46,7 +46,7 @@ nlohmann::json run_metrics(const Simulation& sim) {
   }
   nlohmann::json m = gang_json(sim);
   m["scheduler_time_slice"] = sim.site.config->scheduler.time_slice;
-  m["timeslices"] = sim.result.counters.timeslices;
+  m["timeslice_rounds"] = sim.result.counters.timeslices;
   m["mean_suspends_per_suspended_job"] =
       jobs ? rounded3(static_cast<double>(suspends) / static_cast<double>(jobs)) : 0.0;
   m["suspends_per_running_hour"] = running > 0 ? rounded3(static_cast<double>(suspends) * 3600 / running) : 0.0;

@@ -57,7 +57,7 @@ nlohmann::json run_metrics(const Simulation& sim, const Partition& p, const Stre
                       {"finished_jobs", s.values.size()},
                       {"stretch_mean", rounded3(s.mean)},
                       {"stretch_p95", rounded3(s.p95)},
-                      {"timeslices", sim.result.counters.timeslices}};
+                      {"timeslice_rounds", sim.result.counters.timeslices}};
   if (waits != sim.metrics.by_partition.end()) m["wait_seconds"] = wait_json(waits->second);
   return m;
 }
@@ -68,11 +68,13 @@ void report(const LintContext& ctx, FindingSink& sink, const Simulation& sim, st
   const std::string os = oversubscribe_text(p.oversubscribe);
   Finding& f = sink.report(
       ctx.conf_loc(p.loc),
-      fmt::format("timeslicing stretches the jobs of partition '{}' (OverSubscribe={}): in the simulation they spent "
-                  "{:.0f}% of their allocated CPU time suspended ({:.0f}% of the time they ran), and a finished job's "
-                  "wall time was {:.1f} times its run time on average, {:.1f} at the 95th percentile; suspended time "
-                  "does not count against the time limit, so these jobs hold their nodes and memory that much longer",
-                  p.name, os, 100 * share, 100 * share / std::max(1e-9, 1 - share), s.mean, s.p95));
+      fmt::format(
+          "timeslicing stretches the jobs of partition '{}' (OverSubscribe={}): in the simulation they spent "
+          "{:.0f}% of their allocated CPU time suspended ({:.0f}% of the CPU time they ran), and, job by job, a "
+          "finished job's wall time was {:.1f} times its run time on average, {:.1f} at the 95th percentile "
+          "(large jobs, suspended longest, weigh more in the CPU-time figures); suspended time "
+          "does not count against the time limit, so these jobs hold their nodes and memory that much longer",
+          p.name, os, 100 * share, 100 * share / std::max(1e-9, 1 - share), s.mean, s.p95));
   Location slice = ctx.setting_loc("SchedulerTimeSlice");
   slice.note = fmt::format("SchedulerTimeSlice={}", ctx.config().scheduler.time_slice);
   f.related.push_back(slice);
