@@ -120,6 +120,11 @@ TEST(DefaultMemoryMissing, DefMemPerGpuLeavesOnlyJobsWithoutGpusAndInforms) {
   EXPECT_NE(report.findings[0].message.find("DefMemPerGPU gives memory only to jobs that ask for GPUs"),
             std::string::npos)
       << report.findings[0].message;
+  // The fix adds DefMemPerCPU beside it, which the man page calls mutually exclusive: it says so.
+  ASSERT_TRUE(report.findings[0].fix.has_value());
+  EXPECT_NE(report.findings[0].fix->description.find("calls DefMemPerCPU and DefMemPerGPU mutually exclusive"),
+            std::string::npos)
+      << report.findings[0].fix->description;
 }
 
 TEST(DefaultMemoryMissing, HeldLoadNamesNodesWithoutRealMemoryAsItsCause) {

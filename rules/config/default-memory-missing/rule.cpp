@@ -218,8 +218,15 @@ void check(const LintContext& ctx, FindingSink& sink) {
   });
   f.fix = Fix{fmt::format("set DefMemPerCPU={} (MB, the smallest of these nodes' memory per CPU{}), so a job without "
                           "--mem gets its CPUs' part of a node and others can use the rest; users who need more ask "
-                          "with --mem",
-                          def_mem, forced ? ", shared by the jobs OverSubscribe=FORCE stacks on it" : ""),
+                          "with --mem{}",
+                          def_mem, forced ? ", shared by the jobs OverSubscribe=FORCE stacks on it" : "",
+                          // The man page calls the three defaults mutually exclusive; the code
+                          // reads DefMemPerGPU for GPU jobs beside DefMemPerCPU, so say what to check.
+                          gpus_covered ? "; the slurm.conf man page calls DefMemPerCPU and DefMemPerGPU mutually "
+                                         "exclusive, so check that a GPU job without --mem still gets DefMemPerGPU's "
+                                         "memory after the change (or have a job_submit plugin set --mem for jobs "
+                                         "without GPUs instead)"
+                                       : ""),
               "DefMemPerCPU",
               std::to_string(def_mem),
               {}};
