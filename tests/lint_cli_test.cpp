@@ -200,6 +200,19 @@ TEST(LintCli, UnboundedSharingOnLinearNamesNodesAndTheNodeThatSetsTheFix) {
             std::string::npos)
       << text;
   EXPECT_EQ(text.find("suspended"), std::string::npos) << text;
+  // With gang timeslicing the sharing jobs are suspended in turn: both are named.
+  const auto gang = parse(run("lint " +
+                              write_temp("gang001_linear_gang.conf",
+                                         "ClusterName=z\nSlurmctldHost=head\nSelectType=select/linear\n"
+                                         "PreemptMode=GANG\nNodeName=small CPUs=40 RealMemory=256000\n"
+                                         "PartitionName=p Nodes=small Default=YES OverSubscribe=FORCE\n") +
+                              " --no-simulate --format json")
+                              .out);
+  const nlohmann::json* g = finding_of(gang, "GANG001");
+  ASSERT_NE(g, nullptr);
+  EXPECT_NE((*g)["message"].get<std::string>().find("timesliced: nothing checks that co-scheduled and suspended jobs"),
+            std::string::npos)
+      << (*g)["message"];
   // 768000 MB over 256 CPUs and 4 jobs: 750 MB a CPU, below small's 1600.
   EXPECT_NE((*f)["fix"]["description"].get<std::string>().find(
                 "DefMemPerCPU=750 (MB), so each job's memory is counted and the jobs stacked on a node fit in the RAM "

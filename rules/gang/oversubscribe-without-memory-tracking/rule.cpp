@@ -143,7 +143,9 @@ void check(const LintContext& ctx, FindingSink& sink) {
   const bool linear = c.select.type == "select/linear";
   const std::string what = describe(exposed, c.preempt.mode.gang, linear ? "node" : "CPU");
   const bool shares = std::any_of(exposed.begin(), exposed.end(), [](const Exposed& e) { return e.rows >= 2; });
-  const bool suspends = std::any_of(exposed.begin(), exposed.end(), [](const Exposed& e) { return e.suspend; });
+  // Timeslicing suspends the jobs that share, as preemption does its victims.
+  const bool suspends =
+      c.preempt.mode.gang || std::any_of(exposed.begin(), exposed.end(), [](const Exposed& e) { return e.suspend; });
   const char* which = shares && suspends ? "co-scheduled and suspended jobs"
                       : shares           ? "co-scheduled jobs"
                                          : "suspended jobs and the jobs that run beside them";
