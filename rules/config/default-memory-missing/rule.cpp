@@ -220,8 +220,9 @@ void check(const LintContext& ctx, FindingSink& sink) {
                           "--mem gets its CPUs' part of a node and others can use the rest; users who need more ask "
                           "with --mem{}",
                           def_mem, forced ? ", shared by the jobs OverSubscribe=FORCE stacks on it" : "",
-                          // The man page calls the three defaults mutually exclusive; the code
-                          // reads DefMemPerGPU for GPU jobs beside DefMemPerCPU, so say what to check.
+                          // The man page calls the three defaults mutually exclusive, while
+                          // cons_tres _set_gpu_defaults still reads DefMemPerGPU for GPU jobs:
+                          // what the pair does is the site's to check, so the fix says so.
                           gpus_covered ? "; the slurm.conf man page calls DefMemPerCPU and DefMemPerGPU mutually "
                                          "exclusive, so check that a GPU job without --mem still gets DefMemPerGPU's "
                                          "memory after the change (or have a job_submit plugin set --mem for jobs "
