@@ -160,6 +160,29 @@ TEST(LintCli, DefaultMemoryShortfallCountsWholeCores) {
     ASSERT_NE(f, nullptr) << nodes;
     EXPECT_NE((*f)["message"].get<std::string>().find(want), std::string::npos) << (*f)["message"];
   }
+  // Not one core's worth fits: no 'at most 0 of its 8 CPUs'.
+  const auto none =
+      parse(run("lint " +
+                write_temp("conf102_none.conf", head + "NodeName=n1 CPUs=8 Sockets=1 CoresPerSocket=4 ThreadsPerCore=2 "
+                                                       "RealMemory=6000\nPartitionName=p Nodes=n1\n") +
+                " --no-simulate --format json")
+                .out);
+  const nlohmann::json* f = finding_of(none, "CONF102");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE((*f)["message"].get<std::string>().find("such jobs cannot start there at all"), std::string::npos)
+      << (*f)["message"];
+  // The cluster default on a partition with its own CR_Socket_Memory is counted in sockets of
+  // 8 CPUs there: 57000 MB at 4096 a CPU is 13 CPUs' worth, one socket.
+  const auto socket =
+      parse(run("lint " +
+                write_temp("conf102_socket.conf",
+                           head + "NodeName=s1 CPUs=16 Sockets=2 CoresPerSocket=4 ThreadsPerCore=2 RealMemory=57000\n"
+                                  "PartitionName=p Nodes=s1 SelectTypeParameters=CR_Socket_Memory\n") +
+                " --no-simulate --format json")
+                .out);
+  f = finding_of(socket, "CONF102");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE((*f)["message"].get<std::string>().find("at most 8 of its 16 CPUs"), std::string::npos) << (*f)["message"];
 }
 
 // FAIR007's example is the GPU node that sets its weight (most CPUs per GPU), with the CPUs a
@@ -216,7 +239,7 @@ TEST(LintCli, UnboundedSharingOnLinearNamesNodesAndTheNodeThatSetsTheFix) {
   // 768000 MB over 256 CPUs and 4 jobs: 750 MB a CPU, below small's 1600.
   EXPECT_NE((*f)["fix"]["description"].get<std::string>().find(
                 "DefMemPerCPU=750 (MB), so each job's memory is counted and the jobs stacked on a node fit in the RAM "
-                "of big (the least memory per CPU)"),
+                "of big (the tightest node)"),
             std::string::npos)
       << (*f)["fix"]["description"];
 }
@@ -241,12 +264,63 @@ TEST(LintCli, ForceCountMemoryFixFollowsTheDefaultThatApplies) {
   const auto over = lint("g3_over.conf", "DefMemPerCPU=6000\nPartitionName=p Nodes=n[1-2] OverSubscribe=FORCE:4\n");
   EXPECT_NE(finding_of(over, "CONF102"), nullptr);
   EXPECT_EQ(finding_of(over, "GANG003"), nullptr);
+  // A node the default fits once is still GANG003's, beside the nodes CONF102 names.
+  const auto mixed = lint("g3_mixed.conf",
+                          "NodeName=m1 CPUs=8 RealMemory=80000\nDefMemPerCPU=6000\n"
+                          "PartitionName=p Nodes=n[1-2],m1 OverSubscribe=FORCE:4\n");
+  EXPECT_NE(finding_of(mixed, "CONF102"), nullptr);
+  f = finding_of(mixed, "GANG003");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE((*f)["message"].get<std::string>().find("all 8 CPUs of m1 is given 48000 MB, and only 1 such job fit"),
+            std::string::npos)
+      << (*f)["message"];
   const auto yes = lint("g3_yes.conf", "DefMemPerCPU=4000\nPartitionName=p Nodes=n[1-2] OverSubscribe=YES:2\n");
   f = finding_of(yes, "GANG003");
   ASSERT_NE(f, nullptr);
-  EXPECT_NE((*f)["fix"]["description"].get<std::string>().find("otherwise lower the count to OverSubscribe=NO"),
+  EXPECT_NE((*f)["fix"]["description"].get<std::string>().find("otherwise set OverSubscribe=NO (as many as fit)"),
             std::string::npos)
       << (*f)["fix"]["description"];
+}
+
+// CONF105 says what holds a job to its default memory: OverMemoryKill only with a gather
+// plugin polling, task/cgroup where cgroup.conf constrains RAM, else nothing.
+TEST(LintCli, SmallDefaultMemorySaysWhatEnforcesIt) {
+  const std::string head =
+      "ClusterName=z\nSlurmctldHost=head\nSelectType=select/cons_tres\nSelectTypeParameters=CR_Core_Memory\n"
+      "DefMemPerCPU=100\nNodeName=n[1-2] CPUs=8 RealMemory=64000\nPartitionName=p Nodes=n[1-2]\n";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"JobAcctGatherType=jobacct_gather/linux\nJobAcctGatherParams=OverMemoryKill\n",
+       "JobAcctGatherParams=OverMemoryKill kills a job that uses more"},
+      {"JobAcctGatherType=jobacct_gather/none\nJobAcctGatherParams=OverMemoryKill\n",
+       "nothing here holds a job to it at run time"},
+      {"TaskPlugin=task/affinity,task/cgroup\n",
+       "task/cgroup confines the job to that where cgroup.conf sets ConstrainRAMSpace=yes"},
+      {"", "nothing here holds a job to it at run time"},
+  };
+  for (const auto& [rest, want] : cases) {
+    const auto j =
+        parse(run("lint " + write_temp("conf105_enforce.conf", head + rest) + " --no-simulate --format json").out);
+    const nlohmann::json* f = finding_of(j, "CONF105");
+    ASSERT_NE(f, nullptr) << rest;
+    EXPECT_NE((*f)["message"].get<std::string>().find(want), std::string::npos) << rest << (*f)["message"];
+  }
+}
+
+// GANG001 where the nodes hold under a MB a CPU for the jobs stacked on it: no DefMemPerCPU=0
+// (memory unbounded) in the fix, only the memory mode.
+TEST(LintCli, UnboundedSharingWithTooLittleMemorySuggestsNoZeroDefault) {
+  const auto j = parse(run("lint " +
+                           write_temp("gang001_tiny.conf",
+                                      "ClusterName=z\nSlurmctldHost=head\nSelectType=select/cons_tres\n"
+                                      "SelectTypeParameters=CR_Core\nNodeName=n1 CPUs=64 RealMemory=200\n"
+                                      "PartitionName=p Nodes=n1 Default=YES OverSubscribe=FORCE:4\n") +
+                           " --no-simulate --format json")
+                           .out);
+  const nlohmann::json* f = finding_of(j, "GANG001");
+  ASSERT_NE(f, nullptr);
+  const std::string fix = (*f)["fix"]["description"].get<std::string>();
+  EXPECT_EQ(fix.find("DefMemPerCPU"), std::string::npos) << fix;
+  EXPECT_EQ(fix.rfind("set SelectTypeParameters=CR_Core_Memory so each job's memory is counted", 0), 0u) << fix;
 }
 
 // TIER002 on a site with one PriorityTier has no tier order to point to in its fix.
@@ -260,6 +334,17 @@ TEST(LintCli, OneTierConstantPartitionTermFixNamesNoTierOrder) {
         (*f)["fix"]["description"].get<std::string>().find("PriorityTier already orders") != std::string::npos;
     EXPECT_EQ(mentions, std::string(name) == "tiers.conf") << name << ": " << (*f)["fix"]["description"];
   }
+  // One partition: nothing to order with job factors either.
+  const auto one = parse(run("lint " +
+                             write_temp("tier002_one.conf",
+                                        "ClusterName=z\nSlurmctldHost=head\nNodeName=n[1-2] CPUs=8 RealMemory=1000\n"
+                                        "PartitionName=a Nodes=n[1-2] Default=YES\nPriorityType=priority/multifactor\n"
+                                        "PriorityWeightPartition=5000\nPriorityWeightJobSize=1000\n") +
+                             " --no-simulate --format json")
+                             .out);
+  const nlohmann::json* f = finding_of(one, "TIER002");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ((*f)["fix"]["description"], "set PriorityWeightPartition=0: with one partition the term orders nothing");
 }
 
 // A light load that never queues a job beyond the window: the note says so.
@@ -363,7 +448,10 @@ TEST(LintCli, UnlimitedPartitionNamingQosAsksForTheQosTable) {
   const std::string text = required["message"].get<std::string>();
   EXPECT_EQ(text.find("DefaultTime"), std::string::npos) << text;
   EXPECT_NE(text.find("require_timelimit makes every job state a finite --time"), std::string::npos) << text;
-  EXPECT_EQ(required["fix"]["description"].get<std::string>().rfind("give these partitions a MaxTime", 0), 0u);
+  EXPECT_EQ(required["fix"]["description"].get<std::string>().rfind(
+                "give these partitions a MaxTime (under UNLIMITED no window covers what a job may ask for)", 0),
+            0u);
+  EXPECT_NE(text.find("so UNLIMITED on q only means"), std::string::npos) << text;
 }
 
 // A partition whose BF001 is suppressed (its long jobs best-effort by design) gives no

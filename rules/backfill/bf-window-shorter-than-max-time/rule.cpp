@@ -204,10 +204,15 @@ void check(const LintContext& ctx, FindingSink& sink) {
     const Partition& p = c.partitions[s.part];
     if (s.cap < 0 && p.default_time < 0 && !time_required) no_default.push_back(p.name);
   }
-  if (time_required && std::any_of(shorts.begin(), shorts.end(), [](const Short& s) { return s.cap < 0; })) {
-    f.message +=
-        "; JobSubmitPlugins=require_timelimit makes every job state a finite --time, so UNLIMITED there only "
-        "means a job may ask for any length";
+  std::vector<std::string> unlimited_parts;
+  for (const Short& s : shorts) {
+    if (s.cap < 0) unlimited_parts.push_back(c.partitions[s.part].name);
+  }
+  if (time_required && !unlimited_parts.empty()) {
+    f.message += fmt::format(
+        "; JobSubmitPlugins=require_timelimit makes every job state a finite --time, so UNLIMITED on {} only "
+        "means a job may ask for any length",
+        join(unlimited_parts, ", "));
   }
   if (!no_default.empty()) {
     f.message += fmt::format(
@@ -235,7 +240,10 @@ void check(const LintContext& ctx, FindingSink& sink) {
   if (longest <= 0) {
     f.fix = Fix{std::string(qos_unseen ? "lint with --qos to see the QOS MaxWall limits; if none caps them, " : "") +
                     (no_default.empty() ? "" : "set a DefaultTime (about what a typical job runs) and ") +
-                    "give these partitions a MaxTime (an UNLIMITED limit cannot be planned for), then raise "
+                    (time_required ? "give these partitions a MaxTime (under UNLIMITED no window covers what a "
+                                     "job may ask for), then raise "
+                                   : "give these partitions a MaxTime (an UNLIMITED limit cannot be planned for), "
+                                     "then raise ") +
                     "bf_window to the longest of them",
                 "MaxTime",
                 "",
@@ -282,14 +290,10 @@ void check(const LintContext& ctx, FindingSink& sink) {
                                      minutes);
   // An UNLIMITED partition among them is not covered by the window re-simulated: its own
   // case (no window can plan for it) stands, and the message says which part was measured.
-  std::vector<std::string> unlimited;
-  for (const Short& s : shorts) {
-    if (s.cap < 0) unlimited.push_back(c.partitions[s.part].name);
-  }
-  if (!unlimited.empty()) {
+  if (!unlimited_parts.empty()) {
     f.message += fmt::format(
         "; on the simulated load {} (covering the finite limits only: no window covers {} until {} a MaxTime)", what,
-        join(unlimited, ", "), unlimited.size() == 1 ? "it has" : "they have");
+        join(unlimited_parts, ", "), unlimited_parts.size() == 1 ? "it has" : "they have");
     return;
   }
   f.severity = Severity::kInfo;

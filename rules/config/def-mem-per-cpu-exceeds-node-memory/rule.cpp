@@ -4,6 +4,8 @@
 // rest of its CPUs idle, and for whole-node jobs (--exclusive, OverSubscribe=EXCLUSIVE) it
 // drops the node altogether: they cannot start there with the default memory.
 #include <algorithm>
+#include <set>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -21,23 +23,27 @@ struct Short {
   std::size_t nodes = 0;       // nodes where the default does not fit every CPU
 };
 
-// `p`: whose select mode sets the allocation unit (a partition without its own
-// SelectTypeParameters follows the cluster's).
-Short shortfall(const Config& c, const Partition& p, const std::vector<std::uint32_t>& nodes, std::uint64_t per_cpu) {
+// Nodes with the partition whose select mode sets their allocation unit (its own
+// SelectTypeParameters, else the cluster's): a node in several is judged in each.
+using PartNode = std::pair<const Partition*, std::uint32_t>;
+
+Short shortfall(const Config& c, const std::vector<PartNode>& nodes, std::uint64_t per_cpu) {
   Short s;
-  for (std::uint32_t i : nodes) {
+  std::set<std::uint32_t> short_nodes;
+  for (const auto& [p, i] : nodes) {
     const Node& n = c.nodes[i];
     // RealMemory left at its default of 1 MB is CONF045's finding, not a default too big.
     if (n.real_memory_mb <= 1) continue;
     const std::uint64_t mem = n.usable_mem_mb();
     if (per_cpu * n.cpus <= mem) continue;
-    ++s.nodes;
+    short_nodes.insert(i);
     // Whole cores (or sockets) are allocated and each of their CPUs is charged the default:
     // on 4 cores of 2 threads, 7 CPUs' worth of memory runs 3 cores, 6 CPUs.
-    const std::uint64_t unit = c.cpu_unit(p, n);
+    const std::uint64_t unit = c.cpu_unit(*p, n);
     const auto usable = static_cast<std::uint32_t>(std::min<std::uint64_t>(n.cpus, mem / (per_cpu * unit) * unit));
-    if (!s.node || usable * s.node->cpus < s.usable * n.cpus) s = {&n, usable, s.nodes};
+    if (!s.node || usable * s.node->cpus < s.usable * n.cpus) s = {&n, usable, 0};
   }
+  s.nodes = short_nodes.size();
   return s;
 }
 
@@ -54,26 +60,33 @@ std::string message(const std::string& where, std::uint64_t per_cpu, const Short
   const Node& n = *s.node;
   return fmt::format(
       "{} gives jobs without --mem {} MB per CPU, but {} ({} CPUs, {} MB usable) holds only {} MB per "
-      "CPU{}: such jobs can use at most {} of its {} CPUs, and --exclusive or OverSubscribe=EXCLUSIVE "
-      "jobs without --mem cannot start there at all",
+      "CPU{}: {}",
       where, per_cpu, n.name, n.cpus, n.usable_mem_mb(), n.usable_mem_mb() / std::max<std::uint32_t>(1, n.cpus),
-      s.nodes > 1 ? fmt::format(" ({} nodes are short)", s.nodes) : std::string(), s.usable, n.cpus);
+      s.nodes > 1 ? fmt::format(" ({} nodes are short)", s.nodes) : std::string(),
+      // Not even one allocation unit (a core's threads under CR_Core) fits the default there.
+      s.usable == 0 ? std::string("such jobs cannot start there at all")
+                    : fmt::format("such jobs can use at most {} of its {} CPUs, and --exclusive or "
+                                  "OverSubscribe=EXCLUSIVE jobs without --mem cannot start there at all",
+                                  s.usable, n.cpus));
 }
 
 void check(const LintContext& ctx, FindingSink& sink) {
   const Config& c = ctx.config();
   // Per-CPU memory is a consumable limit only with a cons_* select plugin tracking memory.
-  if (!c.select.memory || c.select.type == "select/linear") return;
-  std::vector<std::uint32_t> global_nodes;
+  // (memory_counted: a partition's own SelectTypeParameters may count memory or not.)
+  if (c.select.type == "select/linear") return;
+  std::vector<PartNode> global_nodes;
   for (const Partition& p : c.partitions) {
     bool own = false;
     const std::uint64_t per_cpu = per_cpu_default(c, p, &own);
-    if (!per_cpu || p.nodes.empty()) continue;
+    if (!per_cpu || p.nodes.empty() || !c.memory_counted(p)) continue;
+    std::vector<PartNode> nodes;
+    for (std::uint32_t n : p.nodes) nodes.emplace_back(&p, n);
     if (!own) {
-      global_nodes.insert(global_nodes.end(), p.nodes.begin(), p.nodes.end());
+      global_nodes.insert(global_nodes.end(), nodes.begin(), nodes.end());
       continue;
     }
-    const Short s = shortfall(c, p, p.nodes, per_cpu);
+    const Short s = shortfall(c, nodes, per_cpu);
     if (!s.node) continue;
     Finding& f = sink.report(ctx.conf_loc(p.loc),
                              message(fmt::format("partition '{}' DefMemPerCPU={}", p.name, per_cpu), per_cpu, s));
@@ -84,9 +97,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
                 std::to_string(s.node->usable_mem_mb() / std::max<std::uint32_t>(1, s.node->cpus)),
                 {}};
   }
-  std::sort(global_nodes.begin(), global_nodes.end());
-  global_nodes.erase(std::unique(global_nodes.begin(), global_nodes.end()), global_nodes.end());
-  const Short s = shortfall(c, Partition{}, global_nodes, c.select.def_mem_per_cpu);
+  const Short s = shortfall(c, global_nodes, c.select.def_mem_per_cpu);
   if (global_nodes.empty() || !s.node) return;
   Finding& f =
       sink.report(ctx.setting_loc("DefMemPerCPU"),

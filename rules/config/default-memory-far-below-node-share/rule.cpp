@@ -79,10 +79,13 @@ void check_default(const LintContext& ctx, FindingSink& sink, const Default& d, 
                 : fmt::format("{} MB per node whatever their CPUs, 1/{} of the {} MB", d.mb, fraction, typical);
   // What holds a job to its allocation at run time: OverMemoryKill, or task/cgroup where
   // cgroup.conf sets ConstrainRAMSpace=yes (its default is no, and lint does not read it).
+  // OverMemoryKill acts on what a JobAcctGather plugin polls: none (the default) polls nothing.
   const Setting* gather = c.setting("JobAcctGatherParams");
+  const Setting* gather_type = c.setting("JobAcctGatherType");
+  const bool polled = gather_type && ifind(gather_type->value, "none") == std::string::npos;
   const Setting* task = c.setting("TaskPlugin");
   const std::string enforced =
-      gather && ifind(gather->value, "OverMemoryKill") != std::string::npos
+      polled && gather && ifind(gather->value, "OverMemoryKill") != std::string::npos
           ? "JobAcctGatherParams=OverMemoryKill kills a job that uses more, so ordinary jobs are killed for memory"
       : task && ifind(task->value, "cgroup") != std::string::npos
           ? "task/cgroup confines the job to that where cgroup.conf sets ConstrainRAMSpace=yes, and ordinary jobs "

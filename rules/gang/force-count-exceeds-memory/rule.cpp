@@ -29,15 +29,21 @@ struct Worst {
   std::uint64_t fit = 0;      // such jobs the node's memory holds
 };
 
-// The partition's node where the fewest default-sized jobs fit.
+bool per_node_default(const Config& c, const Partition& p);
+
+// The partition's node where the fewest default-sized jobs fit. A node a per-CPU default
+// does not fit even once (where memory is counted) is CONF102's finding, not this one's: one
+// root cause, one finding, so such nodes are left out.
 Worst tightest_node(const Config& c, const Partition& p) {
   Worst w;
+  const bool conf102 = c.select.memory && !per_node_default(c, p);
   for (std::uint32_t n : p.nodes) {
     const Node& node = c.nodes[n];
     const std::uint64_t per_job = default_node_mem(c, p, node);
     // Tracked memory and no default: the job is given the node's whole memory.
     const std::uint64_t size = per_job ? per_job : node.usable_mem_mb();
     const std::uint64_t fit = size ? node.usable_mem_mb() / size : 0;
+    if (conf102 && per_job > 0 && fit == 0) continue;
     if (!w.node || fit < w.fit) w = {&node, per_job, fit};
   }
   return w;
@@ -122,7 +128,7 @@ void report(const LintContext& ctx, FindingSink& sink, const Partition& p, std::
                                 ? std::string("OverSubscribe=NO")
                                 : fmt::format("{}:{}", os.substr(0, os.find(':')), fit);
   f.fix = Fix{tracked ? fmt::format("to let {} jobs share, set {}={} or less on '{}' (and keep MaxMem{} near it); "
-                                    "otherwise lower the count to {}",
+                                    "otherwise set {} (as many as fit)",
                                     n, key, value, p.name, per_node ? "PerNode" : "PerCPU", lower)
                       : fmt::format("make memory consumable (a *_Memory SelectTypeParameters), or lower {} to {} so {} "
                                     "jobs fit",
@@ -150,9 +156,6 @@ void check(const LintContext& ctx, FindingSink& sink) {
       continue;
     const Worst w = tightest_node(c, p);
     if (!w.node || w.node->usable_mem_mb() == 0) continue;
-    // A per-CPU default that no node's whole CPU count fits is CONF102's finding (one root
-    // cause, one finding): the default itself is too large, whatever the sharing.
-    if (c.select.memory && w.fit == 0 && w.per_job > 0 && !per_node_default(c, p)) continue;
     if (c.select.memory ? w.fit < n : (w.per_job > 0 && w.per_job * n > w.node->usable_mem_mb())) {
       report(ctx, sink, p, n, w, evidence_added);
     }

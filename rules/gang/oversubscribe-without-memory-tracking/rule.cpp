@@ -170,11 +170,21 @@ void check(const LintContext& ctx, FindingSink& sink) {
   const std::string mode = memory_mode(c.select);
   const Fitting fit = fitting_def_mem(c, exposed);
   const std::uint64_t def_mem = fit.per_cpu;
+  // Under a MB a CPU per stacked job leaves no default to suggest (DefMemPerCPU=0 would mean
+  // memory unbounded): the memory mode alone, and requests counted from then on.
+  if (def_mem == 0) {
+    f.fix = Fix{fmt::format("set SelectTypeParameters={} so each job's memory is counted; the nodes hold under a MB a "
+                            "CPU for the jobs stacked on it, so give each job its memory with --mem",
+                            mode),
+                "SelectTypeParameters",
+                mode,
+                {}};
+    return;
+  }
   f.fix = Fix{fmt::format("set SelectTypeParameters={} and DefMemPerCPU={} (MB), so each job's memory is counted "
                           "and the jobs stacked on a {} fit in the RAM of {}{}; add MaxMemPerCPU to bound explicit "
                           "requests",
-                          mode, def_mem, linear ? "node" : "CPU", fit.node ? fit.node->name : "every node",
-                          fit.node ? " (the least memory per CPU)" : ""),
+                          mode, def_mem, linear ? "node" : "CPU", fit.node->name, " (the tightest node)"),
               "SelectTypeParameters",
               mode,
               {}};

@@ -94,7 +94,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
       // Dynamic nodes (slurmd -Z) register at run time: no defect, and nothing to simulate.
       cause = fmt::format(
           "its nodes register dynamically (MaxNodeCount={}, slurmd -Z), so slurm.conf defines none to simulate; ",
-          c.setting("MaxNodeCount")->value);
+          printable(c.setting("MaxNodeCount")->value, 40));
     } else if (c.nodes.empty()) {
       cause = "the configuration defines no node (CONF047); ";
     } else if (c.partitions.empty()) {

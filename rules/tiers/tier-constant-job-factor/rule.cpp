@@ -74,7 +74,8 @@ void check(const LintContext& ctx, FindingSink& sink) {
     f.related.push_back(l);
   }
   // With one tier there is no tier order to lean on: the choice is the weight or the factors.
-  f.fix = Fix{tiers.size() == 1
+  f.fix = Fix{c.partitions.size() == 1 ? "set PriorityWeightPartition=0: with one partition the term orders nothing"
+              : tiers.size() == 1
                   ? "set PriorityWeightPartition=0, or give the partitions different PriorityJobFactor values if "
                     "their jobs are meant to be ordered against each other"
                   : "set PriorityWeightPartition=0 (PriorityTier already orders the partitions), or give partitions "
