@@ -254,10 +254,9 @@ void check(const LintContext& ctx, FindingSink& sink) {
   const std::string label = fmt::format("bf_window={}", minutes);
   const std::vector<ConfigEdit> raise = {ConfigEdit::scheduler_parameter("bf_window", std::to_string(minutes))};
   ctx.prefetch(label, raise);  // runs beside the base simulation
-  const bool some_unlimited = std::any_of(shorts.begin(), shorts.end(), [](const Short& s) { return s.cap < 0; });
   f.fix = Fix{fmt::format("raise bf_window to {} (minutes, the longest {}limit above) in SchedulerParameters; a wider "
                           "window costs backfill time, so consider a larger bf_resolution with it",
-                          minutes, some_unlimited ? "finite " : ""),
+                          minutes, unlimited_parts.empty() ? "" : "finite "),
               "SchedulerParameters",
               fmt::format("bf_window={}", minutes),
               {}};
