@@ -160,8 +160,9 @@ void check(const LintContext& ctx, FindingSink& sink) {
   }
   for (const GpuPart& g : flagged) {
     const Partition& p = *g.part;
-    // The example is the node that sets the weight (most CPUs per GPU), where a GPU job's
-    // default CPUs (DefCpuPerGPU, else one a GPU) leave the most of the node charged to no one.
+    // The example is the node that sets the weight (most CPUs per GPU), with a job taking
+    // DefCpuPerGPU CPUs a GPU (one a GPU where none is set): there the GPUs leave the most of
+    // the node charged to no one.
     std::uint32_t worst = g.gpu_nodes.front();
     for (std::uint32_t n : g.gpu_nodes) {
       if (c.nodes[n].cpus * c.nodes[worst].gpus() > c.nodes[worst].cpus * c.nodes[n].gpus()) worst = n;
