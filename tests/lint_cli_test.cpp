@@ -33,6 +33,18 @@ const nlohmann::json* finding_of(const nlohmann::json& report, const std::string
   return out;
 }
 
+// `lint --no-simulate --format json` of `text`, written to a temp file called `name`.
+nlohmann::json lint_static(const std::string& name, const std::string& text) {
+  return parse(run("lint " + write_temp(name, text) + " --no-simulate --format json").out);
+}
+
+// The string `field` contains `part` (a failure prints the whole field).
+testing::AssertionResult has_text(const nlohmann::json& field, const std::string& part) {
+  const std::string text = field.is_string() ? field.get<std::string>() : field.dump();
+  if (text.find(part) != std::string::npos) return testing::AssertionSuccess();
+  return testing::AssertionFailure() << "'" << part << "' is not in: " << text;
+}
+
 nlohmann::json load_json(const std::string& path) {
   std::ifstream in(path);
   return nlohmann::json::parse(in, nullptr, false);
@@ -110,10 +122,8 @@ TEST(LintCli, WindowThatCostsNothingIsANote) {
   const nlohmann::json* bf = finding_of(j, "BF001");
   ASSERT_NE(bf, nullptr);
   EXPECT_EQ((*bf)["severity"], "info");
-  EXPECT_NE((*bf)["message"].get<std::string>().find(
-                "a 7200-minute window changed no outcome by more than 1 %, so here it is a note"),
-            std::string::npos)
-      << (*bf)["message"];
+  EXPECT_TRUE(
+      has_text((*bf)["message"], "a 7200-minute window changed no outcome by more than 1 %, so here it is a note"));
   EXPECT_FALSE(bf->contains("fix"));
   const auto& e = (*bf)["evidence"];
   EXPECT_EQ(e["fix_effect"], "none");
@@ -152,69 +162,55 @@ TEST(LintCli, DefaultMemoryShortfallCountsWholeCores) {
       {"NodeName=n[1-2] CPUs=8 Sockets=1 CoresPerSocket=8 ThreadsPerCore=2 RealMemory=29995\n", "at most 7 of its 8"},
   };
   for (const auto& [nodes, want] : cases) {
-    const auto j =
-        parse(run("lint " + write_temp("conf102_cores.conf", head + nodes + "PartitionName=p Nodes=n[1-2]\n") +
-                  " --no-simulate --format json")
-                  .out);
+    const auto j = lint_static("conf102_cores.conf", head + nodes + "PartitionName=p Nodes=n[1-2]\n");
     const nlohmann::json* f = finding_of(j, "CONF102");
     ASSERT_NE(f, nullptr) << nodes;
-    EXPECT_NE((*f)["message"].get<std::string>().find(want), std::string::npos) << (*f)["message"];
+    EXPECT_TRUE(has_text((*f)["message"], want));
   }
   // Not one core's worth fits: no 'at most 0 of its 8 CPUs'.
   const auto none =
-      parse(run("lint " +
-                write_temp("conf102_none.conf", head + "NodeName=n1 CPUs=8 Sockets=1 CoresPerSocket=4 ThreadsPerCore=2 "
-                                                       "RealMemory=6000\nPartitionName=p Nodes=n1\n") +
-                " --no-simulate --format json")
-                .out);
+      lint_static("conf102_none.conf", head +
+                                           "NodeName=n1 CPUs=8 Sockets=1 CoresPerSocket=4 ThreadsPerCore=2 "
+                                           "RealMemory=6000\nPartitionName=p Nodes=n1\n");
   const nlohmann::json* f = finding_of(none, "CONF102");
   ASSERT_NE(f, nullptr);
-  EXPECT_NE((*f)["message"].get<std::string>().find("such jobs cannot start there at all"), std::string::npos)
-      << (*f)["message"];
+  EXPECT_TRUE(has_text((*f)["message"], "such jobs cannot start there at all"));
   // The cluster default on a partition with its own CR_Socket_Memory is counted in sockets of
   // 8 CPUs there: 57000 MB at 4096 a CPU is 13 CPUs' worth, one socket.
-  const auto socket =
-      parse(run("lint " +
-                write_temp("conf102_socket.conf",
-                           head + "NodeName=s1 CPUs=16 Sockets=2 CoresPerSocket=4 ThreadsPerCore=2 RealMemory=57000\n"
-                                  "PartitionName=p Nodes=s1 SelectTypeParameters=CR_Socket_Memory\n") +
-                " --no-simulate --format json")
-                .out);
+  const auto socket = lint_static(
+      "conf102_socket.conf", head +
+                                 "NodeName=s1 CPUs=16 Sockets=2 CoresPerSocket=4 ThreadsPerCore=2 RealMemory=57000\n"
+                                 "PartitionName=p Nodes=s1 SelectTypeParameters=CR_Socket_Memory\n");
   f = finding_of(socket, "CONF102");
   ASSERT_NE(f, nullptr);
-  EXPECT_NE((*f)["message"].get<std::string>().find("at most 8 of its 16 CPUs"), std::string::npos) << (*f)["message"];
+  EXPECT_TRUE(has_text((*f)["message"], "at most 8 of its 16 CPUs"));
 }
 
 // FAIR007's example is the GPU node that sets its weight (most CPUs per GPU), with the CPUs a
 // default GPU job takes there (DefCpuPerGPU), not the first GPU node of the partition.
 TEST(LintCli, GpuBillingExampleIsTheNodeThatSetsTheWeight) {
-  const std::string conf = write_temp(
+  const auto j = lint_static(
       "fair007_mixed.conf",
       "ClusterName=z\nSlurmctldHost=head\nAccountingStorageType=accounting_storage/slurmdbd\n"
       "AccountingStorageEnforce=associations\nPriorityType=priority/multifactor\nPriorityWeightFairshare=10000\n"
       "SelectType=select/cons_tres\nGresTypes=gpu\nDefCpuPerGPU=3\n"
       "NodeName=dense CPUs=24 RealMemory=64000 Gres=gpu:8\nNodeName=wide CPUs=128 RealMemory=64000 Gres=gpu:2\n"
       "PartitionName=all Nodes=dense,wide Default=YES\n");
-  const auto j = parse(run("lint " + conf + " --no-simulate --format json").out);
   const nlohmann::json* f = finding_of(j, "FAIR007");
   ASSERT_NE(f, nullptr);
-  EXPECT_NE((*f)["message"].get<std::string>().find(
-                "a job that takes every GPU of wide (2) and 6 of its CPUs (DefCpuPerGPU=3) is charged 6 of the "
-                "node's 128 CPUs"),
-            std::string::npos)
-      << (*f)["message"];
+  EXPECT_TRUE(has_text((*f)["message"],
+                       "a job that takes every GPU of wide (2) and 6 of its CPUs (DefCpuPerGPU=3) is charged 6 of the "
+                       "node's 128 CPUs"));
   EXPECT_EQ((*f)["fix"]["value"], "CPU=1.0,GRES/gpu=64");
 }
 
 // GANG001 under select/linear: jobs share whole nodes, nothing is suspended without gang or
 // preemption, and the fix names the node whose memory per CPU sets the default.
 TEST(LintCli, UnboundedSharingOnLinearNamesNodesAndTheNodeThatSetsTheFix) {
-  const std::string conf =
-      write_temp("gang001_linear.conf",
-                 "ClusterName=z\nSlurmctldHost=head\nSelectType=select/linear\n"
-                 "NodeName=small CPUs=40 RealMemory=256000\nNodeName=big CPUs=256 RealMemory=768000\n"
-                 "PartitionName=p Nodes=small,big Default=YES OverSubscribe=FORCE\n");
-  const auto j = parse(run("lint " + conf + " --no-simulate --format json").out);
+  const auto j = lint_static("gang001_linear.conf",
+                             "ClusterName=z\nSlurmctldHost=head\nSelectType=select/linear\n"
+                             "NodeName=small CPUs=40 RealMemory=256000\nNodeName=big CPUs=256 RealMemory=768000\n"
+                             "PartitionName=p Nodes=small,big Default=YES OverSubscribe=FORCE\n");
   const nlohmann::json* f = finding_of(j, "GANG001");
   ASSERT_NE(f, nullptr);
   const std::string text = (*f)["message"].get<std::string>();
@@ -224,24 +220,18 @@ TEST(LintCli, UnboundedSharingOnLinearNamesNodesAndTheNodeThatSetsTheFix) {
       << text;
   EXPECT_EQ(text.find("suspended"), std::string::npos) << text;
   // With gang timeslicing the sharing jobs are suspended in turn: both are named.
-  const auto gang = parse(run("lint " +
-                              write_temp("gang001_linear_gang.conf",
-                                         "ClusterName=z\nSlurmctldHost=head\nSelectType=select/linear\n"
-                                         "PreemptMode=GANG\nNodeName=small CPUs=40 RealMemory=256000\n"
-                                         "PartitionName=p Nodes=small Default=YES OverSubscribe=FORCE\n") +
-                              " --no-simulate --format json")
-                              .out);
+  const auto gang = lint_static("gang001_linear_gang.conf",
+                                "ClusterName=z\nSlurmctldHost=head\nSelectType=select/linear\n"
+                                "PreemptMode=GANG\nNodeName=small CPUs=40 RealMemory=256000\n"
+                                "PartitionName=p Nodes=small Default=YES OverSubscribe=FORCE\n");
   const nlohmann::json* g = finding_of(gang, "GANG001");
   ASSERT_NE(g, nullptr);
-  EXPECT_NE((*g)["message"].get<std::string>().find("timesliced: nothing checks that co-scheduled and suspended jobs"),
-            std::string::npos)
-      << (*g)["message"];
+  EXPECT_TRUE(has_text((*g)["message"], "timesliced: nothing checks that co-scheduled and suspended jobs"));
   // 768000 MB over 256 CPUs and 4 jobs: 750 MB a CPU, below small's 1600.
-  EXPECT_NE((*f)["fix"]["description"].get<std::string>().find(
-                "DefMemPerCPU=750 (MB), so each job's memory is counted and the jobs stacked on a node fit in the RAM "
-                "of big (the tightest node)"),
-            std::string::npos)
-      << (*f)["fix"]["description"];
+  EXPECT_TRUE(
+      has_text((*f)["fix"]["description"],
+               "DefMemPerCPU=750 (MB), so each job's memory is counted and the jobs stacked on a node fit in the RAM "
+               "of big (the tightest node)"));
 }
 
 // GANG003: a per-node default is lowered as one; a per-CPU default no node's CPUs fit is
@@ -250,15 +240,11 @@ TEST(LintCli, ForceCountMemoryFixFollowsTheDefaultThatApplies) {
   const std::string head =
       "ClusterName=z\nSlurmctldHost=head\nSelectType=select/cons_tres\nSelectTypeParameters=CR_Core_Memory\n"
       "NodeName=n[1-2] CPUs=16 RealMemory=80000\n";
-  auto lint = [&](const std::string& name, const std::string& rest) {
-    return parse(run("lint " + write_temp(name, head + rest) + " --no-simulate --format json").out);
-  };
+  auto lint = [&](const std::string& name, const std::string& rest) { return lint_static(name, head + rest); };
   const auto node = lint("g3_node.conf", "DefMemPerNode=16000\nPartitionName=p Nodes=n[1-2] OverSubscribe=FORCE:8\n");
   const nlohmann::json* f = finding_of(node, "GANG003");
   ASSERT_NE(f, nullptr);
-  EXPECT_NE((*f)["message"].get<std::string>().find("a job on n1 is given 16000 MB whatever its CPUs, and only 5"),
-            std::string::npos)
-      << (*f)["message"];
+  EXPECT_TRUE(has_text((*f)["message"], "a job on n1 is given 16000 MB whatever its CPUs, and only 5"));
   EXPECT_EQ((*f)["fix"]["key"], "DefMemPerNode");
   EXPECT_EQ((*f)["fix"]["value"], "10000");
   const auto over = lint("g3_over.conf", "DefMemPerCPU=6000\nPartitionName=p Nodes=n[1-2] OverSubscribe=FORCE:4\n");
@@ -271,15 +257,11 @@ TEST(LintCli, ForceCountMemoryFixFollowsTheDefaultThatApplies) {
   EXPECT_NE(finding_of(mixed, "CONF102"), nullptr);
   f = finding_of(mixed, "GANG003");
   ASSERT_NE(f, nullptr);
-  EXPECT_NE((*f)["message"].get<std::string>().find("all 8 CPUs of m1 is given 48000 MB, and only 1 such job fit"),
-            std::string::npos)
-      << (*f)["message"];
+  EXPECT_TRUE(has_text((*f)["message"], "all 8 CPUs of m1 is given 48000 MB, and only 1 such job fit"));
   const auto yes = lint("g3_yes.conf", "DefMemPerCPU=4000\nPartitionName=p Nodes=n[1-2] OverSubscribe=YES:2\n");
   f = finding_of(yes, "GANG003");
   ASSERT_NE(f, nullptr);
-  EXPECT_NE((*f)["fix"]["description"].get<std::string>().find("otherwise set OverSubscribe=NO (as many as fit)"),
-            std::string::npos)
-      << (*f)["fix"]["description"];
+  EXPECT_TRUE(has_text((*f)["fix"]["description"], "otherwise set OverSubscribe=NO (as many as fit)"));
 }
 
 // CONF105 says what holds a job to its default memory: OverMemoryKill only with a gather
@@ -298,24 +280,20 @@ TEST(LintCli, SmallDefaultMemorySaysWhatEnforcesIt) {
       {"", "nothing here holds a job to it at run time"},
   };
   for (const auto& [rest, want] : cases) {
-    const auto j =
-        parse(run("lint " + write_temp("conf105_enforce.conf", head + rest) + " --no-simulate --format json").out);
+    const auto j = lint_static("conf105_enforce.conf", head + rest);
     const nlohmann::json* f = finding_of(j, "CONF105");
     ASSERT_NE(f, nullptr) << rest;
-    EXPECT_NE((*f)["message"].get<std::string>().find(want), std::string::npos) << rest << (*f)["message"];
+    EXPECT_TRUE(has_text((*f)["message"], want)) << rest;
   }
 }
 
 // GANG001 where the nodes hold under a MB a CPU for the jobs stacked on it: no DefMemPerCPU=0
 // (memory unbounded) in the fix, only the memory mode.
 TEST(LintCli, UnboundedSharingWithTooLittleMemorySuggestsNoZeroDefault) {
-  const auto j = parse(run("lint " +
-                           write_temp("gang001_tiny.conf",
-                                      "ClusterName=z\nSlurmctldHost=head\nSelectType=select/cons_tres\n"
-                                      "SelectTypeParameters=CR_Core\nNodeName=n1 CPUs=64 RealMemory=200\n"
-                                      "PartitionName=p Nodes=n1 Default=YES OverSubscribe=FORCE:4\n") +
-                           " --no-simulate --format json")
-                           .out);
+  const auto j = lint_static("gang001_tiny.conf",
+                             "ClusterName=z\nSlurmctldHost=head\nSelectType=select/cons_tres\n"
+                             "SelectTypeParameters=CR_Core\nNodeName=n1 CPUs=64 RealMemory=200\n"
+                             "PartitionName=p Nodes=n1 Default=YES OverSubscribe=FORCE:4\n");
   const nlohmann::json* f = finding_of(j, "GANG001");
   ASSERT_NE(f, nullptr);
   const std::string fix = (*f)["fix"]["description"].get<std::string>();
@@ -335,13 +313,10 @@ TEST(LintCli, OneTierConstantPartitionTermFixNamesNoTierOrder) {
     EXPECT_EQ(mentions, std::string(name) == "tiers.conf") << name << ": " << (*f)["fix"]["description"];
   }
   // One partition: nothing to order with job factors either.
-  const auto one = parse(run("lint " +
-                             write_temp("tier002_one.conf",
-                                        "ClusterName=z\nSlurmctldHost=head\nNodeName=n[1-2] CPUs=8 RealMemory=1000\n"
-                                        "PartitionName=a Nodes=n[1-2] Default=YES\nPriorityType=priority/multifactor\n"
-                                        "PriorityWeightPartition=5000\nPriorityWeightJobSize=1000\n") +
-                             " --no-simulate --format json")
-                             .out);
+  const auto one = lint_static("tier002_one.conf",
+                               "ClusterName=z\nSlurmctldHost=head\nNodeName=n[1-2] CPUs=8 RealMemory=1000\n"
+                               "PartitionName=a Nodes=n[1-2] Default=YES\nPriorityType=priority/multifactor\n"
+                               "PriorityWeightPartition=5000\nPriorityWeightJobSize=1000\n");
   const nlohmann::json* f = finding_of(one, "TIER002");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ((*f)["fix"]["description"], "set PriorityWeightPartition=0: with one partition the term orders nothing");
