@@ -41,6 +41,13 @@ bool Config::no_default_memory(const Partition& p) const {
          !select.def_mem_per_cpu_zero;
 }
 
+Config::MemoryDefault Config::memory_default(const Partition& p) const {
+  if (p.def_mem_per_cpu) return {true, true, p.def_mem_per_cpu};
+  if (p.def_mem_per_node) return {true, false, p.def_mem_per_node};
+  if (select.def_mem_per_cpu) return {false, true, select.def_mem_per_cpu};
+  return {false, false, select.def_mem_per_node};
+}
+
 std::uint32_t Config::cpu_unit(const Partition& p, const Node& n) const {
   SelectSettings::Resource r = select.resource;
   if (p.select_own && partition_select_allowed())

@@ -296,6 +296,15 @@ struct Config {
   /// (even 0), else the cluster's; 0 when none applies. Only select/cons_tres reads them
   /// (cons_common _set_gpu_defaults), so 0 under any other SelectType.
   std::uint64_t mem_per_gpu_default(const Partition& p) const;
+  /// The memory default a job of `p` without --mem gets, in the order slurmctld applies it:
+  /// the partition's DefMemPerCPU, its DefMemPerNode, then the cluster's (where a written
+  /// DefMemPerNode already displaced DefMemPerCPU when read). mb 0: none.
+  struct MemoryDefault {
+    bool own = false;      // the partition's own setting
+    bool per_cpu = false;  // DefMemPerCPU (else DefMemPerNode)
+    std::uint64_t mb = 0;
+  };
+  MemoryDefault memory_default(const Partition& p) const;
   /// The CPUs a job of `p` is given at a time on `n` (cons_tres): a core's schedulable threads
   /// under CR_Core, a socket's under CR_Socket, one under CR_CPU; memory per CPU is charged
   /// on all of them.

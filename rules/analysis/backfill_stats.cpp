@@ -229,12 +229,8 @@ bool suspendable(const LintContext& ctx, std::size_t part) {
 }
 
 std::uint64_t default_node_mem(const Config& c, const Partition& p, const Node& node) {
-  // The order the engine and slurmctld apply: partition DefMemPerCPU, DefMemPerNode, then the
-  // cluster's.
-  if (p.def_mem_per_cpu) return p.def_mem_per_cpu * node.cpus;
-  if (p.def_mem_per_node) return p.def_mem_per_node;
-  if (c.select.def_mem_per_cpu) return c.select.def_mem_per_cpu * node.cpus;
-  return c.select.def_mem_per_node;
+  const Config::MemoryDefault d = c.memory_default(p);
+  return d.per_cpu ? d.mb * node.cpus : d.mb;
 }
 
 bool default_mem_zero(const Config& c, const Partition& p) {

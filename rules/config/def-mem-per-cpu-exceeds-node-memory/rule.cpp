@@ -47,13 +47,11 @@ Short shortfall(const Config& c, const std::vector<PartNode>& nodes, std::uint64
   return s;
 }
 
-// The per-CPU default a partition's jobs get: its own DefMemPerCPU, unless it sets
-// DefMemPerNode, then the cluster's (where DefMemPerNode also wins over DefMemPerCPU).
+// The per-CPU default a partition's jobs get (0 where a DefMemPerNode applies instead).
 std::uint64_t per_cpu_default(const Config& c, const Partition& p, bool* own) {
-  *own = p.def_mem_per_cpu > 0;
-  if (p.def_mem_per_cpu) return p.def_mem_per_cpu;
-  if (p.def_mem_per_node || c.select.def_mem_per_node) return 0;
-  return c.select.def_mem_per_cpu;
+  const Config::MemoryDefault d = c.memory_default(p);
+  *own = d.own && d.per_cpu;
+  return d.per_cpu ? d.mb : 0;
 }
 
 std::string message(const std::string& where, std::uint64_t per_cpu, const Short& s) {

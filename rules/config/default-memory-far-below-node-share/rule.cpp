@@ -22,21 +22,6 @@ namespace {
 
 constexpr std::uint64_t kShare = 8;  // below 1/8 of a typical node's memory per CPU
 
-// Which setting supplies a partition's default, as slurmctld picks it: the partition's
-// DefMemPerCPU, then its DefMemPerNode, then the cluster's (see default_node_mem).
-struct Default {
-  bool own = false;      // the partition's own setting
-  bool per_cpu = false;  // DefMemPerCPU (else DefMemPerNode)
-  std::uint64_t mb = 0;  // 0: none
-};
-
-Default default_of(const Config& c, const Partition& p) {
-  if (p.def_mem_per_cpu) return {true, true, p.def_mem_per_cpu};
-  if (p.def_mem_per_node) return {true, false, p.def_mem_per_node};
-  if (c.select.def_mem_per_cpu) return {false, true, c.select.def_mem_per_cpu};
-  return {false, false, c.select.def_mem_per_node};
-}
-
 // The partition's node with the median memory per CPU (per node, for DefMemPerNode).
 const Node* typical_node(const Config& c, const std::vector<std::uint32_t>& nodes, bool per_cpu) {
   std::vector<const Node*> known;
@@ -62,8 +47,8 @@ std::uint64_t smallest_per_cpu(const Config& c, const std::vector<std::uint32_t>
   return out;
 }
 
-void check_default(const LintContext& ctx, FindingSink& sink, const Default& d, const std::vector<std::uint32_t>& nodes,
-                   const Partition& example) {
+void check_default(const LintContext& ctx, FindingSink& sink, const Config::MemoryDefault& d,
+                   const std::vector<std::uint32_t>& nodes, const Partition& example) {
   const Config& c = ctx.config();
   const Node* n = typical_node(c, nodes, d.per_cpu);
   if (!n) return;
@@ -115,7 +100,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
   std::vector<std::uint32_t> inherited;
   const Partition* first_inheriting = nullptr;
   for (const Partition& p : c.partitions) {
-    const Default d = default_of(c, p);
+    const Config::MemoryDefault d = c.memory_default(p);
     if (!d.mb || p.nodes.empty() || p.state != PartitionState::kUp) continue;
     if (d.own) {
       check_default(ctx, sink, d, p.nodes, p);
@@ -127,7 +112,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
   if (!first_inheriting) return;
   std::sort(inherited.begin(), inherited.end());
   inherited.erase(std::unique(inherited.begin(), inherited.end()), inherited.end());
-  check_default(ctx, sink, default_of(c, *first_inheriting), inherited, *first_inheriting);
+  check_default(ctx, sink, c.memory_default(*first_inheriting), inherited, *first_inheriting);
 }
 
 }  // namespace

@@ -51,17 +51,14 @@ Worst tightest_node(const Config& c, const Partition& p) {
 
 // The default that applies is per node (DefMemPerNode): a job gets it whatever its CPUs.
 bool per_node_default(const Config& c, const Partition& p) {
-  if (p.def_mem_per_cpu) return false;
-  if (p.def_mem_per_node) return true;
-  return !c.select.def_mem_per_cpu && c.select.def_mem_per_node;
+  const Config::MemoryDefault d = c.memory_default(p);
+  return !d.per_cpu && d.mb > 0;
 }
 
 std::string default_text(const Config& c, const Partition& p) {
-  if (p.def_mem_per_cpu) return fmt::format("DefMemPerCPU={} (partition)", p.def_mem_per_cpu);
-  if (p.def_mem_per_node) return fmt::format("DefMemPerNode={} (partition)", p.def_mem_per_node);
-  if (c.select.def_mem_per_cpu) return fmt::format("DefMemPerCPU={}", c.select.def_mem_per_cpu);
-  if (c.select.def_mem_per_node) return fmt::format("DefMemPerNode={}", c.select.def_mem_per_node);
-  return "no DefMemPerCPU or DefMemPerNode, so a job without --mem is given the whole node's memory";
+  const Config::MemoryDefault d = c.memory_default(p);
+  if (!d.mb) return "no DefMemPerCPU or DefMemPerNode, so a job without --mem is given the whole node's memory";
+  return fmt::format("{}={}{}", d.per_cpu ? "DefMemPerCPU" : "DefMemPerNode", d.mb, d.own ? " (partition)" : "");
 }
 
 nlohmann::json partition_metrics(const Simulation& sim, const Partition& p) {

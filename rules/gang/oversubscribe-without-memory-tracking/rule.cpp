@@ -29,9 +29,7 @@ struct Exposed {
   bool suspend;        // its jobs can be suspended by preemption
 };
 
-bool has_default_mem(const Config& c, const Partition& p) {
-  return p.def_mem_per_cpu || p.def_mem_per_node || c.select.def_mem_per_cpu || c.select.def_mem_per_node;
-}
+bool has_default_mem(const Config& c, const Partition& p) { return c.memory_default(p).mb > 0; }
 
 std::vector<Exposed> exposed_partitions(const LintContext& ctx) {
   const Config& c = ctx.config();
