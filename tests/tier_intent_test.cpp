@@ -1,8 +1,14 @@
 // Which lower partitions are meant to lose to a higher tier (rules/analysis/queue_pairs.h):
-// TIER001 and TIER003 stay quiet on these designs.
+// TIER001 and TIER003 stay quiet on these designs. And what TIER004 says of an owner
+// partition above a shared one: who preempts whom, or how long the owners can wait.
+#include <fstream>
+
 #include <gtest/gtest.h>
 
+#include "cli_util.h"
+#include "engine/site_loader.h"
 #include "rules/analysis/queue_pairs.h"
+#include "rules/framework/lint.h"
 #include "tests/test_util.h"
 
 namespace {
@@ -61,6 +67,60 @@ TEST(TierIntent, PreemptibleScavengerAndOwnerDesignsAreMeantToLose) {
   EXPECT_FALSE(
       loses("PartitionName=high Nodes=n[1-2] PriorityTier=10 AllowAccounts=chem,phys\n"
             "PartitionName=low Nodes=n[1-2] Default=YES AllowAccounts=CHEM\n"));
+}
+
+// TIER004 alone on `body` (after kNodes), with `qos_psv` as the QOS table when given.
+sa::rules::Finding tier004(const std::string& body, const std::string& qos_psv = {}) {
+  sa::engine::SitePaths paths;
+  paths.conf = sa::test::write_temp("tier004.conf", "ClusterName=c\nSlurmctldHost=h\n" + std::string(kNodes) + body);
+  if (!qos_psv.empty()) paths.qos = sa::test::write_temp("tier004_qos.psv", qos_psv);
+  auto site = sa::engine::load_site(paths);
+  EXPECT_TRUE(site.ok()) << site.error();
+  sa::rules::LintOptions options;
+  options.simulate = false;
+  options.only = {"TIER004"};
+  const auto report = sa::rules::run_lint(**site, options);
+  EXPECT_EQ(report.findings.size(), 1u);
+  return report.findings.empty() ? sa::rules::Finding{} : report.findings[0];
+}
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+constexpr const char* kCondo =
+    "PartitionName=gpu Nodes=n[1-4] Default=YES MaxTime=10-16:00:00 QOS=shared\n"
+    "PartitionName=gpu_priority Nodes=n[1-4] PriorityTier=2 AllowGroups=priority QOS=owners\n";
+
+TEST(Tier004, WithoutPreemptionTheOwnersWaitOutTheSharedPartitionsMaxTime) {
+  const auto f = tier004(kCondo);
+  EXPECT_EQ(f.severity, sa::Severity::kInfo);
+  EXPECT_TRUE(has(f.message, "gpu (tier 1, 4 shared nodes, MaxTime=10-16:00:00)")) << f.message;
+  EXPECT_TRUE(has(f.message, "so this group can wait up to 10-16:00:00 for them")) << f.message;
+  ASSERT_TRUE(f.fix);
+  EXPECT_TRUE(has(f.fix->description, "PreemptType=preempt/partition_prio and PreemptMode=REQUEUE"))
+      << f.fix->description;
+  // Under preempt/qos lint cannot tell without the QOS table, and the fix is the QOS's list.
+  const auto q = tier004("PreemptType=preempt/qos\nPreemptMode=REQUEUE\n" + std::string(kCondo));
+  EXPECT_EQ(q.severity, sa::Severity::kInfo);
+  EXPECT_TRUE(has(q.message, "which lint sees only with --qos")) << q.message;
+  ASSERT_TRUE(q.fix);
+  EXPECT_TRUE(has(q.fix->description, "sacctmgr modify qos owners set Preempt+=shared")) << q.fix->description;
+}
+
+TEST(Tier004, AQosThatPreemptsTheSharedOnesMakesItAWarning) {
+  const std::string header =
+      "Name|Priority|GraceTime|Preempt|PreemptExemptTime|PreemptMode|Flags|UsageThres|UsageFactor\n";
+  const std::string conf = "PreemptType=preempt/qos\nPreemptMode=REQUEUE\n" + std::string(kCondo);
+  const auto f = tier004(conf, header + "owners|0|00:00:00|shared||cluster|||1.0\nshared|0|00:00:00||||||1.0\n");
+  EXPECT_EQ(f.severity, sa::Severity::kWarning);
+  EXPECT_TRUE(has(f.message, "with PreemptType=preempt/qos its jobs requeue the shared partitions' jobs")) << f.message;
+  // The shared partition covers no node the owners do not: no "take the private nodes out".
+  ASSERT_TRUE(f.fix);
+  EXPECT_FALSE(has(f.fix->description, "take the private nodes out")) << f.fix->description;
+  // A table where no QOS preempts 'shared': the owners wait.
+  const auto w = tier004(conf, header + "owners|0|00:00:00|||cluster|||1.0\nshared|0|00:00:00||||||1.0\n");
+  EXPECT_EQ(w.severity, sa::Severity::kInfo);
+  EXPECT_TRUE(has(w.message, "with no preemption, the tier puts its jobs first only for nodes that are free"))
+      << w.message;
 }
 
 }  // namespace
