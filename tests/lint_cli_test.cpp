@@ -186,6 +186,25 @@ TEST(LintCli, DefaultMemoryShortfallCountsWholeCores) {
   EXPECT_TRUE(has_text((*f)["message"], "at most 8 of its 16 CPUs"));
 }
 
+// CONF104 on a time-scaled config (a simulator's: decay half-life and max age both 10 min)
+// is a note that says why; the same PriorityMaxAge with the default half-life stays a warning.
+TEST(LintCli, ShortMaxAgeInATimeScaledConfigIsANote) {
+  const std::string head =
+      "ClusterName=z\nSlurmctldHost=head\nAccountingStorageType=accounting_storage/slurmdbd\n"
+      "PriorityType=priority/multifactor\nPriorityWeightAge=500\nPriorityMaxAge=00:10:00\n"
+      "NodeName=n[1-2] CPUs=8 RealMemory=16000\nPartitionName=p Nodes=n[1-2] Default=YES\n";
+  const auto scaled = lint_static("conf104_scaled.conf", head + "PriorityDecayHalfLife=00:10:00\n");
+  const nlohmann::json* f = finding_of(scaled, "CONF104");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ((*f)["severity"], "info");
+  EXPECT_TRUE(has_text((*f)["message"], "PriorityDecayHalfLife=10 min is as short, as in a time-scaled test"));
+  EXPECT_TRUE(has_text((*f)["fix"]["description"], "if this config is meant for a real cluster, "));
+  const auto plain = lint_static("conf104_plain.conf", head);
+  f = finding_of(plain, "CONF104");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ((*f)["severity"], "warning");
+}
+
 // FAIR007's example is the GPU node that sets its weight (most CPUs per GPU), with the CPUs a
 // default GPU job takes there (DefCpuPerGPU), not the first GPU node of the partition.
 TEST(LintCli, GpuBillingExampleIsTheNodeThatSetsTheWeight) {
@@ -202,6 +221,23 @@ TEST(LintCli, GpuBillingExampleIsTheNodeThatSetsTheWeight) {
                        "a job that takes every GPU of wide (2) and 6 of its CPUs (DefCpuPerGPU=3) is charged 6 of the "
                        "node's 128 CPUs"));
   EXPECT_EQ((*f)["fix"]["value"], "CPU=1.0,GRES/gpu=64");
+  // One weight over nodes of 3 and 64 CPUs a GPU: the fix says what it costs the dense node,
+  // and, with typed GPUs, weights each type (dense's type is priced by DefCpuPerGPU already).
+  EXPECT_TRUE(has_text((*f)["fix"]["description"],
+                       "its GPU nodes range from 3 CPUs a GPU (dense) to 64 (wide), so that one weight charges a GPU "
+                       "of dense 21 times its part of the node: split the partition by GPU node"));
+  const auto typed = lint_static(
+      "fair007_typed.conf",
+      "ClusterName=z\nSlurmctldHost=head\nAccountingStorageType=accounting_storage/slurmdbd\n"
+      "AccountingStorageEnforce=associations\nPriorityType=priority/multifactor\nPriorityWeightFairshare=10000\n"
+      "SelectType=select/cons_tres\nGresTypes=gpu\nDefCpuPerGPU=3\n"
+      "NodeName=dense CPUs=24 RealMemory=64000 Gres=gpu:a100:8\nNodeName=wide CPUs=128 RealMemory=64000 "
+      "Gres=gpu:t4:2\nPartitionName=all Nodes=dense,wide Default=YES\n");
+  f = finding_of(typed, "FAIR007");
+  ASSERT_NE(f, nullptr);
+  EXPECT_TRUE(has_text((*f)["fix"]["description"],
+                       "weight each GPU type instead (TRESBillingWeights=\"CPU=1.0,GRES/gpu:t4=64\", with gres/gpu:t4 "
+                       "added to AccountingStorageTRES)"));
 }
 
 // GANG001 under select/linear: jobs share whole nodes, nothing is suspended without gang or

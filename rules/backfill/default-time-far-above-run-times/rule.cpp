@@ -80,9 +80,20 @@ void add_evidence(const LintContext& ctx, const Simulation& sim, const PartJobs&
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
 }
 
+// One job at a time: one node that holds a single job (one CPU, OverSubscribe=EXCLUSIVE, or
+// whole nodes under select/linear), with no OverSubscribe=YES or FORCE to stack more. Nothing runs beside a job there,
+// so there is no gap for any limit to fit and nothing for backfill to plan around (bockpl's one-CPU node).
+bool one_job_at_a_time(const Config& c, const Partition& p) {
+  using Mode = OverSubscribe::Mode;
+  if (p.nodes.size() != 1 || p.oversubscribe.mode == Mode::kYes || p.oversubscribe.mode == Mode::kForce) return false;
+  return p.oversubscribe.mode == Mode::kExclusive || c.select.type == "select/linear" ||
+         c.nodes[p.nodes.front()].cpus == 1;
+}
+
 void check_partition(const LintContext& ctx, FindingSink& sink, std::size_t i) {
   const Partition& p = ctx.config().partitions[i];
   if (!p.default_time_set || p.default_time < 0 || p.state != PartitionState::kUp || p.nodes.empty()) return;
+  if (one_job_at_a_time(ctx.config(), p)) return;
   const bool equals_max = p.max_time > kDay && p.default_time >= p.max_time;
   const Simulation* sim = ctx.simulation();
   // Typical run times only come from the site's own load (a trace): the default load draws

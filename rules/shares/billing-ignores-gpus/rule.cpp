@@ -54,10 +54,57 @@ std::optional<GpuPart> gpu_partition(const Config& c, const Partition& p) {
   return g;
 }
 
-std::string weights_with_gpu(const Partition& p, double w) {
+// The partition's TRESBillingWeights as written, else CPU=1.0 (what it bills without them).
+std::string billing_base(const Partition& p) {
   auto it = p.raw.find("TRESBillingWeights");
-  const std::string base = it != p.raw.end() && !it->second.empty() ? it->second : "CPU=1.0";
-  return fmt::format("{},GRES/gpu={:g}", base, w);
+  return it != p.raw.end() && !it->second.empty() ? it->second : "CPU=1.0";
+}
+
+std::string weights_with_gpu(const Partition& p, double w) {
+  return fmt::format("{},GRES/gpu={:g}", billing_base(p), w);
+}
+
+// One weight cannot fit GPU nodes of very different shapes: the weight is set by the node
+// with the most CPUs a GPU, and charges a GPU of the densest node that many times its part.
+// Slurm bills any TRES AccountingStorageTRES tracks, typed GRES included (tres.html), and
+// records a job's GPUs under the node's type even for an untyped --gres=gpu:N (gres_stepmgr.c
+// fills the job's alloc list one entry per node GPU type), so a weight per type fits each;
+// the weights are named where every GPU node of the partition has a type.
+std::string mixed_nodes_note(const Config& c, const GpuPart& g, std::uint64_t per_gpu) {
+  const auto ratio = [&](std::uint32_t n) {
+    return static_cast<double>(c.nodes[n].cpus) / static_cast<double>(c.nodes[n].gpus());
+  };
+  std::uint32_t dense = g.gpu_nodes.front(), wide = dense;
+  for (std::uint32_t n : g.gpu_nodes) {
+    if (ratio(n) < ratio(dense)) dense = n;
+    if (ratio(n) > ratio(wide)) wide = n;
+  }
+  if (ratio(wide) < 2 * ratio(dense)) return "";
+  std::map<std::string, double> by_type;  // GPU type -> most CPUs a GPU among its nodes
+  bool typed = true;
+  for (std::uint32_t n : g.gpu_nodes) {
+    for (const GresSpec& s : c.nodes[n].gres) {
+      if (s.name != "gpu" || s.no_consume || !s.count) continue;
+      if (s.type.empty()) typed = false;
+      // A type whose nodes DefCpuPerGPU already prices (the rule's own exemption) needs none.
+      if (ratio(n) > static_cast<double>(per_gpu)) by_type[s.type] = std::max(by_type[s.type], ratio(n));
+    }
+  }
+  std::string weights;
+  for (const auto& [type, w] : by_type) weights += fmt::format(",GRES/gpu:{}={:g}", type, std::floor(w));
+  std::string tracked;
+  for (const auto& [type, w] : by_type) tracked += fmt::format("{}gres/gpu:{}", tracked.empty() ? "" : ",", type);
+  return fmt::format(
+      "; but its GPU nodes range from {:g} CPUs a GPU ({}) to {:g} ({}), so that one weight charges a GPU of {} "
+      "{:.0f} times its part of the node: {}",
+      std::floor(ratio(dense)), c.nodes[dense].name, std::floor(ratio(wide)), c.nodes[wide].name, c.nodes[dense].name,
+      ratio(wide) / ratio(dense),
+      typed && !by_type.empty()
+          ? fmt::format("weight each GPU type instead (TRESBillingWeights=\"{}{}\", with {} added to "
+                        "AccountingStorageTRES), or split the partition by GPU node",
+                        billing_base(*g.part), weights, tracked)
+          : std::string("split the partition by GPU node, or weight each GPU type (GRES/gpu:<type>=<its CPUs a GPU>, "
+                        "with the types in AccountingStorageTRES)"));
 }
 
 struct GpuUse {
@@ -185,8 +232,8 @@ void check(const LintContext& ctx, FindingSink& sink) {
     f.related.push_back(r);
     const std::string value = weights_with_gpu(p, g.cpus_per_gpu);
     f.fix = Fix{fmt::format("set TRESBillingWeights=\"{}\" on partition '{}' so a GPU costs the {:g} CPUs it keeps "
-                            "from others",
-                            value, p.name, g.cpus_per_gpu),
+                            "from others{}",
+                            value, p.name, g.cpus_per_gpu, mixed_nodes_note(c, g, per_gpu)),
                 "TRESBillingWeights",
                 value,
                 {}};
