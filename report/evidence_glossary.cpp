@@ -100,6 +100,7 @@ const std::map<std::string_view, std::string_view>& glossary() {
       {"node", "node name"},
       {"nodes", "nodes"},
       {"nodes_asked_for_more_than_real_memory", "nodes whose jobs together asked for more memory than the node has"},
+      {"nodes_busy_share", "CPU time jobs held on the partition's nodes over their CPUs times the span"},
       {"nodes_over_memory", "nodes whose running and suspended jobs asked for more than their RealMemory"},
       {"nodes_shared_without_memory_bound", "nodes that held two or more jobs with no memory bound at all"},
       {"offered", "jobs the load submitted"},
