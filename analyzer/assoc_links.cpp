@@ -1,8 +1,11 @@
 #include "analyzer/assoc_links.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <set>
 
+#include "analyzer/partition_access.h"
 #include "analyzer/text_util.h"
 
 namespace sa {
@@ -23,12 +26,21 @@ void check_accounting_links(const Config& config, const AssocTree& tree, const Q
   }
   for (const Partition& p : config.partitions) {
     for (const auto* list : {&p.allow_accounts, &p.deny_accounts}) {
+      // From 23.02 slurmctld drops the names without an association (accounts_list_build),
+      // and an AllowAccounts left with none checks no account at all.
+      const bool none_known =
+          list == &p.allow_accounts && config.version.at_least(23, 2) && account_lists_checked(config) &&
+          std::none_of(list->begin(), list->end(), [&](const std::string& a) { return accounts.count(a) > 0; });
       for (const std::string& account : *list) {
-        if (accounts.count(account)) continue;
-        conf_sink.warning("ACCT013", p.loc,
-                          fmt::format("partition '{}' names account '{}', which the association tree does not have{}",
-                                      printable(p.name), printable(account),
-                                      list == &p.allow_accounts ? ": no job can use that entry" : ""));
+        if (accounts.count(account) || iequals(account, "ALL")) continue;
+        conf_sink.warning(
+            "ACCT013", p.loc,
+            fmt::format("partition '{}' names account '{}', which the association tree does not have{}",
+                        printable(p.name), printable(account),
+                        none_known ? ": slurmctld drops names without an association, and with none of its "
+                                     "AllowAccounts left it checks no account, so every account may use the partition"
+                        : list == &p.allow_accounts ? ": no job can use that entry"
+                                                    : ""));
       }
     }
     if (!p.qos.empty() && !qos.find(p.qos)) {

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "analyzer/partition_access.h"
 #include "analyzer/text_util.h"
 #include "analyzer/values.h"
 #include "engine/simulator.h"
@@ -210,10 +211,12 @@ void Simulator::bind_job(SimJob& job) {
   enforce_part_limits(job, limit_reason);
 }
 
-const char* Simulator::access_refusal(const Partition& part, const JobRequest& r, const std::string& account,
-                                      const std::string& qos_used, std::string& reason) const {
+const char* Simulator::access_refusal(const Partition& part, const JobRequest& r, std::uint32_t assoc,
+                                      const std::string& account, const std::string& qos_used,
+                                      std::string& reason) const {
   // _part_access_check, in its order: RootOnly, the group list, then accounts and QOS
-  // (_valid_job_part_acct/_qos), then whether the partition takes submissions at all.
+  // (_valid_job_part_acct/_qos; the account lists as the configured release reads them,
+  // analyzer/partition_access.h), then whether the partition takes submissions at all.
   if (part.root_only && r.user != "root") {
     reason = fmt::format("partition {} is RootOnly", part.name);
     return kAccessDenied;
@@ -223,8 +226,7 @@ const char* Simulator::access_refusal(const Partition& part, const JobRequest& r
     reason = fmt::format("group {} is not in partition {}'s AllowGroups", r.group, part.name);
     return kGroupDenied;
   }
-  if ((!part.allow_accounts.empty() && !listed(part.allow_accounts, account)) ||
-      (!part.deny_accounts.empty() && listed(part.deny_accounts, account))) {
+  if (!account_admitted(conf_, part, site_.tree, assoc, account)) {
     reason = fmt::format("account {} may not use partition {}", account, part.name);
     return kInvalidAccount;
   }
@@ -246,7 +248,7 @@ std::optional<SimRecord> Simulator::make_record(const SimJob& job, std::uint32_t
   const JobRequest& r = job.req;
   const Partition& part = conf_.partitions[p];
   std::string reason;
-  if (const char* error = access_refusal(part, r, account, qos_used, reason)) {
+  if (const char* error = access_refusal(part, r, job.assoc, account, qos_used, reason)) {
     refusal = Refusal{error, std::move(reason)};
     return std::nullopt;
   }

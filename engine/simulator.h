@@ -134,8 +134,8 @@ class Simulator {
   std::vector<std::uint32_t> job_partitions(const JobRequest& r);
   void bind_association(SimJob& job);
   std::string bind_qos(SimJob& job);  // the QOS name the job uses
-  const char* access_refusal(const Partition& part, const JobRequest& r, const std::string& account,
-                             const std::string& qos_used, std::string& reason) const;
+  const char* access_refusal(const Partition& part, const JobRequest& r, std::uint32_t assoc,
+                             const std::string& account, const std::string& qos_used, std::string& reason) const;
   std::optional<SimRecord> make_record(const SimJob& job, std::uint32_t p, const std::string& account,
                                        const std::string& qos_used, Refusal& refusal);
   std::int64_t record_time_limit(const SimJob& job, const SimRecord& rec, const Partition& part) const;

@@ -48,9 +48,14 @@ std::vector<Case> cases() {
       // Without a QOS table no other QOS is known: p gets no jobs (and says why).
       {"DenyQos", "PartitionName=p Nodes=n[1-4] DenyQos=normal\nPartitionName=q Nodes=n[5-8] Default=YES\n",
        with(in_p(), "a", "normal"), engine::kInvalidQos},
-      {"AllowAccounts", "PartitionName=p Nodes=n[1-4] Default=YES AllowAccounts=chem\n", with(in_p(), "bio", "normal"),
-       engine::kInvalidAccount},
-      {"DenyAccounts", "PartitionName=p Nodes=n[1-4] Default=YES DenyAccounts=account1,account2,bio\n",
+      // Since 23.02 the account lists are checked only where associations are enforced
+      // (partition_access.h).
+      {"AllowAccounts",
+       "AccountingStorageEnforce=associations\nPartitionName=p Nodes=n[1-4] Default=YES AllowAccounts=chem\n",
+       with(in_p(), "bio", "normal"), engine::kInvalidAccount},
+      {"DenyAccounts",
+       "AccountingStorageEnforce=associations\nPartitionName=p Nodes=n[1-4] Default=YES "
+       "DenyAccounts=account1,account2,bio\n",
        with(in_p(), "bio", "normal"), engine::kInvalidAccount},
       {"AllowGroups", "PartitionName=p Nodes=n[1-4] Default=YES AllowGroups=hpc\n",
        with(in_p(), "a", "normal", "staff"), engine::kGroupDenied},

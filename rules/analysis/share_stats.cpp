@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "analyzer/partition_access.h"
 #include "engine/fair_share.h"
 
 namespace sa::rules::shares {
@@ -46,31 +47,9 @@ std::vector<std::vector<std::uint32_t>> share_levels(const AssocTree& tree) {
   return out;
 }
 
-bool enforces_associations(const Config& config) {
-  if (config.accounting.enforces("associations")) return true;
-  for (const std::string& w : config.accounting.enforce) {
-    if (w == "wckeys" || w == "1" || w == "2") return true;
-  }
-  return false;
-}
-
-bool account_lists_checked(const Config& config) {
-  return !config.version.at_least(23, 2) || enforces_associations(config);
-}
-
 bool partition_admits(const Config& config, const AssocTree& tree, const Partition& p, std::uint32_t account) {
   if (p.state != PartitionState::kUp || p.root_only || p.req_resv) return false;
-  if (!account_lists_checked(config)) return true;
-  const bool walks_up = config.version.at_least(23, 2);
-  auto listed = [&](const std::vector<std::string>& names) {
-    for (std::uint32_t a = account; a != kNoAssoc; a = walks_up ? tree.assocs[a].parent : kNoAssoc) {
-      if (std::find(names.begin(), names.end(), tree.assocs[a].account) != names.end()) return true;
-    }
-    return false;
-  };
-  // DenyAccounts is read only when AllowAccounts is empty (the resolver clears it then).
-  if (!p.allow_accounts.empty()) return listed(p.allow_accounts);
-  return !listed(p.deny_accounts);
+  return account_admitted(config, p, &tree, account, tree.assocs[account].account);
 }
 
 std::uint64_t cluster_cpus(const Config& config) {

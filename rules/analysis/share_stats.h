@@ -33,14 +33,6 @@ std::vector<double> target_shares(const AssocTree& tree);
 /// list (FairShare=parent accounts flattened as Slurm flattens them). Indexed by parent id.
 std::vector<std::vector<std::uint32_t>> share_levels(const AssocTree& tree);
 
-/// AccountingStorageEnforce sets ACCOUNTING_ENFORCE_ASSOCS: associations, limits, qos,
-/// safe, wckeys, all, or the old numeric 1 and 2 (read_config.c).
-bool enforces_associations(const Config& config);
-
-/// Whether slurmctld checks AllowAccounts/DenyAccounts at all: always before 23.02, and
-/// from 23.02 on only when associations are enforced (part_policy_valid_acct).
-bool account_lists_checked(const Config& config);
-
 /// Whether jobs charged to account association `account` may run in `partition`: UP, not
 /// RootOnly or reservation-only, and past AllowAccounts/DenyAccounts as the configured
 /// release checks them (from 23.02 the account or any account above it may be listed;

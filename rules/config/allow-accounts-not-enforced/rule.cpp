@@ -6,8 +6,8 @@
 // part_policy_valid_qos, which has no such condition, so they are not part of this rule.
 #include <fmt/format.h>
 
+#include "analyzer/partition_access.h"
 #include "rules/analysis/evidence.h"
-#include "rules/analysis/share_stats.h"
 #include "rules/framework/context.h"
 #include "rules/framework/rule.h"
 #include "rules/framework/sink.h"
@@ -28,7 +28,7 @@ std::string suggested(const Config& c) {
 
 void check(const LintContext& ctx, FindingSink& sink) {
   const Config& c = ctx.config();
-  if (shares::account_lists_checked(c)) return;
+  if (account_lists_checked(c)) return;
   for (const Partition& p : c.partitions) {
     const bool allow = !p.allow_accounts.empty();
     if (!allow && p.deny_accounts.empty()) continue;
