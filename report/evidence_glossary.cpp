@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <initializer_list>
 #include <map>
+#include <vector>
 
 namespace sa::report {
 
@@ -127,8 +129,8 @@ const std::map<std::string_view, std::string_view>& glossary() {
       {"refused_reasons", "refused jobs per Slurm error message"},
       {"requested_mb", "memory the jobs asked for, in MB"},
       {"reservations", "backfill reservations made"},
-      {"sampled_times_with_other_jobs_waiting", "snapshots in which other accounts' jobs were waiting"},
-      {"sampled_times_with_own_jobs_waiting", "snapshots in which the account's own jobs were waiting"},
+      {"sampled_times_with_other_jobs_waiting", "share of the snapshots in which other accounts' jobs were waiting"},
+      {"sampled_times_with_own_jobs_waiting", "share of the snapshots in which the account's own jobs were waiting"},
       {"scenario", "which load was simulated, with its seed and span"},
       {"scheduler_time_slice", "SchedulerTimeSlice, in seconds"},
       {"seed", "the seed of the generated load"},
@@ -196,6 +198,27 @@ bool size_class(std::string_view k) {
                                    [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '-'; });
 }
 
+// The words of a snake_case key.
+std::vector<std::string> words(const std::string& key) {
+  std::vector<std::string> out(1);
+  for (char c : key) {
+    if (c == '_' || c == ' ')
+      out.emplace_back();
+    else
+      out.back() += c;
+  }
+  return out;
+}
+
+bool has_word(const std::string& key, std::initializer_list<const char*> any) {
+  for (const std::string& w : words(key)) {
+    for (const char* a : any) {
+      if (w == a) return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 std::string evidence_meaning(std::string_view key) {
@@ -221,6 +244,16 @@ void collect_evidence_keys(const nlohmann::json& v, std::set<std::string>& keys)
   } else if (v.is_array()) {
     for (const auto& x : v) collect_evidence_keys(x, keys);
   }
+}
+
+// Waits and spans are seconds in the evidence; people read them as durations. Whole words
+// only: "jobs_waiting" is a share and "cpu_seconds" an amount of work, not a duration.
+bool is_duration_key(const std::string& parent, const std::string& key) {
+  if (key == "time_limit" || has_word(key, {"wait", "waits"})) return true;
+  if (key.size() > 8 && key.compare(key.size() - 8, 8, "_seconds") == 0 && !has_word(key, {"cpu"})) return true;
+  // Inside a wait object every figure but the job count is seconds: mean/median/p95/max, and
+  // mean_wait_by_cpus's size classes.
+  return has_word(parent, {"wait", "waits"}) && key != "jobs" && !has_word(key, {"slowdown"});
 }
 
 }  // namespace sa::report

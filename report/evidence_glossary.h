@@ -15,6 +15,12 @@ namespace sa::report {
 /// their pattern.
 std::string evidence_meaning(std::string_view key);
 
+/// Whether a number under `key` (inside an object under `parent`, or "" at the top) is a
+/// span of seconds that reads as a duration: waits (whole words: "jobs_waiting" is a
+/// share), time limits, "*_seconds" except CPU-seconds (an amount of work), and every
+/// figure of a wait object but its job count. The text and HTML reports share it.
+bool is_duration_key(const std::string& parent, const std::string& key);
+
 /// Every key under `evidence` (objects and arrays walked), for the glossary.
 void collect_evidence_keys(const nlohmann::json& evidence, std::set<std::string>& keys);
 

@@ -21,35 +21,6 @@ namespace {
 
 using nlohmann::json;
 
-// The words of a snake_case key.
-std::vector<std::string> words(const std::string& key) {
-  std::vector<std::string> out(1);
-  for (char c : key) {
-    if (c == '_' || c == ' ')
-      out.emplace_back();
-    else
-      out.back() += c;
-  }
-  return out;
-}
-
-bool has_word(const std::string& key, std::initializer_list<const char*> any) {
-  for (const std::string& w : words(key)) {
-    for (const char* a : any) {
-      if (w == a) return true;
-    }
-  }
-  return false;
-}
-
-// Waits and spans are seconds in the evidence; people read them as durations. Whole words
-// only: "jobs_waiting" is a share and "cpu_seconds" an amount of work, not a duration.
-bool is_time(const std::string& parent, const std::string& key) {
-  if (key == "time_limit" || has_word(key, {"wait", "waits"})) return true;
-  if (key.size() > 8 && key.compare(key.size() - 8, 8, "_seconds") == 0 && !has_word(key, {"cpu"})) return true;
-  return has_word(parent, {"wait", "waits"}) && (key == "mean" || key == "median" || key == "p95" || key == "max");
-}
-
 std::string scalar_text(const std::string& parent, const std::string& key, const json& v) {
   if (v.is_string()) return esc(v.get<std::string>());
   if (v.is_boolean()) return v.get<bool>() ? "yes" : "no";
@@ -59,7 +30,8 @@ std::string scalar_text(const std::string& parent, const std::string& key, const
     // Points in time print as seconds from the run's start; spans as durations.
     if (key == "job") return std::to_string(v.get<long long>());
     if (key == "at" || key == "submit" || key == "start" || key == "end") return esc(fmt_count(d) + " s");
-    if (is_time(parent, key)) return fmt::format("<span title=\"{} s\">{}</span>", fmt_count(d), esc(fmt_duration(d)));
+    if (is_duration_key(parent, key))
+      return fmt::format("<span title=\"{} s\">{}</span>", fmt_count(d), esc(fmt_duration(d)));
     return esc(fmt_number(d));
   }
   return esc(v.dump());

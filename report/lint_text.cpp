@@ -1,5 +1,6 @@
 // The terminal rendering of a lint run: one block per finding (location, severity, message,
 // the flagged line, related places, evidence, fix), then a summary line.
+#include <cmath>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -7,6 +8,7 @@
 #include "analyzer/text_util.h"
 #include "report/coverage_report.h"
 #include "report/diagnostic_printer.h"
+#include "report/evidence_glossary.h"
 #include "report/lint_report.h"
 #include "rules/analysis/evidence.h"
 
@@ -16,24 +18,25 @@ namespace {
 
 using rules::Finding;
 
-// Keys that hold seconds are printed as Slurm durations.
-bool is_seconds(const std::string& key) {
-  return key.find("wait") != std::string::npos || key.ends_with("_seconds") || key == "time_limit";
-}
-
-std::string scalar(const std::string& key, const nlohmann::json& v, bool seconds) {
-  if ((seconds || is_seconds(key)) && v.is_number()) return rules::slurm_duration(v.get<std::int64_t>());
-  if (v.is_number_float()) return fmt::format("{:.3g}", v.get<double>());
+// Keys that hold seconds are printed as Slurm durations (the HTML report's reading).
+std::string scalar(const std::string& parent, const std::string& key, const nlohmann::json& v) {
+  if (is_duration_key(parent, key) && v.is_number()) return rules::slurm_duration(v.get<std::int64_t>());
+  // Three significant digits for fractions and factors; larger figures (points, CPU-seconds)
+  // whole, not as 3.25e+04.
+  if (v.is_number_float()) {
+    const double d = v.get<double>();
+    return std::fabs(d) >= 1000 ? fmt::format("{:.0f}", d) : fmt::format("{:.3g}", d);
+  }
   if (v.is_string()) return v.get<std::string>();
   return v.dump();
 }
 
 std::string flat(const std::string& key, const nlohmann::json& v) {
-  if (!v.is_object()) return scalar(key, v, false);
+  if (!v.is_object()) return scalar("", key, v);
   std::string s;
   for (const auto& [k, x] : v.items()) {
     if (x.is_structured()) continue;
-    s += fmt::format("{}{}={}", s.empty() ? "" : " ", k, scalar(k, x, is_seconds(key) && k != "jobs"));
+    s += fmt::format("{}{}={}", s.empty() ? "" : " ", k, scalar(key, k, x));
   }
   return s;
 }

@@ -123,6 +123,19 @@ TEST(EvidenceHtml, ArraysKeepTheirOrderAndOnlyTimesBecomeDurations) {
   EXPECT_NE(kv.find("span_seconds:</b> <span title=\"90,000 s\">25.0 h</span>"), std::string::npos) << kv;
 }
 
+// The text and HTML reports read durations the same way (the text report once printed the
+// share sampled_times_with_own_jobs_waiting=0.79 as 00:00).
+TEST(EvidenceKeys, DurationsAreWaitsLimitsAndSecondsButNotSharesOrCpuSeconds) {
+  EXPECT_TRUE(is_duration_key("", "wait_seconds"));
+  EXPECT_TRUE(is_duration_key("", "mean_wait_ahead"));
+  EXPECT_TRUE(is_duration_key("", "time_limit"));
+  EXPECT_TRUE(is_duration_key("wait_seconds", "p95"));
+  EXPECT_TRUE(is_duration_key("mean_wait_by_cpus", "2-16"));  // a size class's mean wait
+  EXPECT_FALSE(is_duration_key("wait_seconds", "jobs"));
+  EXPECT_FALSE(is_duration_key("", "sampled_times_with_own_jobs_waiting"));
+  EXPECT_FALSE(is_duration_key("", "suspended_cpu_seconds"));
+}
+
 TEST(LintHtml, VerdictFollowsFailOnAsTheExitStatusDoes) {
   const auto warn = run("lint " + kSite + "slurm.conf --no-simulate --format html");
   EXPECT_EQ(warn.status, 0);
