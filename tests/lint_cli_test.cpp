@@ -132,6 +132,32 @@ TEST(LintCli, WindowThatCostsNothingIsANote) {
   EXPECT_EQ(e["fix_resimulated"]["backfill_plans_beyond_window"], 0);
 }
 
+// An UNLIMITED partition with a DefaultTime (HuginSLURM's one-node workstation) leaves only
+// jobs that ask for more than the window unplanned, as the finite partition does: when the
+// wider window costs nothing for those, the finding is a note for both.
+TEST(LintCli, UnlimitedWithADefaultTimeJoinsTheNote) {
+  const std::string conf =
+      "ClusterName=z\nSlurmctldHost=head\nSchedulerType=sched/backfill\n"
+      "NodeName=localhost CPUs=20 RealMemory=64000\n"
+      "PartitionName=standard Nodes=localhost Default=YES MaxTime=48:00:00 DefaultTime=01:00:00\n"
+      "PartitionName=long Nodes=localhost MaxTime=INFINITE DefaultTime=08:00:00\n";
+  auto r = run("lint " + write_temp("bf001_unlimited_default.conf", conf) + " --format json");
+  const auto j = parse(r.out);
+  const nlohmann::json* bf = finding_of(j, "BF001");
+  ASSERT_NE(bf, nullptr) << r.out;
+  EXPECT_EQ((*bf)["severity"], "info");
+  EXPECT_TRUE(has_text((*bf)["message"],
+                       "for the finite limits, and long gives a job without --time its DefaultTime, so only jobs that "
+                       "ask for longer go unplanned there too: here it is a note"));
+  // Without the DefaultTime every job that gives no --time runs unlimited: a warning.
+  const std::string bare = conf.substr(0, conf.rfind(" DefaultTime=08:00:00")) + "\n";
+  r = run("lint " + write_temp("bf001_unlimited_bare.conf", bare) + " --format json");
+  const auto warned = parse(r.out);
+  bf = finding_of(warned, "BF001");
+  ASSERT_NE(bf, nullptr) << r.out;
+  EXPECT_EQ((*bf)["severity"], "warning");
+}
+
 // A real config (TalTech's) where the wider window leaves the unplanned jobs' waits alone and
 // only trades other outcomes (mean and p95 a little better, the median and max worse): the
 // note suggests no fix and keeps the re-simulation as evidence.

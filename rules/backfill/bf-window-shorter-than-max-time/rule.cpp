@@ -289,14 +289,27 @@ void check(const LintContext& ctx, FindingSink& sink) {
                                      minutes);
   // An UNLIMITED partition among them is not covered by the window re-simulated: its own
   // case (no window can plan for it) stands, and the message says which part was measured.
-  if (!unlimited_parts.empty()) {
+  // Where those UNLIMITED partitions give a job without --time their DefaultTime (or every
+  // job must state one), only jobs that ask for more than the window go unplanned there, as
+  // in the finite partitions measured: the note stands for them too (HuginSLURM's one-node
+  // priorityLLM, DefaultTime=08:00:00). Without a DefaultTime the unplanned jobs are every
+  // job that gives no --time, which the window cannot mend: that stays a warning.
+  if (!unlimited_parts.empty() && !no_default.empty()) {
     f.message += fmt::format(
         "; on the simulated load {} (covering the finite limits only: no window covers {} until {} a MaxTime)", what,
         join(unlimited_parts, ", "), unlimited_parts.size() == 1 ? "it has" : "they have");
     return;
   }
   f.severity = Severity::kInfo;
-  f.message += fmt::format("; on the simulated load {}, so here it is a note", what);
+  if (!unlimited_parts.empty()) {
+    f.message += fmt::format(
+        "; on the simulated load {} for the finite limits, and {} give{} a job without --time {}, so only jobs "
+        "that ask for longer go unplanned there too: here it is a note",
+        what, join(unlimited_parts, ", "), unlimited_parts.size() == 1 ? "s" : "",
+        time_required ? "no way to run unlimited (require_timelimit)" : "its DefaultTime");
+  } else {
+    f.message += fmt::format("; on the simulated load {}, so here it is a note", what);
+  }
   // A wider window that left those jobs' waits alone and only traded other outcomes (or made
   // them worse) is not this finding's fix: it is kept as re-simulated, not suggested.
   const FixEffect effect = fix_effect(f);
