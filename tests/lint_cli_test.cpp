@@ -158,6 +158,32 @@ TEST(LintCli, UnlimitedWithADefaultTimeJoinsTheNote) {
   EXPECT_EQ((*bf)["severity"], "warning");
 }
 
+// Every partition behind BF001 names QOS whose MaxWall lint cannot see (Cirrus' layout): the
+// premise is unknown, so it is a note that says so; with the QOS table it is judged again.
+TEST(LintCli, WindowFindingOnQosCappedPartitionsIsANoteWithoutTheTable) {
+  const auto j = lint_static("bf001_qos.conf",
+                             "ClusterName=z\nSlurmctldHost=head\nSchedulerType=sched/backfill\n"
+                             "NodeName=n[1-4] CPUs=8 RealMemory=16000\n"
+                             "PartitionName=standard Nodes=n[1-4] Default=YES MaxTime=INFINITE DefaultTime=1:00:00 "
+                             "AllowQos=short,long\n");
+  const nlohmann::json* bf = finding_of(j, "BF001");
+  ASSERT_NE(bf, nullptr);
+  EXPECT_EQ((*bf)["severity"], "info");
+  EXPECT_TRUE(
+      has_text((*bf)["message"], "every partition above names QOS, so this is a note until lint sees their MaxWall"));
+  // A table whose QOS set no MaxWall: the partition is really unlimited, and it is a warning.
+  const std::string conf = write_temp("bf001_qos2.conf",
+                                      "ClusterName=z\nSlurmctldHost=head\nSchedulerType=sched/backfill\n"
+                                      "NodeName=n[1-4] CPUs=8 RealMemory=16000\n"
+                                      "PartitionName=standard Nodes=n[1-4] Default=YES MaxTime=INFINITE "
+                                      "DefaultTime=1:00:00 AllowQos=short,long\n");
+  const std::string qos = write_temp("bf001_qos2.psv", "Name|Priority|MaxWall\nshort|0|\nlong|0|\n");
+  const auto seen = parse(run("lint " + conf + " --qos " + qos + " --no-simulate --format json").out);
+  bf = finding_of(seen, "BF001");
+  ASSERT_NE(bf, nullptr);
+  EXPECT_EQ((*bf)["severity"], "warning");
+}
+
 // A real config (TalTech's) where the wider window leaves the unplanned jobs' waits alone and
 // only trades other outcomes (mean and p95 a little better, the median and max worse): the
 // note suggests no fix and keeps the re-simulation as evidence.

@@ -192,6 +192,14 @@ void check(const LintContext& ctx, FindingSink& sink) {
         "-P`)",
         join(naming_qos, ", "), naming_qos.size() == 1 ? "names" : "name");
   }
+  // Every partition behind the finding may be capped by a QOS lint cannot see (Cirrus caps
+  // each QOS with MaxWall under UNLIMITED partitions): the premise itself is unknown, and the
+  // default load's assumed QOS have no MaxWall either, so no run can settle it. A note.
+  const bool all_unseen = naming_qos.size() == shorts.size();
+  if (all_unseen) {
+    f.severity = Severity::kInfo;
+    f.message += "; every partition above names QOS, so this is a note until lint sees their MaxWall";
+  }
   // With no limit anywhere and no DefaultTime, a job that gives no --time runs unlimited
   // (slurmctld gives it the partition's MaxTime): the usual case on small clusters, and the
   // one a DefaultTime alone mends.
