@@ -79,7 +79,17 @@ std::string Simulator::refusal(const JobRequest& request) {
   job.req = request;
   bind_job(job);
   if (job.state != JobState::kRejected && limits_.active()) refuse_over_submit_limits(job);
-  return job.state == JobState::kRejected ? job.rare.get().reject_reason.str() : std::string();
+  if (job.state == JobState::kRejected) return job.rare.get().reject_reason.str();
+  // Accepted, but every partition denies it (EnforcePartLimits=NO): it would pend for ever.
+  if (!job.recs.empty() &&
+      std::all_of(job.recs.begin(), job.recs.end(), [](const SimRecord& r) { return never_runs(r.hold_reason); })) {
+    std::string why;
+    access_refusal(
+        conf_.partitions[job.recs.front().part], request, job.assoc, job_account(job, site_),
+        job.qos < 0 ? std::string(request.qos.str()) : site_.qos.records[static_cast<std::size_t>(job.qos)].name, why);
+    return std::string(kQueuedForEver) + why;
+  }
+  return {};
 }
 
 bool Simulator::refuse_over_submit_limits(SimJob& job) {
@@ -196,12 +206,23 @@ void Simulator::bind_job(SimJob& job) {
   // kept is the last partition's, as job_mgr.c's _valid_job_part reports the last failure.
   Refusal last;
   std::string limit_reason;
+  bool access_failed = false;
   for (std::uint32_t p : parts) {
     if (std::optional<SimRecord> rec = make_record(job, p, account, qos_used, last)) {
-      if (rec->hold_reason != HoldReason::kNone && rec->hold_reason != HoldReason::kPartitionDown)
+      if (rec->hold_reason != HoldReason::kNone && rec->hold_reason != HoldReason::kPartitionDown &&
+          !never_runs(rec->hold_reason))
         limit_reason = hold_reason_name(rec->hold_reason);
       job.recs.push_back(std::move(*rec));
+    } else {
+      access_failed =
+          access_failed || last.error == kInvalidAccount || last.error == kInvalidQos || last.error == kGroupDenied;
     }
+  }
+  // EnforcePartLimits=ALL: one partition the job may not use refuses it (_valid_job_part
+  // breaks on the first failure); ANY and NO keep the partitions it may use.
+  if (access_failed && iequals(conf_.enforce_part_limits, "ALL")) {
+    refuse(job, last.error, last.reason);
+    return;
   }
   if (job.recs.empty()) {
     refuse(job, last.error ? last.error : kNodeConfigUnavailable,
@@ -209,6 +230,15 @@ void Simulator::bind_job(SimJob& job) {
     return;
   }
   enforce_part_limits(job, limit_reason);
+}
+
+bool Simulator::queued_despite(const char* error) const {
+  // _part_access_check runs the account and QOS lists, and from 23.02 the group list, only
+  // under EnforcePartLimits; with NO (the default) _valid_job_part accepts the job, and
+  // select_nodes refuses it on every pass (node_scheduler.c): it pends for ever. RootOnly
+  // (ACCESS_DENIED), 22.05's group check and DRAIN/INACTIVE still refuse it at submission.
+  if (!iequals(conf_.enforce_part_limits, "NO")) return false;
+  return error == kInvalidAccount || error == kInvalidQos || (error == kGroupDenied && conf_.version.at_least(23, 2));
 }
 
 const char* Simulator::access_refusal(const Partition& part, const JobRequest& r, std::uint32_t assoc,
@@ -248,9 +278,11 @@ std::optional<SimRecord> Simulator::make_record(const SimJob& job, std::uint32_t
   const JobRequest& r = job.req;
   const Partition& part = conf_.partitions[p];
   std::string reason;
+  HoldReason access_hold = HoldReason::kNone;
   if (const char* error = access_refusal(part, r, job.assoc, account, qos_used, reason)) {
     refusal = Refusal{error, std::move(reason)};
-    return std::nullopt;
+    if (!queued_despite(error)) return std::nullopt;
+    access_hold = error == kInvalidQos ? HoldReason::kQosNotAllowed : HoldReason::kAccountNotAllowed;
   }
   SimRecord rec;
   rec.part = p;
@@ -306,6 +338,9 @@ std::optional<SimRecord> Simulator::make_record(const SimJob& job, std::uint32_t
     rec.hold_reason = HoldReason::kPartitionNodeLimit;
   else if (part.state == PartitionState::kDown)
     rec.hold_reason = HoldReason::kPartitionDown;
+  // A denied job that EnforcePartLimits=NO let in shows select_nodes' Reason, checked there
+  // before the partition's limits.
+  if (access_hold != HoldReason::kNone) rec.hold_reason = access_hold;
   rec.tres = request_tres(d, part);
   return rec;
 }
@@ -415,7 +450,8 @@ void Simulator::enforce_part_limits(SimJob& job, const std::string& limit_reason
   const std::string& enforce = conf_.enforce_part_limits;
   std::size_t held = 0;
   for (const SimRecord& rec : job.recs)
-    held += rec.hold_reason != HoldReason::kNone && rec.hold_reason != HoldReason::kPartitionDown;
+    held += rec.hold_reason != HoldReason::kNone && rec.hold_reason != HoldReason::kPartitionDown &&
+            !never_runs(rec.hold_reason);
   if ((iequals(enforce, "ALL") && held > 0) ||
       ((iequals(enforce, "ANY") || iequals(enforce, "YES")) && held == job.recs.size())) {
     // job_limits_check's failure becomes the submission's error (_job_create).

@@ -16,7 +16,21 @@
 namespace sa::engine {
 
 /// Why a record is excluded from the queue (a partition limit; job_mgr.c's Reason for it).
-enum class HoldReason : std::uint8_t { kNone, kPartitionTimeLimit, kPartitionNodeLimit, kPartitionDown };
+/// kQosNotAllowed and kAccountNotAllowed: EnforcePartLimits=NO let a job the partition's
+/// AllowQos/DenyQos, AllowAccounts/DenyAccounts or AllowGroups deny through at submission,
+/// and select_nodes refuses it on every pass (node_scheduler.c): it pends for ever. Reasons:
+/// WAIT_QOS for a QOS list, WAIT_ACCOUNT for a group list and (22.05) an account list; from
+/// 23.02 part_policy_valid_acct sets none for an account list, and AccountNotAllowed stands in.
+enum class HoldReason : std::uint8_t {
+  kNone,
+  kPartitionTimeLimit,
+  kPartitionNodeLimit,
+  kPartitionDown,
+  kQosNotAllowed,
+  kAccountNotAllowed
+};
+/// The record can never start (not a limit a partition change or a node state lifts).
+inline bool never_runs(HoldReason h) { return h == HoldReason::kQosNotAllowed || h == HoldReason::kAccountNotAllowed; }
 /// The Reason squeue shows for it ("" for kNone).
 const char* hold_reason_name(HoldReason h);
 
@@ -77,6 +91,8 @@ enum class EndState : std::uint8_t { kCompleted, kTimeout, kPreempted };
 // that raises them in job_mgr.c.
 inline constexpr const char* kNoDefaultPartition = "No partition specified or system default partition";
 inline constexpr const char* kAccessDenied = "Access/permission denied";  // RootOnly
+/// Simulator::refusal's prefix for a job accepted but denied by every partition it names.
+inline constexpr const char* kQueuedForEver = "accepted but never runnable (EnforcePartLimits=NO): ";
 inline constexpr const char* kGroupDenied = "User's group not permitted to use this partition";
 inline constexpr const char* kInvalidAccount = "Invalid account or account/partition combination specified";
 inline constexpr const char* kInvalidQos = "Invalid qos specification";

@@ -55,6 +55,10 @@ const char* hold_reason_name(HoldReason h) {
       return "PartitionNodeLimit";
     case HoldReason::kPartitionDown:
       return "PartitionDown";
+    case HoldReason::kQosNotAllowed:
+      return "QOSNotAllowed";
+    case HoldReason::kAccountNotAllowed:
+      return "AccountNotAllowed";
   }
   return "";
 }

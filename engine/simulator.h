@@ -112,7 +112,8 @@ class Simulator {
   PendingSnapshot queue_snapshot(const Workload& jobs, std::int64_t at, std::int64_t calc_at = kNoTime);
   /// Why slurmctld would refuse this job at submission ("" if it would take it): the same
   /// partition, access, size and per-job limit checks a run applies, on an empty cluster.
-  /// Generators use it to offer only jobs the site admits.
+  /// A job it accepts but every partition denies (EnforcePartLimits=NO) gets kQueuedForEver
+  /// and the reason. Generators use it to offer only jobs the site admits and can run.
   std::string refusal(const JobRequest& request);
 
  private:
@@ -134,6 +135,8 @@ class Simulator {
   std::vector<std::uint32_t> job_partitions(const JobRequest& r);
   void bind_association(SimJob& job);
   std::string bind_qos(SimJob& job);  // the QOS name the job uses
+  /// EnforcePartLimits=NO accepts a job this access error would refuse (it then pends).
+  bool queued_despite(const char* error) const;
   const char* access_refusal(const Partition& part, const JobRequest& r, std::uint32_t assoc,
                              const std::string& account, const std::string& qos_used, std::string& reason) const;
   std::optional<SimRecord> make_record(const SimJob& job, std::uint32_t p, const std::string& account,

@@ -43,21 +43,26 @@ std::vector<Case> cases() {
   engine::JobRequest gpu = in_p(1);
   gpu.gpus = 1;
   return {
-      {"AllowQos", "PartitionName=p Nodes=n[1-4] Default=YES AllowQos=gpu\n", with(in_p(), "a", "normal"),
-       engine::kInvalidQos},
+      // The access lists refuse at submission only under EnforcePartLimits (ALL here); with
+      // NO (the default) the job is accepted and never runs (the test after this one).
+      {"AllowQos", "EnforcePartLimits=ALL\nPartitionName=p Nodes=n[1-4] Default=YES AllowQos=gpu\n",
+       with(in_p(), "a", "normal"), engine::kInvalidQos},
       // Without a QOS table no other QOS is known: p gets no jobs (and says why).
-      {"DenyQos", "PartitionName=p Nodes=n[1-4] DenyQos=normal\nPartitionName=q Nodes=n[5-8] Default=YES\n",
+      {"DenyQos",
+       "EnforcePartLimits=ALL\nPartitionName=p Nodes=n[1-4] DenyQos=normal\nPartitionName=q Nodes=n[5-8] "
+       "Default=YES\n",
        with(in_p(), "a", "normal"), engine::kInvalidQos},
       // Since 23.02 the account lists are checked only where associations are enforced
       // (partition_access.h).
       {"AllowAccounts",
-       "AccountingStorageEnforce=associations\nPartitionName=p Nodes=n[1-4] Default=YES AllowAccounts=chem\n",
+       "EnforcePartLimits=ALL\nAccountingStorageEnforce=associations\nPartitionName=p Nodes=n[1-4] Default=YES "
+       "AllowAccounts=chem\n",
        with(in_p(), "bio", "normal"), engine::kInvalidAccount},
       {"DenyAccounts",
-       "AccountingStorageEnforce=associations\nPartitionName=p Nodes=n[1-4] Default=YES "
+       "EnforcePartLimits=ALL\nAccountingStorageEnforce=associations\nPartitionName=p Nodes=n[1-4] Default=YES "
        "DenyAccounts=account1,account2,bio\n",
        with(in_p(), "bio", "normal"), engine::kInvalidAccount},
-      {"AllowGroups", "PartitionName=p Nodes=n[1-4] Default=YES AllowGroups=hpc\n",
+      {"AllowGroups", "EnforcePartLimits=ALL\nPartitionName=p Nodes=n[1-4] Default=YES AllowGroups=hpc\n",
        with(in_p(), "a", "normal", "staff"), engine::kGroupDenied},
       {"RootOnly", "PartitionName=p Nodes=n[1-4] RootOnly=YES\nPartitionName=q Nodes=n[5-8] Default=YES\n",
        with(in_p(), "a", "normal"), engine::kAccessDenied},
@@ -110,6 +115,53 @@ TEST_P(Admission, DefaultLoadAvoidsTheRuleAndARecordedJobIsRefusedWithSlurmsMess
 
 INSTANTIATE_TEST_SUITE_P(Rules, Admission, ::testing::ValuesIn(cases()),
                          [](const auto& p) { return std::string(p.param.name); });
+
+// EnforcePartLimits=NO (the default): _part_access_check leaves the lists to select_nodes, so a
+// job the partition denies is accepted and pends for ever with select_nodes' Reason; the
+// coverage counts it with the refused, under that Reason; 22.05 still refuses a group at
+// submission; ALL refuses a job that names one partition it may not use, beside one it may.
+TEST(Admission, EnforcePartLimitsNoAcceptsADeniedJobThatNeverRuns) {
+  SimSite s(std::string(kNodes) + "PartitionName=p Nodes=n[1-4] Default=YES AllowQos=gpu\n");
+  const engine::SimResult r = s.run({with(in_p(), "a", "normal")});
+  const engine::SimJob& j = sa::test::find_job(r, 1);
+  EXPECT_EQ(j.state, engine::JobState::kPending);
+  EXPECT_EQ(j.start, engine::kNoTime);
+  EXPECT_EQ(r.reason_name(j.reason), "QOSNotAllowed");
+  const engine::LoadCoverage cov = engine::load_coverage(r, *s.site.config);
+  EXPECT_EQ(cov.total.refused, 1u);
+  EXPECT_EQ(cov.find("p")->refused_reasons.at("QOSNotAllowed (accepted under EnforcePartLimits=NO, never runs)"), 1u);
+  // The default load offers no such job: its users ask for a QOS the partition takes.
+  engine::DefaultLoadOptions o;
+  o.duration = 86400;
+  const engine::DefaultLoad d = engine::default_load(s.site, o);
+  engine::Site site = s.site;
+  engine::add_assumed_qos(site, d.workload);
+  engine::SimOptions opt;
+  opt.until = d.workload.until;
+  const engine::SimResult dr = engine::Simulator(site, opt).run(d.workload);
+  EXPECT_EQ(engine::load_coverage(dr, *site.config).total.refused, 0u) << d.description;
+
+  const std::string groups = std::string(kNodes) + "PartitionName=p Nodes=n[1-4] Default=YES AllowGroups=hpc\n";
+  SimSite old(groups, "22.05");
+  const engine::SimResult gr = old.run({with(in_p(), "a", "normal", "staff")});
+  EXPECT_EQ(sa::test::find_job(gr, 1).state, engine::JobState::kRejected);
+  SimSite now(groups);
+  const engine::SimResult nr = now.run({with(in_p(), "a", "normal", "staff")});
+  EXPECT_EQ(sa::test::find_job(nr, 1).state, engine::JobState::kPending);
+
+  SimSite all(std::string(kNodes) +
+              "EnforcePartLimits=ALL\nPartitionName=p Nodes=n[1-4] AllowQos=gpu\n"
+              "PartitionName=q Nodes=n[5-8] Default=YES\n");
+  engine::JobRequest both = with(in_p(), "a", "normal");
+  both.partitions = {"p", "q"};
+  const engine::SimResult ar = all.run({both});
+  EXPECT_EQ(sa::test::find_job(ar, 1).state, engine::JobState::kRejected);
+  SimSite any(std::string(kNodes) +
+              "EnforcePartLimits=ANY\nPartitionName=p Nodes=n[1-4] AllowQos=gpu\n"
+              "PartitionName=q Nodes=n[5-8] Default=YES\n");
+  const engine::SimResult yr = any.run({both});
+  EXPECT_NE(sa::test::find_job(yr, 1).start, engine::kNoTime);
+}
 
 /// One day of the default load on `s`.
 engine::DefaultLoad one_day(const SimSite& s) {

@@ -14,7 +14,9 @@ namespace sa::test {
 struct SimSite {
   std::unique_ptr<Analysis> conf;
   engine::Site site;
-  explicit SimSite(const std::string& body) : conf(analyze_body(body)) { site.config = &conf->config; }
+  explicit SimSite(const std::string& body, const char* version = "24.05") : conf(analyze_body(body, version)) {
+    site.config = &conf->config;
+  }
   engine::SimResult run(std::vector<engine::JobRequest> jobs, engine::SimOptions options = {}) const {
     engine::Workload w;
     w.jobs = std::move(jobs);

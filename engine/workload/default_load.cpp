@@ -129,7 +129,14 @@ void keep_admitted_shapes(const Site& site, Plan& plan, Simulator& probe) {
       if (admitted) shapes.push_back(s);
     }
     if (shapes.empty()) {
-      plan.idle.push_back(fmt::format("{} (the site refuses every job shape: {})", pl.part->name, refusal));
+      // EnforcePartLimits=NO takes a job the partition denies and never runs it: not refused.
+      const std::string_view queued = kQueuedForEver;
+      plan.idle.push_back(
+          refusal.rfind(queued, 0) == 0
+              ? fmt::format("{} (every job shape would be accepted and never run, EnforcePartLimits=NO: "
+                            "{})",
+                            pl.part->name, refusal.substr(queued.size()))
+              : fmt::format("{} (the site refuses every job shape: {})", pl.part->name, refusal));
       continue;
     }
     pl.shapes = std::move(shapes);
