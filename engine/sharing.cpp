@@ -53,6 +53,12 @@ CoreRows::CoreRows(const Config& config, const NodePool& pool, const std::vector
   one_row_jobs_.assign(n_nodes, 0);
   reserved_jobs_.assign(n_nodes, 0);
   sharing_jobs_.assign(n_nodes, 0);
+  available_jobs_.assign(n_nodes, 0);
+  // Until 23.11.6 any job of another sharing partition on a node keeps a ONE_ROW job off it;
+  // from 23.11.7 only if a job on the node actually shares (cons_tres/job_test.c
+  // _is_node_busy and _is_job_sharing: share_res, i.e. -s, or a FORCE partition; NEWS
+  // "Allow running jobs on overlapping partitions if jobs don't specify -s").
+  busy_needs_sharing_job_ = config.version.at_least(23, 11, 7);
   free_view_.assign(n_nodes, 0);
   for (std::size_t i = 0; i < config.partitions.size(); ++i) {
     const Partition& p = config.partitions[i];
@@ -97,15 +103,17 @@ NodeBitset CoreRows::usable_for(std::uint32_t part, NodeReq req, const NodeBitse
   allowed.for_each([&](std::size_t i) {
     // _is_node_busy(sharing_only): jobs of other partitions that share CPUs.
     const std::uint32_t other_sharing = sharing_jobs_[i] - (own_shares ? parts_[part].node_jobs[i] : 0);
+    // 23.11.7 tests every job on the node for sharing, its own partition's too.
+    const bool busy = other_sharing > 0 && (!busy_needs_sharing_job_ || available_jobs_[i] > 0);
     bool drop = false;
     if (reserved_jobs_[i] > 0) {
       drop = true;
     } else if (one_row_jobs_[i] > 0) {
-      drop = req != NodeReq::kOneRow || other_sharing > 0;
+      drop = req != NodeReq::kOneRow || busy;
     } else if (req == NodeReq::kReserved) {
       drop = std::any_of(parts_.begin(), parts_.end(), [i](const Part& p) { return p.node_jobs[i] > 0; });
     } else if (req == NodeReq::kOneRow) {
-      drop = other_sharing > 0;
+      drop = busy;
     }
     if (drop) out.reset(i);
   });
@@ -314,6 +322,7 @@ void CoreRows::add(std::uint32_t part, NodeReq req, Allocation& a, PoolState& st
     ++p.node_jobs[piece.node];
     if (req == NodeReq::kOneRow) ++one_row_jobs_[piece.node];
     if (req == NodeReq::kReserved) ++reserved_jobs_[piece.node];
+    if (req == NodeReq::kAvailable) ++available_jobs_[piece.node];
     if (sharing_part) ++sharing_jobs_[piece.node];
     refresh_node(piece.node, state);
   }
@@ -349,6 +358,7 @@ void CoreRows::remove(std::uint32_t part, NodeReq req, const Allocation& a, Pool
     if (p.node_jobs[piece.node]) --p.node_jobs[piece.node];
     if (req == NodeReq::kOneRow && one_row_jobs_[piece.node]) --one_row_jobs_[piece.node];
     if (req == NodeReq::kReserved && reserved_jobs_[piece.node]) --reserved_jobs_[piece.node];
+    if (req == NodeReq::kAvailable && available_jobs_[piece.node]) --available_jobs_[piece.node];
     if (sharing_part && sharing_jobs_[piece.node]) --sharing_jobs_[piece.node];
     refresh_node(piece.node, state);
   }

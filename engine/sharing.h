@@ -94,13 +94,15 @@ class CoreRows {
   UnitLayout layout_;
   std::vector<Part> parts_;
   std::vector<OverSubscribe> part_oversub_;
-  std::vector<std::uint32_t> by_tier_;        // partitions, highest tier first
-  std::vector<std::uint32_t> unit_cpus_;      // CPUs per unit, per node
-  std::vector<std::uint32_t> sockets_;        // CR_Core: sockets per node (cores dealt over them)
-  std::vector<std::uint32_t> one_row_jobs_;   // node_state: ONE_ROW jobs per node
-  std::vector<std::uint32_t> reserved_jobs_;  // exclusive (RESERVED) jobs per node
-  std::vector<std::uint32_t> sharing_jobs_;   // jobs of partitions with 2+ rows, per node
-  std::vector<std::uint32_t> free_view_;      // select/linear: every node's CPUs
+  std::vector<std::uint32_t> by_tier_;         // partitions, highest tier first
+  std::vector<std::uint32_t> unit_cpus_;       // CPUs per unit, per node
+  std::vector<std::uint32_t> sockets_;         // CR_Core: sockets per node (cores dealt over them)
+  std::vector<std::uint32_t> one_row_jobs_;    // node_state: ONE_ROW jobs per node
+  std::vector<std::uint32_t> reserved_jobs_;   // exclusive (RESERVED) jobs per node
+  std::vector<std::uint32_t> sharing_jobs_;    // jobs of partitions with 2+ rows, per node
+  std::vector<std::uint32_t> available_jobs_;  // jobs that share (-s, or a FORCE partition), per node
+  bool busy_needs_sharing_job_ = false;        // 23.11.7+: _is_node_busy asks for a sharing job
+  std::vector<std::uint32_t> free_view_;       // select/linear: every node's CPUs
   bool linear_ = false, gang_ = false, by_part_ = false, by_qos_ = false;
 };
 

@@ -358,5 +358,29 @@ TEST(EngineBitset, FindNextAndFindNextZeroCrossWords) {
   EXPECT_EQ(full.find_next_zero(5), 128U);
 }
 
+// Two overlapping OverSubscribe=YES partitions, jobs without --oversubscribe: from 23.11.7 a
+// job of one partition may take the free cores of a node a job of the other holds, as long as
+// no job there shares (-s, FORCE); until then the other partition's job kept it off the node
+// (cons_tres/job_test.c _is_node_busy).
+TEST(EnginePlacement, OverlappingYesPartitionsShareANodeFrom23_11_7) {
+  const std::string conf =
+      "ClusterName=c\nSelectType=select/cons_tres\nSelectTypeParameters=CR_Core\n"
+      "NodeName=n1 CPUs=8 RealMemory=8000\n"
+      "PartitionName=a Nodes=n1 Default=YES MaxTime=60 OverSubscribe=YES:4\n"
+      "PartitionName=b Nodes=n1 MaxTime=60 OverSubscribe=YES:4\n";
+  const std::vector<engine::JobRequest> jobs = {job(1, 0, 4, 3000, 3600, "a"), job(2, 10, 4, 600, 3600, "b")};
+  const SimSite now(conf);
+  const engine::SimResult r = now.run(jobs);
+  EXPECT_EQ(find_job(r, 2).start, 11) << "job 2 takes the four free cores beside job 1 at the next pass";
+  const SimSite before(conf, "23.02");
+  const engine::SimResult o = before.run(jobs);
+  EXPECT_EQ(find_job(o, 2).start, find_job(o, 1).end) << "job 2 waits for job 1 to leave the node";
+  // A sharing job (--oversubscribe) on the node keeps the other partition's job off it again.
+  std::vector<engine::JobRequest> shared = jobs;
+  shared[0].oversubscribe = true;
+  const engine::SimResult sr = now.run(shared);
+  EXPECT_EQ(find_job(sr, 2).start, find_job(sr, 1).end);
+}
+
 }  // namespace
 }  // namespace sa
