@@ -15,7 +15,10 @@ PreemptPolicy::PreemptPolicy(const Config& config, const QosTable& qos) : config
   gang_ = ps.mode.gang;
   within_ = ps.mode.within;
   enabled_ = kind_ != Kind::kNone && (ps.mode.base != PreemptMode::Base::kOff || ps.mode.gang || ps.mode.within);
-  youngest_first_ = ifind(ps.parameters, "youngest_first") != std::string::npos;
+  // Victims youngest first: 22.05 reads only SchedulerParameters=preempt_youngest_first
+  // (preempt.c); 23.02 added PreemptParameters=youngest_first and reads either.
+  youngest_first_ = ifind(config.scheduler.parameters, "preempt_youngest_first") != std::string::npos ||
+                    (config.version.at_least(23, 2) && ifind(ps.parameters, "youngest_first") != std::string::npos);
   const std::size_t n = qos.records.size();
   qos_preempts_.assign(n, std::vector<char>(n, 0));
   qos_mode_.assign(n, PreemptMode::Base::kOff);

@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "engine/preemption.h"
 #include "tests/engine_test_util.h"
 
 namespace sa {
@@ -110,6 +111,21 @@ TEST(EnginePreempt, ExemptTimeProtectsYoungJobs) {
   EXPECT_GE(find_job(r, 3).start, 601);
   EXPECT_LT(find_job(r, 3).start, 700);
   EXPECT_EQ(find_job(r, 1).rare.get().requeues, 1u);
+}
+
+// Which spelling orders victims youngest first: 22.05 reads SchedulerParameters'
+// preempt_youngest_first only; 23.02 and later read it or PreemptParameters=youngest_first.
+TEST(EnginePreempt, YoungestFirstSpellingsByRelease) {
+  auto youngest = [](const std::string& line, const char* version) {
+    const auto a =
+        test::analyze_body(site("PreemptType=preempt/partition_prio\nPreemptMode=REQUEUE\n" + line), version);
+    return engine::PreemptPolicy(a->config, QosTable::slurm_default()).youngest_first();
+  };
+  EXPECT_TRUE(youngest("SchedulerParameters=preempt_youngest_first", "22.05"));
+  EXPECT_TRUE(youngest("SchedulerParameters=preempt_youngest_first", "24.05"));
+  EXPECT_FALSE(youngest("PreemptParameters=youngest_first", "22.05"));
+  EXPECT_TRUE(youngest("PreemptParameters=youngest_first", "24.05"));
+  EXPECT_FALSE(youngest("", "24.05"));
 }
 
 }  // namespace
