@@ -260,6 +260,7 @@ std::vector<Simulator::PreemptCandidate> Simulator::preempt_candidates(const Sim
     const SimRecord& orec = other.recs[static_cast<std::size_t>(other.run_rec)];
     if (!preempt_.can_preempt(rec.part, job.qos, rec.priority, orec.part, other.qos, orec.priority)) continue;
     if (now_ < other.start + preempt_.exempt_after(orec.qos1, orec.qos2)) continue;
+    if (preempt_.priority_exempt(orec.priority)) continue;
     bool overlap = false;
     for (const AllocPiece& p : other.alloc.pieces) overlap = overlap || part_nodes_[rec.part].test(p.node);
     if (!overlap) continue;

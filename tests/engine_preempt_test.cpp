@@ -113,6 +113,22 @@ TEST(EnginePreempt, ExemptTimeProtectsYoungJobs) {
   EXPECT_EQ(find_job(r, 1).rare.get().requeues, 1u);
 }
 
+// PreemptParameters=min_exempt_priority (23.02+): a running job whose priority is above it is
+// never a victim. Jobs' priorities here are -nice (every weight 0): the low jobs at 9000 may
+// be requeued under a threshold of 9500 and are exempt under 8000.
+TEST(EnginePreempt, MinExemptPriorityKeepsHigherPriorityJobsRunning) {
+  auto first_start_of_3 = [](const std::string& params) {
+    test::SimSite s(site("PreemptType=preempt/partition_prio\nPreemptMode=REQUEUE\n" + params));
+    auto r = s.run(
+        {job(1, 0, 4, 1000, -1, "low", -9000), job(2, 0, 4, 1000, -1, "low", -9000), job(3, 100, 4, 200, -1, "high")});
+    return find_job(r, 3).start;
+  };
+  const std::int64_t open = first_start_of_3("");
+  EXPECT_LT(open, 1000) << "the high job preempts a low one";
+  EXPECT_EQ(first_start_of_3("PreemptParameters=min_exempt_priority=9500"), open);
+  EXPECT_GE(first_start_of_3("PreemptParameters=min_exempt_priority=8000"), 1000) << "both low jobs are exempt";
+}
+
 // Which spelling orders victims youngest first: 22.05 reads SchedulerParameters'
 // preempt_youngest_first only; 23.02 and later read it or PreemptParameters=youngest_first.
 TEST(EnginePreempt, YoungestFirstSpellingsByRelease) {
