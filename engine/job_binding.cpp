@@ -328,13 +328,17 @@ std::optional<SimRecord> Simulator::make_record(const SimJob& job, std::uint32_t
                                   d.gpus ? fmt::format(" and {} GPUs", d.gpus) : "", allowed.count())};
     return std::nullopt;
   }
-  if (part.max_time >= 0 && rec.time_limit > part.max_time)
+  // The job's QOS may lift a partition limit (_part_access_check: PartitionTimeLimit,
+  // PartitionMaxNodes, PartitionMinNodes flags).
+  const QosRecord* jq = job.qos >= 0 ? &site_.qos.records[static_cast<std::size_t>(job.qos)] : nullptr;
+  auto lifted = [jq](const char* flag) { return jq && jq->has_flag(flag); };
+  if (part.max_time >= 0 && rec.time_limit > part.max_time && !lifted("PartitionTimeLimit"))
     rec.hold_reason = HoldReason::kPartitionTimeLimit;
-  else if (rec.time_limit < 0 && part.max_time >= 0)
+  else if (rec.time_limit < 0 && part.max_time >= 0 && !lifted("PartitionTimeLimit"))
     rec.hold_reason = HoldReason::kPartitionTimeLimit;
-  else if (part.max_nodes != 0xFFFFFFFFU && d.min_nodes > part.max_nodes)
+  else if (part.max_nodes != 0xFFFFFFFFU && d.min_nodes > part.max_nodes && !lifted("PartitionMaxNodes"))
     rec.hold_reason = HoldReason::kPartitionNodeLimit;
-  else if (d.min_nodes < part.min_nodes)
+  else if (d.min_nodes < part.min_nodes && !lifted("PartitionMinNodes"))
     rec.hold_reason = HoldReason::kPartitionNodeLimit;
   else if (part.state == PartitionState::kDown)
     rec.hold_reason = HoldReason::kPartitionDown;

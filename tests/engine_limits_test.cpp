@@ -129,6 +129,25 @@ TEST(EngineLimits, PartitionQosComesFirstUnlessTheJobQosOverridesIt) {
   }
 }
 
+// A QOS with Flags=PartitionTimeLimit (or PartitionMaxNodes, PartitionMinNodes) lets its jobs
+// past the partition's limit (_part_access_check): a 2-hour job in a 1-hour partition runs
+// under QOS long and waits with Reason PartitionTimeLimit under normal.
+TEST(EngineLimits, QosFlagsLiftThePartitionsLimits) {
+  const std::string qos = "Name|Priority|Flags\nnormal|0|\nlong|0|PartitionTimeLimit\nwide|0|PartitionMaxNodes\n";
+  const std::string conf =
+      "SchedulerType=sched/builtin\nPartitionName=p Nodes=n[1-4] Default=YES MaxTime=60 MaxNodes=1\n";
+  const std::string dump = "Account - 'x'\nParent - 'x'\nUser - 'a':DefaultAccount='x':QOS='normal,long,wide'\n";
+  LimitSite s(conf, dump, qos);
+  engine::JobRequest two_nodes = job(3, 0, 8, 100, 600, "", 0, "a");
+  two_nodes.nodes = 2;
+  auto r = s.run({as(job(1, 0, 1, 100, 7200, "", 0, "a"), "x", "normal"),
+                  as(job(2, 0, 1, 100, 7200, "", 0, "a"), "x", "long"), as(two_nodes, "x", "wide")});
+  EXPECT_EQ(find_job(r, 1).start, engine::kNoTime);
+  EXPECT_EQ(r.reason_name(find_job(r, 1).reason), "PartitionTimeLimit");
+  EXPECT_NE(find_job(r, 2).start, engine::kNoTime);
+  EXPECT_NE(find_job(r, 3).start, engine::kNoTime);
+}
+
 TEST(EngineLimits, SubmitLimitsRefuseAndDenyOnLimitRefusesPerJobLimits) {
   LimitSite s(std::string(kBuiltin) + kLimitsOn,
               "Account - 'x'\nParent - 'x'\nUser - 'a':DefaultAccount='x':MaxSubmitJobs=2:QOS='normal,strict'\n",
