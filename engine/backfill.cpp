@@ -321,12 +321,14 @@ bool BackfillPass::reserve(const Simulator::QueueEntry& e, const SimRecord& rec,
   return true;
 }
 
-// Keeps `nodes` whole for the job over [start, start + limit), rounded out to bf_resolution.
+// Keeps `nodes` whole for the job over [start, start + limit), both ends rounded down to
+// bf_resolution and at least one slot long, as backfill.c sets start_time and end_reserve
+// (22.05 and 24.05 alike).
 void BackfillPass::reserve_nodes(const Simulator::QueueEntry& e, std::int64_t start, std::int64_t tl,
                                  const NodeBitset& nodes) {
   const std::int64_t r0 = start / res_ * res_;
-  std::int64_t r1 = (start + tl + res_ - 1) / res_ * res_;
-  if (r1 <= r0) r1 = r0 + res_;
+  std::int64_t r1 = (start + tl) / res_ * res_;
+  if (r1 < r0 + res_) r1 = r0 + res_;
   slots_.reserve(r0, r1, nodes);
   ++tally_.reservations;
   reserved_jobs_.insert(e.job);
