@@ -43,7 +43,9 @@ NodeBitset nodes_named(const Config& conf, const NodePool& pool, const std::stri
 const NodeChoice* Simulator::node_choice(const SimJob& job, std::uint32_t p, Refusal& refusal) {
   const RequestExtras& x = job.req.extra.get();
   if (x.constraint.empty() && x.nodelist.empty() && x.exclude.empty()) return &kAnyNode;
-  const std::string key = fmt::format("{}\x1f{}\x1f{}\x1f{}", p, x.constraint, x.nodelist, x.exclude);
+  // The node count matters to a -w list from 23.02 (make_node_choice), so it is in the key.
+  const std::string key =
+      fmt::format("{}\x1f{}\x1f{}\x1f{}\x1f{}", p, x.constraint, x.nodelist, x.exclude, job.req.nodes);
   if (auto it = node_choices_.find(key); it != node_choices_.end()) {
     if (!it->second.error) return &it->second;
     refusal = Refusal{it->second.error, it->second.reason};
@@ -98,9 +100,16 @@ NodeChoice Simulator::make_node_choice(const JobRequest& r, std::uint32_t p) {
       c.reason = fmt::format("--nodelist {} is not within partition {}", x.nodelist, part.name);
       return c;
     }
-    c.required_count = static_cast<std::uint32_t>(req.count());
-    c.required = static_cast<std::int32_t>(node_sets_.size());
-    node_sets_.push_back(std::move(req));
+    if (conf_.version.at_least(23, 2) && r.nodes > 0 && req.count() > r.nodes) {
+      // 23.02+: a list longer than the -N asked for is a set to choose from (_job_create
+      // excludes every other node; NEWS "Allow for --nodelist to contain more nodes than
+      // required by --nodes"). 22.05 made every listed node required.
+      own &= req;
+    } else {
+      c.required_count = static_cast<std::uint32_t>(req.count());
+      c.required = static_cast<std::int32_t>(node_sets_.size());
+      node_sets_.push_back(std::move(req));
+    }
   }
   if (!c.alternatives.empty()) {
     for (std::int32_t& a : c.alternatives) node_sets_[static_cast<std::size_t>(a)] &= own;

@@ -382,5 +382,19 @@ TEST(EnginePlacement, OverlappingYesPartitionsShareANodeFrom23_11_7) {
   EXPECT_EQ(find_job(sr, 2).start, find_job(sr, 1).end);
 }
 
+// -w naming more nodes than -N: from 23.02 the list is a set to choose -N nodes from; 22.05
+// made every listed node required (so a 1-node job listing four ran on all four).
+TEST(EnginePlacement, ANodelistLongerThanTheNodeCountIsASetToChooseFrom) {
+  engine::JobRequest j = pin(job(1, 0, 8, 100, 600, "p"), "n[1-4]");
+  j.nodes = 1;
+  const SimSite now(kEight);
+  const engine::SimResult r = now.run({j});
+  EXPECT_EQ(find_job(r, 1).alloc.nodes(), 1u);
+  EXPECT_EQ(nodes_of(now, r, 1), "n1");
+  const SimSite before(kEight, "22.05");
+  const engine::SimResult o = before.run({j});
+  EXPECT_EQ(nodes_of(before, o, 1), "n[1-4]");
+}
+
 }  // namespace
 }  // namespace sa
