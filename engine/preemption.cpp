@@ -33,6 +33,7 @@ PreemptPolicy::PreemptPolicy(const Config& config, const QosTable& qos) : config
   qos_mode_.assign(n, PreemptMode::Base::kOff);
   qos_mode_set_.assign(n, 0);
   qos_within_.assign(n, 0);
+  qos_priority_.assign(n, 0);
   for (std::size_t i = 0; i < n; ++i) {
     const QosRecord& q = qos.records[i];
     for (const std::string& name : q.preempt) {
@@ -51,6 +52,8 @@ PreemptPolicy::PreemptPolicy(const Config& config, const QosTable& qos) : config
         qos_mode_set_[i] = 1;
       else if (w == "within")
         qos_within_[i] = 1;
+      else if (w == "priority" && config.version.at_least(25, 5))
+        qos_priority_[i] = 1;
     }
   }
 }
@@ -70,16 +73,24 @@ bool PreemptPolicy::can_preempt(std::uint32_t or_part, std::int32_t or_qos, std:
   if (!enabled_) return false;
   if (kind_ == Kind::kPartition) {
     const Partition& ee = config_.partitions[ee_part];
-    // preempt_p_preemptable (22.05 has no PRIORITY check here). A partition's own OFF
-    // protects its jobs; an unset mode does not.
-    if (ee.priority_tier >= config_.partitions[or_part].priority_tier) return false;
+    const Partition& orp = config_.partitions[or_part];
+    // preempt_p_preemptable. PreemptMode=PRIORITY (25.05, the preemptor partition's or the
+    // cluster's; the analyzer reads the word only there): a preemptor of lower job priority
+    // may not. A partition's own OFF protects its jobs; an unset mode does not.
+    if (((orp.preempt_mode && orp.preempt_mode->priority) || config_.preempt.mode.priority) && or_prio < ee_prio)
+      return false;
+    if (ee.priority_tier >= orp.priority_tier) return false;
     return !(ee.preempt_mode && ee.preempt_mode->base == PreemptMode::Base::kOff && !ee.preempt_mode->gang);
   }
   if (kind_ == Kind::kQos) {
     if (or_qos < 0 || ee_qos < 0) return false;
     const auto a = static_cast<std::size_t>(or_qos), b = static_cast<std::size_t>(ee_qos);
     if (a == b) return (qos_within_[a] || within_) && or_prio > ee_prio;
-    return qos_preempts_[a][b] != 0;
+    if (qos_preempts_[a][b] == 0) return false;
+    // PreemptMode=PRIORITY (25.05) on the preemptor's QOS or the cluster: only a job of
+    // higher priority preempts (preempt_qos.c).
+    if (qos_priority_[a] || config_.preempt.mode.priority) return or_prio > ee_prio;
+    return true;
   }
   return false;
 }

@@ -47,7 +47,7 @@ class PreemptPolicy {
   std::uint32_t min_exempt_priority_ = 0xFFFFFFFFU;  // unset: no job is exempt by priority
   std::vector<std::vector<char>> qos_preempts_;      // [preemptor][preemptee]
   std::vector<PreemptMode::Base> qos_mode_;
-  std::vector<char> qos_mode_set_, qos_within_;
+  std::vector<char> qos_mode_set_, qos_within_, qos_priority_;
 };
 
 }  // namespace sa::engine

@@ -129,6 +129,22 @@ TEST(EnginePreempt, MinExemptPriorityKeepsHigherPriorityJobsRunning) {
   EXPECT_GE(first_start_of_3("PreemptParameters=min_exempt_priority=8000"), 1000) << "both low jobs are exempt";
 }
 
+// PreemptMode=PRIORITY (25.05): a preemptor of lower job priority than the running job may
+// not preempt it, even from a higher tier (preempt_partition_prio.c preempt_p_preemptable).
+TEST(EnginePreempt, PreemptModePriorityKeepsHigherPriorityJobsFrom2505) {
+  auto start_of_3 = [](const std::string& mode) {
+    const auto a = test::analyze_body(site("PreemptType=preempt/partition_prio\nPreemptMode=" + mode), "25.05");
+    engine::Site st;
+    st.config = &a->config;
+    engine::Workload w;
+    w.jobs = {job(1, 0, 4, 1000, -1, "low", -9000), job(2, 0, 4, 1000, -1, "low", -9000),
+              job(3, 100, 4, 200, -1, "high", -100)};
+    return find_job(engine::Simulator(st, {}).run(w), 3).start;
+  };
+  EXPECT_LT(start_of_3("REQUEUE"), 1000);
+  EXPECT_GE(start_of_3("REQUEUE,PRIORITY"), 1000) << "job 3 (priority 100) may not preempt jobs of 9000";
+}
+
 // Which spelling orders victims youngest first: 22.05 reads SchedulerParameters'
 // preempt_youngest_first only; 23.02 and later read it or PreemptParameters=youngest_first.
 TEST(EnginePreempt, YoungestFirstSpellingsByRelease) {
