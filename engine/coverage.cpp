@@ -31,9 +31,7 @@ void count(PartitionCoverage& c, const SimJob& job) {
     ++c.refused_reasons[r.reject_error.empty() ? r.reject_reason : r.reject_error];
   } else if (job.start != kNoTime) {
     ++c.started;
-  } else if (job.state == JobState::kPending && !job.recs.empty() &&
-             std::all_of(job.recs.begin(), job.recs.end(),
-                         [](const SimRecord& r) { return never_runs(r.hold_reason); })) {
+  } else if (job.state == JobState::kPending && job.never_runs()) {
     // Accepted under EnforcePartLimits=NO and denied by every partition it names: Slurm keeps
     // it pending for ever. For what the load tells about the site it is as good as refused,
     // and counted so, under its Reason.

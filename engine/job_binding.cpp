@@ -25,6 +25,12 @@ std::uint64_t fnv1a(const std::string& s) {
   return h;
 }
 
+// A partition's AllowQos/DenyQos, AllowAccounts/DenyAccounts or AllowGroups refused the job
+// (not RootOnly, DRAIN/INACTIVE or its shape): what EnforcePartLimits decides about.
+bool access_list_error(const char* error) {
+  return error == kInvalidAccount || error == kInvalidQos || error == kGroupDenied;
+}
+
 bool listed(const std::vector<std::string>& list, const std::string& name) {
   for (const std::string& item : list) {
     if (iequals(item, name) || iequals(item, "ALL")) return true;
@@ -81,8 +87,7 @@ std::string Simulator::refusal(const JobRequest& request) {
   if (job.state != JobState::kRejected && limits_.active()) refuse_over_submit_limits(job);
   if (job.state == JobState::kRejected) return job.rare.get().reject_reason.str();
   // Accepted, but every partition denies it (EnforcePartLimits=NO): it would pend for ever.
-  if (!job.recs.empty() &&
-      std::all_of(job.recs.begin(), job.recs.end(), [](const SimRecord& r) { return never_runs(r.hold_reason); })) {
+  if (job.never_runs()) {
     std::string why;
     access_refusal(
         conf_.partitions[job.recs.front().part], request, job.assoc, job_account(job, site_),
@@ -214,8 +219,7 @@ void Simulator::bind_job(SimJob& job) {
         limit_reason = hold_reason_name(rec->hold_reason);
       job.recs.push_back(std::move(*rec));
     } else {
-      access_failed =
-          access_failed || last.error == kInvalidAccount || last.error == kInvalidQos || last.error == kGroupDenied;
+      access_failed = access_failed || access_list_error(last.error);
     }
   }
   // EnforcePartLimits=ALL: one partition the job may not use refuses it (_valid_job_part
@@ -237,8 +241,8 @@ bool Simulator::queued_despite(const char* error) const {
   // under EnforcePartLimits; with NO (the default) _valid_job_part accepts the job, and
   // select_nodes refuses it on every pass (node_scheduler.c): it pends for ever. RootOnly
   // (ACCESS_DENIED), 22.05's group check and DRAIN/INACTIVE still refuse it at submission.
-  if (!iequals(conf_.enforce_part_limits, "NO")) return false;
-  return error == kInvalidAccount || error == kInvalidQos || (error == kGroupDenied && conf_.version.at_least(23, 2));
+  if (!iequals(conf_.enforce_part_limits, "NO") || !access_list_error(error)) return false;
+  return error != kGroupDenied || conf_.version.at_least(23, 2);
 }
 
 const char* Simulator::access_refusal(const Partition& part, const JobRequest& r, std::uint32_t assoc,

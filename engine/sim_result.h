@@ -2,6 +2,7 @@
 // What a run produces and reports read: each job's queue records, Reasons, gang and preemption
 // events and outcome (SimJob), sprio snapshots, counters, the backfill log, node peaks and the
 // CPU timeline (SimResult). Apart from simulator.h, which holds the engine that fills them.
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <string>
@@ -169,6 +170,11 @@ struct SimJob {
   const SimRecord& run_or_first_rec() const { return recs[static_cast<std::size_t>(run_rec >= 0 ? run_rec : 0)]; }
   /// The same, or nullptr for a job with no record (refused at submission).
   const SimRecord* run_or_first_rec_if_any() const { return recs.empty() ? nullptr : &run_or_first_rec(); }
+  /// Accepted, but every partition it names denies it (EnforcePartLimits=NO): it never starts.
+  bool never_runs() const {
+    return !recs.empty() &&
+           std::all_of(recs.begin(), recs.end(), [](const SimRecord& r) { return engine::never_runs(r.hold_reason); });
+  }
   /// Seconds it has run in its current run (suspended time excluded).
   std::int64_t ran(std::int64_t now) const;
   /// When its current stretch of running (or, while suspended, of being suspended) began:

@@ -19,8 +19,6 @@ namespace {
 constexpr std::size_t kPairBudget = 4'000'000;
 constexpr std::size_t kExamples = 5;
 
-bool is_all(const std::vector<std::string>& list) { return list.size() == 1 && (list[0] == "all" || list[0] == "ALL"); }
-
 bool names_accounts(const Partition& p) { return !p.allow_accounts.empty() && !is_all(p.allow_accounts); }
 
 // Job id -> job, for the rows of the snapshots (lookups only, never iterated).
@@ -118,6 +116,8 @@ std::string points(double v) {
   if (std::fabs(v) < 100) return fmt::format("{:.3g}", v);
   return fmt::format("{}", std::llround(v));
 }
+
+bool is_all(const std::vector<std::string>& list) { return list.size() == 1 && (list[0] == "all" || list[0] == "ALL"); }
 
 bool restricted(const Partition& p) {
   return names_accounts(p) || !p.allow_groups.empty() || (!p.allow_qos.empty() && !is_all(p.allow_qos)) ||

@@ -51,6 +51,8 @@ std::string points(double v);
 
 // --- partitions ------------------------------------------------------------------------
 
+/// The list is the single word ALL (every account or QOS), as AllowAccounts=ALL writes it.
+bool is_all(const std::vector<std::string>& list);
 /// AllowAccounts/AllowGroups/AllowQos (other than ALL), or DenyAccounts, set.
 bool restricted(const Partition& p);
 /// Has nodes and is neither DOWN nor INACTIVE: it can start jobs, so it competes.

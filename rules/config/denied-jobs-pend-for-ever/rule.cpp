@@ -11,6 +11,7 @@
 #include "analyzer/partition_access.h"
 #include "analyzer/text_util.h"
 #include "rules/analysis/evidence.h"
+#include "rules/analysis/queue_pairs.h"
 #include "rules/framework/context.h"
 #include "rules/framework/rule.h"
 #include "rules/framework/sink.h"
@@ -21,9 +22,7 @@ namespace {
 
 // The lists of `p` that a job can fail, as written ("AllowQos=gpu"); empty when none.
 std::string denying_lists(const Config& c, const Partition& p) {
-  auto named = [](const std::vector<std::string>& v) {
-    return !v.empty() && !(v.size() == 1 && (v[0] == "all" || v[0] == "ALL"));
-  };
+  auto named = [](const std::vector<std::string>& v) { return !v.empty() && !is_all(v); };
   std::vector<std::string> out;
   if (named(p.allow_qos)) out.push_back("AllowQos=" + join_names(p.allow_qos));
   if (!p.deny_qos.empty()) out.push_back("DenyQos=" + join_names(p.deny_qos));
@@ -32,9 +31,7 @@ std::string denying_lists(const Config& c, const Partition& p) {
     if (!p.deny_accounts.empty()) out.push_back("DenyAccounts=" + join_names(p.deny_accounts));
   }
   if (!p.allow_groups.empty() && c.version.at_least(23, 2)) out.push_back("AllowGroups=" + join_names(p.allow_groups));
-  std::string text;
-  for (const std::string& s : out) text += (text.empty() ? "" : " ") + s;
-  return text;
+  return join(out, " ");
 }
 
 void check(const LintContext& ctx, FindingSink& sink) {
@@ -59,7 +56,6 @@ void check(const LintContext& ctx, FindingSink& sink) {
                   written ? fmt::format("EnforcePartLimits={}", written->value)
                           : std::string("EnforcePartLimits is NO (the default)"),
                   named, parts.size() == 1 ? "s" : "", parts.size() == 1 ? "it" : "them"));
-  f.severity = Severity::kInfo;
   for (std::size_t i = 1; i < parts.size(); ++i) {
     Location l = ctx.conf_loc(parts[i].first->loc);
     l.note = parts[i].second;

@@ -90,10 +90,11 @@ std::string mixed_nodes_note(const Config& c, const GpuPart& g, std::uint64_t pe
       if (ratio(n) > static_cast<double>(per_gpu)) by_type[s.type] = std::max(by_type[s.type], ratio(n));
     }
   }
-  std::string weights;
-  for (const auto& [type, w] : by_type) weights += fmt::format(",GRES/gpu:{}={:g}", type, std::floor(w));
-  std::string tracked;
-  for (const auto& [type, w] : by_type) tracked += fmt::format("{}gres/gpu:{}", tracked.empty() ? "" : ",", type);
+  std::string weights, tracked;
+  for (const auto& [type, w] : by_type) {
+    weights += fmt::format(",GRES/gpu:{}={:g}", type, std::floor(w));
+    tracked += fmt::format("{}gres/gpu:{}", tracked.empty() ? "" : ",", type);
+  }
   return fmt::format(
       "; but its GPU nodes range from {:g} CPUs a GPU ({}) to {:g} ({}), so that one weight charges a GPU of {} "
       "{:.0f} times its part of the node: {}",

@@ -24,15 +24,13 @@ namespace {
 
 // How the partition is restricted, as written.
 std::string restriction(const Partition& p) {
-  auto all = [](const std::vector<std::string>& v) { return v.size() == 1 && (v[0] == "all" || v[0] == "ALL"); };
   std::vector<std::string> r;
-  if (!p.allow_accounts.empty() && !all(p.allow_accounts)) r.push_back("AllowAccounts=" + join_names(p.allow_accounts));
+  if (!p.allow_accounts.empty() && !is_all(p.allow_accounts))
+    r.push_back("AllowAccounts=" + join_names(p.allow_accounts));
   if (!p.allow_groups.empty()) r.push_back("AllowGroups=" + join_names(p.allow_groups));
-  if (!p.allow_qos.empty() && !all(p.allow_qos)) r.push_back("AllowQos=" + join_names(p.allow_qos));
+  if (!p.allow_qos.empty() && !is_all(p.allow_qos)) r.push_back("AllowQos=" + join_names(p.allow_qos));
   if (!p.deny_accounts.empty()) r.push_back("DenyAccounts=" + join_names(p.deny_accounts));
-  std::string out;
-  for (const std::string& s : r) out += (out.empty() ? "" : " ") + s;
-  return out;
+  return join(r, " ");
 }
 
 std::size_t shared_count(const Partition& a, const Partition& b) {
@@ -62,7 +60,8 @@ const char* mode_verb(PreemptMode::Base b) {
 // preempt/qos when a QOS that the private partition's jobs run under (its partition QOS, else
 // any QOS) lists the shared partition's QOS, by the shared QOS's mode (engine/preemption.cpp).
 // Slurm compares the jobs' QOS; a partition QOS stands in for its jobs' as meant_to_lose reads it.
-PreemptMode::Base victim_mode(const LintContext& ctx, const Partition& priv, const Partition& shared) {
+PreemptMode::Base victim_mode(const LintContext& ctx, const engine::PreemptPolicy& policy, const Partition& priv,
+                              const Partition& shared) {
   const Config& c = ctx.config();
   if (c.preempt.type == "preempt/partition_prio") return shared.preempt_mode.value_or(c.preempt.mode).base;
   if (c.preempt.type != "preempt/qos" || !ctx.has_qos_table() || shared.qos.empty()) return PreemptMode::Base::kOff;
@@ -70,7 +69,6 @@ PreemptMode::Base victim_mode(const LintContext& ctx, const Partition& priv, con
   const QosRecord* victim = table.find(shared.qos);
   if (!victim) return PreemptMode::Base::kOff;
   const auto index = [&](const QosRecord* q) { return static_cast<std::int32_t>(q - table.records.data()); };
-  const engine::PreemptPolicy policy(c, table);
   const QosRecord* own = priv.qos.empty() ? nullptr : table.find(priv.qos);
   for (const QosRecord& q : table.records) {
     if (own && &q != own) continue;
@@ -96,12 +94,12 @@ bool covers(const Partition& priv, const Partition& shared) {
   });
 }
 
-void report(const LintContext& ctx, FindingSink& sink, const Partition& priv,
+void report(const LintContext& ctx, const engine::PreemptPolicy& policy, FindingSink& sink, const Partition& priv,
             const std::vector<const Partition*>& open) {
   const Config& c = ctx.config();
   PreemptMode::Base mode = PreemptMode::Base::kOff;
   for (const Partition* p : open) {
-    if (mode == PreemptMode::Base::kOff) mode = victim_mode(ctx, priv, *p);
+    if (mode == PreemptMode::Base::kOff) mode = victim_mode(ctx, policy, priv, *p);
   }
   const bool preempts = mode != PreemptMode::Base::kOff;
   std::string list;
@@ -180,6 +178,7 @@ void report(const LintContext& ctx, FindingSink& sink, const Partition& priv,
 
 void check(const LintContext& ctx, FindingSink& sink) {
   const Config& c = ctx.config();
+  const engine::PreemptPolicy policy(c, ctx.qos());  // read only under preempt/qos with a table
   for (const Partition& priv : c.partitions) {
     if (!restricted(priv) || !schedules_jobs(priv)) continue;
     std::vector<const Partition*> open;
@@ -187,7 +186,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
       if (&p == &priv || restricted(p) || !schedules_jobs(p) || p.priority_tier >= priv.priority_tier) continue;
       if (share_nodes(priv, p)) open.push_back(&p);
     }
-    if (!open.empty()) report(ctx, sink, priv, open);
+    if (!open.empty()) report(ctx, policy, sink, priv, open);
   }
 }
 
