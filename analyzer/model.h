@@ -225,6 +225,8 @@ struct AccountingSettings {
   std::vector<std::string> enforce;  // AccountingStorageEnforce words, lower-cased
   std::string tres;                  // AccountingStorageTRES
   bool uses_slurmdbd() const { return storage_type == "accounting_storage/slurmdbd"; }
+  /// AccountingStorageEnforce sets this word's bit, directly or through a word that implies
+  /// it (all; safe: limits, associations; limits, qos, wckeys, 1, 2: associations).
   bool enforces(const std::string& word) const;
 };
 

@@ -32,14 +32,8 @@ bool on_path(const AssocTree& tree, std::uint32_t assoc, const std::vector<std::
 
 }  // namespace
 
-bool enforces_associations(const Config& config) {
-  if (config.accounting.enforces("associations")) return true;
-  return std::any_of(config.accounting.enforce.begin(), config.accounting.enforce.end(),
-                     [](const std::string& w) { return w == "wckeys" || w == "1" || w == "2"; });
-}
-
 bool account_lists_checked(const Config& config) {
-  return !config.version.at_least(23, 2) || enforces_associations(config);
+  return !config.version.at_least(23, 2) || config.accounting.enforces("associations");
 }
 
 bool account_admitted(const Config& config, const Partition& p, const AssocTree* tree, std::uint32_t assoc,

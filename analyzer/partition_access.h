@@ -15,10 +15,6 @@
 
 namespace sa {
 
-/// AccountingStorageEnforce sets ACCOUNTING_ENFORCE_ASSOCS: associations, limits, qos,
-/// safe, wckeys, all, or the old numeric 1 and 2 (read_config.c).
-bool enforces_associations(const Config& config);
-
 /// Whether slurmctld checks AllowAccounts/DenyAccounts at all: always before 23.02, and
 /// from 23.02 on only when associations are enforced.
 bool account_lists_checked(const Config& config);

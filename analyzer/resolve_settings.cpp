@@ -107,8 +107,9 @@ Result<PreemptMode> parse_preempt_mode(std::string_view text, const SlurmVersion
 bool AccountingSettings::enforces(const std::string& word) const {
   for (const std::string& w : enforce) {
     if (w == word || w == "all" || (w == "safe" && (word == "limits" || word == "associations"))) return true;
-    if (w == "limits" && word == "associations") return true;
-    if (w == "qos" && word == "associations") return true;
+    // Every word but nojobs/nosteps sets ACCOUNTING_ENFORCE_ASSOCS too, the old numeric 1
+    // and 2 included (read_config.c _validate_accounting_storage_enforce).
+    if ((w == "limits" || w == "qos" || w == "wckeys" || w == "1" || w == "2") && word == "associations") return true;
   }
   return false;
 }
