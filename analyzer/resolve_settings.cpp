@@ -106,10 +106,13 @@ Result<PreemptMode> parse_preempt_mode(std::string_view text, const SlurmVersion
 
 bool AccountingSettings::enforces(const std::string& word) const {
   for (const std::string& w : enforce) {
-    if (w == word || w == "all" || (w == "safe" && (word == "limits" || word == "associations"))) return true;
-    // Every word but nojobs/nosteps sets ACCOUNTING_ENFORCE_ASSOCS too, the old numeric 1
-    // and 2 included (read_config.c _validate_accounting_storage_enforce).
-    if ((w == "limits" || w == "qos" || w == "wckeys" || w == "1" || w == "2") && word == "associations") return true;
+    if (w == word || w == "all") return true;
+    // read_config.c _validate_accounting_storage_enforce (22.05 to 25.05): every word but
+    // nojobs/nosteps sets ACCOUNTING_ENFORCE_ASSOCS too; safe and the old numeric 2 set
+    // LIMITS as well, and 1 is associations alone.
+    if ((w == "safe" || w == "2") && word == "limits") return true;
+    if (word == "associations" && (w == "safe" || w == "limits" || w == "qos" || w == "wckeys" || w == "1" || w == "2"))
+      return true;
   }
   return false;
 }

@@ -175,6 +175,15 @@ TEST(EngineLimits, LimitsNeedAccountingStorageEnforceLimits) {
   EXPECT_EQ(find_job(r, 2).start, 1);  // not enforced
 }
 
+TEST(EngineLimits, OldNumericTwoEnforcesLimits) {
+  // read_config.c reads the old AccountingStorageEnforce=2 as associations plus limits.
+  LimitSite s(std::string(kBuiltin) + "AccountingStorageEnforce=2\n",
+              "Account - 'x':GrpTRES=cpu=4\nParent - 'x'\nUser - 'a':DefaultAccount='x'\n", "");
+  auto r = s.run({as(job(1, 0, 4, 100, 200, "", 0, "a"), "x"), as(job(2, 0, 4, 100, 200, "", 0, "a"), "x")});
+  EXPECT_EQ(find_job(r, 1).start, 1);
+  EXPECT_EQ(find_job(r, 2).start, 101);
+}
+
 TEST(EngineLimits, GrpTresRunMinsCountsRemainingTimeLimits) {
   LimitSite s(std::string(kBuiltin) + kLimitsOn,
               "Account - 'x':GrpTRESRunMins=cpu=1000\nParent - 'x'\nUser - 'a':DefaultAccount='x'\n", "");

@@ -49,6 +49,19 @@ TEST(Checks, AccountingStorageEnforceBecameExactIn2108) {
   EXPECT_EQ(test::count(*lax, "CONF019"), 1);
 }
 
+TEST(Checks, NumericEnforceWordsSetWhatSlurmSets) {
+  // read_config.c: 2 is limits (with associations), 1 is associations alone.
+  auto two = analyze_body("AccountingStorageEnforce=2\n");
+  EXPECT_TRUE(two->config.accounting.enforces("limits"));
+  EXPECT_TRUE(two->config.accounting.enforces("associations"));
+  EXPECT_FALSE(two->config.accounting.enforces("qos"));
+  auto one = analyze_body("AccountingStorageEnforce=1\n");
+  EXPECT_FALSE(one->config.accounting.enforces("limits"));
+  EXPECT_TRUE(one->config.accounting.enforces("associations"));
+  auto safe = analyze_body("AccountingStorageEnforce=Safe\n");
+  EXPECT_TRUE(safe->config.accounting.enforces("limits"));
+}
+
 TEST(Checks, SubstringListsAcceptPlurals) {
   auto a = analyze_body("PrivateData=jobs,users,accounts\n");
   EXPECT_EQ(test::count(*a, "CONF019"), 0);
