@@ -61,7 +61,7 @@ int run_diff(const DiffOptions& o) {
   rules::LintDiff diff = rules::diff_lints(old_report, new_report, before->conf->config, after->conf->config);
   // Outcomes, not only findings: without the flag a doubled p95 wait is still reported (and
   // keeps the HTML banner from green); with it, anything worse than PCT fails the diff.
-  diff.regressions_fail = o.fail_on_regression.has_value();
+  diff.regressions_gated = o.fail_on_regression.has_value();
   diff.regression_pct = o.fail_on_regression.value_or(100.0);
   diff.regressions = rules::outcome_regressions(diff, diff.regression_pct);
   const Severity threshold = *rules::parse_level(o.fail_on);
@@ -80,7 +80,7 @@ int run_diff(const DiffOptions& o) {
     if (seeds) report::print_seeds_text(text, *seeds);
   }
   if (!write_text(o.output, text.str(), o.format == "text")) return kExitUsage;
-  if (diff.regressions_fail && !diff.regressions.empty()) return kExitFindings;
+  if (diff.regressions_gated && !diff.regressions.empty()) return kExitFindings;
   for (const rules::Finding* f : diff.worse()) {
     if (static_cast<int>(f->severity) <= static_cast<int>(threshold)) return kExitFindings;
   }

@@ -37,7 +37,7 @@ std::string verdict(const rules::LintDiff& d, Severity fail_on) {
     return fmt::format(
         "<div class=\"verdict {}\" id=\"verdict\">On the same load the new config makes {} outcome{} "
         "worse by more than {:g}%:<ul>{}</ul></div>\n",
-        d.regressions_fail ? "fail" : "warn", d.regressions.size(), d.regressions.size() == 1 ? "" : "s",
+        d.regressions_gated ? "fail" : "warn", d.regressions.size(), d.regressions.size() == 1 ? "" : "s",
         d.regression_pct, items);
   }
   if (!worse.empty()) {

@@ -30,7 +30,7 @@ void print_metrics(std::ostream& out, const rules::LintDiff& d) {
   out << fmt::format("utilisation: {:.3f} -> {:.3f}\n", *d.utilization_before, *d.utilization_after);
   if (!d.regressions.empty()) {
     out << fmt::format("outcomes worse by more than {:g}% on the same load{}:\n", d.regression_pct,
-                       d.regressions_fail ? " (--fail-on-regression)" : "");
+                       d.regressions_gated ? " (--fail-on-regression)" : "");
     for (const auto& r : d.regressions) out << "  ! " << r.text << "\n";
   }
   if (d.coverage_before) {
@@ -130,7 +130,11 @@ nlohmann::json diff_json(const rules::LintDiff& d, const std::string& old_path, 
                       {"after", r.after},
                       {"text", r.text}});
     }
-    j["regressions"] = {{"threshold_percent", d.regression_pct}, {"fails", d.regressions_fail}, {"items", regs}};
+    // "gated": --fail-on-regression was given; "fails": it was, and some outcome crossed it.
+    j["regressions"] = {{"threshold_percent", d.regression_pct},
+                        {"gated", d.regressions_gated},
+                        {"fails", d.regressions_gated && !regs.empty()},
+                        {"items", regs}};
   }
   return j;
 }

@@ -100,6 +100,7 @@ TEST(DiffCli, OutcomesWorseThanTheThresholdFailWithFailOnRegression) {
   EXPECT_EQ(gated.status, 1);
   const auto j = nlohmann::json::parse(gated.out);
   EXPECT_TRUE(j["regressions"]["fails"].get<bool>());
+  EXPECT_TRUE(j["regressions"]["gated"].get<bool>());
   EXPECT_EQ(j["regressions"]["threshold_percent"], 5.0);
   bool small_jobs = false;
   for (const auto& r : j["regressions"]["items"]) {
@@ -110,6 +111,13 @@ TEST(DiffCli, OutcomesWorseThanTheThresholdFailWithFailOnRegression) {
   auto plain = run(args + " --format json");
   EXPECT_EQ(plain.status, 0);
   EXPECT_FALSE(nlohmann::json::parse(plain.out)["regressions"]["fails"].get<bool>());
+  // A gate no outcome crosses: gated, and nothing fails.
+  auto loose = run(args + " --format json --fail-on-regression 1000");
+  EXPECT_EQ(loose.status, 0);
+  const auto lj = nlohmann::json::parse(loose.out);
+  EXPECT_TRUE(lj["regressions"]["gated"].get<bool>());
+  EXPECT_FALSE(lj["regressions"]["fails"].get<bool>());
+  EXPECT_TRUE(lj["regressions"]["items"].empty());
   auto html = run(args + " --format html --fail-on-regression 5");
   EXPECT_NE(html.out.find("verdict fail"), std::string::npos);
   EXPECT_NE(html.out.find("outcomes"), std::string::npos);

@@ -60,11 +60,11 @@ struct LintDiff {
   std::vector<MovedJob> moved;  // at most 10, largest |start change| first
   std::optional<Scenario> scenario;
   std::optional<engine::LoadCoverage> coverage_before, coverage_after;  // how much of the load ran
-  /// Outcomes worse beyond the threshold (outcome_regressions), and whether they fail the
-  /// diff (--fail-on-regression was given).
+  /// Outcomes worse beyond the threshold (outcome_regressions), and whether
+  /// --fail-on-regression was given, which makes any of them fail the diff.
   std::vector<Regression> regressions;
   double regression_pct = 100;
-  bool regressions_fail = false;
+  bool regressions_gated = false;
 };
 
 /// The outcomes worse by more than `pct` percent: the p95 wait of a partition or size class
