@@ -184,6 +184,27 @@ TEST(LintCli, WindowFindingOnQosCappedPartitionsIsANoteWithoutTheTable) {
   EXPECT_EQ((*bf)["severity"], "warning");
 }
 
+// Unseen QOS on every partition and a re-simulated window that changes nothing: two reasons
+// for a note, and the message says "note" once.
+TEST(LintCli, WindowFindingSaysNoteOnceWhenBothReasonsHold) {
+  const std::string conf = write_temp("bf001_qos3.conf",
+                                      "ClusterName=z\nSlurmctldHost=head\nSchedulerType=sched/backfill\n"
+                                      "SchedulerParameters=bf_window=2880,bf_resolution=300\n"
+                                      "SelectType=select/cons_tres\nSelectTypeParameters=CR_Core_Memory\n"
+                                      "NodeName=n[1-8] CPUs=16 RealMemory=64000\nDefMemPerCPU=4000\n"
+                                      "PartitionName=short Nodes=n[1-8] Default=YES MaxTime=1-00:00:00 QOS=short\n"
+                                      "PartitionName=long Nodes=n[1-8] MaxTime=5-00:00:00 QOS=long\n");
+  const auto j = parse(run("lint " + conf + " --format json --progress never").out);
+  const nlohmann::json* bf = finding_of(j, "BF001");
+  ASSERT_NE(bf, nullptr);
+  EXPECT_EQ((*bf)["severity"], "info");
+  const std::string message = (*bf)["message"].get<std::string>();
+  EXPECT_TRUE(has_text(message,
+                       "so this is a note until lint sees their MaxWall; on the simulated load a 7200-minute "
+                       "window did not shorten the waits of the jobs the window left without a reservation"));
+  EXPECT_EQ(message.find("here it is a note"), std::string::npos) << message;
+}
+
 // A real config (TalTech's) where the wider window leaves the unplanned jobs' waits alone and
 // only trades other outcomes (mean and p95 a little better, the median and max worse): the
 // note suggests no fix and keeps the re-simulation as evidence.

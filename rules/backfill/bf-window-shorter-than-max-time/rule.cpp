@@ -309,14 +309,16 @@ void check(const LintContext& ctx, FindingSink& sink) {
     return;
   }
   f.severity = Severity::kInfo;
+  // Where every partition's QOS are unseen the message has already said it is a note.
   if (!unlimited_parts.empty()) {
     f.message += fmt::format(
         "; on the simulated load {} for the finite limits, and {} give{} a job without --time {}, so only jobs "
-        "that ask for longer go unplanned there too: here it is a note",
+        "that ask for longer go unplanned there too{}",
         what, join(unlimited_parts, ", "), unlimited_parts.size() == 1 ? "s" : "",
-        time_required ? "no way to run unlimited (require_timelimit)" : "its DefaultTime");
+        time_required ? "no way to run unlimited (require_timelimit)" : "its DefaultTime",
+        all_unseen ? "" : ": here it is a note");
   } else {
-    f.message += fmt::format("; on the simulated load {}, so here it is a note", what);
+    f.message += fmt::format("; on the simulated load {}{}", what, all_unseen ? "" : ", so here it is a note");
   }
   // A wider window that left those jobs' waits alone and only traded other outcomes (or made
   // them worse) is not this finding's fix: it is kept as re-simulated, not suggested.
