@@ -31,7 +31,7 @@ void count(PartitionCoverage& c, const SimJob& job) {
     ++c.refused_reasons[r.reject_error.empty() ? r.reject_reason : r.reject_error];
   } else if (job.start != kNoTime) {
     ++c.started;
-  } else if (job.state == JobState::kPending && job.never_runs()) {
+  } else if ((job.state == JobState::kPending || job.state == JobState::kDone) && job.never_runs()) {
     // Accepted under EnforcePartLimits=NO and denied by every partition it names: Slurm keeps
     // it pending for ever. For what the load tells about the site it is as good as refused,
     // and counted so, under its Reason.
@@ -40,6 +40,8 @@ void count(PartitionCoverage& c, const SimJob& job) {
                         " (accepted under EnforcePartLimits=NO, never runs)"];
   } else if (job.state == JobState::kPending) {
     ++c.pending_at_end;
+  } else if (job.cancelled_pending()) {
+    ++c.cancelled;  // cancelled before it started, as the load recorded
   }
 }
 

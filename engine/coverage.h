@@ -16,9 +16,15 @@ namespace sa::engine {
 struct PartitionCoverage {
   std::string name;
   std::size_t offered = 0, refused = 0, started = 0, pending_at_end = 0;
+  /// Never started here before the recorded load's scancel (RequestExtras::cancelled_at).
+  std::size_t cancelled = 0;
   std::map<std::string, std::size_t> refused_reasons;  // Slurm's error message -> jobs
-  /// started / offered (1 when nothing was offered).
-  double coverage() const { return offered ? static_cast<double>(started) / static_cast<double>(offered) : 1.0; }
+  /// started / offered, leaving out the jobs the load cancelled before they started (1 when
+  /// nothing else was offered).
+  double coverage() const {
+    const std::size_t asked = offered - cancelled;
+    return asked ? static_cast<double>(started) / static_cast<double>(asked) : 1.0;
+  }
 };
 
 struct LoadCoverage {

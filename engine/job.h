@@ -46,6 +46,9 @@ struct RequestExtras {
   // What the trace recorded, for replay comparisons; kNoTime when unknown.
   std::int64_t recorded_start = kNoTime;
   std::int64_t recorded_priority = -1;
+  // The recorded scancel of a job that never started (sacct CANCELLED without a Start): the
+  // job leaves the queue then, and a run the simulation starts earlier ends then.
+  std::int64_t cancelled_at = kNoTime;
 };
 
 // (Fields are grouped by size so that the struct has no padding to speak of: the workload

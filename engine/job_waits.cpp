@@ -98,7 +98,11 @@ Simulator::DepState Simulator::dependency_state(const SimJob& job, std::int64_t&
     } else if (!dep || dep->state == JobState::kRejected) {
       at = job.req.submit;
     } else if (d.type == DependencyType::kAfter) {
-      if (dep->start != kNoTime) at = dep->start;
+      // after: once the job has begun, or was cancelled before it could.
+      if (dep->start != kNoTime)
+        at = dep->start;
+      else if (dep->state == JobState::kDone)
+        at = dep->end;
     } else if (dep->state == JobState::kDone) {
       // afterok needs a job that completed with exit 0 (a recorded failure, a timeout or a
       // preemption is not ok); afternotok the opposite; afterany either.

@@ -47,7 +47,8 @@ struct GangMetrics {
 struct Metrics {
   std::int64_t start = 0, end = 0;
   std::size_t jobs = 0, started = 0, completed = 0, rejected = 0, pending_at_end = 0, running_at_end = 0;
-  double utilization = 0;  // running (not suspended) CPU-seconds / (usable CPUs x span)
+  std::size_t cancelled_pending = 0;  // the load's scancel came before they started
+  double utilization = 0;             // running (not suspended) CPU-seconds / (usable CPUs x span)
   // The same over the CPU time left once maintenance windows and DOWN/DRAIN periods are
   // taken out, and those losses as shares of the whole.
   double utilization_available = 0, maint_share = 0, unavailable_share = 0;

@@ -86,7 +86,9 @@ struct JobEvent {
 };
 const char* job_event_name(JobEvent::Kind kind);
 
-enum class EndState : std::uint8_t { kCompleted, kTimeout, kPreempted };
+/// kCancelled: the load's recorded scancel (RequestExtras::cancelled_at) ended it, pending
+/// (start stays kNoTime) or running.
+enum class EndState : std::uint8_t { kCompleted, kTimeout, kPreempted, kCancelled };
 
 // The errors sbatch prints when slurmctld refuses a job (slurm_errno.c), by the check
 // that raises them in job_mgr.c.
@@ -170,6 +172,8 @@ struct SimJob {
   const SimRecord& run_or_first_rec() const { return recs[static_cast<std::size_t>(run_rec >= 0 ? run_rec : 0)]; }
   /// The same, or nullptr for a job with no record (refused at submission).
   const SimRecord* run_or_first_rec_if_any() const { return recs.empty() ? nullptr : &run_or_first_rec(); }
+  /// The load's scancel came before it started (EndState::kCancelled, never started here).
+  bool cancelled_pending() const { return state == JobState::kDone && start == kNoTime; }
   /// Accepted, but every partition it names denies it (EnforcePartLimits=NO): it never starts.
   bool never_runs() const {
     return !recs.empty() &&

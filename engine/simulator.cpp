@@ -208,7 +208,8 @@ bool Simulator::worth_running(const Event& ev) {
   // Jobs left pending with nothing running and nothing more to come can only be held by
   // limits; once the scheduler has had its chances (and decaying usage its time), stop.
   if (future_submits_ == 0 && snapshots_left_ == 0 && running_.empty() && future_eligible_ == 0 &&
-      future_node_changes_ == 0 && !(resv_ && resv_->changes_after(ev.time)) && ev.type != EventType::kEnd) {
+      future_node_changes_ == 0 && future_cancels_ == 0 && !(resv_ && resv_->changes_after(ev.time)) &&
+      ev.type != EventType::kEnd) {
     if (stuck_since_ == kNoTime) stuck_since_ = ev.time;
     if (ev.time - stuck_since_ > stuck_horizon()) return false;
   } else {
@@ -274,6 +275,10 @@ void Simulator::dispatch(const Event& ev) {
     case EventType::kGraceEnd:
       on_grace_end(ev.job);
       break;
+    case EventType::kCancel:
+      --future_cancels_;
+      on_cancel(ev.job);
+      break;
   }
 }
 
@@ -307,8 +312,10 @@ PendingSnapshot Simulator::queue_snapshot(const Workload& workload, std::int64_t
   }
   last_decay_ = at;
   for (SimJob& job : jobs_) {
-    const bool started = job.req.extra.get().recorded_start != kNoTime && job.req.extra.get().recorded_start <= at;
-    if (job.state == JobState::kRejected || job.req.submit > at || started) continue;
+    const RequestExtras& x = job.req.extra.get();
+    const bool started = x.recorded_start != kNoTime && x.recorded_start <= at;
+    const bool cancelled = x.cancelled_at != kNoTime && x.cancelled_at <= at;
+    if (job.state == JobState::kRejected || job.req.submit > at || started || cancelled) continue;
     job.state = JobState::kPending;
     active_.push_back(static_cast<std::uint32_t>(&job - jobs_.data()));
     if (conf_.priority.flags.accrue_always)

@@ -183,6 +183,7 @@ class Simulator {
   void on_submit(std::uint32_t j);
   void on_eligible(std::uint32_t j);
   void on_end(std::uint32_t j);
+  void on_cancel(std::uint32_t j);
   /// A running job ends for good (completed, timed out, or cancelled by preemption).
   void finish_job(std::uint32_t j, EndState how);
   void on_node_event(std::uint32_t change);
@@ -325,6 +326,7 @@ class Simulator {
   std::size_t snapshots_left_ = 0;       // snapshots still to take
   std::size_t future_eligible_ = 0;      // eligibility events still to come
   std::size_t future_node_changes_ = 0;  // node events still to come
+  std::size_t future_cancels_ = 0;       // recorded scancels still to come
   std::int64_t stuck_since_ = kNoTime;   // since when only limit-held jobs are left
   std::size_t submit_cursor_ = 0;        // first job (submit order) not yet submitted
   std::vector<std::uint32_t> running_;   // job indices

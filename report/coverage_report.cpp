@@ -11,9 +11,11 @@ namespace {
 nlohmann::json partition_json(const engine::PartitionCoverage& p) {
   nlohmann::json reasons = nlohmann::json::object();
   for (const auto& [reason, n] : p.refused_reasons) reasons[reason] = n;
-  return {{"name", p.name},       {"offered", p.offered},
-          {"refused", p.refused}, {"refused_reasons", reasons},
-          {"started", p.started}, {"pending_at_end", p.pending_at_end}};
+  nlohmann::json j = {{"name", p.name},       {"offered", p.offered},
+                      {"refused", p.refused}, {"refused_reasons", reasons},
+                      {"started", p.started}, {"pending_at_end", p.pending_at_end}};
+  if (p.cancelled) j["cancelled_while_pending"] = p.cancelled;  // recorded loads only
+  return j;
 }
 
 std::string reasons_text(const engine::PartitionCoverage& p) {
@@ -28,21 +30,28 @@ std::string reasons_text(const engine::PartitionCoverage& p) {
 nlohmann::json coverage_json(const engine::LoadCoverage& c, const std::vector<std::string>& idle) {
   nlohmann::json parts = nlohmann::json::array();
   for (const engine::PartitionCoverage& p : c.partitions) parts.push_back(partition_json(p));
-  return {{"coverage", c.coverage()},
-          {"offered", c.total.offered},
-          {"refused", c.total.refused},
-          {"started", c.total.started},
-          {"pending_at_end", c.total.pending_at_end},
-          {"partitions", parts},
-          {"idle_partitions", idle}};
+  nlohmann::json j = {{"coverage", c.coverage()},
+                      {"offered", c.total.offered},
+                      {"refused", c.total.refused},
+                      {"started", c.total.started},
+                      {"pending_at_end", c.total.pending_at_end},
+                      {"partitions", parts},
+                      {"idle_partitions", idle}};
+  if (c.total.cancelled) j["cancelled_while_pending"] = c.total.cancelled;
+  return j;
 }
 
 void print_coverage_text(std::ostream& out, const engine::LoadCoverage& c, const std::string& indent) {
-  out << fmt::format("load coverage: {} of {} offered jobs started ({:.0f}%)\n", c.total.started, c.total.offered,
+  out << fmt::format("load coverage: {} of {} offered jobs started ({:.0f}%)", c.total.started, c.total.offered,
                      100 * c.coverage());
+  if (c.total.cancelled)
+    out << fmt::format("; {} cancelled before they started, as the load recorded, are left out of the share",
+                       c.total.cancelled);
+  out << "\n";
   for (const engine::PartitionCoverage& p : c.partitions) {
     out << fmt::format("{}{}: {} offered, {} started", indent, p.name, p.offered, p.started);
     if (p.pending_at_end) out << fmt::format(", {} pending at the end", p.pending_at_end);
+    if (p.cancelled) out << fmt::format(", {} cancelled while pending", p.cancelled);
     if (p.refused) out << fmt::format(", {} refused ({})", p.refused, reasons_text(p));
     if (p.offered && p.coverage() < engine::kMinCoverage) out << "  [below 80%]";
     out << "\n";
@@ -52,10 +61,12 @@ void print_coverage_text(std::ostream& out, const engine::LoadCoverage& c, const
 std::string coverage_html(const engine::LoadCoverage& c, const std::vector<std::string>& idle) {
   std::string out = fmt::format(
       "<table id=\"coverage\"><caption>Load coverage: {} of {} offered jobs started "
-      "({:.0f}%)</caption><thead><tr>{}{}{}{}{}{}"
+      "({:.0f}%{})</caption><thead><tr>{}{}{}{}{}{}"
       "</tr></thead><tbody>\n",
-      c.total.started, c.total.offered, 100 * c.coverage(), sort_th("partition", false), sort_th("offered", true),
-      sort_th("started", true), sort_th("pending at the end", true), sort_th("refused", true),
+      c.total.started, c.total.offered, 100 * c.coverage(),
+      c.total.cancelled ? fmt::format("; {} cancelled while pending, as recorded, left out", c.total.cancelled) : "",
+      sort_th("partition", false), sort_th("offered", true), sort_th("started", true),
+      sort_th("pending at the end", true), sort_th("refused", true),
       sort_th("refused because (Slurm's message)", false));
   for (const engine::PartitionCoverage& p : c.partitions) {
     const bool thin = p.offered && p.coverage() < engine::kMinCoverage;

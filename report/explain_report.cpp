@@ -63,6 +63,9 @@ void print_explanation(std::ostream& out, const engine::Explanation& e) {
   if (j.start != engine::kNoTime) {
     out << fmt::format("; started {} later by {} (waited {})\n", offset_text(j.start - j.req.submit).substr(1),
                        started_by(j.started_by), offset_text(j.start - j.begin).substr(1));
+  } else if (j.cancelled_pending()) {
+    out << fmt::format("; cancelled while pending {} after submission, when the load recorded its scancel\n",
+                       offset_text(j.end - j.req.submit).substr(1));
   } else {
     out << fmt::format("; still pending when the simulation stopped ({} after submission)\n",
                        offset_text(e.run_end - j.req.submit));
@@ -104,22 +107,24 @@ nlohmann::json explanation_json(const engine::Explanation& e) {
         {{"change", w.change}, {"start", w.start == engine::kNoTime ? nlohmann::json() : nlohmann::json(w.start)}});
   }
   auto t = [](std::int64_t v) { return v == engine::kNoTime ? nlohmann::json() : nlohmann::json(v); };
-  return {{"job_id", j.req.id},
-          {"user", j.req.user},
-          {"account", e.account},
-          {"qos", e.qos},
-          {"partition", e.partition},
-          {"submit", j.req.submit},
-          {"eligible", j.begin},
-          {"start", t(j.start)},
-          {"started_by", j.started_by == engine::StartedBy::kMain       ? "main"
-                         : j.started_by == engine::StartedBy::kBackfill ? "backfill"
-                                                                        : ""},
-          {"rejected",
-           j.state == engine::JobState::kRejected ? nlohmann::json(j.rare.get().reject_reason) : nlohmann::json()},
-          {"intervals", spans},
-          {"beyond_bf_window", j.bf_beyond_window},
-          {"what_if", what_ifs}};
+  nlohmann::json out = {{"job_id", j.req.id},
+                        {"user", j.req.user},
+                        {"account", e.account},
+                        {"qos", e.qos},
+                        {"partition", e.partition},
+                        {"submit", j.req.submit},
+                        {"eligible", j.begin},
+                        {"start", t(j.start)},
+                        {"started_by", j.started_by == engine::StartedBy::kMain       ? "main"
+                                       : j.started_by == engine::StartedBy::kBackfill ? "backfill"
+                                                                                      : ""},
+                        {"rejected", j.state == engine::JobState::kRejected ? nlohmann::json(j.rare.get().reject_reason)
+                                                                            : nlohmann::json()},
+                        {"intervals", spans},
+                        {"beyond_bf_window", j.bf_beyond_window},
+                        {"what_if", what_ifs}};
+  if (j.cancelled_pending()) out["cancelled_while_pending_at"] = j.end;
+  return out;
 }
 
 }  // namespace sa::report

@@ -19,7 +19,7 @@ std::vector<QueueRow> queue_at(const engine::SimResult& result, const engine::Si
   for (const engine::SimJob& j : result.jobs) {
     if (j.state == engine::JobState::kRejected || j.req.submit > at || j.recs.empty()) continue;
     const bool started = j.start != engine::kNoTime && j.start <= at;
-    if (started && j.end != engine::kNoTime && j.end <= at) continue;  // finished by then
+    if (j.end != engine::kNoTime && j.end <= at) continue;  // finished (or cancelled while pending) by then
     QueueRow row;
     row.job_id = j.req.id;
     row.user = j.req.user;

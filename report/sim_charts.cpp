@@ -17,7 +17,9 @@ namespace {
 
 using engine::SimJob;
 
-bool counted(const SimJob& j) { return j.state != engine::JobState::kRejected && !j.recs.empty(); }
+bool counted(const SimJob& j) {
+  return j.state != engine::JobState::kRejected && !j.recs.empty() && !j.cancelled_pending();
+}
 
 // Quartiles and whiskers by nearest rank, mean, median, p95 and max exactly as the metrics
 // tables compute them (rules::wait_stats), so the chart and the tables agree.

@@ -142,7 +142,9 @@ void write_trace_csv(std::ostream& out, const engine::SimResult& r, const engine
     const engine::JobRare& rare = j.rare.get();
     std::string reason = rare.reject_reason;
     if (reason.empty() && !started && rec) reason = engine::hold_reason_name(rec->hold_reason);
-    if (reason.empty() && j.state == engine::JobState::kPending) reason = r.reason_name(j.reason);
+    // A job cancelled while pending keeps the Reason it showed then, as sacct does.
+    if (reason.empty() && (j.state == engine::JobState::kPending || j.cancelled_pending()))
+      reason = r.reason_name(j.reason);
     // Every Reason the job showed while pending: +seconds after submission, then the Reason.
     std::string history;
     for (const engine::ReasonSpan& span : j.reasons) {
@@ -156,12 +158,15 @@ void write_trace_csv(std::ostream& out, const engine::SimResult& r, const engine
       events += fmt::format("+{}:{}", e.at - j.req.submit, engine::job_event_name(e.kind));
       if (e.by) events += fmt::format("(by {})", e.by);
     }
+    const bool cancelled = j.state == engine::JobState::kDone && j.end_state == engine::EndState::kCancelled;
     const char* end_state = j.state != engine::JobState::kDone            ? ""
                             : j.end_state == engine::EndState::kPreempted ? "PREEMPTED"
                             : j.end_state == engine::EndState::kTimeout   ? "TIMEOUT"
+                            : cancelled                                   ? "CANCELLED"
                                                                           : "COMPLETED";
     out << j.req.id << ',' << j.req.submit << ',' << j.begin << ',' << t(j.start) << ',' << t(j.end) << ','
-        << (started ? std::to_string(j.start - j.begin) : std::string()) << ',' << state_name(j.state) << ','
+        << (started ? std::to_string(j.start - j.begin) : std::string()) << ','
+        << (j.cancelled_pending() ? "CANCELLED" : state_name(j.state)) << ','
         << csv_field(rec ? conf.partitions[rec->part].name : std::string()) << ',' << csv_field(account) << ','
         << csv_field(j.req.user) << ',' << csv_field(qos) << ',' << (started ? j.alloc.cpus() : j.req.cpus) << ','
         << (started ? j.alloc.nodes() : std::max<std::uint32_t>(1, j.req.nodes)) << ','
@@ -222,9 +227,10 @@ nlohmann::json sprio_json(const engine::PendingSnapshot& snap, const PrioritySet
 void print_metrics_text(std::ostream& out, const engine::Metrics& m, const engine::SimCounters& c) {
   out << fmt::format(
       "simulated {} s ({} .. {}): {} jobs, {} started ({} by the main loop, {} by backfill), "
-      "{} rejected, {} still pending, {} still running\n",
+      "{} rejected, {} still pending, {} still running{}\n",
       m.end - m.start, m.start, m.end, m.jobs, m.started, m.main_starts, m.backfill_starts, m.rejected,
-      m.pending_at_end, m.running_at_end);
+      m.pending_at_end, m.running_at_end,
+      m.cancelled_pending ? fmt::format(", {} cancelled before they started (as recorded)", m.cancelled_pending) : "");
   out << fmt::format("utilisation {:.1f} %, backfill share of starts {:.1f} %, jobs backfill never reached {}\n",
                      100 * m.utilization, 100 * m.backfill_share, m.never_reached_by_backfill);
   if (m.maint_share > 0 || m.unavailable_share > 0 || m.requeues > 0) {
@@ -296,6 +302,7 @@ nlohmann::json metrics_json(const engine::Metrics& m, const engine::SimCounters&
                {"running_at_end", m.running_at_end},
                {"main_starts", m.main_starts},
                {"backfill_starts", m.backfill_starts}};
+  if (m.cancelled_pending) j["jobs"]["cancelled_while_pending"] = m.cancelled_pending;  // recorded loads only
   j["utilization"] = m.utilization;
   j["utilization_available"] = m.utilization_available;
   j["maintenance_share"] = m.maint_share;

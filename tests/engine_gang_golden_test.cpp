@@ -354,6 +354,8 @@ const char* state_name(engine::EndState s) {
       return "TIMEOUT";
     case engine::EndState::kPreempted:
       return "PREEMPTED";
+    case engine::EndState::kCancelled:
+      return "CANCELLED";
   }
   return "?";
 }

@@ -3,9 +3,9 @@
 // every job). The replay gets every sbatch call the capture made, not only what the workload
 // reader keeps of sacct.psv:
 //  - the jobs that ran (sacct.psv, read as the CLI reads it);
-//  - the jobs cancelled while pending: sacct lists them but read_workload() drops jobs that
-//    never started. Here they matter: they carry the per-job limit Reasons, and while queued
-//    they count against submit limits like any other job;
+//  - the jobs cancelled while pending (read_workload() keeps them, pending until their
+//    scancel): they carry the per-job limit Reasons, and while queued they count against
+//    submit limits like any other job;
 //  - the submissions sbatch refused (extra/sbatch_calls.txt, rc=1), rebuilt from their argv:
 //    they reached acct_policy_validate, so the engine must refuse them too.
 // Timing tolerance is one scheduler tick, as in engine_golden_test.cpp: the engine's main
@@ -68,7 +68,6 @@ struct Refused {
 struct Capture : test::GoldenCapture {
   std::map<std::uint32_t, std::int64_t> cancelled;  // job id -> scancel time (sacct End)
   std::map<std::uint32_t, bool> no_time_limit;      // job id -> its sbatch line had no -t
-  std::map<std::uint32_t, std::int64_t> sleep_of;   // job id -> its run time (sleep N)
   std::vector<Refused> refused;
   std::size_t sbatch_calls = 0;
 
@@ -85,36 +84,15 @@ struct Capture : test::GoldenCapture {
       const std::vector<std::string> f = split(line, '\t');
       if (line.empty() || line[0] == '#' || f.size() < 6 || f[1] == "REJECTED") continue;
       const auto id = static_cast<std::uint32_t>(std::stoul(f[1]));
-      sleep_of[id] = std::stoll(f[4]);
       no_time_limit[id] = (" " + f[5] + " ").find(" -t ") == std::string::npos;
     }
   }
 
-  /// The sacct rows of jobs cancelled before they started, built as the reader builds the
-  /// others (TimelimitRaw is what slurmctld held; the run time is the job's sleep).
+  /// The jobs cancelled before they started: the reader keeps them, pending until the
+  /// scancel sacct's End recorded.
   void add_cancelled_jobs() {
-    const std::vector<std::string> rows = lines_of(dir / "sacct.psv");
-    ASSERT_FALSE(rows.empty());
-    const std::vector<std::string> head = split(rows[0], '|');
-    std::map<std::string, std::size_t> col;
-    for (std::size_t i = 0; i < head.size(); ++i) col[head[i]] = i;
-    for (std::size_t r = 1; r < rows.size(); ++r) {
-      const std::vector<std::string> f = split(rows[r], '|');
-      if (f.size() < head.size() || f[col["Start"]] != "None" || !istarts_with(f[col["State"]], "CANCELLED")) continue;
-      engine::JobRequest j;
-      j.id = static_cast<std::uint32_t>(std::stoul(f[col["JobIDRaw"]]));
-      j.submit = std::stoll(f[col["Submit"]]);
-      j.time_limit = std::stoll(f[col["TimelimitRaw"]]) * 60;
-      j.cpus = static_cast<std::uint32_t>(std::stoul(f[col["ReqCPUS"]]));
-      j.nodes = static_cast<std::uint32_t>(std::stoul(f[col["ReqNodes"]]));
-      j.user = f[col["User"]];
-      j.account = f[col["Account"]];
-      j.partitions = {f[col["Partition"]]};
-      j.qos = f[col["QOS"]];
-      j.run_time = sleep_of.count(j.id) ? sleep_of.at(j.id) : j.time_limit;
-      j.line = static_cast<int>(r + 1);
-      cancelled[j.id] = std::stoll(f[col["End"]]);
-      jobs.jobs.push_back(j);
+    for (const engine::JobRequest& j : jobs.jobs) {
+      if (j.extra.get().cancelled_at != engine::kNoTime) cancelled[j.id] = j.extra.get().cancelled_at;
     }
   }
 

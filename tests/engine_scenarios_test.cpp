@@ -77,6 +77,57 @@ TEST(EngineScenarios, AJobOverThePartitionTimeLimitPendsWithItsReason) {
   EXPECT_STREQ(engine::hold_reason_name(engine::HoldReason::kNone), "");
 }
 
+// A recorded load's job cancelled while pending (sacct CANCELLED without Start): it holds its
+// place until the scancel, then leaves. Job 2 (whole cluster, top priority) cannot start
+// beside job 1 and fails the partition in every main pass; job 3 behind it waits, in a
+// scheduler without backfill, until job 2's scancel at 300. Job 4 depends on job 2: afterok
+// never holds (DependencyNeverSatisfied), afterany holds at the scancel.
+TEST(EngineScenarios, AJobCancelledWhilePendingHoldsItsPlaceUntilTheScancel) {
+  test::SimSite s(std::string(kNodes) + "SchedulerType=sched/builtin\nPartitionName=p Nodes=n[1-4] Default=YES\n");
+  auto cancelled = [](engine::JobRequest j, std::int64_t at) {
+    j.extra.edit().cancelled_at = at;
+    j.run_time = at - j.submit;
+    return j;
+  };
+  auto depends = [](engine::JobRequest j, engine::DependencyType t) {
+    j.dependencies = {{t, 2, 0}};
+    return j;
+  };
+  for (engine::DependencyType t : {engine::DependencyType::kAfterOk, engine::DependencyType::kAfterAny}) {
+    auto r = s.run({job(1, 0, 4, 1000, 2000, "p"), cancelled(job(2, 5, 16, 0, 600, "p", -1000), 300),
+                    job(3, 5, 4, 100, 600, "p", -10), depends(job(4, 5, 4, 100, 600, "p", -20), t)});
+    const engine::SimJob& gone = find_job(r, 2);
+    EXPECT_EQ(gone.start, engine::kNoTime);
+    EXPECT_EQ(gone.state, engine::JobState::kDone);
+    EXPECT_EQ(gone.end_state, engine::EndState::kCancelled);
+    EXPECT_EQ(gone.end, 300);
+    EXPECT_TRUE(gone.cancelled_pending());
+    EXPECT_GE(find_job(r, 3).start, 300);
+    EXPECT_LE(find_job(r, 3).start, 301);
+    if (t == engine::DependencyType::kAfterOk) {
+      EXPECT_EQ(find_job(r, 4).start, engine::kNoTime);
+      EXPECT_EQ(r.reason_name(find_job(r, 4).reason), "DependencyNeverSatisfied");
+    } else {
+      EXPECT_GE(find_job(r, 4).start, 300);
+    }
+  }
+}
+
+// The simulation starts a job earlier than the recorded load did, and the recorded scancel
+// still comes: the run ends then, cancelled.
+TEST(EngineScenarios, ARunStartedBeforeTheRecordedScancelEndsAtIt) {
+  test::SimSite s(kBackfillSite);
+  engine::JobRequest j = job(1, 0, 4, 0, 600, "p");
+  j.extra.edit().cancelled_at = 200;
+  j.run_time = 200;
+  auto r = s.run({j});
+  const engine::SimJob& ran = find_job(r, 1);
+  EXPECT_NE(ran.start, engine::kNoTime);
+  EXPECT_EQ(ran.end, 200);
+  EXPECT_EQ(ran.end_state, engine::EndState::kCancelled);
+  EXPECT_FALSE(ran.cancelled_pending());
+}
+
 TEST(EngineScenarios, BackfillStartsASmallJobThatDoesNotDelayTheTopJob) {
   test::SimSite s(kBackfillSite + "SchedulerParameters=bf_interval=30,bf_resolution=60\n");
   // R (limit 1200) is planned to end at 1201, so Big reserves all four nodes over

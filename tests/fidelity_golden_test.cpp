@@ -236,11 +236,19 @@ TEST(FidelityGolden, SwitchesWaitForOneLeafAsRealSlurmDid) {
 TEST(FidelityGolden, ConstraintsPlaceJobsOnlyOnNodesWithTheirFeatures) {
   Replay r("constraints");
   const auto real = real_jobs(r.dir);
-  std::size_t started = 0, refused = 0;
+  std::size_t started = 0, refused = 0, never_ran = 0;
   for (const engine::SimJob& j : r.result.jobs) {
     SCOPED_TRACE("job " + std::to_string(j.req.id) + " -C " + j.req.extra.get().constraint);
     ASSERT_TRUE(real.count(j.req.id));
     const Real& want = real.at(j.req.id);
+    if (want.state.starts_with("CANCELLED")) {
+      // Job 10 (--hold -C intel&amd): a held job skips job_allocate's node test, so Slurm
+      // accepted it, released it, showed BadConstraints and kept it until scancel. The engine
+      // refuses it at submission instead (a known gap); either way it never runs.
+      EXPECT_EQ(j.start, engine::kNoTime);
+      ++never_ran;
+      continue;
+    }
     if (want.nodes == "None assigned") {
       // Refused at submit: sbatch's error, as slurmctld answers it.
       ASSERT_EQ(j.state, engine::JobState::kRejected);
@@ -263,6 +271,7 @@ TEST(FidelityGolden, ConstraintsPlaceJobsOnlyOnNodesWithTheirFeatures) {
   }
   EXPECT_EQ(started, 9u);
   EXPECT_EQ(refused, 2u);
+  EXPECT_EQ(never_ran, 1u);
 }
 
 TEST(FidelityGolden, AFeatureNoNodeHasIsAnInvalidFeatureSpecification) {

@@ -87,7 +87,7 @@ TEST(SacctReader, ColumnsInAnyOrderWithStepsAndUnits) {
       "PENDING|16G|debug,batch|102|2021-12-10T14:30:00|Unknown|Unknown|00:30:00|4|1|bio|bob|low|x\n"
       "CANCELLED by 0|1G|batch|103|2021-12-10T14:31:00|None|2021-12-10T14:35:00|00:30:00|4|1|bio|bob|low|x\n",
       sink);
-  ASSERT_EQ(w.jobs.size(), 2u);
+  ASSERT_EQ(w.jobs.size(), 3u);
   const JobRequest& a = w.jobs[0];
   EXPECT_EQ(a.id, 101u);
   EXPECT_EQ(a.run_time, 3600);
@@ -105,7 +105,13 @@ TEST(SacctReader, ColumnsInAnyOrderWithStepsAndUnits) {
   EXPECT_EQ(b.mem_mb, 4096u);   // 16G for the job, per CPU
   ASSERT_EQ(b.partitions.size(), 2u);
   EXPECT_EQ(b.partitions[1], "batch");
-  EXPECT_EQ(w.skipped_lines, 1u);  // job 103 never ran
+  // Job 103 was cancelled while pending: kept, pending until its scancel (End), and a run
+  // the replay starts before then lasts until then at most.
+  const JobRequest& c = w.jobs[2];
+  EXPECT_EQ(c.id, 103u);
+  EXPECT_EQ(c.extra.get().cancelled_at, c.submit + 240);
+  EXPECT_EQ(c.run_time, 240);
+  EXPECT_EQ(w.skipped_lines, 0u);
   EXPECT_FALSE(sink.has_errors());
 }
 

@@ -24,7 +24,8 @@ enum class EventType : std::uint8_t {
   kMainDirect,
   kNodeEvent,
   kTimeslice,
-  kGraceEnd
+  kGraceEnd,
+  kCancel
 };
 
 struct Event {
@@ -47,8 +48,8 @@ class EventQueue {
   /// backfill, and snapshots last (they see the second's decisions).
   static std::uint8_t phase_of(EventType type) {
     // kEnd, kSubmit, kEligible, kPriority, kMain, kMainFull, kBackfill, kSnapshot,
-    // kMainDirect, kNodeEvent, kTimeslice, kGraceEnd
-    static constexpr std::uint8_t kPhase[] = {0, 1, 1, 2, 3, 3, 4, 5, 3, 0, 2, 0};
+    // kMainDirect, kNodeEvent, kTimeslice, kGraceEnd, kCancel
+    static constexpr std::uint8_t kPhase[] = {0, 1, 1, 2, 3, 3, 4, 5, 3, 0, 2, 0, 0};
     return kPhase[static_cast<int>(type)];
   }
   void push(std::int64_t time, EventType type, std::uint32_t job = 0) {

@@ -26,6 +26,10 @@ void Simulator::on_submit(std::uint32_t j) {
   }
   job.state = JobState::kPending;
   set_reason(job, kReasonNone);
+  if (const std::int64_t at = job.req.extra.get().cancelled_at; at != kNoTime) {
+    events_.push(std::max(at, now_), EventType::kCancel, j);
+    ++future_cancels_;
+  }
   // ACCRUE_ALWAYS counts age from submission, held or not; otherwise from its begin time.
   if (conf_.priority.flags.accrue_always) job.accrue = job.req.submit;
   active_.push_back(j);
@@ -79,8 +83,27 @@ void Simulator::on_end(std::uint32_t j) {
   SimJob& job = jobs_[j];
   // A run cut short by a DOWN node leaves its end event behind: it no longer applies.
   if (job.state != JobState::kRunning || job.planned_end != now_) return;
-  finish_job(j, job.ran(now_) < job.req.run_time ? EndState::kTimeout : EndState::kCompleted);
+  const std::int64_t cancelled_at = job.req.extra.get().cancelled_at;
+  finish_job(j, cancelled_at != kNoTime && now_ >= cancelled_at ? EndState::kCancelled
+                : job.ran(now_) < job.req.run_time              ? EndState::kTimeout
+                                                                : EndState::kCompleted);
   trigger_direct();
+  bf_changed_ = true;
+}
+
+// The load's recorded scancel of a job that never started there. Still pending here, it leaves
+// the queue (the queue drops it at its next sort) with what it held: its submit-limit count,
+// and the jobs that depend on it (afterok never, afternotok and afterany now, as slurmctld
+// treats a cancelled job). A run started earlier here ends at the same time (start_job).
+void Simulator::on_cancel(std::uint32_t j) {
+  SimJob& job = jobs_[j];
+  if (job.state != JobState::kPending) return;
+  job.state = JobState::kDone;
+  job.end = now_;
+  job.end_state = EndState::kCancelled;
+  dependencies_moved(j);
+  if (limits_.active()) limits_.remove_submit(limit_key(job, job.recs.front()));
+  --active_jobs_;
   bf_changed_ = true;
 }
 
@@ -163,8 +186,9 @@ void Simulator::start_job(std::uint32_t j, std::uint32_t r, const Allocation& al
     }
     job.billable = max_mode ? mx + gres : sum;
   }
-  // Jobs are killed at their limit plus OverTimeLimit.
+  // Jobs are killed at their limit plus OverTimeLimit, and by the load's recorded scancel.
   std::int64_t run = job.req.run_time;
+  if (const std::int64_t at = job.req.extra.get().cancelled_at; at != kNoTime) run = std::min(run, at - now_);
   if (rec.time_limit >= 0) {
     const std::int64_t over = static_cast<std::int64_t>(part.over_time_limit.value_or(conf_.over_time_limit)) * 60;
     run = std::min(run, rec.time_limit + over);

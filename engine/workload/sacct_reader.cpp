@@ -206,8 +206,15 @@ bool RowReader::read_run_time(JobRequest& j) {
     j.time_limit = *d;
   }
   if (!start) {
-    // Never started: cancelled while pending (no occupancy to replay), or still pending at
-    // dump time (replayed with its time limit as run time).
+    // Never started: cancelled while pending, replayed as pending until its scancel (End),
+    // since while it waited it held a place in the queue, in the main loop's partition test
+    // and in backfill's plans; or still pending at dump time (replayed with its time limit
+    // as run time). A run the replay starts before the scancel lasts until then at most.
+    if (istarts_with(state, "CANCELLED") && end && *end >= j.submit) {
+      j.extra.edit().cancelled_at = *end;
+      j.run_time = *end - j.submit;
+      return true;
+    }
     if (istarts_with(state, "CANCELLED") || istarts_with(state, "FAILED") || istarts_with(state, "NODE_FAIL")) {
       sink.note("WORK002", {file, row.line, 1}, fmt::format("job {} skipped: it never started ({})", j.id, state));
       ++w.skipped_lines;

@@ -38,7 +38,7 @@ std::vector<Step> pending_steps(const Simulation& sim, const RecordKey& key) {
   std::vector<Step> steps;
   for (const engine::SimJob& j : sim.result.jobs) {
     if (j.state == engine::JobState::kRejected || j.state == engine::JobState::kFuture) continue;
-    const std::int64_t to = j.start != engine::kNoTime ? j.start : sim.result.end;
+    const std::int64_t to = j.start != engine::kNoTime ? j.start : j.cancelled_pending() ? j.end : sim.result.end;
     if (to <= j.begin) continue;
     for (const engine::SimRecord& r : j.recs) {
       if (r.hold_reason != engine::HoldReason::kNone) continue;
@@ -138,7 +138,9 @@ std::vector<const engine::SimJob*> never_tested(const Simulation& sim) {
 std::vector<const engine::SimJob*> longest_waits(const Simulation& sim) {
   std::vector<const engine::SimJob*> out;
   for (const engine::SimJob& j : sim.result.jobs) {
-    if (j.state == engine::JobState::kRejected || j.state == engine::JobState::kFuture || j.recs.empty()) continue;
+    if (j.state == engine::JobState::kRejected || j.state == engine::JobState::kFuture || j.recs.empty() ||
+        j.cancelled_pending())
+      continue;
     out.push_back(&j);
   }
   std::stable_sort(out.begin(), out.end(), [&](auto* a, auto* b) { return wait_of(sim, *a) > wait_of(sim, *b); });

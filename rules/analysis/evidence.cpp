@@ -42,7 +42,8 @@ nlohmann::json weighted_factors(const Config& config, const engine::PriorityFact
 
 std::int64_t wait_of(const Simulation& sim, const engine::SimJob& job) {
   const std::int64_t from = job.begin;
-  const std::int64_t to = job.start != engine::kNoTime ? job.start : sim.result.end;
+  // A job the load cancelled before it started waited until the scancel.
+  const std::int64_t to = job.start != engine::kNoTime ? job.start : job.cancelled_pending() ? job.end : sim.result.end;
   return std::max<std::int64_t>(0, to - from);
 }
 

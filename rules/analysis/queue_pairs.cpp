@@ -279,7 +279,9 @@ PartitionWaits partition_waits(const Simulation& sim, std::uint32_t part) {
   std::vector<double> w;
   const Config& c = *sim.site.config;
   for (const engine::SimJob& j : sim.result.jobs) {
-    if (j.recs.empty() || j.state == engine::JobState::kRejected || j.state == engine::JobState::kFuture) continue;
+    if (j.recs.empty() || j.state == engine::JobState::kRejected || j.state == engine::JobState::kFuture ||
+        j.cancelled_pending())
+      continue;
     if (partition_of(sim, j) != c.partitions[part].name) continue;
     w.push_back(static_cast<double>(wait_of(sim, j)));
     out.pending_at_end += j.start == engine::kNoTime;

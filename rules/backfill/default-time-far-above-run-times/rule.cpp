@@ -37,7 +37,9 @@ PartJobs part_jobs(const Simulation& sim, std::size_t part) {
   PartJobs out;
   std::vector<double> all, with, without, runs;
   for (const engine::SimJob& j : sim.result.jobs) {
-    if (j.state == engine::JobState::kRejected || j.recs.empty() || j.run_or_first_rec().part != part) continue;
+    if (j.state == engine::JobState::kRejected || j.recs.empty() || j.cancelled_pending() ||
+        j.run_or_first_rec().part != part)
+      continue;
     const bool given = j.req.time_limit > 0;  // kNoTime (none given) is negative
     const auto wait = static_cast<double>(wait_of(sim, j));
     all.push_back(wait);

@@ -33,7 +33,7 @@ Waiters waiters(const Simulation& sim, std::int64_t max_age) {
   Waiters out;
   std::vector<double> w;
   for (const engine::SimJob& j : sim.result.jobs) {
-    if (j.state == engine::JobState::kRejected || j.recs.empty()) continue;
+    if (j.state == engine::JobState::kRejected || j.recs.empty() || j.cancelled_pending()) continue;
     const std::int64_t wait = wait_of(sim, j);
     if (wait <= 0) continue;
     w.push_back(static_cast<double>(wait));

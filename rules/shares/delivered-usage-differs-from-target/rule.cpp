@@ -48,7 +48,8 @@ std::vector<std::set<std::uint32_t>> waiting(const Simulation& sim, const AssocT
     if (j.state == engine::JobState::kRejected || j.assoc == kNoAssoc || j.assoc >= tree.assocs.size()) continue;
     for (int k = 0; k < kSamples; ++k) {
       const auto t = from + static_cast<std::int64_t>(step * (k + 0.5));
-      if (j.begin > t || (j.start != engine::kNoTime && j.start <= t)) continue;
+      if (j.begin > t || (j.start != engine::kNoTime && j.start <= t) || (j.cancelled_pending() && j.end <= t))
+        continue;
       for (std::uint32_t a = tree.assocs[j.assoc].parent; a != kNoAssoc; a = tree.assocs[a].parent) {
         if (!out[static_cast<std::size_t>(k)].insert(a).second) break;
       }
