@@ -31,7 +31,11 @@ bool Simulator::queue_less(const QueueEntry& a, const QueueEntry& b) const {
 
 void Simulator::queue_insert(std::uint32_t j) {
   for (std::uint32_t r = 0; r < jobs_[j].recs.size(); ++r) {
-    if (jobs_[j].recs[r].hold_reason != HoldReason::kNone) continue;
+    // A partition limit keeps the record out of the queue (_job_runnable_test2's
+    // job_limits_check); an access list does not: slurmctld queues a record it denies and
+    // only select_nodes refuses it, pass after pass (main_try, BackfillPass::run).
+    const HoldReason hold = jobs_[j].recs[r].hold_reason;
+    if (hold != HoldReason::kNone && !never_runs(hold)) continue;
     QueueEntry e{j, r};
     if (queue_dirty_ || pairwise_queue()) {
       queue_dirty_ = true;

@@ -109,6 +109,15 @@ Simulator::MainStep Simulator::main_try(MainRun& run, const QueueEntry& e, Alloc
     set_reason(job, kReasonNodesUnavailable);
     return MainStep::kTry;
   }
+  // A record the partition's access lists deny reaches select_nodes, whose first checks
+  // refuse it (ESLURM_REQUESTED_PART_CONFIG_UNAVAILABLE): no start, no failed partition.
+  // part_policy_valid_qos sets WAIT_QOS on every release, part_policy_valid_acct WAIT_ACCOUNT
+  // before 23.02 and validate_group WAIT_ACCOUNT from 23.02 (its first release in
+  // select_nodes); 23.02's account test sets none, and AccountNotAllowed stands in.
+  if (never_runs(rec.hold_reason)) {
+    set_reason(job, reason_id(hold_reason_name(rec.hold_reason)));
+    return MainStep::kNext;
+  }
   if (job.resv >= 0) {
     main_try_in_reservation(run, e, allowed, alloc);
     return MainStep::kNext;

@@ -77,6 +77,32 @@ TEST(EngineScenarios, AJobOverThePartitionTimeLimitPendsWithItsReason) {
   EXPECT_STREQ(engine::hold_reason_name(engine::HoldReason::kNone), "");
 }
 
+// EnforcePartLimits=NO and an account AllowAccounts leaves out (by name on 22.05): the job
+// is queued, and backfill, which tests no account list, finds it fits now; select_nodes
+// refuses the start, and backfill.c keeps its nodes from now over its limit instead, every
+// cycle. Job 4 could backfill at once beside job 1; it waits behind the phantom until the
+// main loop runs job 2 and then itself (a real 22.05 did the same:
+// tests/golden/mini_slurm_fidelity/denied_account_backfill).
+TEST(EngineScenarios, ADeniedAccountsJobHoldsBackfillReservationsItNeverUses) {
+  test::SimSite s(
+      "NodeName=n[1-4] CPUs=4 RealMemory=4000\nSelectTypeParameters=CR_Core\nEnforcePartLimits=NO\n"
+      "SchedulerParameters=bf_interval=30,bf_resolution=60\n"
+      "PartitionName=p Nodes=n[1-4] Default=YES MaxTime=UNLIMITED AllowAccounts=a\n",
+      "22.05");
+  auto in_account = [](engine::JobRequest j, const char* account) {
+    j.account = account;
+    return j;
+  };
+  auto r = s.run({in_account(job(1, 0, 8, 900, 1200, "p"), "a"), in_account(job(2, 5, 16, 100, 600, "p", -1000), "a"),
+                  in_account(job(3, 5, 8, 100, 120, "p", -10), "b"), in_account(job(4, 5, 4, 100, 300, "p", -5), "a")});
+  const engine::SimJob& denied = find_job(r, 3);
+  EXPECT_EQ(denied.start, engine::kNoTime);
+  EXPECT_EQ(r.reason_name(denied.reason), "AccountNotAllowed");
+  EXPECT_EQ(find_job(r, 2).start, 901);
+  EXPECT_EQ(find_job(r, 4).start, 1001);
+  EXPECT_EQ(find_job(r, 4).started_by, StartedBy::kMain);
+}
+
 // A recorded load's job cancelled while pending (sacct CANCELLED without Start): it holds its
 // place until the scancel, then leaves. Job 2 (whole cluster, top priority) cannot start
 // beside job 1 and fails the partition in every main pass; job 3 behind it waits, in a

@@ -235,5 +235,30 @@ TEST(FidelityTimingGolden, APreemptorBehindAFailedPartitionPreemptsFromBackfill)
   }
 }
 
+TEST(FidelityTimingGolden, ADeniedAccountsJobKeepsItsNodesFromBackfillEveryCycle) {
+  // EnforcePartLimits=NO and AllowAccounts without bio: job 3 (bio, two nodes, 2 min) pends
+  // for ever. Backfill checks no account list, so every cycle it plans job 3 on the two nodes
+  // job 1 leaves free, fails to start it (95 "planned start of JobId=3 failed" lines in each
+  // run) and keeps them, and the one-node job 4 behind it, which fits at once, waits for the
+  // main loop: +433 in both runs, after the whole-cluster job 2. The replay keeps job 3 from
+  // sacct's CANCELLED row until its scancel; without either, job 4 was backfilled at +15.
+  for (int run : {1, 2}) {
+    SCOPED_TRACE("run " + std::to_string(run));
+    RunReplay r("denied_account_backfill", run, false);
+    ASSERT_EQ(r.result.jobs.size(), 4u);
+    for (const engine::SimJob& j : r.result.jobs) {
+      SCOPED_TRACE("job " + std::to_string(j.req.id));
+      if (j.req.id == 3) {
+        EXPECT_TRUE(j.cancelled_pending());
+        EXPECT_EQ(j.end, j.req.extra.get().cancelled_at);
+        EXPECT_EQ(r.result.reason_name(j.reason), "AccountNotAllowed");
+        continue;
+      }
+      EXPECT_EQ(j.started_by, engine::StartedBy::kMain);
+      EXPECT_LE(std::abs(j.start - j.req.extra.get().recorded_start), 3);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace sa

@@ -750,6 +750,23 @@ TEST(LoadCli, ARecordedLoadTheSiteRefusesGetsLoad001WithSlurmsMessage) {
   EXPECT_NE(finding_of(j, "LOAD001"), nullptr);
 }
 
+// CONF108 says what an account list costs beyond the job itself (backfill keeps nodes for
+// it every cycle); a QOS list, which backfill tests, does not get that clause.
+TEST(LintCli, DeniedJobsFindingNamesTheBackfillCostOfAccountListsOnly) {
+  const std::string head =
+      "ClusterName=z\nSlurmctldHost=head\nAccountingStorageEnforce=associations\n"
+      "NodeName=n[1-4] CPUs=8 RealMemory=16000\n";
+  const auto accounts = lint_static("conf108_acct.conf", head + "PartitionName=lab Nodes=n[1-4] AllowAccounts=lab\n");
+  const nlohmann::json* f = finding_of(accounts, "CONF108");
+  ASSERT_NE(f, nullptr);
+  EXPECT_TRUE(has_text((*f)["message"],
+                       "backfill does not check account or group lists, so in every cycle it plans such a job"));
+  const auto qos = lint_static("conf108_qos.conf", head + "PartitionName=gpu Nodes=n[1-4] AllowQos=gpu\n");
+  f = finding_of(qos, "CONF108");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ((*f)["message"].get<std::string>().find("backfill"), std::string::npos) << (*f)["message"];
+}
+
 // "Nothing was simulated" names a cause an input diagnostic already gives, as a note; on a
 // whole config whose partitions are all down it stays a warning.
 TEST(LoadCli, NothingSimulatedNamesTheInputsCauseAsANote) {

@@ -48,14 +48,24 @@ void check(const LintContext& ctx, FindingSink& sink) {
   for (std::size_t i = 0; i < shown; ++i)
     named += fmt::format("{}{} ({})", i ? ", " : "", parts[i].first->name, parts[i].second);
   if (parts.size() > shown) named += fmt::format(" and {} more", parts.size() - shown);
+  // backfill.c tests no account or group list: it plans such a job, select_nodes refuses the
+  // start, and the failed start keeps the job's nodes from later jobs of the cycle (a real
+  // 22.05: tests/golden/mini_slurm_fidelity/denied_account_backfill). A QOS list it tests.
+  const bool phantom = std::any_of(parts.begin(), parts.end(), [](const auto& p) {
+    return p.second.find("Accounts=") != std::string::npos || p.second.find("AllowGroups=") != std::string::npos;
+  });
   const Setting* written = c.setting("EnforcePartLimits");
   Finding& f = sink.report(
       ctx.conf_loc(parts.front().first->loc),
       fmt::format("{} while {} restrict{} who may use {}: sbatch accepts a job these lists deny, and it pends for "
-                  "ever (slurmctld refuses it at every scheduling pass) instead of failing at submission",
+                  "ever (slurmctld refuses it at every scheduling pass) instead of failing at submission{}",
                   written ? fmt::format("EnforcePartLimits={}", written->value)
                           : std::string("EnforcePartLimits is NO (the default)"),
-                  named, parts.size() == 1 ? "s" : "", parts.size() == 1 ? "it" : "them"));
+                  named, parts.size() == 1 ? "s" : "", parts.size() == 1 ? "it" : "them",
+                  phantom ? "; backfill does not check account or group lists, so in every cycle it plans such a job "
+                            "on nodes where it would fit, fails to start it, and holds those nodes back from the "
+                            "smaller jobs queued behind it"
+                          : ""));
   for (std::size_t i = 1; i < parts.size(); ++i) {
     Location l = ctx.conf_loc(parts[i].first->loc);
     l.note = parts[i].second;
