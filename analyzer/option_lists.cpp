@@ -45,8 +45,12 @@ void lint_list(const ValueRef& ref, ListRule rule, const SlurmVersion& version, 
     std::string guess = closest_match(name, valid);
     std::string why = known ? fmt::format(" in Slurm {} ({})", version.to_string(), known->text()) : "";
     // A word of another key (SlurmctldParameters=bf_continue) gets that key, not a look-alike.
-    const std::string hint = known ? "" : words.elsewhere_hint(name, ref.key, version);
+    std::string hint = known ? "" : words.elsewhere_hint(name, ref.key, version);
     std::string suggestion = guess.empty() || !hint.empty() ? "" : fmt::format("; did you mean '{}'?", guess);
+    // A word that stops slurmctld always gets a fix: the look-alike, or taking it out.
+    if (hint.empty() && rule == ListRule::kExactFatal)
+      hint = guess.empty() ? fmt::format("remove '{}' from {}", printable(name), ref.key)
+                           : fmt::format("write '{}', or remove '{}' from {}", guess, printable(name), ref.key);
     if (rule == ListRule::kExactFatal) {
       sink.error("CONF019", ref.loc,
                  fmt::format("invalid {} word '{}'{}: slurmctld refuses to start{}", ref.key, printable(name), why,

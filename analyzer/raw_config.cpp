@@ -327,7 +327,7 @@ bool check_key(const KeyLookup& lookup, const Pair& pair, const std::string& tab
       sink.error("CONF004", pair.key_loc,
                  fmt::format("'{}' is no longer accepted by Slurm {}{}", lookup.info->key, version.to_string(),
                              lookup.info->note.empty() ? "" : ": " + lookup.info->note),
-                 hint_for(lookup.info->key));
+                 hint_for(lookup.info->key).empty() ? "remove it" : hint_for(lookup.info->key));
       return false;
   }
   return false;

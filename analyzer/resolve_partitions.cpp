@@ -216,7 +216,9 @@ class PartitionResolver {
       sink_.warning("CONF027", r.get("DefaultTime")->loc,
                     fmt::format("DefaultTime ({}) of partition '{}' exceeds its MaxTime ({}); slurmctld "
                                 "drops the DefaultTime",
-                                format_duration(p.default_time), printable(p.name), format_duration(p.max_time)));
+                                format_duration(p.default_time), printable(p.name), format_duration(p.max_time)),
+                    fmt::format("give partition '{}' a DefaultTime of at most {} (jobs without --time get it)",
+                                printable(p.name), format_duration(p.max_time)));
       p.default_time = kInfiniteTime;
       p.default_time_set = false;
     }
@@ -287,11 +289,13 @@ class PartitionResolver {
       p.allow_groups.clear();
     }
     if (!p.allow_accounts.empty() && r.get("DenyAccounts")) {
-      sink_.warning("CONF036", r.get("DenyAccounts")->loc, "DenyAccounts is ignored because AllowAccounts is also set");
+      sink_.warning("CONF036", r.get("DenyAccounts")->loc, "DenyAccounts is ignored because AllowAccounts is also set",
+                    "keep one list: remove DenyAccounts, or AllowAccounts if the deny list was meant");
       p.deny_accounts.clear();
     }
     if (!p.allow_qos.empty() && r.get("DenyQos")) {
-      sink_.warning("CONF036", r.get("DenyQos")->loc, "DenyQos is ignored because AllowQos is also set");
+      sink_.warning("CONF036", r.get("DenyQos")->loc, "DenyQos is ignored because AllowQos is also set",
+                    "keep one list: remove DenyQos, or AllowQos if the deny list was meant");
       p.deny_qos.clear();
     }
   }

@@ -80,8 +80,8 @@ MemoryDefaults read_memory_defaults(const Reader& r, DiagnosticSink& sink) {
     if (auto per_node = r.uint(node_key, IntWidth::k64)) {
       node = *per_node;
       if (auto ignored = r.get(cpu_key)) {
-        sink.warning("CONF037", ignored->loc,
-                     std::string(cpu_key) + " is ignored because " + node_key + " is also set");
+        sink.warning("CONF037", ignored->loc, std::string(cpu_key) + " is ignored because " + node_key + " is also set",
+                     std::string("keep one: remove ") + cpu_key + ", or " + node_key + " if per-CPU was meant");
       }
       return false;
     }

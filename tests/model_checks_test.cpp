@@ -29,6 +29,7 @@ TEST(Checks, ExactOptionListsAreFatal) {
   ASSERT_TRUE(sched);
   EXPECT_NE(sched->message.find("'Sched' in Slurm 24.05 (it was removed after 20.11)"), std::string::npos)
       << sched->message;
+  EXPECT_EQ(sched->hint, "remove 'Sched' from TaskPluginParam");
   auto newer =
       test::analyze("ClusterName=c\nSlurmctldHost=h\nNodeName=n RealMemory=9\nPrologFlags=RunInJob\n", "22.05");
   const Diagnostic* run_in_job = test::first(*newer, "CONF019");
@@ -60,6 +61,14 @@ TEST(Checks, NumericEnforceWordsSetWhatSlurmSets) {
   EXPECT_TRUE(one->config.accounting.enforces("associations"));
   auto safe = analyze_body("AccountingStorageEnforce=Safe\n");
   EXPECT_TRUE(safe->config.accounting.enforces("limits"));
+}
+
+TEST(Checks, AFatalRemovedKeyWithoutAReplacementSaysRemoveIt) {
+  auto a = analyze_body("AccountingStorageLoc=/var/log/slurm/accounting\n");
+  const Diagnostic* loc = test::first(*a, "CONF004");
+  ASSERT_TRUE(loc);
+  EXPECT_NE(loc->message.find("is no longer accepted by Slurm 24.05"), std::string::npos) << loc->message;
+  EXPECT_EQ(loc->hint, "remove it");
 }
 
 TEST(Checks, SubstringListsAcceptPlurals) {

@@ -88,6 +88,8 @@ TEST(Partitions, TimesAndDefaultTimeAboveMaxTime) {
   EXPECT_EQ(a->config.partitions[0].max_time, 3600);
   EXPECT_FALSE(a->config.partitions[0].default_time_set);
   EXPECT_EQ(test::count(*a, "CONF027"), 1);
+  EXPECT_EQ(test::first(*a, "CONF027")->hint,
+            "give partition 'p' a DefaultTime of at most 01:00:00 (jobs without --time get it)");
   EXPECT_EQ(a->config.partitions[1].max_time, 6 * 3600);
   EXPECT_EQ(a->config.partitions[1].default_time, 31 * 60);  // rounded up to whole minutes
   auto bad = analyze_body("NodeName=n1\nPartitionName=p Nodes=n1 MaxTime=2h\n");
@@ -106,7 +108,10 @@ TEST(Partitions, AccessListsAndMemory) {
   EXPECT_EQ(p.def_mem_per_cpu, 0u);
   EXPECT_EQ(p.qos, "part_qos");
   EXPECT_EQ(test::count(*a, "CONF036"), 1);
+  EXPECT_EQ(test::first(*a, "CONF036")->hint,
+            "keep one list: remove DenyAccounts, or AllowAccounts if the deny list was meant");
   EXPECT_EQ(test::count(*a, "CONF037"), 1);
+  EXPECT_EQ(test::first(*a, "CONF037")->hint, "keep one: remove DefMemPerCPU, or DefMemPerNode if per-CPU was meant");
 }
 
 TEST(Partitions, PreemptModeOnPartition) {

@@ -136,15 +136,17 @@ std::string shown_text(const LintContext& ctx, const Shown& s) {
   if (!s.sim) return {};
   const engine::WaitStats& before = ctx.simulation()->metrics.overall;
   const engine::WaitStats& after = s.sim->metrics.overall;
+  const long long mean = std::llround(s.alone.mean_cpus);
+  const std::string cpus = fmt::format("{} CPU{}", mean, mean == 1 ? "" : "s");
   return s.no_mem ? fmt::format(
-                        "; in the simulated load with {}, {} of the {} jobs started there ran so, asking {:.0f} CPUs "
+                        "; in the simulated load with {}, {} of the {} jobs started there ran so, asking {} "
                         "on average, and the mean wait went from {} (as simulated, with --mem) to {}",
-                        s.change.label(), s.alone.alone.size(), s.alone.started, s.alone.mean_cpus,
+                        s.change.label(), s.alone.alone.size(), s.alone.started, cpus,
                         slurm_duration(std::llround(before.mean)), slurm_duration(std::llround(after.mean)))
                   : fmt::format(
-                        "; in the simulated load {} of the {} jobs started there ran so, asking {:.0f} CPUs on "
+                        "; in the simulated load {} of the {} jobs started there ran so, asking {} on "
                         "average, and the site's CPUs were {:.0f}% used",
-                        s.alone.alone.size(), s.alone.started, s.alone.mean_cpus, 100 * s.sim->metrics.utilization);
+                        s.alone.alone.size(), s.alone.started, cpus, 100 * s.sim->metrics.utilization);
 }
 
 // The shown run's numbers, its longest waits among the jobs alone, and the fix re-simulated on
