@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <map>
 #include <set>
 
 #include "analyzer/partition_access.h"
@@ -57,6 +58,23 @@ void check_accounting_links(const Config& config, const AssocTree& tree, const Q
                                         printable(p.name), printable(name)));
         }
       }
+    }
+  }
+  // read_config.c (23.11+): a Relative QOS is a percentage of its partition's TRES, so slurmctld
+  // stops when a second partition takes the same one as its QOS.
+  if (config.version.at_least(23, 11)) {
+    std::map<std::string, const Partition*> first_user;
+    for (const Partition& p : config.partitions) {
+      const QosRecord* q = p.qos.empty() ? nullptr : qos.find(p.qos);
+      if (!q || !q->has_flag("Relative")) continue;
+      auto [it, fresh] = first_user.emplace(q->name, &p);
+      if (fresh) continue;
+      conf_sink.error("ACCT016", p.loc,
+                      fmt::format("partition '{}' uses QOS '{}', which partition '{}' already uses and which has "
+                                  "Flags=Relative: slurmctld refuses to start (a relative QOS must be unique per "
+                                  "partition)",
+                                  printable(p.name), printable(q->name), printable(it->second->name)),
+                      "give each partition its own relative QOS, or drop Flags=Relative");
     }
   }
   std::set<std::string> reported;

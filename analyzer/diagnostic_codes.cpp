@@ -73,6 +73,7 @@ const std::vector<DiagnosticCode>& diagnostic_codes() {
       {"ACCT013", "unknown-account", "a partition naming an account the association tree does not have"},
       {"ACCT014", "unknown-qos", "a partition or association naming a QOS the QOS table does not have"},
       {"ACCT015", "tree-too-deep", "an account deeper than the tree-depth limit (it and its subtree are not read)"},
+      {"ACCT016", "relative-qos-shared", "a QOS with Flags=Relative used as the QOS of two partitions (23.11+)"},
       {"WORK001", "workload-line",
        "a workload line or field that cannot be read (skipped, or the end with --stop-on-error)"},
       {"WORK002", "job-never-ran",

@@ -47,6 +47,42 @@ LimitTable::LimitTable()
 
 namespace {
 
+// The TRES a relative QOS's percentages are of (assoc_mgr_set_qos_tres_relative_cnt): the
+// partition's when the QOS is a partition's QOS (partition_mgr.c _calc_part_tres passes its
+// tres_cnt), else the cluster's. Node TRES as slurmctld counts them: configured CPUs,
+// RealMemory, one node, the GPUs. Billing is taken as the CPUs, which is Slurm's only without
+// TRESBillingWeights (the base here does not weigh them).
+TresCounts relative_base(const Config& config, const std::string& qos) {
+  auto add_node = [](TresCounts& t, const Node& n) {
+    t[kTresCpu] += n.cpus;
+    t[kTresMem] += static_cast<std::int64_t>(n.real_memory_mb);
+    t[kTresNode] += 1;
+    t[kTresBilling] += n.cpus;
+    t[kTresGpu] += static_cast<std::int64_t>(n.gpus());
+  };
+  TresCounts base{};
+  for (const Partition& p : config.partitions) {
+    if (!iequals(p.qos, qos)) continue;
+    for (std::uint32_t n : p.nodes) add_node(base, config.nodes[n]);
+    return base;
+  }
+  for (const Node& n : config.nodes) add_node(base, n);
+  return base;
+}
+
+// Flags=Relative (23.11+): every TRES limit of the QOS is a percentage (at most 100) of the
+// base, rounded down (assoc_mgr.c _set_tres_cnt: count = min(count, 100) * base / 100),
+// minutes and run-minutes limits included; job counts and walls are not TRES.
+void make_relative(LimitTable& t, const TresCounts& base) {
+  for (TresCounts* field : {&t.grp_tres, &t.grp_tres_mins, &t.grp_tres_run_mins, &t.max_tres_pj, &t.max_tres_pn,
+                            &t.max_tres_mins_pj, &t.max_tres_pu, &t.max_tres_pa, &t.min_tres}) {
+    for (int i = 0; i < kTresCount; ++i) {
+      std::int64_t& v = (*field)[static_cast<std::size_t>(i)];
+      if (v != kUnlimited) v = std::min<std::int64_t>(v, 100) * base[static_cast<std::size_t>(i)] / 100;
+    }
+  }
+}
+
 void finish(LimitTable& t) {
   t.any = any_set(t.grp_tres) || any_set(t.grp_tres_mins) || any_set(t.grp_tres_run_mins) || any_set(t.max_tres_pj) ||
           any_set(t.max_tres_pn) || any_set(t.max_tres_mins_pj) || any_set(t.max_tres_pu) || any_set(t.max_tres_pa) ||
@@ -104,6 +140,7 @@ Limits::Limits(const Config& config, const AssocTree* tree, const QosTable& qos)
     t.deny_on_limit = q.has_flag("DenyOnLimit");
     t.over_part_qos = q.has_flag("OverPartQOS");
     t.usage_factor = q.usage_factor;
+    if (config.version.at_least(23, 11) && q.has_flag("Relative")) make_relative(t, relative_base(config, q.name));
     finish(t);
     qos_.push_back(t);
   }

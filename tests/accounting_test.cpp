@@ -274,6 +274,28 @@ TEST(AssocLinks, GraphAndPartitionReferences) {
   EXPECT_TRUE(sink.has_errors());
 }
 
+// 23.11+: slurmctld stops when two partitions take the same Flags=Relative QOS as their QOS.
+TEST(AssocLinks, ARelativeQosServesOnePartition) {
+  auto d = dump(kTree);
+  SourceManager sources;
+  DiagnosticSink read_sink;
+  QosTable qos = read_qos_table_text(sources.add("qos.psv",
+                                                 "Name|Priority|GrpTRES|Flags\nnormal|0||\n"
+                                                 "high|0||\nrel|0|cpu=50|Relative\n"),
+                                     sources, read_sink);
+  const std::string text =
+      "ClusterName=tux\nSlurmctldHost=h\nNodeName=n1 RealMemory=100\n"
+      "PartitionName=p Nodes=n1 QOS=rel\nPartitionName=q Nodes=n1 QOS=rel\n";
+  auto conf = analyze_text("slurm.conf", text);
+  DiagnosticSink sink;
+  check_accounting_links(conf->config, d->tree, qos, sink);
+  ASSERT_EQ(count(sink, "ACCT016"), 1);
+  auto old = analyze_text("slurm.conf", text, AnalyzeOptions{.version = SlurmVersion::parse("23.02").value()});
+  DiagnosticSink old_sink;
+  check_accounting_links(old->config, d->tree, qos, old_sink);
+  EXPECT_EQ(count(old_sink, "ACCT016"), 0);  // no Flags=Relative before 23.11
+}
+
 }  // namespace
 }  // namespace sa
 

@@ -129,6 +129,35 @@ TEST(EngineLimits, PartitionQosComesFirstUnlessTheJobQosOverridesIt) {
   }
 }
 
+// Flags=Relative (23.11+): GrpTRES=cpu=50 is 50 % of the cluster's 16 CPUs (8), or of its
+// partition's when the QOS is a partition's QOS (n[1-2]: 4 CPUs), rounded down
+// (assoc_mgr.c); without the flag, or before 23.11, it is 50 CPUs.
+TEST(EngineLimits, RelativeQosLimitsArePercentagesOfTheClusterOrThePartition) {
+  const std::string qos = "Name|Priority|GrpTRES|Flags\nnormal|0||\nrel|0|cpu=50|Relative\nabs|0|cpu=50|\n";
+  const std::string dump = "Account - 'x'\nParent - 'x'\nUser - 'a':DefaultAccount='x':QOS='normal,rel,abs'\n";
+  auto three = [](const char* q) {
+    return std::vector<engine::JobRequest>{as(job(1, 0, 4, 100, 200, "", 0, "a"), "x", q),
+                                           as(job(2, 0, 4, 100, 200, "", 0, "a"), "x", q),
+                                           as(job(3, 0, 4, 100, 200, "", 0, "a"), "x", q)};
+  };
+  {
+    LimitSite s(std::string(kBuiltin) + kLimitsOn, dump, qos);
+    auto r = s.run(three("rel"));
+    EXPECT_EQ(find_job(r, 2).start, 1);
+    EXPECT_EQ(find_job(r, 3).start, 101);
+    EXPECT_EQ(reasons_of(r, 3), "0:None 1:QOSGrpCpuLimit 101:None");
+    EXPECT_EQ(find_job(s.run(three("abs")), 3).start, 1);
+  }
+  {
+    LimitSite s(std::string("SchedulerType=sched/builtin\nPartitionName=p Nodes=n[1-2] Default=YES "
+                            "MaxTime=UNLIMITED QOS=rel\n") +
+                    kLimitsOn,
+                dump, qos);
+    auto r = s.run(three("normal"));
+    EXPECT_EQ(find_job(r, 2).start, 101);  // 50 % of the partition's 8 CPUs
+  }
+}
+
 // A QOS with Flags=PartitionTimeLimit (or PartitionMaxNodes, PartitionMinNodes) lets its jobs
 // past the partition's limit (_part_access_check): a 2-hour job in a 1-hour partition runs
 // under QOS long and waits with Reason PartitionTimeLimit under normal.
