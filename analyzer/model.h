@@ -249,6 +249,8 @@ struct Switch {
 struct Topology {
   std::vector<Switch> switches;  // file order: ties between equal switches go to the first
   bool optional = false;         // TopologyParam=TopoOptional: only jobs asking for --switches use it
+  // TopologyParam=SwitchAsNodeRank (23.02+): slurmctld numbers its nodes by leaf switch.
+  bool switch_as_node_rank = false;
   bool empty() const { return switches.empty(); }
 };
 

@@ -299,6 +299,9 @@ void read_topology(const LoadedConf& loaded, const SlurmVersion& version, const 
   const Setting* param = config.setting("TopologyParam");
   // cons_common.c select_p_reconfigure/init: xstrcasestr(topology_param, "TopoOptional").
   config.topology.optional = param && ifind(param->value, "topooptional") != std::string::npos;
+  // topology_tree.c topo_generate_node_ranking (23.02+): xstrcasestr(topology_param, "SwitchAsNodeRank").
+  config.topology.switch_as_node_rank =
+      version.at_least(23, 2) && param && ifind(param->value, "switchasnoderank") != std::string::npos;
 }
 
 }  // namespace sa

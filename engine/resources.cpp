@@ -144,6 +144,20 @@ std::shared_ptr<const SwitchTable> build_switch_table(const Topology& topo,
   return t;
 }
 
+// Each node's leaf-switch rank under TopologyParam=SwitchAsNodeRank; empty without it.
+std::vector<std::uint32_t> switch_ranks(const Config& config) {
+  std::vector<std::uint32_t> rank;
+  if (!config.topology.switch_as_node_rank || config.topology.empty()) return rank;
+  rank.assign(config.nodes.size(), 0);
+  std::uint32_t next = 1;
+  for (const Switch& sw : config.topology.switches) {
+    if (sw.level != 0) continue;
+    for (std::uint32_t n : sw.nodes) rank[n] = next;
+    ++next;
+  }
+  return rank;
+}
+
 }  // namespace
 
 NodePool::NodePool(const Config& config) {
@@ -155,13 +169,19 @@ NodePool::NodePool(const Config& config) {
   std::iota(config_index_.begin(), config_index_.end(), 0U);
   // slurmctld orders its node table by name before it builds any bitmap (read_config.c
   // _sort_node_record_table_ptr -> _sort_nodes_by_name, strnatcmp; 20.02 to 20.11 call it
-  // _reorder_nodes_by_name), unless the topology plugin ranks nodes (topology/tree does not:
-  // topo_generate_node_ranking returns false). Every "first node" and best-fit tie of the
+  // _reorder_nodes_by_name), unless the topology plugin ranks nodes (topology/tree only under
+  // SwitchAsNodeRank, below). Every "first node" and best-fit tie of the
   // select plugin follows that order, not slurm.conf's; node sets are then tried lightest
   // Weight first (node_scheduler.c _sort_node_set), which the numbering folds in. A real
   // 20.02 run with n[1-4],m[1-4],g1,b1 in slurm.conf gave the first job on an idle cluster b1.
+  // With TopologyParam=SwitchAsNodeRank (23.02+) topology/tree does rank them: each leaf
+  // switch, in topology.conf order, numbers its nodes 1, 2, ... (a node of two leaves keeps
+  // the later one's), nodes under no leaf keep 0, and _sort_nodes_by_rank orders by that;
+  // glibc's qsort is a merge sort, so slurm.conf order stays within a rank.
+  const std::vector<std::uint32_t> rank = switch_ranks(config);
   std::stable_sort(config_index_.begin(), config_index_.end(), [&](std::uint32_t a, std::uint32_t b) {
     if (config.nodes[a].weight != config.nodes[b].weight) return config.nodes[a].weight < config.nodes[b].weight;
+    if (!rank.empty()) return rank[a] < rank[b];
     return natural_compare(config.nodes[a].name, config.nodes[b].name) < 0;
   });
   internal_index_.resize(n_nodes);

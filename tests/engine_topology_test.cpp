@@ -25,9 +25,10 @@ struct TopoSite {
   std::map<std::string, std::string> files;
   std::unique_ptr<Analysis> conf;
   engine::Site site;
-  TopoSite(const std::string& extra, const std::string& topology) : files{{"/site/topology.conf", topology}} {
+  TopoSite(const std::string& extra, const std::string& topology, const char* version = "22.05")
+      : files{{"/site/topology.conf", topology}} {
     AnalyzeOptions o;
-    o.version = *SlurmVersion::parse("22.05");
+    o.version = *SlurmVersion::parse(version);
     o.includes.memory_tree = &files;
     conf = analyze_text("/site/slurm.conf", std::string(kNodes) + extra, o);
     site.config = &conf->config;
@@ -53,6 +54,22 @@ engine::JobRequest sized(engine::JobRequest j, std::uint32_t nodes, const char* 
 std::vector<engine::JobRequest> four_jobs() {
   return {job(1, 0, 2, 600, 600, "p"), job(2, 3, 8, 600, 600, "p"), sized(job(3, 6, 4, 600, 600, "p"), 4),
           job(4, 9, 6, 600, 600, "p"), sized(job(5, 12, 2, 600, 600, "p"), 2, "n8")};
+}
+
+// TopologyParam=SwitchAsNodeRank (23.02+): slurmctld numbers its nodes by leaf switch in
+// topology.conf order, so with n[5-8]'s leaf written first a job the flat best fit places
+// (TopoOptional: no --switches) takes n5 on an idle cluster, not n1. 22.05 ranks nothing.
+TEST(EngineTopology, SwitchAsNodeRankOrdersNodesByLeafSwitch) {
+  const char* tree = "SwitchName=b Nodes=n[5-8]\nSwitchName=a Nodes=n[1-4]\nSwitchName=top Switches=a,b\n";
+  const std::string param = "TopologyPlugin=topology/tree\nTopologyParam=SwitchAsNodeRank,TopoOptional\n";
+  TopoSite ranked(param, tree, "23.02");
+  ASSERT_TRUE(ranked.conf->config.topology.switch_as_node_rank);
+  auto r = ranked.run({job(1, 0, 1, 600, 600, "p")});
+  EXPECT_EQ(ranked.nodes(r, 1), "n5");
+  TopoSite old(param, tree, "22.05");
+  EXPECT_FALSE(old.conf->config.topology.switch_as_node_rank);
+  auto o = old.run({job(1, 0, 1, 600, 600, "p")});
+  EXPECT_EQ(old.nodes(o, 1), "n1");
 }
 
 TEST(EngineTopology, LeafBestFitAndFlatBestFitDisagree) {
