@@ -55,8 +55,9 @@ BackfillTally BackfillPass::run() {
     if (job.state != JobState::kPending) continue;
     const SimRecord& rec = job.recs[e.rec];
     if (out_of_time()) break;
-    // part_policy_valid_qos skips a record its partition's QOS lists deny before any count.
-    if (rec.hold_reason == HoldReason::kQosNotAllowed) continue;
+    // part_policy_valid_qos skips a record its partition's QOS lists deny before any count; a
+    // held job's impossible constraint gets no node from the will-run test, so no plan.
+    if (rec.hold_reason == HoldReason::kQosNotAllowed || rec.hold_reason == HoldReason::kBadConstraints) continue;
     if (held_by_cycle_limits(job, rec)) continue;
     if (job.resv >= 0) {
       start_reservation_job(e, job, rec);

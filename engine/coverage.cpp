@@ -36,8 +36,10 @@ void count(PartitionCoverage& c, const SimJob& job) {
     // it pending for ever. For what the load tells about the site it is as good as refused,
     // and counted so, under its Reason.
     ++c.refused;
-    ++c.refused_reasons[std::string(hold_reason_name(job.recs.front().hold_reason)) +
-                        " (accepted under EnforcePartLimits=NO, never runs)"];
+    const HoldReason h = job.recs.front().hold_reason;
+    ++c.refused_reasons[std::string(hold_reason_name(h)) +
+                        (h == HoldReason::kBadConstraints ? " (accepted while held, never runs)"
+                                                          : " (accepted under EnforcePartLimits=NO, never runs)")];
   } else if (job.state == JobState::kPending) {
     ++c.pending_at_end;
   } else if (job.cancelled_pending()) {

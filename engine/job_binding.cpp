@@ -87,6 +87,8 @@ std::string Simulator::refusal(const JobRequest& request) {
   if (job.state != JobState::kRejected && limits_.active()) refuse_over_submit_limits(job);
   if (job.state == JobState::kRejected) return job.rare.get().reject_reason.str();
   // Accepted, but every partition denies it (EnforcePartLimits=NO): it would pend for ever.
+  if (job.never_runs() && job.recs.front().hold_reason == HoldReason::kBadConstraints)
+    return "accepted while held but never runnable: no node set meets its request";
   if (job.never_runs()) {
     std::string why;
     access_refusal(
@@ -277,6 +279,17 @@ const char* Simulator::access_refusal(const Partition& part, const JobRequest& r
   return nullptr;
 }
 
+// job_allocate's select_nodes returns ESLURM_JOB_HELD for a held job before its node tests, so
+// a held job they would refuse is accepted, on the partition's nodes; it never runs.
+std::optional<SimRecord> Simulator::held_bad_constraints(const JobRequest& r, SimRecord& rec,
+                                                         const Refusal& refusal) const {
+  if (!refusal.at_select || !r.hold) return std::nullopt;
+  rec.nodes = -1;
+  rec.alternatives.clear();
+  rec.hold_reason = HoldReason::kBadConstraints;
+  return std::move(rec);
+}
+
 std::optional<SimRecord> Simulator::make_record(const SimJob& job, std::uint32_t p, const std::string& account,
                                                 const std::string& qos_used, Refusal& refusal) {
   const JobRequest& r = job.req;
@@ -303,7 +316,7 @@ std::optional<SimRecord> Simulator::make_record(const SimJob& job, std::uint32_t
   rec.time_limit = record_time_limit(job, rec, part);
   rec.demand = record_demand(r, part);
   const NodeChoice* choice = node_choice(job, p, refusal);
-  if (!choice) return std::nullopt;
+  if (!choice) return held_bad_constraints(r, rec, refusal);
   rec.nodes = choice->nodes;
   rec.alternatives = choice->alternatives;
   Demand& d = rec.demand;
@@ -329,8 +342,9 @@ std::optional<SimRecord> Simulator::make_record(const SimJob& job, std::uint32_t
     refusal = Refusal{kNodeConfigUnavailable,
                       fmt::format("partition {} cannot hold {} CPUs{}{}{} on {} usable nodes", part.name, d.cpus,
                                   d.min_nodes > 1 ? fmt::format(" over {} nodes", d.min_nodes) : "", mem,
-                                  d.gpus ? fmt::format(" and {} GPUs", d.gpus) : "", allowed.count())};
-    return std::nullopt;
+                                  d.gpus ? fmt::format(" and {} GPUs", d.gpus) : "", allowed.count()),
+                      true};
+    return held_bad_constraints(r, rec, refusal);
   }
   // The job's QOS may lift a partition limit (_part_access_check: PartitionTimeLimit,
   // PartitionMaxNodes, PartitionMinNodes flags).

@@ -48,13 +48,13 @@ const NodeChoice* Simulator::node_choice(const SimJob& job, std::uint32_t p, Ref
       fmt::format("{}\x1f{}\x1f{}\x1f{}\x1f{}", p, x.constraint, x.nodelist, x.exclude, job.req.nodes);
   if (auto it = node_choices_.find(key); it != node_choices_.end()) {
     if (!it->second.error) return &it->second;
-    refusal = Refusal{it->second.error, it->second.reason};
+    refusal = Refusal{it->second.error, it->second.reason, it->second.at_select};
     return nullptr;
   }
   NodeChoice c = make_node_choice(job.req, p);
   const NodeChoice& kept = node_choices_.emplace(key, std::move(c)).first->second;
   if (!kept.error) return &kept;
-  refusal = Refusal{kept.error, kept.reason};
+  refusal = Refusal{kept.error, kept.reason, kept.at_select};
   return nullptr;
 }
 
@@ -80,6 +80,7 @@ NodeChoice Simulator::make_node_choice(const JobRequest& r, std::uint32_t p) {
     const ConstraintVerdict v = submit_verdict(*parsed, cluster_features_, in_part);
     if (v != ConstraintVerdict::kOk) {
       c.error = v == ConstraintVerdict::kInvalidFeature ? kInvalidFeature : kNodeConfigUnavailable;
+      c.at_select = v != ConstraintVerdict::kInvalidFeature;
       c.reason = fmt::format("--constraint {} in partition {}", x.constraint, part.name);
       return c;
     }

@@ -22,16 +22,23 @@ namespace sa::engine {
 /// and select_nodes refuses it on every pass (node_scheduler.c): it pends for ever. Reasons:
 /// WAIT_QOS for a QOS list, WAIT_ACCOUNT for a group list and (22.05) an account list; from
 /// 23.02 part_policy_valid_acct sets none for an account list, and AccountNotAllowed stands in.
+/// kBadConstraints: a job submitted held skips job_allocate's node tests (select_nodes returns
+/// ESLURM_JOB_HELD first), so one whose --constraint or size no node set can meet is accepted;
+/// released, select_nodes refuses it and _schedule sets FAIL_BAD_CONSTRAINTS (the constraints
+/// capture's job 10).
 enum class HoldReason : std::uint8_t {
   kNone,
   kPartitionTimeLimit,
   kPartitionNodeLimit,
   kPartitionDown,
   kQosNotAllowed,
-  kAccountNotAllowed
+  kAccountNotAllowed,
+  kBadConstraints
 };
 /// The record can never start (not a limit a partition change or a node state lifts).
-inline bool never_runs(HoldReason h) { return h == HoldReason::kQosNotAllowed || h == HoldReason::kAccountNotAllowed; }
+inline bool never_runs(HoldReason h) {
+  return h == HoldReason::kQosNotAllowed || h == HoldReason::kAccountNotAllowed || h == HoldReason::kBadConstraints;
+}
 /// The Reason squeue shows for it ("" for kNone).
 const char* hold_reason_name(HoldReason h);
 

@@ -59,6 +59,8 @@ const char* hold_reason_name(HoldReason h) {
       return "QOSNotAllowed";
     case HoldReason::kAccountNotAllowed:
       return "AccountNotAllowed";
+    case HoldReason::kBadConstraints:
+      return "BadConstraints";
   }
   return "";
 }

@@ -92,6 +92,7 @@ struct NodeChoice {
   std::vector<std::pair<const NodeBitset*, std::uint32_t>> counted;  // per counted feature: its nodes, how many
   const char* error = nullptr;                                       // refused at submit (slurm_errno.c)
   std::string reason;
+  bool at_select = false;  // by select_nodes' node test (the constraint no node set meets)
 };
 inline const NodeChoice kAnyNode{};
 
@@ -126,6 +127,7 @@ class Simulator {
   struct Refusal {
     const char* error = nullptr;  // slurm_errno.c's message
     std::string reason;
+    bool at_select = false;  // select_nodes' node tests, which a held job skips at submission
   };
   /// `take`: the workload's own requests, moved from (and freed) instead of copied.
   void bind(const Workload& workload, bool replay_dependencies = true, std::vector<JobRequest>* take = nullptr);
@@ -139,6 +141,7 @@ class Simulator {
   bool queued_despite(const char* error) const;
   const char* access_refusal(const Partition& part, const JobRequest& r, std::uint32_t assoc,
                              const std::string& account, const std::string& qos_used, std::string& reason) const;
+  std::optional<SimRecord> held_bad_constraints(const JobRequest& r, SimRecord& rec, const Refusal& refusal) const;
   std::optional<SimRecord> make_record(const SimJob& job, std::uint32_t p, const std::string& account,
                                        const std::string& qos_used, Refusal& refusal);
   std::int64_t record_time_limit(const SimJob& job, const SimRecord& rec, const Partition& part) const;

@@ -3,6 +3,8 @@
 // --exclusive, --mem=0) and --constraint (AND, OR, matching OR, counted features, refusals).
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <filesystem>
@@ -243,9 +245,18 @@ TEST(FidelityGolden, ConstraintsPlaceJobsOnlyOnNodesWithTheirFeatures) {
     const Real& want = real.at(j.req.id);
     if (want.state.starts_with("CANCELLED")) {
       // Job 10 (--hold -C intel&amd): a held job skips job_allocate's node test, so Slurm
-      // accepted it, released it, showed BadConstraints and kept it until scancel. The engine
-      // refuses it at submission instead (a known gap); either way it never runs.
-      EXPECT_EQ(j.start, engine::kNoTime);
+      // accepted it; released, it showed BadConstraints once the main loop reached it, and
+      // pended until the scancel.
+      EXPECT_TRUE(j.cancelled_pending());
+      EXPECT_EQ(j.recs.front().hold_reason, engine::HoldReason::kBadConstraints);
+      EXPECT_EQ(r.result.reason_name(j.reason), "BadConstraints");
+      // squeue showed JobHeldUser, None at the release (+4 after submission), Priority (+5)
+      // and BadConstraints from +50; the engine's spans fall on the same seconds.
+      std::string seen;
+      for (const engine::ReasonSpan& span : j.reasons)
+        seen += fmt::format("{}+{}:{}", seen.empty() ? "" : " ", span.from - j.req.submit,
+                            r.result.reason_name(span.reason));
+      EXPECT_EQ(seen, "+0:None +0:JobHeldUser +4:None +5:Priority +50:BadConstraints");
       ++never_ran;
       continue;
     }

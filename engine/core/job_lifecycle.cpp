@@ -61,9 +61,11 @@ void Simulator::on_submit(std::uint32_t j) {
     events_.push(job.begin, EventType::kEligible, j);
     ++future_eligible_;
   }
-  // A job whose every partition record is held shows the partition's reason.
-  if (std::all_of(job.recs.begin(), job.recs.end(),
-                  [](const SimRecord& r) { return r.hold_reason != HoldReason::kNone; })) {
+  // A job whose every partition record is held shows the partition's reason (BadConstraints
+  // only once the main loop reaches it).
+  if (std::all_of(job.recs.begin(), job.recs.end(), [](const SimRecord& r) {
+        return r.hold_reason != HoldReason::kNone && r.hold_reason != HoldReason::kBadConstraints;
+      })) {
     set_reason(job, reason_id(hold_reason_name(job.recs.front().hold_reason)));
   }
   bf_changed_ = true;
@@ -73,7 +75,9 @@ void Simulator::on_eligible(std::uint32_t j) {
   if (jobs_[j].state != JobState::kPending) return;
   if (jobs_[j].accrue == kNoTime) jobs_[j].accrue = jobs_[j].begin;
   // BeginTime stays until a scheduling pass sets another Reason: job_independent() only
-  // ever sets WAIT_TIME (the captured requeue shows BeginTime up to the restart).
+  // ever sets WAIT_TIME (the captured requeue shows BeginTime up to the restart). The release
+  // of a held job clears its Reason (job_mgr.c _release_job_rec: WAIT_NO_REASON).
+  if (jobs_[j].req.hold && jobs_[j].reason == reason_id("JobHeldUser")) set_reason(jobs_[j], kReasonNone);
   queue_insert(j);
   trigger_main();
   bf_changed_ = true;
