@@ -77,7 +77,7 @@ const std::vector<DiagnosticCode>& diagnostic_codes() {
       {"WORK001", "workload-line",
        "a workload line or field that cannot be read (skipped, or the end with --stop-on-error)"},
       {"WORK002", "job-never-ran",
-       "a trace job that never occupied the machine (cancelled before start, unknown size)"},
+       "a trace job that never occupied the machine (failed or cancelled before start with no End, unknown size)"},
       {"WORK003", "workload-format",
        "a workload file that is neither SWF nor sacct -P output, or lacks needed columns"},
       {"WORK004", "duplicate-job-id", "a job id that repeats in a trace (renumbered)"},

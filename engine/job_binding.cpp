@@ -86,9 +86,10 @@ std::string Simulator::refusal(const JobRequest& request) {
   bind_job(job);
   if (job.state != JobState::kRejected && limits_.active()) refuse_over_submit_limits(job);
   if (job.state == JobState::kRejected) return job.rare.get().reject_reason.str();
-  // Accepted, but every partition denies it (EnforcePartLimits=NO): it would pend for ever.
+  // Accepted while held, but no node set can take it: it would pend for ever.
   if (job.never_runs() && job.recs.front().hold_reason == HoldReason::kBadConstraints)
     return "accepted while held but never runnable: no node set meets its request";
+  // Accepted, but every partition denies it (EnforcePartLimits=NO): it would pend for ever.
   if (job.never_runs()) {
     std::string why;
     access_refusal(
