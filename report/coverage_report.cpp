@@ -45,7 +45,7 @@ void print_coverage_text(std::ostream& out, const engine::LoadCoverage& c, const
   out << fmt::format("load coverage: {} of {} offered jobs started ({:.0f}%)", c.total.started, c.total.offered,
                      100 * c.coverage());
   if (c.total.cancelled)
-    out << fmt::format("; {} cancelled before they started, as the load recorded, are left out of the share",
+    out << fmt::format("; {} cancelled before starting, as the load recorded, left out of the share",
                        c.total.cancelled);
   out << "\n";
   for (const engine::PartitionCoverage& p : c.partitions) {

@@ -230,7 +230,7 @@ void print_metrics_text(std::ostream& out, const engine::Metrics& m, const engin
       "{} rejected, {} still pending, {} still running{}\n",
       m.end - m.start, m.start, m.end, m.jobs, m.started, m.main_starts, m.backfill_starts, m.rejected,
       m.pending_at_end, m.running_at_end,
-      m.cancelled_pending ? fmt::format(", {} cancelled before they started (as recorded)", m.cancelled_pending) : "");
+      m.cancelled_pending ? fmt::format(", {} cancelled before starting (as recorded)", m.cancelled_pending) : "");
   out << fmt::format("utilisation {:.1f} %, backfill share of starts {:.1f} %, jobs backfill never reached {}\n",
                      100 * m.utilization, 100 * m.backfill_share, m.never_reached_by_backfill);
   if (m.maint_share > 0 || m.unavailable_share > 0 || m.requeues > 0) {
