@@ -26,6 +26,19 @@ std::uint64_t Node::gpus() const {
   return g;
 }
 
+std::uint64_t Node::tres_count(std::string_view tres) const {
+  if (tres == "cpu" || tres == "billing") return cpus;
+  if (tres == "mem") return real_memory_mb;
+  if (tres == "node") return 1;
+  if (!tres.starts_with("gres/")) return 0;
+  const std::string_view gres_name = tres.substr(5);
+  std::uint64_t total = 0;
+  for (const GresSpec& g : gres) {
+    if (g.name == gres_name || g.name + ":" + g.type == gres_name) total += g.count;
+  }
+  return total;
+}
+
 bool Config::partition_select_allowed() const {
   return select.type != "select/linear" &&
          (select.resource == SelectSettings::Resource::kCore || select.resource == SelectSettings::Resource::kSocket);

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -52,6 +53,10 @@ struct Node {
   std::uint32_t schedulable_threads() const { return cores() >= cpus ? 1 : threads_per_core; }
   /// GPUs jobs consume (Gres=gpu items, not the no_consume ones).
   std::uint64_t gpus() const;
+  /// This node's count of one TRES as slurmctld's node tres_cnt holds it: its CPUs,
+  /// RealMemory (MB), 1 for node, its CPUs for billing (no TRESBillingWeights applied), and
+  /// gres/NAME or gres/NAME:TYPE summed over its Gres items; 0 for any other TRES.
+  std::uint64_t tres_count(std::string_view tres) const;
   /// Memory Slurm can hand out to jobs: RealMemory less MemSpecLimit (0 when that leaves none).
   std::uint64_t usable_mem_mb() const {
     return real_memory_mb > mem_spec_limit_mb ? real_memory_mb - mem_spec_limit_mb : 0;
@@ -203,6 +208,9 @@ struct PreemptSettings {
   PreemptMode mode;
   std::int64_t exempt_time = -1;  // seconds; -1 when unset
   std::string parameters;
+  bool youngest_first = false;  // victims youngest first (see resolve_preempt for the spellings)
+  // PreemptParameters=min_exempt_priority (23.02+): a job above it is never a victim.
+  std::uint32_t min_exempt_priority = 0xFFFFFFFFU;  // unset: no job is exempt by priority
   bool enabled() const { return type != "preempt/none"; }
 };
 

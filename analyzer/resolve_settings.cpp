@@ -1,6 +1,7 @@
 // Cluster-wide settings: identity, accounting, priority, select and preemption, with the
 // defaults of the Slurm version being checked and the fatal combinations Slurm rejects.
 #include <fmt/format.h>
+#include <algorithm>
 #include <cmath>
 
 #include "analyzer/key_table.h"
@@ -430,6 +431,20 @@ void resolve_preempt(const RawConfig& raw, Config& config, DiagnosticSink& sink)
   PreemptSettings& pre = config.preempt;
   pre.type = s.string("PreemptType").value_or("preempt/none");
   pre.parameters = s.string("PreemptParameters").value_or("");
+  // Victims youngest first: 22.05 reads only SchedulerParameters=preempt_youngest_first
+  // (preempt.c); 23.02 added PreemptParameters=youngest_first and reads either.
+  pre.youngest_first =
+      ifind(s.string("SchedulerParameters").value_or(""), "preempt_youngest_first") != std::string::npos ||
+      (config.version.at_least(23, 2) && ifind(pre.parameters, "youngest_first") != std::string::npos);
+  // _is_job_preempt_exempt_internal (23.02+): min_exempt_priority < the candidate's priority.
+  if (const std::size_t at = ifind(pre.parameters, "min_exempt_priority=");
+      config.version.at_least(23, 2) && at != std::string::npos) {
+    const std::string digits =
+        pre.parameters.substr(at + 20, pre.parameters.find_first_not_of("0123456789", at + 20) - (at + 20));
+    if (!digits.empty() && digits.size() <= 10)
+      pre.min_exempt_priority =
+          static_cast<std::uint32_t>(std::min<unsigned long long>(std::stoull(digits), 0xFFFFFFFEULL));
+  }
   if (auto exempt = s.get("PreemptExemptTime")) pre.exempt_time = read_time_secs(*exempt, sink).value_or(-1);
   auto mode_ref = s.get("PreemptMode");
   if (mode_ref) {

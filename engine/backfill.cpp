@@ -80,22 +80,19 @@ BackfillTally BackfillPass::run() {
     if (plan != Plan::kNone &&
         !sim_.limits_allow(job, rec, plan == Plan::kStartNow ? LimitPhase::kBoth : LimitPhase::kPost))
       continue;
-    if (plan == Plan::kStartNow && rec.hold_reason == HoldReason::kAccountNotAllowed) {
-      // backfill.c tests no account or group list: the will-run answers now, _start_job's
+    if (rec.hold_reason == HoldReason::kAccountNotAllowed) {
+      // backfill.c tests no account or group list. When the will-run answers now, _start_job's
       // select_nodes refuses the job, and the failed start "drops through and reserves these
       // resources" from now over its time limit (start_time is now, so even a job that may
       // not reserve keeps them), every cycle, as a real 22.05 shows
-      // (tests/golden/mini_slurm_fidelity/denied_account_backfill).
-      if (!reserve(e, rec, sim_.now_, tl)) break;
+      // (tests/golden/mini_slurm_fidelity/denied_account_backfill). A later plan reserves as
+      // any job's does; select_nodes refuses the job before it would preempt.
+      const bool now = plan == Plan::kStartNow;
+      if ((now || (plan == Plan::kReserve && !test_now_only)) && !reserve(e, rec, now ? sim_.now_ : pred, tl)) break;
       continue;
     }
     if (plan == Plan::kStartNow) {
       if (!start(e, job)) break;
-      continue;
-    }
-    // No preemption for a denied record: select_nodes refuses it before it preempts.
-    if (rec.hold_reason == HoldReason::kAccountNotAllowed) {
-      if (plan == Plan::kReserve && !test_now_only && !reserve(e, rec, pred, tl)) break;
       continue;
     }
     if (now_tested_ && preempt_now(e, job, rec, tl)) {

@@ -53,7 +53,7 @@ Explanation explain_job(const Site& site, const SimOptions& options, const Workl
   if (rec) e.partition = conf.partitions[rec->part].name;
   e.account = job_account(*j, site);
   e.qos = job_qos(*j, site);
-  const std::int64_t stop = j->start != kNoTime ? j->start : j->end != kNoTime ? j->end : r.end;
+  const std::int64_t stop = j->waited_until(r.end);
   for (std::size_t i = 0; i < j->reasons.size(); ++i) {
     const ReasonSpan& s = j->reasons[i];
     if (s.from >= stop) break;

@@ -49,16 +49,12 @@ namespace {
 
 // The TRES a relative QOS's percentages are of (assoc_mgr_set_qos_tres_relative_cnt): the
 // partition's when the QOS is a partition's QOS (partition_mgr.c _calc_part_tres passes its
-// tres_cnt), else the cluster's. Node TRES as slurmctld counts them: configured CPUs,
-// RealMemory, one node, the GPUs. Billing is taken as the CPUs, which is Slurm's only without
-// TRESBillingWeights (the base here does not weigh them).
+// tres_cnt), else the cluster's, each node counted as Node::tres_count counts it. Billing is
+// then the CPUs, which is Slurm's only without TRESBillingWeights (the base does not weigh them).
 TresCounts relative_base(const Config& config, const std::string& qos) {
   auto add_node = [](TresCounts& t, const Node& n) {
-    t[kTresCpu] += n.cpus;
-    t[kTresMem] += static_cast<std::int64_t>(n.real_memory_mb);
-    t[kTresNode] += 1;
-    t[kTresBilling] += n.cpus;
-    t[kTresGpu] += static_cast<std::int64_t>(n.gpus());
+    for (int i = 0; i < kTresCount; ++i)
+      t[static_cast<std::size_t>(i)] += static_cast<std::int64_t>(n.tres_count(tres_name(i)));
   };
   TresCounts base{};
   for (const Partition& p : config.partitions) {

@@ -120,7 +120,7 @@ bool count_job(const SimJob& j, const SimResult& r, const Config& conf, Metrics&
   if (j.cancelled_pending()) ++m.cancelled_pending;
   const std::int64_t bf_interval = conf.scheduler.bf_interval;
   const bool backfill = conf.scheduler.type == "sched/backfill" && bf_interval > 0;
-  const std::int64_t waited_until = j.start != kNoTime ? j.start : j.end != kNoTime ? j.end : r.end;
+  const std::int64_t waited_until = j.waited_until(r.end);
   if (backfill && !j.bf_tested && j.started_by != StartedBy::kBackfill && waited_until - j.begin >= bf_interval &&
       j.state != JobState::kFuture) {
     ++m.never_reached_by_backfill;

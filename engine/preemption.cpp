@@ -15,19 +15,6 @@ PreemptPolicy::PreemptPolicy(const Config& config, const QosTable& qos) : config
   gang_ = ps.mode.gang;
   within_ = ps.mode.within;
   enabled_ = kind_ != Kind::kNone && (ps.mode.base != PreemptMode::Base::kOff || ps.mode.gang || ps.mode.within);
-  // Victims youngest first: 22.05 reads only SchedulerParameters=preempt_youngest_first
-  // (preempt.c); 23.02 added PreemptParameters=youngest_first and reads either.
-  youngest_first_ = ifind(config.scheduler.parameters, "preempt_youngest_first") != std::string::npos ||
-                    (config.version.at_least(23, 2) && ifind(ps.parameters, "youngest_first") != std::string::npos);
-  // _is_job_preempt_exempt_internal: min_exempt_priority < the candidate's priority exempts it.
-  if (const std::size_t at = ifind(ps.parameters, "min_exempt_priority=");
-      config.version.at_least(23, 2) && at != std::string::npos) {
-    const std::string digits =
-        ps.parameters.substr(at + 20, ps.parameters.find_first_not_of("0123456789", at + 20) - (at + 20));
-    if (!digits.empty() && digits.size() <= 10)
-      min_exempt_priority_ =
-          static_cast<std::uint32_t>(std::min<unsigned long long>(std::stoull(digits), 0xFFFFFFFEULL));
-  }
   const std::size_t n = qos.records.size();
   qos_preempts_.assign(n, std::vector<char>(n, 0));
   qos_mode_.assign(n, PreemptMode::Base::kOff);

@@ -24,9 +24,9 @@ class PreemptPolicy {
   /// PREEMPT_DATA_ENABLED: a preempt plugin and a cluster PreemptMode other than OFF.
   bool enabled() const { return enabled_; }
   bool gang() const { return gang_; }
-  bool youngest_first() const { return youngest_first_; }
+  bool youngest_first() const { return config_.preempt.youngest_first; }
   /// PreemptParameters=min_exempt_priority (23.02+): a job of higher priority is never a victim.
-  bool priority_exempt(std::uint32_t priority) const { return min_exempt_priority_ < priority; }
+  bool priority_exempt(std::uint32_t priority) const { return config_.preempt.min_exempt_priority < priority; }
   /// slurm_job_preempt_mode without GANG/WITHIN: how a job of this partition and QOS stops.
   PreemptMode::Base mode(std::uint32_t part, std::int32_t qos) const;
   bool can_preempt(std::uint32_t or_part, std::int32_t or_qos, std::uint32_t or_prio, std::uint32_t ee_part,
@@ -43,9 +43,8 @@ class PreemptPolicy {
   const Config& config_;
   const QosTable& qos_;
   Kind kind_ = Kind::kNone;
-  bool enabled_ = false, gang_ = false, within_ = false, youngest_first_ = false;
-  std::uint32_t min_exempt_priority_ = 0xFFFFFFFFU;  // unset: no job is exempt by priority
-  std::vector<std::vector<char>> qos_preempts_;      // [preemptor][preemptee]
+  bool enabled_ = false, gang_ = false, within_ = false;
+  std::vector<std::vector<char>> qos_preempts_;  // [preemptor][preemptee]
   std::vector<PreemptMode::Base> qos_mode_;
   std::vector<char> qos_mode_set_, qos_within_, qos_priority_;
 };

@@ -32,23 +32,8 @@ PriorityModel::PriorityModel(const Config& config, const AssocTree* tree, const 
   for (std::size_t p = 0; p < config.partitions.size(); ++p) {
     for (const TresWeight& w : s_.weight_tres) {
       double total = 0;
-      for (std::uint32_t i : config.partitions[p].nodes) {
-        const Node& n = config.nodes[i];
-        if (w.tres == "cpu")
-          total += n.cpus;
-        else if (w.tres == "mem")
-          total += static_cast<double>(n.real_memory_mb);
-        else if (w.tres == "node")
-          total += 1;
-        else if (w.tres == "billing")
-          total += n.cpus;
-        else if (w.tres.rfind("gres/", 0) == 0) {
-          const std::string name = w.tres.substr(5);
-          for (const GresSpec& g : n.gres) {
-            if (g.name == name || g.name + ":" + g.type == name) total += static_cast<double>(g.count);
-          }
-        }
-      }
+      for (std::uint32_t i : config.partitions[p].nodes)
+        total += static_cast<double>(config.nodes[i].tres_count(w.tres));
       part_tres_[p].push_back(total);
     }
   }

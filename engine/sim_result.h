@@ -181,6 +181,10 @@ struct SimJob {
   const SimRecord* run_or_first_rec_if_any() const { return recs.empty() ? nullptr : &run_or_first_rec(); }
   /// The load's scancel came before it started (EndState::kCancelled, never started here).
   bool cancelled_pending() const { return state == JobState::kDone && start == kNoTime; }
+  /// When its wait ended: its start, else the load's scancel, else the run's end.
+  std::int64_t waited_until(std::int64_t run_end) const {
+    return start != kNoTime ? start : cancelled_pending() ? end : run_end;
+  }
   /// Accepted, but every partition it names denies it (EnforcePartLimits=NO): it never starts.
   bool never_runs() const {
     return !recs.empty() &&

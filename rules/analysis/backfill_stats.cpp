@@ -38,7 +38,7 @@ std::vector<Step> pending_steps(const Simulation& sim, const RecordKey& key) {
   std::vector<Step> steps;
   for (const engine::SimJob& j : sim.result.jobs) {
     if (j.state == engine::JobState::kRejected || j.state == engine::JobState::kFuture) continue;
-    const std::int64_t to = j.start != engine::kNoTime ? j.start : j.cancelled_pending() ? j.end : sim.result.end;
+    const std::int64_t to = j.waited_until(sim.result.end);
     if (to <= j.begin) continue;
     for (const engine::SimRecord& r : j.recs) {
       if (r.hold_reason != engine::HoldReason::kNone) continue;

@@ -42,8 +42,7 @@ nlohmann::json weighted_factors(const Config& config, const engine::PriorityFact
 
 std::int64_t wait_of(const Simulation& sim, const engine::SimJob& job) {
   const std::int64_t from = job.begin;
-  // A job the load cancelled before it started waited until the scancel.
-  const std::int64_t to = job.start != engine::kNoTime ? job.start : job.cancelled_pending() ? job.end : sim.result.end;
+  const std::int64_t to = job.waited_until(sim.result.end);
   return std::max<std::int64_t>(0, to - from);
 }
 

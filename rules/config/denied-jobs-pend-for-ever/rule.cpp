@@ -20,27 +20,41 @@ namespace sa::rules {
 
 namespace {
 
-// The lists of `p` that a job can fail, as written ("AllowQos=gpu"); empty when none.
-std::string denying_lists(const Config& c, const Partition& p) {
+// The lists of `p` that a job can fail, as written ("AllowQos=gpu"; empty when none), and
+// whether an account or group list is among them: backfill.c checks neither, so it plans a
+// job they deny, select_nodes refuses the start, and the failed start keeps the job's nodes
+// from later jobs of the cycle (a real 22.05: tests/golden/mini_slurm_fidelity/
+// denied_account_backfill). A QOS list backfill checks.
+struct DenyingLists {
+  std::string text;
+  bool unchecked_by_backfill = false;
+};
+
+DenyingLists denying_lists(const Config& c, const Partition& p) {
   auto named = [](const std::vector<std::string>& v) { return !v.empty() && !is_all(v); };
   std::vector<std::string> out;
   if (named(p.allow_qos)) out.push_back("AllowQos=" + join_names(p.allow_qos));
   if (!p.deny_qos.empty()) out.push_back("DenyQos=" + join_names(p.deny_qos));
+  const std::size_t qos_lists = out.size();
   if (account_lists_checked(c)) {
     if (named(p.allow_accounts)) out.push_back("AllowAccounts=" + join_names(p.allow_accounts));
     if (!p.deny_accounts.empty()) out.push_back("DenyAccounts=" + join_names(p.deny_accounts));
   }
   if (!p.allow_groups.empty() && c.version.at_least(23, 2)) out.push_back("AllowGroups=" + join_names(p.allow_groups));
-  return join(out, " ");
+  return {join(out, " "), out.size() > qos_lists};
 }
 
 void check(const LintContext& ctx, FindingSink& sink) {
   const Config& c = ctx.config();
   if (!iequals(c.enforce_part_limits, "NO")) return;
   std::vector<std::pair<const Partition*, std::string>> parts;
+  bool phantom = false;  // an account or group list: the denied job also holds backfill nodes
   for (const Partition& p : c.partitions) {
     if (p.state != PartitionState::kUp || p.root_only || p.nodes.empty()) continue;
-    if (std::string lists = denying_lists(c, p); !lists.empty()) parts.emplace_back(&p, std::move(lists));
+    DenyingLists lists = denying_lists(c, p);
+    if (lists.text.empty()) continue;
+    phantom = phantom || lists.unchecked_by_backfill;
+    parts.emplace_back(&p, std::move(lists.text));
   }
   if (parts.empty()) return;
   std::string named;
@@ -48,12 +62,6 @@ void check(const LintContext& ctx, FindingSink& sink) {
   for (std::size_t i = 0; i < shown; ++i)
     named += fmt::format("{}{} ({})", i ? ", " : "", parts[i].first->name, parts[i].second);
   if (parts.size() > shown) named += fmt::format(" and {} more", parts.size() - shown);
-  // backfill.c tests no account or group list: it plans such a job, select_nodes refuses the
-  // start, and the failed start keeps the job's nodes from later jobs of the cycle (a real
-  // 22.05: tests/golden/mini_slurm_fidelity/denied_account_backfill). A QOS list it tests.
-  const bool phantom = std::any_of(parts.begin(), parts.end(), [](const auto& p) {
-    return p.second.find("Accounts=") != std::string::npos || p.second.find("AllowGroups=") != std::string::npos;
-  });
   const Setting* written = c.setting("EnforcePartLimits");
   Finding& f = sink.report(
       ctx.conf_loc(parts.front().first->loc),
