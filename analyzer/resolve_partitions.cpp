@@ -69,7 +69,8 @@ class PartitionResolver {
           sink_.warning("CONF016", rec->head.value_loc,
                         fmt::format("more than one partition has Default=YES; the last one, '{}', wins "
                                     "over '{}'",
-                                    printable(name), printable(last_default->head.value)));
+                                    printable(name), printable(last_default->head.value)),
+                        "keep Default=YES on the one partition jobs without -p should go to");
           for (Partition& other : config_.partitions) other.is_default = false;
         }
         last_default = rec;

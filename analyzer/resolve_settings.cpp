@@ -333,6 +333,9 @@ void check_priority_weights(const SettingReader& s, const Config& config, Priori
       s.sink().warning("CONF043", ref->loc,
                        fmt::format("{} has no effect without AccountingStorageType=accounting_storage/slurmdbd: "
                                    "slurmctld sets it to 0",
+                                   key),
+                       fmt::format("set AccountingStorageType=accounting_storage/slurmdbd if it is meant to count, "
+                                   "else {}=0 so the config says what runs",
                                    key));
     }
     p.weight_age = 0;

@@ -73,6 +73,7 @@ TEST(Partitions, LastDefaultWinsWithAWarning) {
   auto a = analyze_body("NodeName=n1\nPartitionName=a Nodes=n1 Default=YES\nPartitionName=b Nodes=n1 Default=YES\n");
   EXPECT_EQ(a->config.default_partition()->name, "b");
   EXPECT_EQ(test::count(*a, "CONF016"), 1);
+  EXPECT_EQ(test::first(*a, "CONF016")->hint, "keep Default=YES on the one partition jobs without -p should go to");
 }
 
 TEST(Partitions, EmptyValueSwallowingIsFlagged) {

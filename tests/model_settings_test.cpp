@@ -278,6 +278,9 @@ TEST(Priority, FairshareWithoutSlurmdbdIsZeroed) {
   auto a = analyze_body("PriorityType=priority/multifactor\nPriorityWeightFairshare=10000\n");
   EXPECT_EQ(a->config.priority.weight_fairshare, 0u);
   EXPECT_EQ(test::count(*a, "CONF043"), 1);
+  EXPECT_EQ(test::first(*a, "CONF043")->hint,
+            "set AccountingStorageType=accounting_storage/slurmdbd if it is meant to count, else "
+            "PriorityWeightFairshare=0 so the config says what runs");
 }
 
 TEST(Priority, OverflowAndInfiniteAndNoDecay) {
