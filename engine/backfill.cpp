@@ -80,7 +80,7 @@ BackfillTally BackfillPass::run() {
     if (plan != Plan::kNone &&
         !sim_.limits_allow(job, rec, plan == Plan::kStartNow ? LimitPhase::kBoth : LimitPhase::kPost))
       continue;
-    if (rec.hold_reason == HoldReason::kAccountNotAllowed) {
+    if (rec.hold_reason == HoldReason::kAccountNotAllowed || rec.hold_reason == HoldReason::kGroupNotAllowed) {
       // backfill.c tests no account or group list. When the will-run answers now, _start_job's
       // select_nodes refuses the job, and the failed start "drops through and reserves these
       // resources" from now over its time limit (start_time is now, so even a job that may

@@ -23,7 +23,7 @@ std::string partition_name(const SimJob& job, const Config& config) {
   return d ? d->name : std::string("(none)");
 }
 
-void count(PartitionCoverage& c, const SimJob& job) {
+void count(PartitionCoverage& c, const SimJob& job, const SlurmVersion& version) {
   ++c.offered;
   if (job.state == JobState::kRejected) {
     ++c.refused;
@@ -37,7 +37,7 @@ void count(PartitionCoverage& c, const SimJob& job) {
     // and counted so, under its Reason.
     ++c.refused;
     const HoldReason h = job.recs.front().hold_reason;
-    ++c.refused_reasons[std::string(hold_reason_name(h)) +
+    ++c.refused_reasons[std::string(hold_reason_name(h, version)) +
                         (h == HoldReason::kBadConstraints ? " (accepted while held, never runs)"
                                                           : " (accepted under EnforcePartLimits=NO, never runs)")];
   } else if (job.state == JobState::kPending) {
@@ -59,8 +59,8 @@ LoadCoverage load_coverage(const SimResult& result, const Config& config) {
     const std::string name = partition_name(job, config);
     PartitionCoverage& c = by_name[name];
     c.name = name;
-    count(c, job);
-    count(out.total, job);
+    count(c, job, config.version);
+    count(out.total, job, config.version);
   }
   for (const Partition& p : config.partitions) {
     auto it = by_name.find(p.name);

@@ -110,14 +110,12 @@ Simulator::MainStep Simulator::main_try(MainRun& run, const QueueEntry& e, Alloc
     return MainStep::kTry;
   }
   // A record the partition's access lists deny reaches select_nodes, whose first checks
-  // refuse it (ESLURM_REQUESTED_PART_CONFIG_UNAVAILABLE): no start, no failed partition.
-  // part_policy_valid_qos sets WAIT_QOS on every release, part_policy_valid_acct WAIT_ACCOUNT
-  // before 23.02 and validate_group WAIT_ACCOUNT from 23.02 (its first release in
-  // select_nodes); 23.02's account test sets none, and AccountNotAllowed stands in. A released
-  // held job no node set can take fails select_nodes' node tests instead, and _schedule sets
-  // FAIL_BAD_CONSTRAINTS (BadConstraints), again without failing the partition.
+  // refuse it (ESLURM_REQUESTED_PART_CONFIG_UNAVAILABLE): no start, no failed partition, and
+  // the Reason hold_reason_text gives. A released held job no node set can take fails
+  // select_nodes' node tests instead, and _schedule sets FAIL_BAD_CONSTRAINTS
+  // (BadConstraints), again without failing the partition.
   if (never_runs(rec.hold_reason)) {
-    set_reason(job, reason_id(hold_reason_name(rec.hold_reason)));
+    set_reason(job, reason_id(hold_reason_text(job, rec)));
     return MainStep::kNext;
   }
   if (job.resv >= 0) {

@@ -17,11 +17,10 @@
 namespace sa::engine {
 
 /// Why a record is excluded from the queue (a partition limit; job_mgr.c's Reason for it).
-/// kQosNotAllowed and kAccountNotAllowed: EnforcePartLimits=NO let a job the partition's
-/// AllowQos/DenyQos, AllowAccounts/DenyAccounts or AllowGroups deny through at submission,
-/// and select_nodes refuses it on every pass (node_scheduler.c): it pends for ever. Reasons:
-/// WAIT_QOS for a QOS list, WAIT_ACCOUNT for a group list and (22.05) an account list; from
-/// 23.02 part_policy_valid_acct sets none for an account list, and AccountNotAllowed stands in.
+/// kQosNotAllowed, kAccountNotAllowed and kGroupNotAllowed: EnforcePartLimits=NO let a job
+/// the partition's AllowQos/DenyQos, AllowAccounts/DenyAccounts or (23.02+) AllowGroups deny
+/// through at submission, and select_nodes refuses it on every pass (node_scheduler.c): it
+/// pends for ever. What squeue shows for it is Simulator::hold_reason_text.
 /// kBadConstraints: a job submitted held skips job_allocate's node tests (select_nodes returns
 /// ESLURM_JOB_HELD first), so one whose --constraint or size no node set can meet is accepted;
 /// released, select_nodes refuses it and _schedule sets FAIL_BAD_CONSTRAINTS (the constraints
@@ -33,14 +32,18 @@ enum class HoldReason : std::uint8_t {
   kPartitionDown,
   kQosNotAllowed,
   kAccountNotAllowed,
+  kGroupNotAllowed,
   kBadConstraints
 };
 /// The record can never start (not a limit a partition change or a node state lifts).
 inline bool never_runs(HoldReason h) {
-  return h == HoldReason::kQosNotAllowed || h == HoldReason::kAccountNotAllowed || h == HoldReason::kBadConstraints;
+  return h == HoldReason::kQosNotAllowed || h == HoldReason::kAccountNotAllowed || h == HoldReason::kGroupNotAllowed ||
+         h == HoldReason::kBadConstraints;
 }
-/// The Reason squeue shows for it ("" for kNone).
-const char* hold_reason_name(HoldReason h);
+/// Its state_reason on `version` as job_reason_string names it ("" for kNone). An account
+/// list's denial is AccountNotAllowed (WAIT_ACCOUNT) on 22.05; from 23.02
+/// part_policy_valid_acct sets none, and the job keeps job_allocate's PartitionConfig.
+const char* hold_reason_name(HoldReason h, const SlurmVersion& version);
 
 /// One (job x partition) queue record.
 struct SimRecord {

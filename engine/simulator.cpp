@@ -45,7 +45,7 @@ const char* job_event_name(JobEvent::Kind kind) {
   return "?";
 }
 
-const char* hold_reason_name(HoldReason h) {
+const char* hold_reason_name(HoldReason h, const SlurmVersion& version) {
   switch (h) {
     case HoldReason::kNone:
       return "";
@@ -58,7 +58,9 @@ const char* hold_reason_name(HoldReason h) {
     case HoldReason::kQosNotAllowed:
       return "QOSNotAllowed";
     case HoldReason::kAccountNotAllowed:
-      return "AccountNotAllowed";
+      return version.at_least(23, 2) ? "PartitionConfig" : "AccountNotAllowed";
+    case HoldReason::kGroupNotAllowed:
+      return "AccountNotAllowed";  // WAIT_ACCOUNT
     case HoldReason::kBadConstraints:
       return "BadConstraints";
   }

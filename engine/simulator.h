@@ -141,6 +141,8 @@ class Simulator {
   bool queued_despite(const char* error) const;
   const char* access_refusal(const Partition& part, const JobRequest& r, std::uint32_t assoc,
                              const std::string& account, const std::string& qos_used, std::string& reason) const;
+  /// What squeue prints as the Reason of a record an access list denies (else its name).
+  std::string hold_reason_text(const SimJob& job, const SimRecord& rec) const;
   std::optional<SimRecord> held_bad_constraints(const JobRequest& r, SimRecord& rec, const Refusal& refusal) const;
   std::optional<SimRecord> make_record(const SimJob& job, std::uint32_t p, const std::string& account,
                                        const std::string& qos_used, Refusal& refusal);

@@ -141,7 +141,7 @@ void write_trace_csv(std::ostream& out, const engine::SimResult& r, const engine
     auto t = [](std::int64_t v) { return v == engine::kNoTime ? std::string() : std::to_string(v); };
     const engine::JobRare& rare = j.rare.get();
     std::string reason = rare.reject_reason;
-    if (reason.empty() && !started && rec) reason = engine::hold_reason_name(rec->hold_reason);
+    if (reason.empty() && !started && rec) reason = engine::hold_reason_name(rec->hold_reason, conf.version);
     // A job cancelled while pending keeps the Reason it showed then, as sacct does.
     if (reason.empty() && (j.state == engine::JobState::kPending || j.cancelled_pending()))
       reason = r.reason_name(j.reason);

@@ -126,7 +126,8 @@ TEST(Admission, EnforcePartLimitsNoAcceptsADeniedJobThatNeverRuns) {
   const engine::SimJob& j = sa::test::find_job(r, 1);
   EXPECT_EQ(j.state, engine::JobState::kPending);
   EXPECT_EQ(j.start, engine::kNoTime);
-  EXPECT_EQ(r.reason_name(j.reason), "QOSNotAllowed");
+  // squeue prints part_policy_valid_qos's state_desc, with the list as configured.
+  EXPECT_EQ(r.reason_name(j.reason), "Job's QOS not permitted to use this partition (p allows gpu not normal)");
   const engine::LoadCoverage cov = engine::load_coverage(r, *s.site.config);
   EXPECT_EQ(cov.total.refused, 1u);
   EXPECT_EQ(cov.find("p")->refused_reasons.at("QOSNotAllowed (accepted under EnforcePartLimits=NO, never runs)"), 1u);
@@ -148,6 +149,14 @@ TEST(Admission, EnforcePartLimitsNoAcceptsADeniedJobThatNeverRuns) {
   SimSite now(groups);
   const engine::SimResult nr = now.run({with(in_p(), "a", "normal", "staff")});
   EXPECT_EQ(sa::test::find_job(nr, 1).state, engine::JobState::kPending);
+  // select_nodes' text prints the uid; the load's user name stands in for it.
+  EXPECT_EQ(nr.reason_name(sa::test::find_job(nr, 1).reason),
+            "uid u not in group permitted to use this partition (p). groups allowed: hpc");
+  EXPECT_EQ(sa::test::find_job(nr, 1).recs[0].hold_reason, engine::HoldReason::kGroupNotAllowed);
+  EXPECT_EQ(engine::load_coverage(nr, *now.site.config)
+                .find("p")
+                ->refused_reasons.at("AccountNotAllowed (accepted under EnforcePartLimits=NO, never runs)"),
+            1u);
 
   SimSite all(std::string(kNodes) +
               "EnforcePartLimits=ALL\nPartitionName=p Nodes=n[1-4] AllowQos=gpu\n"

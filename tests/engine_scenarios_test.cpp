@@ -5,6 +5,7 @@
 
 #include <sstream>
 
+#include "engine/coverage.h"
 #include "engine/metrics.h"
 #include "engine/workload/synthetic.h"
 #include "report/sim_report.h"
@@ -73,8 +74,9 @@ TEST(EngineScenarios, AJobOverThePartitionTimeLimitPendsWithItsReason) {
   EXPECT_EQ(r.reason_name(held.reason), "PartitionTimeLimit");
   EXPECT_EQ(find_job(r, 2).recs[0].hold_reason, engine::HoldReason::kNone);
   EXPECT_EQ(find_job(r, 2).start, 1);
-  EXPECT_STREQ(engine::hold_reason_name(engine::HoldReason::kPartitionNodeLimit), "PartitionNodeLimit");
-  EXPECT_STREQ(engine::hold_reason_name(engine::HoldReason::kNone), "");
+  const SlurmVersion v = s.conf->config.version;
+  EXPECT_STREQ(engine::hold_reason_name(engine::HoldReason::kPartitionNodeLimit, v), "PartitionNodeLimit");
+  EXPECT_STREQ(engine::hold_reason_name(engine::HoldReason::kNone, v), "");
 }
 
 // EnforcePartLimits=NO and an account AllowAccounts leaves out (by name on 22.05): the job
@@ -97,10 +99,40 @@ TEST(EngineScenarios, ADeniedAccountsJobHoldsBackfillReservationsItNeverUses) {
                   in_account(job(3, 5, 8, 100, 120, "p", -10), "b"), in_account(job(4, 5, 4, 100, 300, "p", -5), "a")});
   const engine::SimJob& denied = find_job(r, 3);
   EXPECT_EQ(denied.start, engine::kNoTime);
-  EXPECT_EQ(r.reason_name(denied.reason), "AccountNotAllowed");
+  // 22.05's part_policy_valid_acct writes the state_desc squeue prints.
+  EXPECT_EQ(r.reason_name(denied.reason), "Job's account not permitted to use this partition (p allows a not b)");
   EXPECT_EQ(find_job(r, 2).start, 901);
   EXPECT_EQ(find_job(r, 4).start, 1001);
   EXPECT_EQ(find_job(r, 4).started_by, StartedBy::kMain);
+}
+
+// From 23.02 part_policy_valid_acct sets no Reason: the job keeps job_allocate's
+// PartitionConfig (the lists are checked there only when associations are enforced). A
+// DenyAccounts list reads "denies ... including" on 22.05.
+TEST(EngineScenarios, ADeniedAccountsReasonFollowsTheRelease) {
+  auto reason_on = [](const char* version, const char* list) {
+    test::SimSite s(std::string("NodeName=n[1-2] CPUs=4 RealMemory=4000\nEnforcePartLimits=NO\n"
+                                "AccountingStorageType=accounting_storage/slurmdbd\n"
+                                "AccountingStorageEnforce=associations\n"
+                                "PartitionName=p Nodes=n[1-2] Default=YES MaxTime=UNLIMITED ") +
+                        list + "\n",
+                    version);
+    engine::JobRequest j = job(1, 0, 4, 100, 120, "p");
+    j.account = "b";
+    const engine::SimResult r = s.run({j});
+    // The load coverage counts it under the same Reason.
+    const engine::LoadCoverage cov = engine::load_coverage(r, s.conf->config);
+    const engine::PartitionCoverage* p = cov.find("p");
+    EXPECT_EQ(p ? p->refused : 0u, 1u) << version;
+    if (p && std::string(version) != "22.05") {
+      EXPECT_EQ(p->refused_reasons.count("PartitionConfig (accepted under EnforcePartLimits=NO, never runs)"), 1u);
+    }
+    return r.reason_name(find_job(r, 1).reason);
+  };
+  EXPECT_EQ(reason_on("23.02", "AllowAccounts=a"), "PartitionConfig");
+  EXPECT_EQ(reason_on("24.05", "DenyAccounts=b,c"), "PartitionConfig");
+  EXPECT_EQ(reason_on("22.05", "DenyAccounts=b,c"),
+            "Job's account not permitted to use this partition (p denies b,c including b)");
 }
 
 // A recorded load's job cancelled while pending (sacct CANCELLED without Start): it holds its

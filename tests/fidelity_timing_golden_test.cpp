@@ -251,7 +251,9 @@ TEST(FidelityTimingGolden, ADeniedAccountsJobKeepsItsNodesFromBackfillEveryCycle
       if (j.req.id == 3) {
         EXPECT_TRUE(j.cancelled_pending());
         EXPECT_EQ(j.end, j.req.extra.get().cancelled_at);
-        EXPECT_EQ(r.result.reason_name(j.reason), "AccountNotAllowed");
+        // What squeue printed for it at every poll (extra/poll.psv).
+        EXPECT_EQ(r.result.reason_name(j.reason),
+                  "Job's account not permitted to use this partition (batch allows root,theory,exp,chem not bio)");
         continue;
       }
       EXPECT_EQ(j.started_by, engine::StartedBy::kMain);

@@ -66,7 +66,7 @@ void Simulator::on_submit(std::uint32_t j) {
   if (std::all_of(job.recs.begin(), job.recs.end(), [](const SimRecord& r) {
         return r.hold_reason != HoldReason::kNone && r.hold_reason != HoldReason::kBadConstraints;
       })) {
-    set_reason(job, reason_id(hold_reason_name(job.recs.front().hold_reason)));
+    set_reason(job, reason_id(hold_reason_text(job, job.recs.front())));
   }
   bf_changed_ = true;
 }
