@@ -95,7 +95,8 @@ class IncludeExpander {
         sink_.error("CONF011", at,
                     fmt::format("Include '{}' includes itself (directly or through "
                                 "other files); Slurm would recurse until it crashes",
-                                printable(name)));
+                                printable(name)),
+                    "remove the Include that leads back to a file already being read");
         return false;
       }
     }
@@ -131,14 +132,19 @@ class IncludeExpander {
       sink_.error("CONF011", at,
                   fmt::format("cannot read included file '{}' ({}); Slurm refuses "
                               "to start",
-                              printable(name), printable(target.string())));
+                              printable(name), printable(target.string())),
+                  // (--include-map maps absolute paths: a production /etc/slurm to a checkout.)
+                  target.is_absolute()
+                      ? fmt::format("put the file at {}, or lint with --include-map {}=DIR where DIR holds its copy",
+                                    printable(target.string()), printable(target.parent_path().string()))
+                      : fmt::format("put the file at {}, where Slurm looks for it", printable(target.string())));
     }
   }
 
   void include(const ConfLine& line, FileId parent, int depth, std::vector<ConfLine>& out) {
     SourceLoc at = line.include_path_loc.valid() ? line.include_path_loc : line.loc;
     if (line.include_path.empty()) {
-      sink_.error("CONF011", line.loc, "Include without a file name");
+      sink_.error("CONF011", line.loc, "Include without a file name", "name the file to include, or remove the line");
       return;
     }
     bool ok = true;

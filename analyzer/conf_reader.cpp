@@ -125,7 +125,8 @@ std::vector<ConfLine> read_conf(const SourceManager& sources, FileId file, Diagn
       line.loc = loc_of(file, line_start);
     }
     if (include_keyword && !line.is_include && !listener.line_has_error()) {
-      sink.error("CONF011", {file, static_cast<int>(include_keyword->getLine()) + 1, 1}, "Include without a file name");
+      sink.error("CONF011", {file, static_cast<int>(include_keyword->getLine()) + 1, 1}, "Include without a file name",
+                 "name the file to include, or remove the line");
     }
     if (listener.line_has_error() || abandoned) {
       line.has_syntax_error = true;
@@ -137,7 +138,8 @@ std::vector<ConfLine> read_conf(const SourceManager& sources, FileId file, Diagn
     if (line.is_include || !line.pairs.empty() || line.has_syntax_error) lines.push_back(std::move(line));
   }
   if (include_keyword) {
-    sink.error("CONF011", {file, static_cast<int>(include_keyword->getLine()) + 1, 1}, "Include without a file name");
+    sink.error("CONF011", {file, static_cast<int>(include_keyword->getLine()) + 1, 1}, "Include without a file name",
+               "name the file to include, or remove the line");
   }
   return lines;
 }

@@ -45,28 +45,6 @@ const char* job_event_name(JobEvent::Kind kind) {
   return "?";
 }
 
-const char* hold_reason_name(HoldReason h, const SlurmVersion& version) {
-  switch (h) {
-    case HoldReason::kNone:
-      return "";
-    case HoldReason::kPartitionTimeLimit:
-      return "PartitionTimeLimit";
-    case HoldReason::kPartitionNodeLimit:
-      return "PartitionNodeLimit";
-    case HoldReason::kPartitionDown:
-      return "PartitionDown";
-    case HoldReason::kQosNotAllowed:
-      return "QOSNotAllowed";
-    case HoldReason::kAccountNotAllowed:
-      return version.at_least(23, 2) ? "PartitionConfig" : "AccountNotAllowed";
-    case HoldReason::kGroupNotAllowed:
-      return "AccountNotAllowed";  // WAIT_ACCOUNT
-    case HoldReason::kBadConstraints:
-      return "BadConstraints";
-  }
-  return "";
-}
-
 Simulator::Simulator(const Site& site, SimOptions options)
     : site_(site),
       conf_(*site.config),

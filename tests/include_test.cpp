@@ -70,6 +70,7 @@ TEST_F(IncludeTest, CycleIsDiagnosedNotFollowed) {
   auto a = run();
   ASSERT_EQ(test::count(*a, "CONF011"), 1);
   EXPECT_NE(test::first(*a, "CONF011")->message.find("includes itself"), std::string::npos);
+  EXPECT_EQ(test::first(*a, "CONF011")->hint, "remove the Include that leads back to a file already being read");
 }
 
 TEST_F(IncludeTest, DepthLimit) {
@@ -87,6 +88,11 @@ TEST_F(IncludeTest, MissingFileAndGlob) {
   EXPECT_EQ(test::count(*a, "CONF011"), 2);
   auto diags = a->diagnostics.sorted();
   EXPECT_NE(diags[0].message.find("cannot read"), std::string::npos);
+  // The fix names where Slurm looks (slurm.conf's directory from 23.02) and the map that
+  // points the lint at a copy.
+  const std::string dir = dir_.string();
+  EXPECT_EQ(diags[0].hint, "put the file at " + dir + "/missing.conf, or lint with --include-map " + dir +
+                               "=DIR where DIR holds its copy");
   EXPECT_NE(diags[1].message.find("globs"), std::string::npos);
   EXPECT_EQ(diags[1].loc.line, 5);
 }

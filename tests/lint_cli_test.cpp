@@ -72,6 +72,23 @@ TEST(LintCli, SarifOutputValidatesAgainstTheSarif210Schema) {
   EXPECT_FALSE(results[0]["partialFingerprints"]["slurmAdvisor/v1"].get<std::string>().empty());
 }
 
+// A bf_window left at its default is named so, and no line is pointed at for it.
+TEST(LintCli, ADefaultBfWindowIsSaidToBeTheDefault) {
+  auto r = run("lint " + std::string(SA_SOURCE_DIR) +
+               "/rules/backfill/bf-window-shorter-than-max-time/fires/default_window.conf --format json");
+  const nlohmann::json j = parse(r.out);
+  const nlohmann::json* f = finding_of(j, "BF001");
+  ASSERT_NE(f, nullptr) << r.out;
+  EXPECT_TRUE(has_text(f->at("message"), "bf_window is 1-00:00:00 (1440 min, the default), shorter than"));
+  EXPECT_EQ(f->value("related", nlohmann::json::array()).dump().find("bf_window"), std::string::npos);
+  // Where bf_window is written, the finding points at it.
+  auto w = run("lint " + kFires + " --format json");
+  const auto wj = parse(w.out);
+  ASSERT_EQ(wj["findings"].size(), 1u) << w.out;
+  EXPECT_TRUE(has_text(wj["findings"][0]["message"], "bf_window is 2-00:00:00 (2880 min), shorter than"));
+  EXPECT_TRUE(has_text(wj["findings"][0]["related"], "\"note\":\"bf_window\""));
+}
+
 TEST(LintCli, JsonFindingsCarryCheckFamilyEvidenceAndFix) {
   auto r = run("lint " + kFires + " --format json");
   ASSERT_EQ(r.status, 0);

@@ -125,21 +125,34 @@ Location LintContext::setting_loc(const std::string& key) const {
   return s ? conf_loc(s->loc) : conf_file();
 }
 
-Location LintContext::sched_param_loc(const std::string& name) const {
-  const Setting* s = config().setting("SchedulerParameters");
-  if (!s) return conf_file();
-  Location where = conf_loc(s->value_loc);
-  const std::string& v = s->value;
+namespace {
+
+// Where `name` starts in a SchedulerParameters value (npos: not written).
+std::size_t sched_param_at(const std::string& v, const std::string& name) {
   for (std::size_t at = v.find(name); at != std::string::npos; at = v.find(name, at + 1)) {
     const bool starts = at == 0 || v[at - 1] == ',';
     const std::size_t after = at + name.size();
     const bool ends = after == v.size() || v[after] == '=' || v[after] == ',';
-    if (starts && ends) {
-      where.column += static_cast<int>(at);
-      return where;
-    }
+    if (starts && ends) return at;
   }
-  return conf_loc(s->loc);
+  return std::string::npos;
+}
+
+}  // namespace
+
+Location LintContext::sched_param_loc(const std::string& name) const {
+  const Setting* s = config().setting("SchedulerParameters");
+  if (!s) return conf_file();
+  const std::size_t at = sched_param_at(s->value, name);
+  if (at == std::string::npos) return conf_loc(s->loc);
+  Location where = conf_loc(s->value_loc);
+  where.column += static_cast<int>(at);
+  return where;
+}
+
+bool LintContext::sched_param_written(const std::string& name) const {
+  const Setting* s = config().setting("SchedulerParameters");
+  return s && sched_param_at(s->value, name) != std::string::npos;
 }
 
 nlohmann::json scenario_json(const Scenario& s) {

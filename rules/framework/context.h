@@ -97,6 +97,8 @@ class LintContext {
   /// Where `name` is written inside SchedulerParameters (or SchedulerParameters itself, or
   /// the file when it is not written).
   Location sched_param_loc(const std::string& name) const;
+  /// Whether SchedulerParameters writes `name` (else it keeps Slurm's default).
+  bool sched_param_written(const std::string& name) const;
 
  private:
   std::shared_ptr<const Simulation> run(std::unique_ptr<Config> config, const std::string& label,

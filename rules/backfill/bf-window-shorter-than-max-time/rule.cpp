@@ -171,11 +171,12 @@ void check(const LintContext& ctx, FindingSink& sink) {
   std::vector<std::string> names;
   for (const Short& s : shorts) names.push_back(fmt::format("{} ({})", c.partitions[s.part].name, limit_text(s.cap)));
   const Partition& first = c.partitions[shorts.front().part];
+  const bool window_written = ctx.sched_param_written("bf_window");
   Finding& f = sink.report(
       ctx.conf_loc(first.loc),
-      fmt::format("bf_window is {} ({} min), shorter than the limits jobs may ask for in {}; backfill gives jobs "
+      fmt::format("bf_window is {} ({} min{}), shorter than the limits jobs may ask for in {}; backfill gives jobs "
                   "that would start beyond the window no reservation, so smaller jobs can keep starting ahead of them",
-                  slurm_duration(window), window / 60,
+                  slurm_duration(window), window / 60, window_written ? "" : ", the default",
                   shorts.size() == 1
                       ? fmt::format("partition {} (up to {})", first.name, limit_text(shorts.front().cap))
                       : fmt::format("{} partitions: {}", shorts.size(), join(names, ", "))));
@@ -228,9 +229,13 @@ void check(const LintContext& ctx, FindingSink& sink) {
         "around it",
         join(no_default, ", "), no_default.size() == 1 ? "sets" : "set");
   }
-  Location w = ctx.sched_param_loc("bf_window");
-  w.note = "bf_window";
-  f.related.push_back(w);
+  // Where bf_window is written, or would go. (With no SchedulerParameters there is no line to
+  // point at; the related lines are part of the fingerprint, so the place stays otherwise.)
+  if (window_written || c.setting("SchedulerParameters")) {
+    Location w = ctx.sched_param_loc("bf_window");
+    w.note = window_written ? "bf_window" : "SchedulerParameters, where bf_window would go";
+    f.related.push_back(w);
+  }
   nlohmann::json caps = nlohmann::json::array();
   for (std::size_t k = 0; k < shorts.size(); ++k) {
     const Short& s = shorts[k];
