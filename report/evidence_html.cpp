@@ -259,9 +259,8 @@ std::string finding_html(const rules::Finding& f, std::size_t index) {
     }
     if (!body.empty()) out += "<section class=\"evidence\"><h4>Evidence</h4>" + body + "</section>\n";
   }
-  if (f.fix) {
-    out += fix_html(*f.fix, f.evidence);
-  } else if (f.evidence.contains("fix_resimulated")) {
+  if (f.fix) out += fix_html(*f.fix, f.evidence);
+  if (f.evidence.contains("fix_resimulated")) {
     // A fix the re-simulation showed to change nothing, or to make things worse: shown as such.
     const rules::Fix rejected{f.evidence.value("fix_not_suggested", ""), {}, {}, f.evidence["fix_resimulated"]};
     out += fix_html(rejected, f.evidence, "Not suggested:");

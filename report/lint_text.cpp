@@ -103,7 +103,9 @@ void print_finding(std::ostream& out, const Finding& f, const LintTextOptions& o
     if (e.value("fix_effect", "") == "mixed")
       out << "  (re-simulated, it improves some of these outcomes and worsens others)\n";
     if (!f.fix->resimulated.is_null()) resimulated(f.fix->resimulated, f.fix->key + "=" + f.fix->value);
-  } else if (e.contains("fix_resimulated")) {
+  }
+  // A fix the run did not bear out (beside the finding's own fix, or in its place).
+  if (e.contains("fix_resimulated")) {
     out << "  not suggested: " << e.value("fix_not_suggested", "") << "\n";
     resimulated(e["fix_resimulated"], "the fix");
   }

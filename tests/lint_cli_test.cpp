@@ -240,6 +240,28 @@ TEST(LintCli, WindowWhoseFixOnlyTradesOutcomesSuggestsNoFix) {
   EXPECT_EQ(e["fix_resimulated"]["unplanned_job_waits"]["jobs"], e["metrics"]["unplanned_job_waits"]["jobs"]);
 }
 
+// A real config (sapienza's) with an UNLIMITED partition that sets no DefaultTime (admin)
+// beside a finite one longer than the window: the warning stands for admin, whose jobs without
+// --time no window plans around, and its fix is admin's DefaultTime and MaxTime; the wider
+// window, which did not shorten the unplanned jobs' waits on the run, is evidence, not the fix.
+TEST(LintCli, AnUnlimitedPartitionWithoutDefaultTimeIsTheFixWhereTheWindowDidNotHelp) {
+  const std::string conf = std::string(SA_SHARED_DIR) + "/corpora/slurm/ElBi21__sapienza-HPC-guide__slurm_slurm.conf";
+  if (!std::ifstream(conf)) GTEST_SKIP() << "no corpora beside the project";
+  const auto j = parse(run("lint " + conf + " --format json").out);
+  const nlohmann::json* bf = finding_of(j, "BF001");
+  ASSERT_NE(bf, nullptr);
+  EXPECT_EQ((*bf)["severity"], "warning");
+  EXPECT_TRUE(has_text((*bf)["message"], "no window covers admin until it has a MaxTime"));
+  ASSERT_TRUE(bf->contains("fix"));
+  EXPECT_EQ((*bf)["fix"]["description"],
+            "set a DefaultTime (about what a typical job runs) on admin and give it a MaxTime (an UNLIMITED limit "
+            "cannot be planned for)");
+  const auto& e = (*bf)["evidence"];
+  EXPECT_TRUE(has_text(e["fix_not_suggested"], "\"raise bf_window to 4320"));
+  EXPECT_GE(e["fix_resimulated"]["unplanned_job_waits"]["mean"].get<double>(),
+            e["metrics"]["unplanned_job_waits"]["mean"].get<double>());
+}
+
 // CONF102 counts the CPUs a default-memory job can use in whole cores where CR_Core gives a
 // core's two threads at a time (each charged the default): 29995 MB at 4096 MB a CPU is 7
 // CPUs' worth, 3 cores, 6 CPUs; where CPUs count cores (one thread each) it is 7.

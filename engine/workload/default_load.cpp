@@ -267,10 +267,10 @@ DefaultLoad default_load(const Site& base, const DefaultLoadOptions& o) {
     invented += fmt::format("; QOS {} assumed from AllowQos (no --qos table)", join(w.assumed_qos, ", "));
   }
   out.description = fmt::format(
-      "default synthetic load derived from the cluster: {} jobs over {} days in {} partitions, offering {:.0f}% of "
+      "default synthetic load derived from the cluster: {} jobs over {} day{} in {} partition{}, offering {:.0f}% of "
       "{:.0f} CPUs (daily peak {:.0f}%), seed {}{}{}{}",
-      w.jobs.size(), o.duration / 86400, loads.size(), 100 * a.rate * a.per_job / capacity, capacity,
-      100 * a.peak * a.per_job / capacity, o.seed, invented, idle,
+      w.jobs.size(), o.duration / 86400, o.duration / 86400 == 1 ? "" : "s", loads.size(), loads.size() == 1 ? "" : "s",
+      100 * a.rate * a.per_job / capacity, capacity, 100 * a.peak * a.per_job / capacity, o.seed, invented, idle,
       dropped ? fmt::format("; {} draws the site refused were left out", dropped) : "");
   w.description = out.description;
   return out;

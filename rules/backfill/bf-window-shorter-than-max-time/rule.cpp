@@ -306,11 +306,23 @@ void check(const LintContext& ctx, FindingSink& sink) {
   // job must state one), only jobs that ask for more than the window go unplanned there, as
   // in the finite partitions measured: the note stands for them too (HuginSLURM's one-node
   // priorityLLM, DefaultTime=08:00:00). Without a DefaultTime the unplanned jobs are every
-  // job that gives no --time, which the window cannot mend: that stays a warning.
+  // job that gives no --time, which the window cannot mend: that stays a warning, and its fix
+  // is theirs (a DefaultTime and a MaxTime), not the wider window the run did not bear out.
   if (!unlimited_parts.empty() && !no_default.empty()) {
     f.message += fmt::format(
         "; on the simulated load {} (covering the finite limits only: no window covers {} until {} a MaxTime)", what,
         join(unlimited_parts, ", "), unlimited_parts.size() == 1 ? "it has" : "they have");
+    f.evidence["fix_not_suggested"] = fmt::format(
+        "re-simulated on the same load, \"{}\" did not shorten the waits of the jobs the window left without a "
+        "reservation, so it is not suggested",
+        f.fix->description);
+    f.evidence["fix_resimulated"] = f.fix->resimulated;
+    f.fix = Fix{fmt::format("set a DefaultTime (about what a typical job runs) on {} and give {} a MaxTime (an "
+                            "UNLIMITED limit cannot be planned for)",
+                            join(no_default, ", "), no_default.size() == 1 ? "it" : "them"),
+                "DefaultTime",
+                "",
+                {}};
     return;
   }
   f.severity = Severity::kInfo;
