@@ -81,6 +81,16 @@ TEST(LintCli, ADefaultBfWindowIsSaidToBeTheDefault) {
   ASSERT_NE(f, nullptr) << r.out;
   EXPECT_TRUE(has_text(f->at("message"), "bf_window is 1-00:00:00 (1440 min, the default), shorter than"));
   EXPECT_EQ(f->value("related", nlohmann::json::array()).dump().find("bf_window"), std::string::npos);
+  // An UNLIMITED partition leaves no finite limit to raise the window to: the run measures
+  // MaxTime and a window as long as the load's longest limit there (the default load caps an
+  // UNLIMITED partition's limits at a week), and here it shortens the unplanned jobs' waits.
+  EXPECT_TRUE(has_text(f->at("message"), "on the simulated load MaxTime=7-00:00:00 on all with bf_window=10080"));
+  EXPECT_TRUE(has_text(f->at("message"),
+                       "shortened the waits of the 21 jobs the window left without a reservation "
+                       "(mean 12:23:42 before, 10:53:35 after)"));
+  EXPECT_EQ(f->at("evidence")["metrics"]["unplanned_job_waits"]["jobs"], 21);
+  EXPECT_EQ(f->at("fix")["resimulated"]["scenario"]["variant"], "MaxTime=7-00:00:00 bf_window=10080");
+  EXPECT_EQ(f->at("fix")["resimulated"]["backfill_plans_beyond_window"], 0);
   // Where bf_window is written, the finding points at it.
   auto w = run("lint " + kFires + " --format json");
   const auto wj = parse(w.out);
@@ -260,6 +270,25 @@ TEST(LintCli, AnUnlimitedPartitionWithoutDefaultTimeIsTheFixWhereTheWindowDidNot
   EXPECT_TRUE(has_text(e["fix_not_suggested"], "\"raise bf_window to 4320"));
   EXPECT_GE(e["fix_resimulated"]["unplanned_job_waits"]["mean"].get<double>(),
             e["metrics"]["unplanned_job_waits"]["mean"].get<double>());
+}
+
+// SchedMD's example: one UNLIMITED partition without DefaultTime. A week's MaxTime and window
+// change nothing on the load, whose jobs all state --time; the warning stands for the jobs
+// that do not, its fix is a DefaultTime, and the measured part is kept as not suggested.
+TEST(LintCli, AnUnlimitedPartitionsWindowThatChangesNothingLeavesTheDefaultTimeFix) {
+  const std::string conf = std::string(SA_SHARED_DIR) + "/corpora/slurm/SchedMD__slurm__etc_slurm.conf.example";
+  if (!std::ifstream(conf)) GTEST_SKIP() << "no corpora beside the project";
+  const auto j = parse(run("lint " + conf + " --format json").out);
+  const nlohmann::json* bf = finding_of(j, "BF001");
+  ASSERT_NE(bf, nullptr);
+  EXPECT_EQ((*bf)["severity"], "warning");
+  EXPECT_TRUE(has_text((*bf)["message"],
+                       "with bf_window=10080 (the load's longest limit or run there) changed no "
+                       "outcome by more than 1 %, and its jobs all state --time"));
+  EXPECT_EQ((*bf)["fix"]["description"], "set a DefaultTime (about what a typical job runs) on debug");
+  const auto& e = (*bf)["evidence"];
+  EXPECT_EQ(e["fix_effect"], "none");
+  EXPECT_EQ(e["fix_resimulated"]["unplanned_job_waits"], e["metrics"]["unplanned_job_waits"]);
 }
 
 // CONF102 counts the CPUs a default-memory job can use in whole cores where CR_Core gives a

@@ -146,6 +146,108 @@ nlohmann::json run_metrics(const Simulation& sim, const engine::WaitStats& unpla
 
 std::string limit_text(std::int64_t cap) { return cap < 0 ? "UNLIMITED" : slurm_duration(cap); }
 
+// The run's evidence: the scenario, the unplanned jobs' and every job's waits, and the
+// unplanned jobs that waited longest.
+void attach_run(Finding& f, const Simulation& sim, const Unplanned& before) {
+  nlohmann::json static_part = f.evidence;
+  f.evidence = simulated_evidence(sim);
+  f.evidence["partitions_beyond_window"] = static_part["partitions_beyond_window"];
+  f.evidence["metrics"] = run_metrics(sim, before.waits);
+  // Only jobs that waited are evidence of the window (a job that started at once is not).
+  for (const engine::SimJob* j : before.worst) {
+    if (wait_of(sim, *j) >= 60) f.evidence["examples"].push_back(job_json(sim, *j));
+  }
+}
+
+// The longest limit or run time the load's jobs had in these partitions, in whole days: a
+// MaxTime there and a window that long refuse, cut and leave unplanned none of them.
+std::int64_t load_cover(const Simulation& sim, const std::vector<Short>& shorts, std::size_t partitions) {
+  std::vector<char> in(partitions, 0);
+  for (const Short& s : shorts) in[s.part] = 1;
+  std::int64_t cover = 0;
+  for (const engine::SimJob& j : sim.result.jobs) {
+    const engine::SimRecord* rec = j.run_or_first_rec_if_any();
+    if (!rec || rec->part >= in.size() || !in[rec->part]) continue;
+    cover = std::max({cover, rec->time_limit, j.req.run_time});
+  }
+  return (cover + 86399) / 86400 * 86400;
+}
+
+// Every partition behind the finding is UNLIMITED, so there is no finite limit to raise the
+// window to. What a run can measure is the window part of the fix: MaxTime on those
+// partitions and bf_window as long, at the load's own longest limit or run there. The
+// default load's jobs all state --time in a partition without a DefaultTime, so what a job
+// that states none does there (it runs unlimited, and no window plans around it) stays the
+// finding's unmeasured part: it keeps the warning, with DefaultTime and MaxTime as the fix.
+struct UnlimitedCase {
+  const std::vector<Short>& shorts;
+  const std::vector<char>& best_effort;
+  const std::vector<std::string>& no_default;
+};
+
+void measure_unlimited(const LintContext& ctx, Finding& f, const UnlimitedCase& u) {
+  const Simulation* sim = ctx.simulation();
+  if (!sim) return;
+  const Unplanned before = unplanned_jobs(*sim, u.best_effort);
+  attach_run(f, *sim, before);
+  const std::int64_t cover = load_cover(*sim, u.shorts, ctx.config().partitions.size());
+  if (cover <= ctx.config().scheduler.bf_window) return;  // the window covers what the load asks
+  std::vector<ConfigEdit> edits;
+  std::vector<std::string> names;
+  for (const Short& s : u.shorts) {
+    names.push_back(ctx.config().partitions[s.part].name);
+    edits.push_back(ConfigEdit::partition_key(names.back(), "MaxTime", slurm_duration(cover)));
+  }
+  edits.push_back(ConfigEdit::scheduler_parameter("bf_window", std::to_string(cover / 60)));
+  const std::string label = fmt::format("MaxTime={} bf_window={}", slurm_duration(cover), cover / 60);
+  const Simulation& after = ctx.resimulate(label, edits);
+  const engine::WaitStats later = waits_of(after, before.ids);
+  f.fix->resimulated = run_metrics(after, later);
+  f.fix->resimulated["scenario"] = scenario_json(after.scenario);
+  const std::string change = fmt::format("MaxTime={} on {} with bf_window={} (the load's longest limit or run there)",
+                                         slurm_duration(cover), join(names, ", "), cover / 60);
+  if (before.waits.jobs > 0 && later.mean < 0.99 * before.waits.mean) {
+    f.message += fmt::format(
+        "; on the simulated load {} shortened the waits of the {} jobs the window left without a reservation "
+        "(mean {} before, {} after)",
+        change, before.waits.jobs, slurm_duration(static_cast<std::int64_t>(before.waits.mean)),
+        slurm_duration(static_cast<std::int64_t>(later.mean)));
+    return;
+  }
+  const FixEffect effect = fix_effect(f);
+  const std::string what = before.waits.jobs == 0       ? "no job was planned beyond the window"
+                           : effect == FixEffect::kNone ? change + " changed no outcome by more than 1 %"
+                                                        : change +
+                                                              " did not shorten the waits of the jobs the window "
+                                                              "left without a reservation";
+  // Not borne out: the measured part is kept as a fix not suggested (judge_fix does the same
+  // for a fix that changed nothing or made things worse, here also for one that only traded).
+  auto not_suggested = [&] {
+    f.evidence["fix_effect"] = fix_effect_name(effect);
+    f.evidence["fix_not_suggested"] = fmt::format(
+        "re-simulated on the same load, \"{}\" did not shorten the waits of the jobs the window left without a "
+        "reservation, so it is not suggested",
+        label);
+    f.evidence["fix_resimulated"] = f.fix->resimulated;
+    f.fix.reset();
+  };
+  if (!u.no_default.empty()) {
+    f.message += fmt::format(
+        "; on the simulated load {}, and its jobs all state --time: the warning is for jobs that do not, which run "
+        "unlimited in {} and which no window plans around",
+        what, join(u.no_default, ", "));
+    not_suggested();
+    f.fix = Fix{fmt::format("set a DefaultTime (about what a typical job runs) on {}", join(u.no_default, ", ")),
+                "DefaultTime",
+                "",
+                {}};
+    return;
+  }
+  if (effect == FixEffect::kMixed || effect == FixEffect::kWorse) not_suggested();
+  f.severity = Severity::kInfo;
+  f.message += fmt::format("; on the simulated load {}, so here it is a note", what);
+}
+
 void check(const LintContext& ctx, FindingSink& sink) {
   const Config& c = ctx.config();
   if (c.scheduler.type != "sched/backfill") return;
@@ -261,6 +363,8 @@ void check(const LintContext& ctx, FindingSink& sink) {
                 "MaxTime",
                 "",
                 {}};
+    // (With QOS unseen the premise is unknown: no run settles it.)
+    if (!qos_unseen) measure_unlimited(ctx, f, UnlimitedCase{shorts, best_effort, no_default});
     return;
   }
   const std::int64_t minutes = (longest + 59) / 60;
@@ -276,14 +380,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
   const Simulation* sim = ctx.simulation();
   if (!sim) return;
   const Unplanned before = unplanned_jobs(*sim, best_effort);
-  nlohmann::json static_part = f.evidence;
-  f.evidence = simulated_evidence(*sim);
-  f.evidence["partitions_beyond_window"] = static_part["partitions_beyond_window"];
-  f.evidence["metrics"] = run_metrics(*sim, before.waits);
-  // Only jobs that waited are evidence of the window (a job that started at once is not).
-  for (const engine::SimJob* j : before.worst) {
-    if (wait_of(*sim, *j) >= 60) f.evidence["examples"].push_back(job_json(*sim, *j));
-  }
+  attach_run(f, *sim, before);
   const Simulation& after = ctx.resimulate(label, raise);
   const engine::WaitStats later = waits_of(after, before.ids);
   f.fix->resimulated = run_metrics(after, later);
