@@ -196,6 +196,28 @@ TEST(DefaultLoad, HonoursQosListsDefaultTimeAndMinNodes) {
   EXPECT_GT(no_time, 0u) << "some jobs should give no --time and get the DefaultTime";
 }
 
+// Under MaxTime=UNLIMITED with no DefaultTime a quarter of the jobs give no --time and so run
+// with no limit (the engine gives them the partition's UNLIMITED); a finite MaxTime, a
+// DefaultTime or require_timelimit leaves every job with a stated or default limit.
+TEST(DefaultLoad, JobsWithoutTimeRunUnlimitedWhereNothingGivesThemALimit) {
+  auto unlimited_share = [](const std::string& conf) {
+    SimSite s(std::string(kNodes) + conf);
+    const engine::DefaultLoad d = one_day(s);
+    std::size_t none = 0;
+    for (const engine::JobRequest& j : d.workload.jobs) none += j.time_limit == engine::kNoTime;
+    const engine::SimResult r = s.run(d.workload.jobs);
+    std::size_t unlimited = 0;
+    for (const engine::SimJob& j : r.jobs) unlimited += !j.recs.empty() && j.recs.front().time_limit < 0;
+    EXPECT_EQ(unlimited, none) << conf;
+    return static_cast<double>(none) / static_cast<double>(d.workload.jobs.size());
+  };
+  const double open = unlimited_share("PartitionName=p Nodes=n[1-8] Default=YES MaxTime=UNLIMITED\n");
+  EXPECT_GT(open, 0.15);
+  EXPECT_LT(open, 0.35);
+  EXPECT_EQ(unlimited_share("PartitionName=p Nodes=n[1-8] Default=YES MaxTime=2-00:00:00\n"), 0.0);
+  EXPECT_EQ(unlimited_share("JobSubmitPlugins=require_timelimit\nPartitionName=p Nodes=n[1-8] Default=YES\n"), 0.0);
+}
+
 TEST(DefaultLoad, PartitionsOfWholeNodesGetWholeNodeJobs) {
   // OverSubscribe=EXCLUSIVE (and select/linear) gives every job whole nodes: its users ask for
   // whole nodes, so the load's CPUs are what the jobs hold. The shared partition keeps its

@@ -84,6 +84,10 @@ JobRequest make_job(const Site& site, const PartLoad& pl, Rng& rng) {
   std::int64_t cap = limit_cap(site, pl, who, j.qos);
   const bool no_time = pl.default_time != kNoTime && pl.default_time <= cap && rng.uniform() < 0.25;
   if (no_time) cap = pl.default_time;
+  // Under UNLIMITED with no DefaultTime a job without --time has no limit at all (a QOS or
+  // association MaxWall, where one applies, gives it one: Simulator::record_time_limit). Its
+  // run is drawn as any other's, but never "close to its limit": it has none.
+  const bool unlimited = pl.unlimited_without_default && rng.uniform() < 0.25;
   const double capd = static_cast<double>(cap);
   const double longest = std::min(capd, static_cast<double>(pl.max_run));
   const bool near_limit = rng.uniform() < 0.05;
@@ -95,6 +99,10 @@ JobRequest make_job(const Site& site, const PartLoad& pl, Rng& rng) {
   if (near_limit) j.time_limit = cap;
   j.run_time = std::min<std::int64_t>(static_cast<std::int64_t>(run), j.time_limit);
   if (no_time) j.time_limit = kNoTime;  // slurmctld gives it the DefaultTime
+  if (unlimited) {
+    j.run_time = static_cast<std::int64_t>(near_limit ? std::clamp(rng.sample(dist), 30.0, longest) : run);
+    j.time_limit = kNoTime;
+  }
   return j;
 }
 

@@ -204,6 +204,9 @@ std::string idle_reason(const Config& c, const Partition& p) {
 
 Plan plan_partitions(const Site& site, std::int64_t duration) {
   const Config& c = *site.config;
+  // job_submit/require_timelimit refuses a job without --time: no such job is offered there.
+  const Setting* submit = c.setting("JobSubmitPlugins");
+  const bool time_required = submit && ifind(submit->value, "require_timelimit") != std::string::npos;
   Plan plan;
   for (const Partition& p : c.partitions) {
     if (std::string why = idle_reason(c, p); !why.empty()) {
@@ -229,6 +232,7 @@ Plan plan_partitions(const Site& site, std::int64_t duration) {
     pl.max_time = p.max_time > 0 ? p.max_time : 7 * 86400;
     pl.max_run = std::max<std::int64_t>(3600, duration / 2);
     if (p.default_time_set && p.default_time > 0) pl.default_time = p.default_time;
+    pl.unlimited_without_default = p.max_time < 0 && pl.default_time == kNoTime && !time_required;
     const std::uint64_t max_per_cpu = p.max_mem_per_cpu ? p.max_mem_per_cpu : c.select.max_mem_per_cpu;
     const std::uint64_t max_per_node = p.max_mem_per_node ? p.max_mem_per_node : c.select.max_mem_per_node;
     const std::uint64_t def_per_cpu = p.def_mem_per_cpu ? p.def_mem_per_cpu : c.select.def_mem_per_cpu;

@@ -36,7 +36,10 @@ struct PartLoad {
   std::vector<Shape> shapes;
   std::int64_t max_time = 0;  // finite cap for run times
   std::vector<Submitter> users;
-  std::int64_t default_time = kNoTime;              // a finite DefaultTime: some jobs give no --time
+  std::int64_t default_time = kNoTime;  // a finite DefaultTime: some jobs give no --time
+  // MaxTime=UNLIMITED and no DefaultTime (nor require_timelimit): some jobs give no --time
+  // and run with no limit at all, as slurmctld gives them the partition's MaxTime.
+  bool unlimited_without_default = false;
   std::uint64_t mem_per_cpu = 0, mem_per_node = 0;  // explicit requests under MaxMemPer*
   std::int64_t max_run = 0;                         // longest run time: half the arrival span
 };

@@ -174,11 +174,12 @@ std::int64_t load_cover(const Simulation& sim, const std::vector<Short>& shorts,
 }
 
 // Every partition behind the finding is UNLIMITED, so there is no finite limit to raise the
-// window to. What a run can measure is the window part of the fix: MaxTime on those
-// partitions and bf_window as long, at the load's own longest limit or run there. The
-// default load's jobs all state --time in a partition without a DefaultTime, so what a job
-// that states none does there (it runs unlimited, and no window plans around it) stays the
-// finding's unmeasured part: it keeps the warning, with DefaultTime and MaxTime as the fix.
+// window to. The run measures the fix that gives every job a limit a window covers: MaxTime
+// on those partitions and bf_window as long, at the load's own longest limit or run there.
+// It gives the jobs that state no --time (a quarter of the default load's where there is no
+// DefaultTime; as recorded in a recorded load) that MaxTime in place of no limit at all.
+// Where that does not shorten the unplanned jobs' waits it is a note, as for finite limits;
+// a partition without DefaultTime keeps a DefaultTime as the fix.
 struct UnlimitedCase {
   const std::vector<Short>& shorts;
   const std::vector<char>& best_effort;
@@ -231,21 +232,17 @@ void measure_unlimited(const LintContext& ctx, Finding& f, const UnlimitedCase& 
     f.evidence["fix_resimulated"] = f.fix->resimulated;
     f.fix.reset();
   };
-  if (!u.no_default.empty()) {
-    f.message += fmt::format(
-        "; on the simulated load {}, and its jobs all state --time: the warning is for jobs that do not, which run "
-        "unlimited in {} and which no window plans around",
-        what, join(u.no_default, ", "));
-    not_suggested();
-    f.fix = Fix{fmt::format("set a DefaultTime (about what a typical job runs) on {}", join(u.no_default, ", ")),
-                "DefaultTime",
-                "",
-                {}};
-    return;
-  }
-  if (effect == FixEffect::kMixed || effect == FixEffect::kWorse) not_suggested();
   f.severity = Severity::kInfo;
   f.message += fmt::format("; on the simulated load {}, so here it is a note", what);
+  if (u.no_default.empty()) {
+    if (effect == FixEffect::kMixed || effect == FixEffect::kWorse) not_suggested();
+    return;
+  }
+  not_suggested();
+  f.fix = Fix{fmt::format("set a DefaultTime (about what a typical job runs) on {}", join(u.no_default, ", ")),
+              "DefaultTime",
+              "",
+              {}};
 }
 
 void check(const LintContext& ctx, FindingSink& sink) {
