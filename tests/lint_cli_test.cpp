@@ -300,6 +300,20 @@ TEST(LintCli, AnUnlimitedPartitionsWindowThatChangesNothingIsANoteWithADefaultTi
   EXPECT_EQ(e["fix_resimulated"]["unplanned_job_waits"], e["metrics"]["unplanned_job_waits"]);
 }
 
+// CliMA's 14-day window already covers the default load's week-long limits: only MaxTime is
+// measured (require_timelimit leaves no job without a limit), it changes nothing, a note.
+// (One day of load: CliMA's three take a minute or more.)
+TEST(LintCli, AWindowAlreadyCoveringTheLoadIsNotRaisedInTheMeasurement) {
+  const std::string conf = std::string(SA_SHARED_DIR) + "/corpora/slurm/CliMA__ClimateMachine.jl__slurm.conf";
+  if (!std::ifstream(conf)) GTEST_SKIP() << "no corpora beside the project";
+  const auto j = parse(run("lint " + conf + " --days 1 --format json").out);
+  const nlohmann::json* bf = finding_of(j, "BF001");
+  ASSERT_NE(bf, nullptr);
+  EXPECT_EQ((*bf)["severity"], "info");
+  EXPECT_TRUE(has_text((*bf)["message"], "clima4, ipac (the load's longest limit or run there) changed no outcome"));
+  EXPECT_EQ((*bf)["evidence"]["fix_resimulated"]["scenario"]["variant"], "MaxTime=7-00:00:00");
+}
+
 // CONF102 counts the CPUs a default-memory job can use in whole cores where CR_Core gives a
 // core's two threads at a time (each charged the default): 29995 MB at 4096 MB a CPU is 7
 // CPUs' worth, 3 cores, 6 CPUs; where CPUs count cores (one thread each) it is 7.

@@ -50,7 +50,8 @@ std::int64_t limit_cap(const Site& site, const PartLoad& pl, const Submitter& wh
 
 // Run time: log-normal around an eighth of the cap (at most an hour), with one job in
 // twenty running close to its limit, the jobs a short bf_window cannot plan for. Where the
-// partition has a DefaultTime, a quarter of the jobs give no --time and run under it. Runs
+// partition has a DefaultTime, a quarter of the jobs give no --time and run under it; where
+// it has neither a DefaultTime nor a MaxTime, a quarter give none and run unlimited. Runs
 // stop at half the arrival span whatever their limit (backfill still plans with the limit):
 // a week-long job in a three-day run only holds its nodes, and on a small cluster a few of
 // them would leave the rest of the load pending at the end instead of exercising the policy.

@@ -192,21 +192,24 @@ void measure_unlimited(const LintContext& ctx, Finding& f, const UnlimitedCase& 
   const Unplanned before = unplanned_jobs(*sim, u.best_effort);
   attach_run(f, *sim, before);
   const std::int64_t cover = load_cover(*sim, u.shorts, ctx.config().partitions.size());
-  if (cover <= ctx.config().scheduler.bf_window) return;  // the window covers what the load asks
+  if (cover <= 0) return;  // the load ran no job there
   std::vector<ConfigEdit> edits;
   std::vector<std::string> names;
   for (const Short& s : u.shorts) {
     names.push_back(ctx.config().partitions[s.part].name);
     edits.push_back(ConfigEdit::partition_key(names.back(), "MaxTime", slurm_duration(cover)));
   }
-  edits.push_back(ConfigEdit::scheduler_parameter("bf_window", std::to_string(cover / 60)));
-  const std::string label = fmt::format("MaxTime={} bf_window={}", slurm_duration(cover), cover / 60);
+  // A window already as long needs no raise (the jobs without a limit are what it missed).
+  const bool raise = cover > ctx.config().scheduler.bf_window;
+  if (raise) edits.push_back(ConfigEdit::scheduler_parameter("bf_window", std::to_string(cover / 60)));
+  const std::string window = raise ? fmt::format("bf_window={}", cover / 60) : std::string();
+  const std::string label = fmt::format("MaxTime={}{}{}", slurm_duration(cover), raise ? " " : "", window);
   const Simulation& after = ctx.resimulate(label, edits);
   const engine::WaitStats later = waits_of(after, before.ids);
   f.fix->resimulated = run_metrics(after, later);
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
-  const std::string change = fmt::format("MaxTime={} on {} with bf_window={} (the load's longest limit or run there)",
-                                         slurm_duration(cover), join(names, ", "), cover / 60);
+  const std::string change = fmt::format("MaxTime={} on {}{}{} (the load's longest limit or run there)",
+                                         slurm_duration(cover), join(names, ", "), raise ? " with " : "", window);
   if (before.waits.jobs > 0 && later.mean < 0.99 * before.waits.mean) {
     f.message += fmt::format(
         "; on the simulated load {} shortened the waits of the {} jobs the window left without a reservation "
