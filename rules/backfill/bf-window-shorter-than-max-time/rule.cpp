@@ -5,6 +5,7 @@
 // the partition admits; the association's), not MaxTime alone. One window is one cause: a
 // single finding at the first partition it falls short for, the others related.
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 #include <fmt/format.h>
@@ -214,8 +215,8 @@ void measure_unlimited(const LintContext& ctx, Finding& f, const UnlimitedCase& 
     f.message += fmt::format(
         "; on the simulated load {} shortened the waits of the {} jobs the window left without a reservation "
         "(mean {} before, {} after)",
-        change, before.waits.jobs, slurm_duration(static_cast<std::int64_t>(before.waits.mean)),
-        slurm_duration(static_cast<std::int64_t>(later.mean)));
+        change, before.waits.jobs, slurm_duration(std::llround(before.waits.mean)),
+        slurm_duration(std::llround(later.mean)));
     return;
   }
   const FixEffect effect = fix_effect(f);
