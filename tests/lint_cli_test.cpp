@@ -127,9 +127,8 @@ TEST(LintCli, JsonFindingsCarryCheckFamilyEvidenceAndFix) {
   EXPECT_LE(f["evidence"]["examples"].size(), 5u);
   // The fix was re-simulated: on this load a 5-day window gives those 13 jobs reservations,
   // so they wait less (mean 120779 -> 117873 s), while more jobs are left pending at the end
-  // (7 -> 13) and utilisation drops (the reservations hold nodes idle; forever's jobs without
-  // --time, which run unlimited, no window covers): kept, marked mixed, and the finding stays
-  // a warning because the jobs it is about gain.
+  // (7 -> 13) and utilisation drops (the reservations hold nodes idle): kept, marked mixed,
+  // and the finding stays a warning because the jobs it is about gain.
   ASSERT_TRUE(f.contains("fix"));
   const auto& after = f["fix"]["resimulated"];
   EXPECT_EQ(f["fix"]["value"], "bf_window=7200");
