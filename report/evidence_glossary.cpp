@@ -116,6 +116,7 @@ const std::map<std::string_view, std::string_view>& glossary() {
       {"pending_at_end", "jobs still pending when the simulation ended"},
       {"pending_jobs", "jobs pending"},
       {"pending_pairs", "pairs of pending jobs, one in each partition, seen in the sprio snapshots"},
+      {"pending_reasons", "jobs still pending at the end per the Reason they showed then"},
       {"priority", "the job's priority"},
       {"priority_max_age_seconds", "PriorityMaxAge in seconds"},
       {"qos", "the job's QOS"},
@@ -238,8 +239,8 @@ void collect_evidence_keys(const nlohmann::json& v, std::set<std::string>& keys)
   if (v.is_object()) {
     for (auto it = v.begin(); it != v.end(); ++it) {
       keys.insert(it.key());
-      // Slurm's refusal messages are data under refused_reasons, not keys to explain.
-      if (it.key() != "refused_reasons") collect_evidence_keys(it.value(), keys);
+      // Slurm's refusal messages and Reasons are data under these, not keys to explain.
+      if (it.key() != "refused_reasons" && it.key() != "pending_reasons") collect_evidence_keys(it.value(), keys);
     }
   } else if (v.is_array()) {
     for (const auto& x : v) collect_evidence_keys(x, keys);

@@ -102,6 +102,30 @@ double busy_share(const Simulation& sim, const Config& c, const Partition& p) {
   return held / (cpus * span);
 }
 
+// The Reasons the jobs still pending at the end of the run show in partition `p`: what held
+// them, for `explain JOBID` to follow.
+std::map<std::string, std::size_t> pending_reasons(const Simulation& sim, const Config& c, const Partition& p) {
+  std::map<std::string, std::size_t> count;
+  for (const engine::SimJob& j : sim.result.jobs) {
+    if (j.state != engine::JobState::kPending || j.start != engine::kNoTime || j.recs.empty() || j.never_runs())
+      continue;
+    if (&c.partitions[j.recs.front().part] != &p) continue;
+    const std::string& reason = sim.result.reason_name(j.reason);
+    ++count[reason.empty() ? "None" : reason];
+  }
+  return count;
+}
+
+// Most frequent first: "Priority 7, Resources 1".
+std::string counts_text(const std::map<std::string, std::size_t>& count) {
+  std::vector<std::pair<std::size_t, std::string>> by_count;
+  for (const auto& [reason, n] : count) by_count.push_back({n, reason});
+  std::stable_sort(by_count.begin(), by_count.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<std::string> out;
+  for (const auto& [n, reason] : by_count) out.push_back(fmt::format("{} {}", reason, n));
+  return join(out, ", ");
+}
+
 void check(const LintContext& ctx, FindingSink& sink) {
   const Config& c = ctx.config();
   if (!ctx.can_simulate()) {
@@ -159,7 +183,8 @@ void check(const LintContext& ctx, FindingSink& sink) {
   }
   std::vector<std::string> parts;
   std::map<std::string, double> busy_of;  // thin partitions with a queue: their nodes' busy share
-  bool all_full = !thin.empty();          // every partition left with a queue had its nodes near full
+  std::map<std::string, std::map<std::string, std::size_t>> held_by;  // and their pending jobs' Reasons
+  bool all_full = !thin.empty();  // every partition left with a queue had its nodes near full
   for (const engine::PartitionCoverage* p : thin) {
     std::string text = partition_text(*p);
     const Partition* part = c.find_partition(p->name);
@@ -167,7 +192,10 @@ void check(const LintContext& ctx, FindingSink& sink) {
       const double busy = busy_share(*sim, c, *part);
       busy_of[p->name] = busy;
       all_full = all_full && busy >= kFull;
-      text.insert(text.size() - 1, fmt::format("; its nodes were {:.0f}% busy", 100 * busy));
+      held_by[p->name] = pending_reasons(*sim, c, *part);
+      const std::string reasons = counts_text(held_by[p->name]);
+      text.insert(text.size() - 1, fmt::format("; its nodes were {:.0f}% busy{}{}", 100 * busy,
+                                               reasons.empty() ? "" : "; pending with Reason ", reasons));
     } else {
       all_full = false;
     }
@@ -221,6 +249,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
                     {"refused_reasons", p->refused_reasons}});
     if (auto b = busy_of.find(p->name); b != busy_of.end())
       rows.back()["nodes_busy_share"] = std::round(b->second * 1e4) / 1e4;
+    if (auto h = held_by.find(p->name); h != held_by.end()) rows.back()["pending_reasons"] = h->second;
   }
   f.evidence["thin_partitions"] = rows;
   f.evidence["refused_jobs"] = refused_examples(*sim);
