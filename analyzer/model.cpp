@@ -44,6 +44,11 @@ bool Config::partition_select_allowed() const {
          (select.resource == SelectSettings::Resource::kCore || select.resource == SelectSettings::Resource::kSocket);
 }
 
+bool Config::time_limit_required() const {
+  const Setting* submit = setting("JobSubmitPlugins");
+  return submit && ifind(submit->value, "require_timelimit") != std::string::npos;
+}
+
 bool Config::memory_counted(const Partition& p) const {
   if (p.select_own && partition_select_allowed()) return p.select_memory;
   return select.memory && select.type != "select/linear";

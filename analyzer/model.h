@@ -296,6 +296,9 @@ struct Config {
   /// Partitions may set their own SelectTypeParameters (cons_common _setup_cr_type: only
   /// under the cluster's CR_Core or CR_Socket, never with select/linear).
   bool partition_select_allowed() const;
+  /// JobSubmitPlugins loads job_submit/require_timelimit, which refuses a job without --time
+  /// and --time=UNLIMITED: every job states a finite limit.
+  bool time_limit_required() const;
   /// Memory is a consumable resource for `p`'s jobs: its own SelectTypeParameters where they
   /// apply, else the cluster's (select/linear allocates whole nodes and counts none).
   bool memory_counted(const Partition& p) const;

@@ -205,8 +205,7 @@ std::string idle_reason(const Config& c, const Partition& p) {
 Plan plan_partitions(const Site& site, std::int64_t duration) {
   const Config& c = *site.config;
   // job_submit/require_timelimit refuses a job without --time: no such job is offered there.
-  const Setting* submit = c.setting("JobSubmitPlugins");
-  const bool time_required = submit && ifind(submit->value, "require_timelimit") != std::string::npos;
+  const bool time_required = c.time_limit_required();
   Plan plan;
   for (const Partition& p : c.partitions) {
     if (std::string why = idle_reason(c, p); !why.empty()) {

@@ -87,9 +87,14 @@ void judge_fix(Finding& f) {
   if (e == FixEffect::kUnknown) return;
   f.evidence["fix_effect"] = fix_effect_name(e);
   if (e != FixEffect::kNone && e != FixEffect::kWorse) return;
+  withdraw_fix(f, f.fix->description,
+               e == FixEffect::kNone ? "changed none of these outcomes" : "made these outcomes worse");
+}
+
+void withdraw_fix(Finding& f, const std::string& tried, const std::string& outcome) {
+  // (Formatted before the reset: `tried` may be the fix's own description.)
   f.evidence["fix_not_suggested"] =
-      fmt::format("re-simulated on the same load, \"{}\" {}, so it is not suggested", f.fix->description,
-                  e == FixEffect::kNone ? "changed none of these outcomes" : "made these outcomes worse");
+      fmt::format("re-simulated on the same load, \"{}\" {}, so it is not suggested", tried, outcome);
   f.evidence["fix_resimulated"] = f.fix->resimulated;
   f.fix.reset();
 }

@@ -18,4 +18,9 @@ FixEffect fix_effect(const Finding& finding);
 /// whose effect is none or worse, keeping its description under "fix_not_suggested".
 void judge_fix(Finding& finding);
 
+/// Drops the finding's fix, keeping its re-simulation as evidence ("fix_resimulated") and
+/// why under "fix_not_suggested": re-simulated on the same load, "<tried>" <outcome>, so it
+/// is not suggested.
+void withdraw_fix(Finding& finding, const std::string& tried, const std::string& outcome);
+
 }  // namespace sa::rules

@@ -147,6 +147,20 @@ nlohmann::json run_metrics(const Simulation& sim, const engine::WaitStats& unpla
 
 std::string limit_text(std::int64_t cap) { return cap < 0 ? "UNLIMITED" : slurm_duration(cap); }
 
+constexpr const char* kNotShortened = "did not shorten the waits of the jobs the window left without a reservation";
+
+// The re-simulation shortened the unplanned jobs' mean wait by more than 1 %.
+bool shortened(const Unplanned& before, const engine::WaitStats& later) {
+  return before.waits.jobs > 0 && later.mean < 0.99 * before.waits.mean;
+}
+
+// What the re-simulation of `change` did, for the message of a finding it did not bear out.
+std::string measured(const Unplanned& before, FixEffect effect, const std::string& change) {
+  if (before.waits.jobs == 0) return "no job was planned beyond the window";
+  return change +
+         (effect == FixEffect::kNone ? " changed no outcome by more than 1 %" : std::string(" ") + kNotShortened);
+}
+
 // The run's evidence: the scenario, the unplanned jobs' and every job's waits, and the
 // unplanned jobs that waited longest.
 void attach_run(Finding& f, const Simulation& sim, const Unplanned& before) {
@@ -211,7 +225,7 @@ void measure_unlimited(const LintContext& ctx, Finding& f, const UnlimitedCase& 
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
   const std::string change = fmt::format("MaxTime={} on {}{}{} (the load's longest limit or run there)",
                                          slurm_duration(cover), join(names, ", "), raise ? " with " : "", window);
-  if (before.waits.jobs > 0 && later.mean < 0.99 * before.waits.mean) {
+  if (shortened(before, later)) {
     f.message += fmt::format(
         "; on the simulated load {} shortened the waits of the {} jobs the window left without a reservation "
         "(mean {} before, {} after)",
@@ -220,21 +234,12 @@ void measure_unlimited(const LintContext& ctx, Finding& f, const UnlimitedCase& 
     return;
   }
   const FixEffect effect = fix_effect(f);
-  const std::string what = before.waits.jobs == 0       ? "no job was planned beyond the window"
-                           : effect == FixEffect::kNone ? change + " changed no outcome by more than 1 %"
-                                                        : change +
-                                                              " did not shorten the waits of the jobs the window "
-                                                              "left without a reservation";
+  const std::string what = measured(before, effect, change);
   // Not borne out: the measured part is kept as a fix not suggested (judge_fix does the same
   // for a fix that changed nothing or made things worse, here also for one that only traded).
   auto not_suggested = [&] {
     f.evidence["fix_effect"] = fix_effect_name(effect);
-    f.evidence["fix_not_suggested"] = fmt::format(
-        "re-simulated on the same load, \"{}\" did not shorten the waits of the jobs the window left without a "
-        "reservation, so it is not suggested",
-        label);
-    f.evidence["fix_resimulated"] = f.fix->resimulated;
-    f.fix.reset();
+    withdraw_fix(f, label, kNotShortened);
   };
   f.severity = Severity::kInfo;
   f.message += fmt::format("; on the simulated load {}, so here it is a note", what);
@@ -309,8 +314,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
   // one a DefaultTime alone mends.
   // job_submit/require_timelimit refuses a job without --time, and --time=UNLIMITED: there
   // every job states a finite limit and no DefaultTime is needed.
-  const Setting* submit = c.setting("JobSubmitPlugins");
-  const bool time_required = submit && ifind(submit->value, "require_timelimit") != std::string::npos;
+  const bool time_required = c.time_limit_required();
   std::vector<std::string> no_default;
   for (const Short& s : shorts) {
     const Partition& p = c.partitions[s.part];
@@ -390,14 +394,9 @@ void check(const LintContext& ctx, FindingSink& sink) {
   // window covering the limits does not shorten their waits on the site's own load, it is a
   // design note (many sites keep the window short on purpose: each minute of it costs
   // backfill time); the fix and its trade-offs stay visible.
-  if (before.waits.jobs > 0 && later.mean < 0.99 * before.waits.mean) return;
-  const std::string what = before.waits.jobs == 0 ? "no job was planned beyond the window"
-                           : fix_effect(f) == FixEffect::kNone
-                               ? fmt::format("a {}-minute window changed no outcome by more than 1 %", minutes)
-                               : fmt::format(
-                                     "a {}-minute window did not shorten the waits of "
-                                     "the jobs the window left without a reservation",
-                                     minutes);
+  if (shortened(before, later)) return;
+  const FixEffect effect = fix_effect(f);
+  const std::string what = measured(before, effect, fmt::format("a {}-minute window", minutes));
   // An UNLIMITED partition among them is not covered by the window re-simulated: its own
   // case (no window can plan for it) stands, and the message says which part was measured.
   // Where those UNLIMITED partitions give a job without --time their DefaultTime (or every
@@ -410,11 +409,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
     f.message += fmt::format(
         "; on the simulated load {} (covering the finite limits only: no window covers {} until {} a MaxTime)", what,
         join(unlimited_parts, ", "), unlimited_parts.size() == 1 ? "it has" : "they have");
-    f.evidence["fix_not_suggested"] = fmt::format(
-        "re-simulated on the same load, \"{}\" did not shorten the waits of the jobs the window left without a "
-        "reservation, so it is not suggested",
-        f.fix->description);
-    f.evidence["fix_resimulated"] = f.fix->resimulated;
+    withdraw_fix(f, f.fix->description, kNotShortened);
     f.fix = Fix{fmt::format("set a DefaultTime (about what a typical job runs) on {} and give {} a MaxTime (an "
                             "UNLIMITED limit cannot be planned for)",
                             join(no_default, ", "), no_default.size() == 1 ? "it" : "them"),
@@ -437,15 +432,11 @@ void check(const LintContext& ctx, FindingSink& sink) {
   }
   // A wider window that left those jobs' waits alone and only traded other outcomes (or made
   // them worse) is not this finding's fix: it is kept as re-simulated, not suggested.
-  const FixEffect effect = fix_effect(f);
   if (effect == FixEffect::kMixed || effect == FixEffect::kWorse) {
     f.evidence["fix_effect"] = fix_effect_name(effect);
-    f.evidence["fix_not_suggested"] = fmt::format(
-        "re-simulated on the same load, \"{}\" did not shorten the waits of the jobs the window left without a "
-        "reservation and {} other outcomes, so it is not suggested",
-        f.fix->description, effect == FixEffect::kMixed ? "only traded" : "worsened");
-    f.evidence["fix_resimulated"] = f.fix->resimulated;
-    f.fix.reset();
+    withdraw_fix(f, f.fix->description,
+                 fmt::format("{} and {} other outcomes", kNotShortened,
+                             effect == FixEffect::kMixed ? "only traded" : "worsened"));
   }
 }
 

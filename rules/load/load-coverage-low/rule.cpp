@@ -25,12 +25,17 @@ namespace {
 
 constexpr double kFull = 0.9;  // a partition's nodes this busy over the run are full
 
+// (count, reason), most frequent first, ties in the map's (name) order.
+std::vector<std::pair<std::size_t, std::string>> by_count(const std::map<std::string, std::size_t>& count) {
+  std::vector<std::pair<std::size_t, std::string>> out;
+  for (const auto& [reason, n] : count) out.push_back({n, reason});
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  return out;
+}
+
 std::string reasons_text(const engine::PartitionCoverage& p) {
-  std::vector<std::pair<std::size_t, std::string>> by_count;
-  for (const auto& [reason, n] : p.refused_reasons) by_count.push_back({n, reason});
-  std::stable_sort(by_count.begin(), by_count.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   std::string out;
-  for (const auto& [n, reason] : by_count)
+  for (const auto& [n, reason] : by_count(p.refused_reasons))
     out += fmt::format("{}{} refused \"{}\"", out.empty() ? "" : ", ", n, reason);
   if (p.pending_at_end) out += fmt::format("{}{} still pending at the end", out.empty() ? "" : ", ", p.pending_at_end);
   return out;
@@ -118,11 +123,8 @@ std::map<std::string, std::size_t> pending_reasons(const Simulation& sim, const 
 
 // Most frequent first: "Priority 7, Resources 1".
 std::string counts_text(const std::map<std::string, std::size_t>& count) {
-  std::vector<std::pair<std::size_t, std::string>> by_count;
-  for (const auto& [reason, n] : count) by_count.push_back({n, reason});
-  std::stable_sort(by_count.begin(), by_count.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   std::vector<std::string> out;
-  for (const auto& [n, reason] : by_count) out.push_back(fmt::format("{} {}", reason, n));
+  for (const auto& [n, reason] : by_count(count)) out.push_back(fmt::format("{} {}", reason, n));
   return join(out, ", ");
 }
 
