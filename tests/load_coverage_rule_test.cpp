@@ -1,36 +1,85 @@
-// LOAD001 (rules/load/load-coverage-low) on a load that asks three times what the nodes run:
-// the jobs queue on full nodes, which is the load's volume, not a policy holding nodes back.
+// LOAD001 (rules/load/load-coverage-low) on loads that ask more than the nodes run, in CPUs or
+// in GPUs: the jobs queue on full nodes, which is the load's volume, not a policy holding
+// nodes back; and on memory that whole-node defaults fill, which is the config's defect.
 #include <gtest/gtest.h>
 
+#include <optional>
+
+#include "cli_util.h"
+#include "conf_text.h"
 #include "engine/site_loader.h"
 #include "rules/framework/lint.h"
 
 namespace {
 
-TEST(LoadCoverage, AQueueOnFullNodesIsTheLoadsVolumeAndANote) {
-  const std::string dir = std::string(SA_SOURCE_DIR) + "/rules/load/load-coverage-low/fires/";
+const std::string kFires = std::string(SA_SOURCE_DIR) + "/rules/load/load-coverage-low/fires/";
+
+// LOAD001's one finding on `conf` with the recorded load `workload`.
+std::optional<sa::rules::Finding> load001(const std::string& conf, const std::string& workload) {
   sa::engine::SitePaths paths;
-  paths.conf = dir + "queued_on_full_nodes.conf";
-  paths.workload = dir + "queued_on_full_nodes.sacct.psv";
+  paths.conf = conf;
+  paths.workload = workload;
   auto site = sa::engine::load_site(paths);
-  ASSERT_TRUE(site.ok()) << site.error();
+  EXPECT_TRUE(site.ok()) << site.error();
+  if (!site.ok()) return std::nullopt;
   sa::rules::LintOptions options;
   options.only = {"LOAD001"};
   const auto report = sa::rules::run_lint(**site, options);
-  ASSERT_EQ(report.findings.size(), 1u);
-  const sa::rules::Finding& f = report.findings[0];
-  EXPECT_EQ(f.severity, sa::Severity::kInfo);
+  EXPECT_EQ(report.findings.size(), 1u);
+  if (report.findings.size() != 1) return std::nullopt;
+  return report.findings[0];
+}
+
+TEST(LoadCoverage, AQueueOnFullNodesIsTheLoadsVolumeAndANote) {
+  const auto f = load001(kFires + "queued_on_full_nodes.conf", kFires + "queued_on_full_nodes.sacct.psv");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, sa::Severity::kInfo);
   // 12 four-CPU jobs an hour on 16 CPUs, cut at 25 hours: 97 of 313 ran, on nodes 99% busy;
   // the jobs left pending show the Reasons they waited with.
-  EXPECT_NE(f.message.find("only 97 of 313 simulated jobs started (31%): batch: 97 of 313 started (216 still pending "
-                           "at the end; its nodes were 99% busy; pending with Reason Priority 215, Resources 1); the "
-                           "jobs were admitted and queued on full nodes"),
+  EXPECT_NE(f->message.find("only 97 of 313 simulated jobs started (31%): batch: 97 of 313 started (216 still pending "
+                            "at the end; its nodes were 99% busy; pending with Reason Priority 215, Resources 1); the "
+                            "jobs were admitted and queued on full nodes"),
             std::string::npos)
-      << f.message;
-  const nlohmann::json& row = f.evidence["thin_partitions"][0];
+      << f->message;
+  const nlohmann::json& row = f->evidence["thin_partitions"][0];
   EXPECT_EQ(row["pending_reasons"], (nlohmann::json{{"Priority", 215}, {"Resources", 1}}));
-  ASSERT_TRUE(f.fix.has_value());
-  EXPECT_EQ(f.fix->description.rfind("nothing to change in the config for this", 0), 0u) << f.fix->description;
+  ASSERT_TRUE(f->fix.has_value());
+  EXPECT_EQ(f->fix->description.rfind("nothing to change in the config for this", 0), 0u) << f->fix->description;
+}
+
+// One GPU and 4 of 64 CPUs a job, about three jobs an hour on a node of two GPUs: the GPUs are
+// full while the CPUs look idle, and the message says which resource held the queue.
+TEST(LoadCoverage, FullGpusBesideIdleCpusAreTheLoadsVolume) {
+  const auto f = load001(kFires + "queued_on_full_gpus.conf", kFires + "queued_on_full_gpus.sacct.psv");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, sa::Severity::kInfo);
+  EXPECT_NE(f->message.find("gpu: 50 of 69 started (19 still pending at the end; its nodes' GPUs were 99% busy (their "
+                            "CPUs 12%); pending with Reason Priority 18, Resources 1); the jobs were admitted and "
+                            "queued on full nodes"),
+            std::string::npos)
+      << f->message;
+  const nlohmann::json& row = f->evidence["thin_partitions"][0];
+  EXPECT_EQ(row["nodes_busy_share"], row["busy_shares"]["gpus_busy"]);
+  EXPECT_GE(row["busy_shares"]["gpus_busy"].get<double>(), 0.99);
+  EXPECT_LT(row["busy_shares"]["cpus_busy"].get<double>(), 0.13);
+  EXPECT_LT(row["busy_shares"]["memory_busy"].get<double>(), 0.13);
+}
+
+// The first test's load without DefMemPerCPU: its jobs ask no memory, so each is given a whole
+// node's and the memory is full at half the CPUs. That is the config's defect (CONF106), not
+// the load's volume: a warning that says so.
+TEST(LoadCoverage, MemoryFullOfWholeNodeDefaultsIsNotVolume) {
+  const std::string conf = sa::test::write_temp(
+      "load001_whole_node_memory.conf",
+      sa::test::replaced(sa::test::read_text(kFires + "queued_on_full_nodes.conf"), "DefMemPerCPU=1000\n", ""));
+  const auto f = load001(conf, kFires + "queued_on_full_nodes.sacct.psv");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, sa::Severity::kWarning);
+  EXPECT_NE(f->message.find("batch: 50 of 313 started (263 still pending at the end; its nodes' memory was 100% busy "
+                            "(their CPUs 50%), as a job without --mem takes a whole node's memory (CONF106); pending "
+                            "with Reason Priority 262, Resources 1); the jobs were admitted and held"),
+            std::string::npos)
+      << f->message;
 }
 
 }  // namespace

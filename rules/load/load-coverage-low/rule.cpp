@@ -80,32 +80,81 @@ std::string memory_starved(const Config& c, const std::vector<ThinPartition>& th
       starved, nodes, whole_node ? "each runs one job at a time" : "jobs given or asking for memory cannot run there");
 }
 
-// How busy a partition's nodes were over the run: CPU-seconds any job held on them over
-// their CPUs times the span. Jobs left pending on nodes that were full are the load's volume;
-// pending beside idle CPUs is what the policy (or the job shapes) held back.
-double busy_share(const Simulation& sim, const Config& c, const Partition& p) {
+// How busy a partition's nodes were over the run, per resource: what any job held on them
+// (CPU-, GPU- and MB-seconds) over what they have times the span. Jobs left pending on nodes
+// that were full are the load's volume; pending beside idle resources is what the policy (or
+// the job shapes) held back. GPUs count as well as CPUs: on a GPU node a job of a few CPUs
+// can hold half its GPUs (predictive-analytics-lab's turing: 2 GPUs beside 128 CPUs), and a
+// job that needs every GPU waits while the CPUs look idle. Memory counts where it is
+// consumable (AllocPiece::mem is 0 otherwise).
+struct BusyShare {
+  double cpus = 0, gpus = 0, mem = 0;
+  bool has_gpus = false, has_mem = false;
+  double busiest() const { return std::max({cpus, gpus, mem}); }
+  // The resource that was busiest, when it is not the CPUs.
+  const char* binding() const {
+    if (has_gpus && gpus > cpus && gpus >= mem) return "GPUs";
+    if (has_mem && mem > cpus && mem > gpus) return "memory";
+    return nullptr;
+  }
+};
+
+BusyShare busy_share(const Simulation& sim, const Config& c, const Partition& p) {
   const engine::SimResult& r = sim.result;
   std::vector<char> in(c.nodes.size(), 0);
-  double cpus = 0;
+  double cpus = 0, gpus = 0, mem = 0;
   for (std::uint32_t n : p.nodes) {
     if (!c.nodes[n].usable() || in[n]) continue;
     in[n] = 1;
     cpus += c.nodes[n].cpus;
+    gpus += static_cast<double>(c.nodes[n].gpus());
+    mem += static_cast<double>(c.nodes[n].usable_mem_mb());
   }
   const double span = static_cast<double>(std::max<std::int64_t>(1, r.end - r.start));
-  if (cpus <= 0) return 0;
-  double held = 0;
+  BusyShare b;
+  if (cpus <= 0) return b;
+  double held_cpus = 0, held_gpus = 0, held_mem = 0;
   for (const engine::SimJob& j : r.jobs) {
     if (j.start == engine::kNoTime) continue;
     const std::int64_t from = std::max(j.start, r.start),
                        to = std::min(j.end != engine::kNoTime ? j.end : r.end, r.end);
     if (to <= from) continue;
+    const double secs = static_cast<double>(to - from);
     for (const engine::AllocPiece& piece : j.alloc.expanded()) {
-      if (in[r.config_node(piece.node)]) held += static_cast<double>(piece.cpus) * static_cast<double>(to - from);
+      if (!in[r.config_node(piece.node)]) continue;
+      held_cpus += piece.cpus * secs;
+      held_gpus += piece.gpus * secs;
+      held_mem += static_cast<double>(piece.mem) * secs;
     }
   }
-  return held / (cpus * span);
+  b.cpus = held_cpus / (cpus * span);
+  b.has_gpus = gpus > 0;
+  if (b.has_gpus) b.gpus = held_gpus / (gpus * span);
+  b.has_mem = mem > 0 && held_mem > 0;
+  if (b.has_mem) b.mem = held_mem / (mem * span);
+  return b;
 }
+
+// "its nodes were 40% busy", or with the binding resource named: "its nodes' GPUs were 91%
+// busy (their CPUs 40%)".
+std::string busy_text(const BusyShare& b, bool whole_node_memory) {
+  const char* what = b.binding();
+  if (!what) return fmt::format("its nodes were {:.0f}% busy", 100 * b.cpus);
+  const bool mem = std::string_view(what) == "memory";
+  return fmt::format("its nodes' {} {} {:.0f}% busy (their CPUs {:.0f}%){}", what, mem ? "was" : "were",
+                     100 * b.busiest(), 100 * b.cpus,
+                     mem && whole_node_memory ? ", as a job without --mem takes a whole node's memory (CONF106)" : "");
+}
+
+// Full enough that the queue is the load's volume. Memory held because a job without --mem
+// is given a whole node's (no DefMemPerCPU/DefMemPerNode while memory is consumable) is the
+// policy's doing, which CONF106 names, not the load asking for more than the nodes have.
+bool full(const BusyShare& b, bool whole_node_memory) {
+  const double busiest = whole_node_memory ? std::max(b.cpus, b.gpus) : b.busiest();
+  return busiest >= kFull;
+}
+
+double rounded4(double x) { return std::round(x * 1e4) / 1e4; }
 
 // The Reasons the jobs still pending at the end of the run show in partition `p`: what held
 // them, for `explain JOBID` to follow.
@@ -184,19 +233,24 @@ void check(const LintContext& ctx, FindingSink& sink) {
     any_refused = any_refused || p.refused;
   }
   std::vector<std::string> parts;
-  std::map<std::string, double> busy_of;  // thin partitions with a queue: their nodes' busy share
+  std::map<std::string, BusyShare> busy_of;  // thin partitions with a queue: their nodes' busy shares
   std::map<std::string, std::map<std::string, std::size_t>> held_by;  // and their pending jobs' Reasons
   bool all_full = !thin.empty();  // every partition left with a queue had its nodes near full
-  for (const engine::PartitionCoverage* p : thin) {
+  for (const ThinPartition& tp : t.partitions) {
+    const engine::PartitionCoverage* p = tp.coverage;
     std::string text = partition_text(*p);
     const Partition* part = c.find_partition(p->name);
     if (part && p->pending_at_end) {
-      const double busy = busy_share(*sim, c, *part);
+      BusyShare busy = busy_share(*sim, c, *part);
+      // Nodes at RealMemory=1 (CONF045) are "full" of memory at one job: the message names
+      // that cause below, so their memory share says nothing more.
+      if (tp.starved()) busy.has_mem = false, busy.mem = 0;
       busy_of[p->name] = busy;
-      all_full = all_full && busy >= kFull;
+      const bool whole_node_memory = c.no_default_memory(*part);
+      all_full = all_full && full(busy, whole_node_memory);
       held_by[p->name] = pending_reasons(*sim, c, *part);
       const std::string reasons = counts_text(held_by[p->name]);
-      text.insert(text.size() - 1, fmt::format("; its nodes were {:.0f}% busy{}{}", 100 * busy,
+      text.insert(text.size() - 1, fmt::format("; {}{}{}", busy_text(busy, whole_node_memory),
                                                reasons.empty() ? "" : "; pending with Reason ", reasons));
     } else {
       all_full = false;
@@ -249,8 +303,14 @@ void check(const LintContext& ctx, FindingSink& sink) {
                     {"refused", p->refused},
                     {"pending_at_end", p->pending_at_end},
                     {"refused_reasons", p->refused_reasons}});
-    if (auto b = busy_of.find(p->name); b != busy_of.end())
-      rows.back()["nodes_busy_share"] = std::round(b->second * 1e4) / 1e4;
+    if (auto b = busy_of.find(p->name); b != busy_of.end()) {
+      const BusyShare& busy = b->second;
+      rows.back()["nodes_busy_share"] = rounded4(busy.busiest());
+      nlohmann::json shares = {{"cpus_busy", rounded4(busy.cpus)}};
+      if (busy.has_gpus) shares["gpus_busy"] = rounded4(busy.gpus);
+      if (busy.has_mem) shares["memory_busy"] = rounded4(busy.mem);
+      rows.back()["busy_shares"] = shares;
+    }
     if (auto h = held_by.find(p->name); h != held_by.end()) rows.back()["pending_reasons"] = h->second;
   }
   f.evidence["thin_partitions"] = rows;
