@@ -500,27 +500,6 @@ TEST(LintCli, UnboundedSharingWithTooLittleMemorySuggestsNoZeroDefault) {
   EXPECT_EQ(fix.rfind("set SelectTypeParameters=CR_Core_Memory so each job's memory is counted", 0), 0u) << fix;
 }
 
-// TIER002 on a site with one PriorityTier has no tier order to point to in its fix.
-TEST(LintCli, OneTierConstantPartitionTermFixNamesNoTierOrder) {
-  const std::string conf = std::string(SA_SOURCE_DIR) + "/rules/tiers/tier-constant-job-factor/fires/";
-  for (const char* name : {"default_factor.conf", "tiers.conf"}) {
-    const auto j = parse(run("lint " + conf + name + " --no-simulate --format json").out);
-    const nlohmann::json* f = finding_of(j, "TIER002");
-    ASSERT_NE(f, nullptr) << name;
-    const bool mentions =
-        (*f)["fix"]["description"].get<std::string>().find("PriorityTier already orders") != std::string::npos;
-    EXPECT_EQ(mentions, std::string(name) == "tiers.conf") << name << ": " << (*f)["fix"]["description"];
-  }
-  // One partition: nothing to order with job factors either.
-  const auto one = lint_static("tier002_one.conf",
-                               "ClusterName=z\nSlurmctldHost=head\nNodeName=n[1-2] CPUs=8 RealMemory=1000\n"
-                               "PartitionName=a Nodes=n[1-2] Default=YES\nPriorityType=priority/multifactor\n"
-                               "PriorityWeightPartition=5000\nPriorityWeightJobSize=1000\n");
-  const nlohmann::json* f = finding_of(one, "TIER002");
-  ASSERT_NE(f, nullptr);
-  EXPECT_EQ((*f)["fix"]["description"], "set PriorityWeightPartition=0: with one partition the term orders nothing");
-}
-
 // A light load that never queues a job beyond the window: the note says so.
 TEST(LintCli, WindowWithNoJobPlannedBeyondItIsANote) {
   const std::string text =

@@ -1,10 +1,10 @@
 // TIER002: PriorityWeightPartition adds the same number of points to every job of a tier,
-// because every partition of each PriorityTier has the same PriorityJobFactor. The queue
-// is ordered by tier first, so a per-tier constant never changes an order: the weight only
-// takes up priority range (and makes sprio's numbers look like a policy).
+// because the partitions' PriorityJobFactor values differ only between PriorityTiers. The
+// queue is ordered by tier first, so a per-tier constant never changes an order: the
+// factors restate the tiers (and make sprio's numbers look like a second policy). Silent
+// where every partition has one factor: a cluster-wide constant misleads no one.
 #include <algorithm>
 #include <map>
-#include <set>
 
 #include <fmt/format.h>
 
@@ -18,7 +18,6 @@ namespace sa::rules {
 namespace {
 
 struct Tier {
-  std::set<std::uint16_t> factors;
   std::vector<std::uint32_t> parts;
 };
 
@@ -40,50 +39,39 @@ void check(const LintContext& ctx, FindingSink& sink) {
   const double weight = effective_weights(c).partition;
   // PreemptMode=PRIORITY compares priorities across tiers: there the offset matters.
   if (weight <= 0 || !partition_term_constant_in_tiers(c)) return;
-  std::map<std::uint16_t, Tier, std::greater<>> tiers;
-  for (std::uint32_t p = 0; p < c.partitions.size(); ++p) {
-    Tier& t = tiers[c.partitions[p].priority_tier];
-    t.factors.insert(c.partitions[p].priority_job_factor);
-    t.parts.push_back(p);
-  }
-  // All factors 0: the term is not constant but absent (PRIO003).
+  // One PriorityJobFactor for every partition (the default 1, or one partition): the term is
+  // the same for every job of the cluster, across tiers too. Nothing was meant to be ordered
+  // by it and nothing is; an admin has nothing to act on (sprio shows a constant column, and
+  // CONF033 catches weights that add up past 2^32-1). All factors 0 is PRIO003's case.
+  const std::uint16_t first_factor = c.partitions.empty() ? 0 : c.partitions.front().priority_job_factor;
   if (std::all_of(c.partitions.begin(), c.partitions.end(),
-                  [](const Partition& p) { return p.priority_job_factor == 0; })) {
+                  [&](const Partition& p) { return p.priority_job_factor == first_factor; })) {
     return;
   }
-  std::string message;
-  if (tiers.size() == 1) {
-    const Partition& first = c.partitions.front();
-    message = fmt::format(
-        "PriorityWeightPartition={} adds the same {} points to every job: {} PriorityJobFactor={}, "
-        "so the partition term never changes the order of two jobs and only uses up priority range",
-        points(weight), points(weight * partition_factor(c, first)),
-        c.partitions.size() == 1 ? "the only partition has" : "every partition has", first.priority_job_factor);
-  } else {
-    message = fmt::format(
-        "PriorityWeightPartition={} adds a constant inside each tier ({}): every partition of a "
-        "PriorityTier has the same PriorityJobFactor and Slurm orders by PriorityTier before "
-        "priority, so the partition term never changes the order of two jobs and only uses up "
-        "priority range",
-        points(weight), tier_list(c, tiers, weight));
+  // Factors differ, and each tier has one: they differ only between tiers, where the tier
+  // already decides.
+  std::map<std::uint16_t, Tier, std::greater<>> tiers;
+  for (std::uint32_t p = 0; p < c.partitions.size(); ++p) {
+    tiers[c.partitions[p].priority_tier].parts.push_back(p);
   }
-  Finding& f = sink.report(ctx.setting_loc("PriorityWeightPartition"), message);
+  Finding& f = sink.report(
+      ctx.setting_loc("PriorityWeightPartition"),
+      fmt::format("PriorityWeightPartition={} adds a constant inside each tier ({}): the partitions' PriorityJobFactor "
+                  "values differ only between PriorityTiers, and Slurm orders by PriorityTier before priority, so "
+                  "the partition term never changes the order of two jobs; the tiers already do what the factors "
+                  "say",
+                  points(weight), tier_list(c, tiers, weight)));
   for (const auto& [tier, t] : tiers) {
     Location l = ctx.conf_loc(c.partitions[t.parts.front()].loc);
     l.note = fmt::format("PriorityTier={}", tier);
     f.related.push_back(l);
   }
-  // With one tier there is no tier order to lean on: the choice is the weight or the factors.
-  f.fix = Fix{c.partitions.size() == 1 ? "set PriorityWeightPartition=0: with one partition the term orders nothing"
-              : tiers.size() == 1
-                  ? "set PriorityWeightPartition=0, or give the partitions different PriorityJobFactor values if "
-                    "their jobs are meant to be ordered against each other"
-                  : "set PriorityWeightPartition=0 (PriorityTier already orders the partitions), or give partitions "
-                    "of one tier different PriorityJobFactor values if they are meant to be ordered against each "
-                    "other",
-              "PriorityWeightPartition",
-              "0",
-              {}};
+  f.fix =
+      Fix{"set PriorityWeightPartition=0 (PriorityTier already orders the partitions), or give partitions of one "
+          "tier different PriorityJobFactor values if they are meant to be ordered against each other",
+          "PriorityWeightPartition",
+          "0",
+          {}};
 }
 
 }  // namespace

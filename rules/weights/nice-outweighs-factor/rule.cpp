@@ -41,8 +41,8 @@ void check(const LintContext& ctx, FindingSink& sink) {
   flag(ctx, sink, "PriorityWeightJobSize", "job-size", w.job_size);
   // With NO_NORMAL_* the factor is the raw priority, not bounded by 1: its range is unknown.
   if (!fl.no_normal_assoc) flag(ctx, sink, "PriorityWeightAssoc", "association", w.assoc);
-  // A partition term constant inside every tier orders nothing, whatever its size: TIER002
-  // says so, and scaling it up would be the wrong advice.
+  // A partition term constant inside every tier orders nothing, whatever its size, so scaling
+  // it up would be the wrong advice (TIER002 says so where the factors differ between tiers).
   if (!fl.no_normal_part && !partition_term_constant_in_tiers(c))
     flag(ctx, sink, "PriorityWeightPartition", "partition", w.partition);
   if (!fl.no_normal_qos) flag(ctx, sink, "PriorityWeightQOS", "QOS", w.qos);

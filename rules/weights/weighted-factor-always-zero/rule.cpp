@@ -1,7 +1,8 @@
 // PRIO003: a priority weight whose factor is 0 for every job at this site, so the weight
 // does nothing: no QOS has a priority, no association has one, or every partition's
-// PriorityJobFactor is 0. A constant non-zero factor is a different defect (TIER002), and
-// fair share without slurmdbd and untracked TRES weights are CONF043 and CONF040.
+// PriorityJobFactor is 0. A constant non-zero factor orders nothing either but costs nothing
+// (TIER002 notes it where the factors differ only between tiers), and fair share without
+// slurmdbd and untracked TRES weights are CONF043 and CONF040.
 #include <algorithm>
 
 #include <fmt/format.h>
