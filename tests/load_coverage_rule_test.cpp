@@ -80,6 +80,15 @@ TEST(LoadCoverage, MemoryFullOfWholeNodeDefaultsIsNotVolume) {
                             "with Reason Priority 262, Resources 1); the jobs were admitted and held"),
             std::string::npos)
       << f->message;
+  // The jobs that waited longest, for `explain`: the fix names the first.
+  ASSERT_EQ(f->evidence["examples"].size(), 2u);
+  EXPECT_EQ(f->evidence["examples"][0]["job"], 51);
+  EXPECT_EQ(f->evidence["examples"][0]["pending_at_end"], true);
+  ASSERT_TRUE(f->fix.has_value());
+  EXPECT_NE(f->fix->description.find("`slurm-advisor explain 51` with lint's inputs, for job 51 of batch, which "
+                                     "waited longest"),
+            std::string::npos)
+      << f->fix->description;
 }
 
 }  // namespace

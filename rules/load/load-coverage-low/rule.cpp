@@ -14,6 +14,7 @@
 #include "analyzer/text_util.h"
 #include "engine/coverage.h"
 #include "rules/analysis/evidence.h"
+#include "rules/analysis/queue_pairs.h"
 #include "rules/framework/context.h"
 #include "rules/framework/rule.h"
 #include "rules/framework/sink.h"
@@ -170,6 +171,19 @@ std::map<std::string, std::size_t> pending_reasons(const Simulation& sim, const 
   return count;
 }
 
+// The jobs of partition `part` still pending at the end that waited longest (up to two per
+// partition, three in all): what `slurm-advisor explain` can take apart.
+void add_held_examples(const Simulation& sim, std::uint32_t part, std::vector<const engine::SimJob*>& out) {
+  constexpr std::size_t kPerPartition = 2, kAll = 3;
+  std::size_t taken = 0;
+  for (const engine::SimJob* j : partition_waits(sim, part).longest) {
+    if (out.size() >= kAll || taken >= kPerPartition) return;
+    if (j->start != engine::kNoTime) continue;
+    out.push_back(j);
+    ++taken;
+  }
+}
+
 // Most frequent first: "Priority 7, Resources 1".
 std::string counts_text(const std::map<std::string, std::size_t>& count) {
   std::vector<std::string> out;
@@ -235,7 +249,8 @@ void check(const LintContext& ctx, FindingSink& sink) {
   std::vector<std::string> parts;
   std::map<std::string, BusyShare> busy_of;  // thin partitions with a queue: their nodes' busy shares
   std::map<std::string, std::map<std::string, std::size_t>> held_by;  // and their pending jobs' Reasons
-  bool all_full = !thin.empty();  // every partition left with a queue had its nodes near full
+  bool all_full = !thin.empty();                 // every partition left with a queue had its nodes near full
+  std::vector<const engine::SimJob*> held_jobs;  // the longest-waiting pending jobs, for `explain`
   for (const ThinPartition& tp : t.partitions) {
     const engine::PartitionCoverage* p = tp.coverage;
     std::string text = partition_text(*p);
@@ -249,6 +264,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
       const bool whole_node_memory = c.no_default_memory(*part);
       all_full = all_full && full(busy, whole_node_memory);
       held_by[p->name] = pending_reasons(*sim, c, *part);
+      add_held_examples(*sim, static_cast<std::uint32_t>(part - c.partitions.data()), held_jobs);
       const std::string reasons = counts_text(held_by[p->name]);
       text.insert(text.size() - 1, fmt::format("; {}{}{}", busy_text(busy, whole_node_memory),
                                                reasons.empty() ? "" : "; pending with Reason ", reasons));
@@ -315,6 +331,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
   }
   f.evidence["thin_partitions"] = rows;
   f.evidence["refused_jobs"] = refused_examples(*sim);
+  for (const engine::SimJob* j : held_jobs) f.evidence["examples"].push_back(job_json(*sim, *j));
   if (cov.total.pending_at_end > cov.total.refused && !starved.empty()) {
     f.fix =
         Fix{"set RealMemory (in MB) on every NodeName line (CONF045), then lint again to see the policy on a "
@@ -337,12 +354,17 @@ void check(const LintContext& ctx, FindingSink& sink) {
     return;
   }
   if (cov.total.pending_at_end > cov.total.refused) {
-    f.fix =
-        Fix{"the jobs were admitted but did not start: look at what holds them (the config findings on node "
-            "memory, GPUs and limits; `slurm-advisor explain JOBID` on a pending job)",
-            "",
-            "",
-            {}};
+    const std::string explain =
+        held_jobs.empty()
+            ? std::string("`slurm-advisor explain JOBID` on a pending job")
+            : fmt::format("`slurm-advisor explain {}` with lint's inputs, for job {} of {}, which waited longest",
+                          held_jobs.front()->req.id, held_jobs.front()->req.id, partition_of(*sim, *held_jobs.front()));
+    f.fix = Fix{fmt::format("the jobs were admitted but did not start: look at what holds them (the config findings "
+                            "on node memory, GPUs and limits; {}: each Reason it showed and what lay behind it)",
+                            explain),
+                "",
+                "",
+                {}};
     return;
   }
   f.fix =
