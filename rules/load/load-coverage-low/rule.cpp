@@ -259,7 +259,10 @@ void check(const LintContext& ctx, FindingSink& sink) {
       BusyShare busy = busy_share(*sim, c, *part);
       // Nodes at RealMemory=1 (CONF045) are "full" of memory at one job: the message names
       // that cause below, so their memory share says nothing more.
-      if (tp.starved()) busy.has_mem = false, busy.mem = 0;
+      if (tp.starved()) {
+        busy.has_mem = false;
+        busy.mem = 0;
+      }
       busy_of[p->name] = busy;
       const bool whole_node_memory = c.no_default_memory(*part);
       all_full = all_full && full(busy, whole_node_memory);
