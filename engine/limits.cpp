@@ -45,24 +45,73 @@ LimitTable::LimitTable()
       max_tres_pa(unlimited()),
       min_tres(unlimited()) {}
 
+double weighted_billing(const Config& config, const Partition& part, const TresCounts& t) {
+  if (part.tres_billing_weights.empty()) return static_cast<double>(t[kTresCpu]);
+  const PriorityFlags& flags = config.priority.flags;
+  double sum = 0, node_max = 0, gres = 0;
+  for (const TresWeight& w : part.tres_billing_weights) {
+    double v = 0;
+    if (w.tres == "cpu")
+      v = static_cast<double>(t[kTresCpu]) * w.weight;
+    else if (w.tres == "mem")
+      v = static_cast<double>(t[kTresMem]) * w.weight;
+    else if (w.tres == "node")
+      v = static_cast<double>(t[kTresNode]) * w.weight;
+    else if (w.tres == "gres/gpu")
+      v = static_cast<double>(t[kTresGpu]) * w.weight;
+    else
+      continue;
+    sum += v;
+    if (w.tres == "gres/gpu" && flags.max_tres_gres)
+      gres += v;
+    else
+      node_max = std::max(node_max, v);
+  }
+  return flags.max_tres || flags.max_tres_gres ? node_max + gres : sum;
+}
+
 namespace {
+
+TresCounts node_tres(const Node& n) {
+  TresCounts t{};
+  for (int i = 0; i < kTresCount; ++i)
+    t[static_cast<std::size_t>(i)] = static_cast<std::int64_t>(n.tres_count(tres_name(i)));
+  return t;
+}
+
+void add(TresCounts& sum, const TresCounts& t) {
+  for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += t[i];
+}
 
 // The TRES a relative QOS's percentages are of (assoc_mgr_set_qos_tres_relative_cnt): the
 // partition's when the QOS is a partition's QOS (partition_mgr.c _calc_part_tres passes its
-// tres_cnt), else the cluster's, each node counted as Node::tres_count counts it. Billing is
-// then the CPUs, which is Slurm's only without TRESBillingWeights (the base does not weigh them).
+// tres_cnt), else the cluster's (assoc_mgr_tres_array counts, controller.c set_cluster_tres).
+// Billing differs between the two: a partition's is its TRESBillingWeights over its summed
+// TRES (_calc_part_tres), the cluster's the sum of its nodes' billing, each the largest that
+// any of its partitions with TRESBillingWeights gives it, else its CPUs
+// (_set_node_billing_tres, which also falls back to the CPUs when the weights come to 0).
 TresCounts relative_base(const Config& config, const std::string& qos) {
-  auto add_node = [](TresCounts& t, const Node& n) {
-    for (int i = 0; i < kTresCount; ++i)
-      t[static_cast<std::size_t>(i)] += static_cast<std::int64_t>(n.tres_count(tres_name(i)));
-  };
   TresCounts base{};
   for (const Partition& p : config.partitions) {
     if (!iequals(p.qos, qos)) continue;
-    for (std::uint32_t n : p.nodes) add_node(base, config.nodes[n]);
+    for (std::uint32_t n : p.nodes) add(base, node_tres(config.nodes[n]));
+    base[kTresBilling] = static_cast<std::int64_t>(weighted_billing(config, p, base));
     return base;
   }
-  for (const Node& n : config.nodes) add_node(base, n);
+  std::vector<double> node_billing(config.nodes.size(), 0);
+  for (const Partition& p : config.partitions) {
+    if (p.tres_billing_weights.empty()) continue;
+    for (std::uint32_t n : p.nodes)
+      node_billing[n] = std::max(node_billing[n], weighted_billing(config, p, node_tres(config.nodes[n])));
+  }
+  std::int64_t billing = 0;
+  for (std::size_t n = 0; n < config.nodes.size(); ++n) {
+    const TresCounts t = node_tres(config.nodes[n]);
+    add(base, t);
+    // Each node's billing is stored as an integer (tres_cnt is uint64_t) before the sum.
+    billing += node_billing[n] > 0 ? static_cast<std::int64_t>(node_billing[n]) : t[kTresCpu];
+  }
+  base[kTresBilling] = billing;
   return base;
 }
 

@@ -33,6 +33,13 @@ constexpr std::int64_t kUnlimited = -1;
 TresCounts tres_limits(const std::optional<TresMap>& map);
 const char* tres_name(int pos);
 
+/// The billable TRES of `t` (CPUs, memory in MB, nodes, GPUs) under `part`'s
+/// TRESBillingWeights, as assoc_mgr_tres_weighted computes it: the weighted sum; under
+/// PriorityFlags=MAX_TRES the largest weighted term (these four are all node TRES); under
+/// MAX_TRES_GRES (25.05) the largest of CPUs, memory and nodes plus the GPUs' term. Without
+/// weights: the CPUs.
+double weighted_billing(const Config& config, const Partition& part, const TresCounts& t);
+
 /// One association's or QOS's limits, compiled. Times in minutes, as Slurm keeps them.
 struct LimitTable {
   TresCounts grp_tres, grp_tres_mins, grp_tres_run_mins, max_tres_pj, max_tres_pn, max_tres_mins_pj, max_tres_pu,

@@ -48,22 +48,7 @@ TresCounts Simulator::request_tres(const Demand& d, const Partition& part) const
   else if (!part.nodes.empty())
     t[kTresMem] = static_cast<std::int64_t>(conf_.nodes[part.nodes.front()].real_memory_mb) * d.min_nodes;
   // Billing: the partition's TRESBillingWeights over the request, else its CPUs.
-  double sum = 0, mx = 0;
-  for (const TresWeight& w : part.tres_billing_weights) {
-    double v = 0;
-    if (w.tres == "cpu")
-      v = static_cast<double>(t[kTresCpu]) * w.weight;
-    else if (w.tres == "mem")
-      v = static_cast<double>(t[kTresMem]) * w.weight;
-    else if (w.tres == "node")
-      v = static_cast<double>(t[kTresNode]) * w.weight;
-    else if (w.tres == "gres/gpu")
-      v = static_cast<double>(t[kTresGpu]) * w.weight;
-    sum += v;
-    mx = std::max(mx, v);
-  }
-  const bool max_mode = conf_.priority.flags.max_tres || conf_.priority.flags.max_tres_gres;
-  t[kTresBilling] = part.tres_billing_weights.empty() ? t[kTresCpu] : static_cast<std::int64_t>(max_mode ? mx : sum);
+  t[kTresBilling] = static_cast<std::int64_t>(weighted_billing(conf_, part, t));
   return t;
 }
 

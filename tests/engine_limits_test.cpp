@@ -158,6 +158,39 @@ TEST(EngineLimits, RelativeQosLimitsArePercentagesOfTheClusterOrThePartition) {
   }
 }
 
+// Under Flags=Relative a billing limit is a percentage of billing as slurmctld counts it: a
+// partition QOS's base is the partition's TRESBillingWeights over its summed TRES
+// (partition_mgr.c _calc_part_tres), the cluster's the sum of each node's billing, the largest
+// any of its partitions' weights give it, else its CPUs (controller.c _set_node_billing_tres).
+// With CPU=2.0 on p (n[1-2]) a 2-CPU job bills 4. As p's QOS, GrpTRES=billing=50 is 50 % of
+// 16 (8): two jobs run. As a job QOS it is 50 % of the cluster's 8 + 8 + 4 + 4 (12): three.
+// Weighing only the jobs and not the base held them to one and two.
+TEST(EngineLimits, RelativeBillingLimitsWeighTheBaseAsSlurmDoes) {
+  const std::string qos = "Name|Priority|GrpTRES|Flags\nnormal|0||\nrel|0|billing=50|Relative\n";
+  const std::string dump = "Account - 'x'\nParent - 'x'\nUser - 'a':DefaultAccount='x':QOS='normal,rel'\n";
+  auto four = [](const char* q) {
+    std::vector<engine::JobRequest> jobs;
+    for (std::uint32_t id = 1; id <= 4; ++id) jobs.push_back(as(job(id, 0, 2, 100, 200, "", 0, "a"), "x", q));
+    return jobs;
+  };
+  const std::string part =
+      "SchedulerType=sched/builtin\nPartitionName=p Nodes=n[1-2] Default=YES MaxTime=UNLIMITED "
+      "TRESBillingWeights=CPU=2.0";
+  {
+    LimitSite s(part + " QOS=rel\n" + kLimitsOn, dump, qos);
+    auto r = s.run(four("normal"));
+    EXPECT_EQ(find_job(r, 2).start, 1);
+    EXPECT_EQ(find_job(r, 3).start, 101);
+    EXPECT_EQ(reasons_of(r, 3), "0:None 1:QOSGrpBilling 101:None");
+  }
+  {
+    LimitSite s(part + "\n" + kLimitsOn, dump, qos);
+    auto r = s.run(four("rel"));
+    EXPECT_EQ(find_job(r, 3).start, 1);
+    EXPECT_EQ(find_job(r, 4).start, 101);
+  }
+}
+
 // A QOS with Flags=PartitionTimeLimit (or PartitionMaxNodes, PartitionMinNodes) lets its jobs
 // past the partition's limit (_part_access_check): a 2-hour job in a 1-hour partition runs
 // under QOS long and waits with Reason PartitionTimeLimit under normal.

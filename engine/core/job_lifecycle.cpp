@@ -164,32 +164,12 @@ void Simulator::start_job(std::uint32_t j, std::uint32_t r, const Allocation& al
   if (!job.req.licenses.empty()) take_licenses(job, true);
   // Billable TRES: the partition's TRESBillingWeights over the allocation, else its CPUs.
   const Partition& part = conf_.partitions[rec.part];
-  if (part.tres_billing_weights.empty()) {
-    job.billable = alloc.cpus();
-  } else {
-    const bool max_mode = conf_.priority.flags.max_tres || conf_.priority.flags.max_tres_gres;
-    double sum = 0, mx = 0, gres = 0;
-    for (const TresWeight& w : part.tres_billing_weights) {
-      double v = 0;
-      bool is_gres = false;
-      if (w.tres == "cpu")
-        v = alloc.cpus() * w.weight;
-      else if (w.tres == "mem")
-        v = static_cast<double>(alloc.mem()) * w.weight;
-      else if (w.tres == "node")
-        v = alloc.nodes() * w.weight;
-      else if (w.tres == "gres/gpu") {
-        v = alloc.gpus() * w.weight;
-        is_gres = true;
-      }
-      sum += v;
-      if (is_gres && conf_.priority.flags.max_tres_gres)
-        gres += v;
-      else
-        mx = std::max(mx, v);
-    }
-    job.billable = max_mode ? mx + gres : sum;
-  }
+  TresCounts held{};
+  held[kTresCpu] = alloc.cpus();
+  held[kTresMem] = static_cast<std::int64_t>(alloc.mem());
+  held[kTresNode] = alloc.nodes();
+  held[kTresGpu] = alloc.gpus();
+  job.billable = weighted_billing(conf_, part, held);
   // Jobs are killed at their limit plus OverTimeLimit, and by the load's recorded scancel.
   std::int64_t run = job.req.run_time;
   if (const std::int64_t at = job.req.extra.get().cancelled_at; at != kNoTime) run = std::min(run, at - now_);
