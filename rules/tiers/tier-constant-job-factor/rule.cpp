@@ -58,8 +58,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
       ctx.setting_loc("PriorityWeightPartition"),
       fmt::format("PriorityWeightPartition={} adds a constant inside each tier ({}): the partitions' PriorityJobFactor "
                   "values differ only between PriorityTiers, and Slurm orders by PriorityTier before priority, so "
-                  "the partition term never changes the order of two jobs; the tiers already do what the factors "
-                  "say",
+                  "the partition term never changes the order of two jobs: the tiers decide before it",
                   points(weight), tier_list(c, tiers, weight)));
   for (const auto& [tier, t] : tiers) {
     Location l = ctx.conf_loc(c.partitions[t.parts.front()].loc);
