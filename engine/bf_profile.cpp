@@ -134,7 +134,7 @@ bool ReleaseProfile::idle_capacity(const NodePool& pool, const Demand& d, std::u
   // Under topology/tree the switches decide too (nodes must share a switch), so the nodes
   // are walked.
   if (!uniform_ || base_->nodes.empty() || d.gpus > 0 || d.cpus_per_node > 0 || d.max_nodes > 0 || d.required ||
-      d.counted || pool.placement() == Placement::kTopologyTree)
+      d.counted || pool.by_topology())
     return false;
   NodeResources idle = base_->nodes.front();
   idle.cpus_free = idle.cpus_total;

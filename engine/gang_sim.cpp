@@ -14,7 +14,7 @@ NodeReq Simulator::node_req(const SimJob& job, const SimRecord& rec) const {
 const Demand& Simulator::fit_demand(SimJob& job, const SimRecord& rec, Demand& copy) {
   // --switches has effect only through _eval_nodes_topo (topology/tree) and req_switch > 0.
   const RequestExtras& x = job.req.extra.get();
-  if (x.switches == 0 || pool_.placement() != Placement::kTopologyTree) return rec.demand;
+  if (x.switches == 0 || !pool_.by_topology()) return rec.demand;
   // cons_tres _eval_nodes_topo: the first evaluation starts the wait; time_waiting is the real
   // now's distance from it, in backfill's will-run tests of later times too.
   std::int64_t& waiting_since = job.rare.edit().wait4switch_start;

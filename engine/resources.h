@@ -143,7 +143,8 @@ struct PoolState {
 /// the tightest sufficient set, the best-fitting single node); kTopologyTree is its
 /// _eval_nodes_topo (topology.conf's switches: engine/policy/topology_tree.h). A demand can
 /// ask for the least loaded nodes instead (Demand::least_loaded).
-enum class Placement : std::uint8_t { kInOrder, kBestFit, kTopologyTree };
+/// kLinearTopology: select/linear's own topology/tree selection (up to 23.11).
+enum class Placement : std::uint8_t { kInOrder, kBestFit, kTopologyTree, kLinearTopology };
 
 struct SwitchTable;  // engine/policy/topology_tree.h
 
@@ -183,9 +184,13 @@ class NodePool {
   /// Memory the demand asks of a node for `cpus` CPUs, tracked or not (0 when unbounded).
   std::uint64_t requested_mem(const NodeResources& n, const Demand& d, std::uint32_t cpus) const;
   Placement placement() const { return placement_; }
-  /// kTopologyTree needs the switch table, so it is only set by the constructor.
+  /// Nodes are chosen by topology.conf's switches (either select plugin's way).
+  bool by_topology() const {
+    return placement_ == Placement::kTopologyTree || placement_ == Placement::kLinearTopology;
+  }
+  /// The topology placements need the switch table, so they are only set by the constructor.
   void set_placement(Placement p) {
-    if (p != Placement::kTopologyTree) placement_ = p;
+    if (p != Placement::kTopologyTree && p != Placement::kLinearTopology) placement_ = p;
   }
   /// topology.conf's switches over the internal numbering; null without topology/tree.
   const SwitchTable* switches() const { return switches_.get(); }

@@ -183,6 +183,23 @@ TEST(EngineTopology, SwitchesWaitForOneLeafUntilTheirWaitEnds) {
   EXPECT_EQ(topo.nodes(two, 9), "n[3,5]");
 }
 
+// select/linear up to 23.11 has its own topology selection (_job_test_topo,
+// engine/policy/linear_topology.h) and the same --switches rule: its leaves counted against
+// the limit fail the placement within the wait. From 24.05 linear ignores the switches.
+TEST(EngineTopology, LinearSwitchesWaitUpTo2311AndNotFrom2405) {
+  TopoSite linear("SelectType=select/linear\nTopologyPlugin=topology/tree\n", kTree, "23.11");
+  ASSERT_EQ(linear.conf->config.select.type, "select/linear");
+  auto r = linear.run(switch_load(3000, 1, 60));
+  const engine::SimJob& waited = find_job(r, 9);
+  ASSERT_NE(waited.rare.get().wait4switch_start, engine::kNoTime);
+  EXPECT_GE(waited.start, waited.rare.get().wait4switch_start + 60);
+  EXPECT_EQ(linear.nodes(r, 9), "n[3,5]");
+  TopoSite later("SelectType=select/linear\nTopologyPlugin=topology/tree\n", kTree, "24.05");
+  auto flat = later.run(switch_load(3000, 1, 60));
+  EXPECT_LE(find_job(flat, 9).start, 11);  // at its first try
+  EXPECT_EQ(find_job(flat, 9).rare.get().wait4switch_start, engine::kNoTime);
+}
+
 // --switches acts only through _eval_nodes_topo: without topology/tree it changes nothing.
 TEST(EngineTopology, SwitchesChangeNothingWithoutTopologyTree) {
   TopoSite flat("", kTree);

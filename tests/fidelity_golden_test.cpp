@@ -191,6 +191,25 @@ TEST(FidelityGolden, TopologyTreePlacesEveryJobOnTheSwitchesRealSlurmChose) {
   expect_real_nodes_and_starts(r, 6);
 }
 
+// The same switches under select/linear on 22.05 (select_linear.c _job_test_topo, which 24.05
+// removed): whole nodes, the lowest switch with the job's CPUs and nodes, then its leaves by
+// fewest CPUs. Real Slurm put job 1 on n4, job 2's four nodes on n[1-3,5] (spine1's leaves,
+// leaf2 first), job 3 beside -w n8 on n[6,8], job 5 (-N 1-2) on both nodes of leaf2 and job 6
+// on n[1-3,6-8]. From 24.05 the same config places flat: n1, then n[2-5].
+TEST(FidelityGolden, LinearTopologyPlacesEveryJobOnTheSwitchesRealSlurmChose) {
+  Replay r("topology_linear");
+  ASSERT_EQ(r.conf->config.select.type, "select/linear");
+  ASSERT_EQ(r.conf->config.topology.switches.size(), 6u);
+  expect_real_nodes_and_starts(r, 6);
+  Config flat = r.conf->config;
+  flat.version = *SlurmVersion::parse("24.05");
+  engine::Site site = r.site;
+  site.config = &flat;
+  const engine::SimResult later = engine::Simulator(site, {}).run(r.jobs);
+  EXPECT_EQ(test::alloc_node_list(flat, later, later.jobs[0]), "n1");
+  EXPECT_EQ(test::alloc_node_list(flat, later, later.jobs[1]), "n[2-5]");
+}
+
 // SchedulerParameters=pack_serial_at_end (engine/policy/serial_at_end.h) with n1, n3, n4 of
 // Weight 1, n2 and n5 of 10, n6 of 20: real Slurm put the one-CPU jobs 2, 3 and 6 on n4 (the
 // last weight-1 node), 5 (--mem=10000, which n4 no longer had) on n3, 10 (-N 1-2 -n 1: sbatch

@@ -4,6 +4,7 @@
 // Included from the end of engine/resources.h: include that instead.
 #include "engine/policy/best_fit.h"
 #include "engine/policy/least_loaded.h"
+#include "engine/policy/linear_topology.h"
 #include "engine/policy/node_select.h"
 #include "engine/policy/serial_at_end.h"
 #include "engine/policy/topology_tree.h"
@@ -21,6 +22,9 @@ inline bool NodePool::fit_nodes(NodeAt node_at, const Demand& d, const NodeBitse
   if (placement_ == Placement::kTopologyTree && !prefer_busy && !d.least_loaded && !d.serial_at_end && !d.counted) {
     return fit_topology(*this, *switches_, taker, candidates, d.required);
   }
+  // select/linear's _job_test comes to _job_test_topo before anything else (LLN included).
+  if (placement_ == Placement::kLinearTopology && !d.counted)
+    return fit_linear_topology(*switches_, taker, candidates, d.required);
   const NodeBitset* pool = &candidates;
   thread_local NodeBitset rest;
   if (d.required) {
@@ -82,6 +86,7 @@ inline bool NodePool::fit_nodes(NodeAt node_at, const Demand& d, const NodeBitse
   switch (placement_) {
     case Placement::kBestFit:
     case Placement::kTopologyTree:
+    case Placement::kLinearTopology:
       return fit_best(*this, taker, *pool);
     case Placement::kInOrder:
       break;
