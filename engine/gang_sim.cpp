@@ -12,7 +12,8 @@ NodeReq Simulator::node_req(const SimJob& job, const SimRecord& rec) const {
 }
 
 const Demand& Simulator::fit_demand(SimJob& job, const SimRecord& rec, Demand& copy) {
-  // --switches has effect only through _eval_nodes_topo (topology/tree) and req_switch > 0.
+  // --switches has effect only through topology/tree placement (cons_tres _eval_nodes_topo,
+  // select/linear _job_test_topo up to 23.11) and req_switch > 0.
   const RequestExtras& x = job.req.extra.get();
   if (x.switches == 0 || !pool_.by_topology()) return rec.demand;
   // cons_tres _eval_nodes_topo: the first evaluation starts the wait; time_waiting is the real

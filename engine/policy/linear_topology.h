@@ -13,6 +13,7 @@
 //      has its CPUs and its wanted node count (the -N max where it may be given).
 // Nodes on no switch are never used. With --switches a placement over more leaves (counted in
 // step 4 only) than asked fails while the job waits for switches (job_ptr->best_switch).
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <vector>
