@@ -235,11 +235,15 @@ NodePool::NodePool(const Config& config) {
   // TopoOptional: only jobs with --switches use the topology (cons_tres _eval_nodes).
   // select/linear has its own topology selection up to 23.11 (select_linear.c _job_test_topo);
   // 24.05 removed it, and linear places flat from then on.
+  // select/cons_res has its own too (cons_res/job_test.c _eval_nodes_topo) while it exists.
   const bool linear_topology = config.select.type == "select/linear" && !config.version.at_least(24, 5);
+  const bool cons_res_topology = config.select.type == "select/cons_res" && !config.version.at_least(24, 5);
   if (!config.topology.empty() && !config.topology.optional &&
-      (config.select.type == "select/cons_tres" || linear_topology)) {
+      (config.select.type == "select/cons_tres" || linear_topology || cons_res_topology)) {
     switches_ = build_switch_table(config.topology, internal_index_);
-    placement_ = linear_topology ? Placement::kLinearTopology : Placement::kTopologyTree;
+    placement_ = linear_topology     ? Placement::kLinearTopology
+                 : cons_res_topology ? Placement::kConsResTopology
+                                     : Placement::kTopologyTree;
     // _eval_nodes_topo only takes nodes under its top switch: a node on no switch never runs
     // a job, so it is left out of every candidate set (the analyzer warns about it, CONF051).
     usable_ &= switches_->covered;

@@ -143,8 +143,9 @@ struct PoolState {
 /// the tightest sufficient set, the best-fitting single node); kTopologyTree is its
 /// _eval_nodes_topo (topology.conf's switches: engine/policy/topology_tree.h). A demand can
 /// ask for the least loaded nodes instead (Demand::least_loaded).
-/// kLinearTopology: select/linear's own topology/tree selection (up to 23.11).
-enum class Placement : std::uint8_t { kInOrder, kBestFit, kTopologyTree, kLinearTopology };
+/// kLinearTopology and kConsResTopology: select/linear's (up to 23.11) and select/cons_res's
+/// (up to 23.02) own topology/tree selections.
+enum class Placement : std::uint8_t { kInOrder, kBestFit, kTopologyTree, kLinearTopology, kConsResTopology };
 
 struct SwitchTable;  // engine/policy/topology_tree.h
 
@@ -186,11 +187,13 @@ class NodePool {
   Placement placement() const { return placement_; }
   /// Nodes are chosen by topology.conf's switches (either select plugin's way).
   bool by_topology() const {
-    return placement_ == Placement::kTopologyTree || placement_ == Placement::kLinearTopology;
+    return placement_ == Placement::kTopologyTree || placement_ == Placement::kLinearTopology ||
+           placement_ == Placement::kConsResTopology;
   }
   /// The topology placements need the switch table, so they are only set by the constructor.
   void set_placement(Placement p) {
-    if (p != Placement::kTopologyTree && p != Placement::kLinearTopology) placement_ = p;
+    if (p != Placement::kTopologyTree && p != Placement::kLinearTopology && p != Placement::kConsResTopology)
+      placement_ = p;
   }
   /// topology.conf's switches over the internal numbering; null without topology/tree.
   const SwitchTable* switches() const { return switches_.get(); }

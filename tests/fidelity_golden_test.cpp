@@ -210,6 +210,23 @@ TEST(FidelityGolden, LinearTopologyPlacesEveryJobOnTheSwitchesRealSlurmChose) {
   EXPECT_EQ(test::alloc_node_list(flat, later, later.jobs[1]), "n[2-5]");
 }
 
+// The topology capture's load under select/cons_res (22.05 cons_res/job_test.c
+// _eval_nodes_topo, engine/policy/cons_res_topology.h): every job on the nodes real Slurm chose,
+// four of them not where cons_tres put the same jobs (n5, n[1-4], n1 and n[5,7] against
+// n[4-5], n[1-3,5], n[1,5] and n[4,7]: the topology capture).
+TEST(FidelityGolden, ConsResTopologyPlacesEveryJobOnTheSwitchesRealSlurmChose) {
+  Replay r("topology_cons_res");
+  ASSERT_EQ(r.conf->config.select.type, "select/cons_res");
+  expect_real_nodes_and_starts(r, 6);
+  Config tres = r.conf->config;
+  tres.select.type = "select/cons_tres";
+  engine::Site site = r.site;
+  site.config = &tres;
+  const engine::SimResult other = engine::Simulator(site, {}).run(r.jobs);
+  EXPECT_EQ(test::alloc_node_list(tres, other, other.jobs[1]), "n[4-5]");
+  EXPECT_EQ(test::alloc_node_list(tres, other, other.jobs[2]), "n[1-3,5]");
+}
+
 // SchedulerParameters=pack_serial_at_end (engine/policy/serial_at_end.h) with n1, n3, n4 of
 // Weight 1, n2 and n5 of 10, n6 of 20: real Slurm put the one-CPU jobs 2, 3 and 6 on n4 (the
 // last weight-1 node), 5 (--mem=10000, which n4 no longer had) on n3, 10 (-N 1-2 -n 1: sbatch

@@ -3,6 +3,7 @@
 // through here to the pool's Placement strategy.
 // Included from the end of engine/resources.h: include that instead.
 #include "engine/policy/best_fit.h"
+#include "engine/policy/cons_res_topology.h"
 #include "engine/policy/least_loaded.h"
 #include "engine/policy/linear_topology.h"
 #include "engine/policy/node_select.h"
@@ -21,6 +22,10 @@ inline bool NodePool::fit_nodes(NodeAt node_at, const Demand& d, const NodeBitse
   // features keep the flat path (22.05 selects them feature by feature, _get_req_features).
   if (placement_ == Placement::kTopologyTree && !prefer_busy && !d.least_loaded && !d.serial_at_end && !d.counted) {
     return fit_topology(*this, *switches_, taker, candidates, d.required);
+  }
+  // cons_res's _eval_nodes reaches _eval_nodes_topo where cons_tres's does.
+  if (placement_ == Placement::kConsResTopology && !prefer_busy && !d.least_loaded && !d.serial_at_end && !d.counted) {
+    return fit_cons_res_topology(*switches_, taker, candidates, d.required);
   }
   // select/linear's _job_test comes to _job_test_topo before anything else (LLN included).
   if (placement_ == Placement::kLinearTopology && !d.counted)
@@ -87,6 +92,7 @@ inline bool NodePool::fit_nodes(NodeAt node_at, const Demand& d, const NodeBitse
     case Placement::kBestFit:
     case Placement::kTopologyTree:
     case Placement::kLinearTopology:
+    case Placement::kConsResTopology:
       return fit_best(*this, taker, *pool);
     case Placement::kInOrder:
       break;
