@@ -237,7 +237,7 @@ NodePool::NodePool(const Config& config) {
   // 24.05 removed it, and linear places flat from then on.
   // select/cons_res has its own too (cons_res/job_test.c _eval_nodes_topo) while it exists.
   const bool linear_topology = config.select.type == "select/linear" && !config.version.at_least(24, 5);
-  const bool cons_res_topology = config.select.type == "select/cons_res" && !config.version.at_least(24, 5);
+  const bool cons_res_topology = config.select.type == "select/cons_res" && !config.version.at_least(23, 11);
   if (!config.topology.empty() && !config.topology.optional &&
       (config.select.type == "select/cons_tres" || linear_topology || cons_res_topology)) {
     switches_ = build_switch_table(config.topology, internal_index_);

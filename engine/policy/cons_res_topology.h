@@ -1,7 +1,7 @@
 #pragma once
 // topology/tree node selection as select/cons_res does it (cons_res/job_test.c
-// _eval_nodes_topo, 22.05; cons_res is gone from 24.05). It counts CPUs, like select/linear's
-// (linear_topology.h), but chooses by best fit:
+// _eval_nodes_topo, the same from 20.02 to 23.02; 23.11 removed cons_res). It counts CPUs,
+// like select/linear's (linear_topology.h), but chooses by best fit:
 //   1. each switch's usable nodes and their CPUs; -w nodes are taken first (each giving what
 //      _cpus_to_use leaves it) and every switch holding one is "required", weighted by the
 //      CPUs its required nodes gave;
