@@ -200,6 +200,21 @@ TEST(EngineTopology, LinearSwitchesWaitUpTo2311AndNotFrom2405) {
   EXPECT_EQ(find_job(flat, 9).rare.get().wait4switch_start, engine::kNoTime);
 }
 
+// select/cons_res (22.05, engine/policy/cons_res_topology.h) counts the leaves it takes against
+// --switches the same way: n3 and n5 only once the wait is over. A -w node on leaf3 keeps the
+// job on that leaf: n8 and the best-fit node beside it, n6 (the first of equals).
+TEST(EngineTopology, ConsResSwitchesWaitAndRequiredNodesKeepTheirLeaf) {
+  TopoSite cons_res("SelectType=select/cons_res\nTopologyPlugin=topology/tree\n", kTree);
+  ASSERT_EQ(cons_res.conf->config.select.type, "select/cons_res");
+  auto r = cons_res.run(switch_load(3000, 1, 60));
+  const engine::SimJob& waited = find_job(r, 9);
+  ASSERT_NE(waited.rare.get().wait4switch_start, engine::kNoTime);
+  EXPECT_GE(waited.start, waited.rare.get().wait4switch_start + 60);
+  EXPECT_EQ(cons_res.nodes(r, 9), "n[3,5]");
+  auto w = cons_res.run({sized(job(1, 0, 2, 600, 600, "p"), 2, "n8")});
+  EXPECT_EQ(cons_res.nodes(w, 1), "n[6,8]");
+}
+
 // --switches acts only through _eval_nodes_topo: without topology/tree it changes nothing.
 TEST(EngineTopology, SwitchesChangeNothingWithoutTopologyTree) {
   TopoSite flat("", kTree);
