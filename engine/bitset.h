@@ -34,6 +34,13 @@ class NodeBitset {
   void subtract(const NodeBitset& o) {
     for (std::size_t w = 0; w < words_.size(); ++w) words_[w] &= ~o.words_[w];
   }
+  /// Every set bit of this is set in o (bit_super_set(this, o)).
+  bool is_subset_of(const NodeBitset& o) const {
+    for (std::size_t w = 0; w < words_.size(); ++w) {
+      if (words_[w] & ~o.words_[w]) return false;
+    }
+    return true;
+  }
   bool intersects(const NodeBitset& o) const {
     for (std::size_t w = 0; w < words_.size(); ++w) {
       if (words_[w] & o.words_[w]) return true;

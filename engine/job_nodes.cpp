@@ -93,9 +93,7 @@ NodeChoice Simulator::make_node_choice(const JobRequest& r, std::uint32_t p) {
   if (!x.nodelist.empty()) {
     bool unknown = false;
     NodeBitset req = nodes_named(conf_, pool_, x.nodelist, unknown);
-    NodeBitset outside = req;
-    outside.subtract(own);
-    if (unknown || !outside.none()) {
+    if (unknown || !req.is_subset_of(own)) {
       // job_mgr.c: a requested node outside the partition (or unknown) fails the submission.
       c.error = kNodeConfigUnavailable;
       c.reason = fmt::format("--nodelist {} is not within partition {}", x.nodelist, part.name);

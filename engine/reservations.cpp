@@ -113,9 +113,7 @@ bool ReservationBook::maint_covers(const NodeBitset& nodes, std::int64_t from, s
   for (const ResvWindow& w : windows_) {
     if (w.start >= to) break;
     if (w.end <= from || !w.maint) continue;
-    NodeBitset rest = nodes;
-    rest.subtract(w.nodes);
-    if (rest.none()) return true;
+    if (nodes.is_subset_of(w.nodes)) return true;
   }
   return false;
 }

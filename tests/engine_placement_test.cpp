@@ -358,6 +358,20 @@ TEST(EngineBitset, FindNextAndFindNextZeroCrossWords) {
   EXPECT_EQ(full.find_next_zero(5), 128U);
 }
 
+// bit_super_set as the topology selections, -w checks and maintenance windows ask it.
+TEST(EngineBitset, IsSubsetOfComparesEveryWord) {
+  engine::NodeBitset a(130), b(130);
+  EXPECT_TRUE(a.is_subset_of(b));  // empty in empty
+  a.set(3);
+  a.set(129);
+  b.set(3);
+  EXPECT_FALSE(a.is_subset_of(b));  // 129, in the last word, is missing
+  b.set(129);
+  b.set(64);
+  EXPECT_TRUE(a.is_subset_of(b));
+  EXPECT_FALSE(b.is_subset_of(a));
+}
+
 // Two overlapping OverSubscribe=YES partitions, jobs without --oversubscribe: from 23.11.7 a
 // job of one partition may take the free cores of a node a job of the other holds, as long as
 // no job there shares (-s, FORCE); until then the other partition's job kept it off the node

@@ -183,17 +183,23 @@ TEST(EngineTopology, SwitchesWaitForOneLeafUntilTheirWaitEnds) {
   EXPECT_EQ(topo.nodes(two, 9), "n[3,5]");
 }
 
+// switch_load's job of --switches=1@1:00 on `site`: it waits out its minute, then takes n3
+// and n5 on two leaves.
+void expect_waited_then_two_leaves(const TopoSite& site) {
+  auto r = site.run(switch_load(3000, 1, 60));
+  const engine::SimJob& waited = find_job(r, 9);
+  ASSERT_NE(waited.rare.get().wait4switch_start, engine::kNoTime);
+  EXPECT_GE(waited.start, waited.rare.get().wait4switch_start + 60);
+  EXPECT_EQ(site.nodes(r, 9), "n[3,5]");
+}
+
 // select/linear up to 23.11 has its own topology selection (_job_test_topo,
 // engine/policy/linear_topology.h) and the same --switches rule: its leaves counted against
 // the limit fail the placement within the wait. From 24.05 linear ignores the switches.
 TEST(EngineTopology, LinearSwitchesWaitUpTo2311AndNotFrom2405) {
   TopoSite linear("SelectType=select/linear\nTopologyPlugin=topology/tree\n", kTree, "23.11");
   ASSERT_EQ(linear.conf->config.select.type, "select/linear");
-  auto r = linear.run(switch_load(3000, 1, 60));
-  const engine::SimJob& waited = find_job(r, 9);
-  ASSERT_NE(waited.rare.get().wait4switch_start, engine::kNoTime);
-  EXPECT_GE(waited.start, waited.rare.get().wait4switch_start + 60);
-  EXPECT_EQ(linear.nodes(r, 9), "n[3,5]");
+  expect_waited_then_two_leaves(linear);
   TopoSite later("SelectType=select/linear\nTopologyPlugin=topology/tree\n", kTree, "24.05");
   auto flat = later.run(switch_load(3000, 1, 60));
   EXPECT_LE(find_job(flat, 9).start, 11);  // at its first try
@@ -206,11 +212,7 @@ TEST(EngineTopology, LinearSwitchesWaitUpTo2311AndNotFrom2405) {
 TEST(EngineTopology, ConsResSwitchesWaitAndRequiredNodesKeepTheirLeaf) {
   TopoSite cons_res("SelectType=select/cons_res\nTopologyPlugin=topology/tree\n", kTree);
   ASSERT_EQ(cons_res.conf->config.select.type, "select/cons_res");
-  auto r = cons_res.run(switch_load(3000, 1, 60));
-  const engine::SimJob& waited = find_job(r, 9);
-  ASSERT_NE(waited.rare.get().wait4switch_start, engine::kNoTime);
-  EXPECT_GE(waited.start, waited.rare.get().wait4switch_start + 60);
-  EXPECT_EQ(cons_res.nodes(r, 9), "n[3,5]");
+  expect_waited_then_two_leaves(cons_res);
   auto w = cons_res.run({sized(job(1, 0, 2, 600, 600, "p"), 2, "n8")});
   EXPECT_EQ(cons_res.nodes(w, 1), "n[6,8]");
 }

@@ -54,6 +54,12 @@ struct Replay : test::GoldenCapture {
     }
     result = engine::Simulator(site, {}).run(jobs);
   }
+  /// The same jobs on the same site read with config `c` (a copy of conf->config, edited).
+  engine::SimResult rerun(const Config& c) const {
+    engine::Site edited = site;
+    edited.config = &c;
+    return engine::Simulator(edited, {}).run(jobs);
+  }
   std::string nodes_of(const engine::SimJob& j) const {
     const std::string list = test::alloc_node_list(conf->config, result, j);
     return list.empty() ? "None assigned" : list;  // sacct's words for a job that never ran
@@ -203,9 +209,7 @@ TEST(FidelityGolden, LinearTopologyPlacesEveryJobOnTheSwitchesRealSlurmChose) {
   expect_real_nodes_and_starts(r, 6);
   Config flat = r.conf->config;
   flat.version = *SlurmVersion::parse("24.05");
-  engine::Site site = r.site;
-  site.config = &flat;
-  const engine::SimResult later = engine::Simulator(site, {}).run(r.jobs);
+  const engine::SimResult later = r.rerun(flat);
   EXPECT_EQ(test::alloc_node_list(flat, later, later.jobs[0]), "n1");
   EXPECT_EQ(test::alloc_node_list(flat, later, later.jobs[1]), "n[2-5]");
 }
@@ -220,9 +224,7 @@ TEST(FidelityGolden, ConsResTopologyPlacesEveryJobOnTheSwitchesRealSlurmChose) {
   expect_real_nodes_and_starts(r, 6);
   Config tres = r.conf->config;
   tres.select.type = "select/cons_tres";
-  engine::Site site = r.site;
-  site.config = &tres;
-  const engine::SimResult other = engine::Simulator(site, {}).run(r.jobs);
+  const engine::SimResult other = r.rerun(tres);
   EXPECT_EQ(test::alloc_node_list(tres, other, other.jobs[1]), "n[4-5]");
   EXPECT_EQ(test::alloc_node_list(tres, other, other.jobs[2]), "n[1-3,5]");
 }
@@ -239,9 +241,7 @@ TEST(FidelityGolden, PackSerialAtEndPutsSerialJobsOnTheNodesRealSlurmChose) {
   expect_real_nodes_and_starts(r, 12);
   Config best_fit = r.conf->config;
   best_fit.scheduler.pack_serial_at_end = false;
-  engine::Site site = r.site;
-  site.config = &best_fit;
-  const engine::SimResult flat = engine::Simulator(site, {}).run(r.jobs);
+  const engine::SimResult flat = r.rerun(best_fit);
   const auto real = real_jobs(r.dir);
   std::size_t serial = 0;
   for (const engine::SimJob& j : flat.jobs) {

@@ -19,7 +19,6 @@
 #include <vector>
 
 #include "engine/bitset.h"
-#include "engine/policy/linear_topology.h"
 #include "engine/policy/topology_tree.h"
 
 namespace sa::engine {
@@ -43,10 +42,7 @@ bool fit_cons_res_topology(const SwitchTable& t, Taker& taker, const NodeBitset&
   const std::size_t n_sw = t.switches.size();
   const std::int64_t min_nodes = std::max<std::uint32_t>(1, d.min_nodes);
   std::int64_t max_left = d.max_nodes ? d.max_nodes : std::numeric_limits<std::int64_t>::max() / 2;
-  // req_nodes as cons_tres's path takes it (topology_tree.h's desired).
-  std::int64_t max_wanted = d.max_nodes;
-  if (d.cpus_per_node == 0) max_wanted = std::min<std::int64_t>(max_wanted, d.cpus);
-  const std::int64_t req_nodes = std::max(min_nodes, max_wanted);
+  const std::int64_t req_nodes = topo_detail::desired_nodes(d);  // as cons_tres's path takes it
   std::int64_t rem_nodes = req_nodes;
   // _enough_nodes: what is left must cover the minimum still needed.
   auto enough = [&](std::int64_t avail) {
@@ -64,10 +60,7 @@ bool fit_cons_res_topology(const SwitchTable& t, Taker& taker, const NodeBitset&
     return before - taker.cpus_left();
   };
   if (required && static_cast<std::int64_t>(required->count()) > max_left) return false;
-  s.usable = NodeBitset(candidates.size());
-  candidates.for_each([&](std::size_t n) {
-    if (avail(n) > 0) s.usable.set(n);
-  });
+  topo_detail::usable_map(taker, candidates, s.usable);
   s.chosen = NodeBitset(candidates.size());
   s.under.resize(n_sw);
   s.cpus.assign(n_sw, 0);
@@ -81,9 +74,9 @@ bool fit_cons_res_topology(const SwitchTable& t, Taker& taker, const NodeBitset&
     if (required && required->intersects(s.under[j])) s.required[j] = 1;
   }
   if (required) {
-    if (!linear_topo_detail::holds(on_switch, *required)) return false;  // "not available on any switch"
+    if (!required->is_subset_of(on_switch)) return false;  // "not available on any switch"
     bool linked = false;
-    for (std::size_t j = 0; j < n_sw && !linked; ++j) linked = linear_topo_detail::holds(s.under[j], *required);
+    for (std::size_t j = 0; j < n_sw && !linked; ++j) linked = required->is_subset_of(s.under[j]);
     if (!linked) return false;  // "requires nodes that are not linked together"
     bool ok = true;
     required->for_each_until([&](std::size_t n) {
@@ -126,7 +119,7 @@ bool fit_cons_res_topology(const SwitchTable& t, Taker& taker, const NodeBitset&
   if (required && !s.required[static_cast<std::size_t>(best)]) return false;
   const NodeBitset& top = s.under[static_cast<std::size_t>(best)];
   for (std::size_t j = 0; j < n_sw; ++j) {
-    if (t.switches[j].level != 0 || !linear_topo_detail::holds(top, s.under[j])) s.nodes[j] = 0;
+    if (t.switches[j].level != 0 || !s.under[j].is_subset_of(top)) s.nodes[j] = 0;
   }
   std::uint32_t leaves = 0;
   std::size_t loc = 0;

@@ -33,14 +33,6 @@ struct Scratch {
   NodeBitset usable, chosen;
 };
 
-// Whether every node of `part` is in `whole` (bit_super_set(part, whole)).
-inline bool holds(const NodeBitset& whole, const NodeBitset& part) {
-  thread_local NodeBitset rest;
-  rest = part;
-  rest.subtract(whole);
-  return rest.none();
-}
-
 // Takes node n for the job (Slurm's bit_set(bitmap, i); alloc_nodes++; rem_cpus -= avail).
 template <class Taker>
 void take(Taker& taker, Scratch& s, std::size_t n, std::int64_t& alloc, std::int64_t& rem_cpus) {
@@ -66,10 +58,7 @@ bool fit_linear_topology(const SwitchTable& t, Taker& taker, const NodeBitset& c
   // -n's task count where both were given (job_shape_apply.cpp); without -n nothing lowers it:
   // the capture's -N 1-2 job got both nodes of leaf2.
   const std::int64_t want = std::max<std::int64_t>(min_nodes, d.max_nodes);
-  s.usable = NodeBitset(candidates.size());
-  candidates.for_each([&](std::size_t n) {
-    if (taker.available(static_cast<std::uint32_t>(n)) > 0) s.usable.set(n);
-  });
+  topo_detail::usable_map(taker, candidates, s.usable);
   s.chosen = NodeBitset(candidates.size());
   s.under.resize(n_sw);
   s.cpus.assign(n_sw, 0);
@@ -79,7 +68,7 @@ bool fit_linear_topology(const SwitchTable& t, Taker& taker, const NodeBitset& c
   bool sufficient = false;
   for (std::size_t j = 0; j < n_sw; ++j) {
     s.under[j].assign_and(t.switches[j].nodes, s.usable);
-    if (required && !linear_topo_detail::holds(s.under[j], *required)) continue;
+    if (required && !required->is_subset_of(s.under[j])) continue;
     s.nodes[j] = static_cast<std::int64_t>(s.under[j].count());
     sufficient = true;
   }
@@ -101,7 +90,7 @@ bool fit_linear_topology(const SwitchTable& t, Taker& taker, const NodeBitset& c
   const NodeBitset& top = s.under[static_cast<std::size_t>(best)];
   // Phase 4: the leaves under it; the required nodes, then the rest of their leaves.
   for (std::size_t j = 0; j < n_sw; ++j) {
-    if (t.switches[j].level > 0 || !linear_topo_detail::holds(top, s.under[j]))
+    if (t.switches[j].level > 0 || !s.under[j].is_subset_of(top))
       s.nodes[j] = 0;
     else if (required)
       s.nodes[j] = static_cast<std::int64_t>(s.under[j].count());

@@ -43,6 +43,26 @@ struct SwitchTable {
 
 namespace topo_detail {
 
+/// The node count a job is given where it can be (node_scheduler.c's req_nodes): the -N max,
+/// at least the min. sbatch lowers -N's max to the task count ("can't run N processes on M
+/// nodes"), and choose_nodes does too without --ntasks-per-node; CPUs stand in for tasks here.
+inline std::int64_t desired_nodes(const Demand& d) {
+  const auto min_nodes = static_cast<std::int64_t>(std::max<std::uint32_t>(1, d.min_nodes));
+  std::int64_t max_wanted = d.max_nodes;
+  if (d.cpus_per_node == 0) max_wanted = std::min<std::int64_t>(max_wanted, d.cpus);
+  return std::max(min_nodes, max_wanted);
+}
+
+/// The candidates that can give the job something (choose_nodes' node map; the topology
+/// selections' usable nodes).
+template <class Taker>
+void usable_map(const Taker& taker, const NodeBitset& candidates, NodeBitset& out) {
+  out = NodeBitset(candidates.size());
+  candidates.for_each([&](std::size_t n) {
+    if (taker.available(static_cast<std::uint32_t>(n)) > 0) out.set(n);
+  });
+}
+
 constexpr std::uint32_t kInfinite = std::numeric_limits<std::uint32_t>::max();
 
 // Per-fit scratch, one per thread (backfill plans in parallel).
@@ -229,10 +249,7 @@ bool place_topology(const NodePool& pool, const SwitchTable& t, Taker& taker, Sc
   s.count.assign(n_sw, 0);
   s.required.assign(n_sw, 0);
   // choose_nodes: nodes that can give the job nothing are out of the node map.
-  s.map = NodeBitset(candidates.size());
-  candidates.for_each([&](std::size_t n) {
-    if (taker.available(static_cast<std::uint32_t>(n)) > 0) s.map.set(n);
-  });
+  usable_map(taker, candidates, s.map);
   s.used = NodeBitset(candidates.size());
   s.taken = NodeBitset(candidates.size());
   const std::uint32_t max_nodes = taker.demand().max_nodes;
@@ -250,22 +267,14 @@ bool place_topology(const NodePool& pool, const SwitchTable& t, Taker& taker, Sc
     if (!all) return false;  // a required node not in the map, or giving nothing
   }
   const auto min_nodes = static_cast<std::int64_t>(std::max<std::uint32_t>(1, taker.demand().min_nodes));
-  // sbatch lowers -N's max to the task count ("can't run N processes on M nodes"), and
-  // choose_nodes does too without --ntasks-per-node; CPUs stand in for tasks here.
-  const Demand& d = taker.demand();
-  std::int64_t max_wanted = d.max_nodes;
-  if (d.cpus_per_node == 0) max_wanted = std::min<std::int64_t>(max_wanted, d.cpus);
-  s.desired = std::max(min_nodes, max_wanted);
+  s.desired = desired_nodes(taker.demand());
   // _enough_nodes: the switch and the chosen nodes must hold the minimum still needed.
   auto rem_nodes = [&] { return min_nodes - taker.nodes_used(); };
   const int top = top_switch(t, pool, s, required, rem_nodes());
   if (top < 0) return false;
   const NodeBitset& top_nodes = t.switches[static_cast<std::size_t>(top)].nodes;
   if (required) {
-    thread_local NodeBitset outside;
-    outside = *required;
-    outside.subtract(top_nodes);
-    if (!outside.none()) return false;  // "requires nodes that do not have shared network"
+    if (!required->is_subset_of(top_nodes)) return false;  // "requires nodes that do not have shared network"
     if (taker.done() && taker.nodes_used() >= s.desired) return true;
     if (max_nodes && taker.nodes_used() >= max_nodes) return false;
   }
