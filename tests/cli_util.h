@@ -9,6 +9,8 @@
 #include <fstream>
 #include <string>
 
+#include "tests/scratch_dir.h"
+
 namespace sa::test {
 
 struct CommandResult {
@@ -31,15 +33,14 @@ inline CommandResult run(const std::string& args, bool merge_stderr = false) {
 
 /// A fresh, empty directory named after the running test (removed first if it exists).
 inline std::filesystem::path fresh_test_dir(const std::string& prefix) {
-  auto dir = std::filesystem::temp_directory_path() / (prefix + "_" + std::to_string(::getpid()) + "_" +
-                                                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  auto dir = scratch_dir() / (prefix + "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;
 }
 
 inline std::string write_temp(const std::string& name, const std::string& text) {
-  auto path = std::filesystem::temp_directory_path() / ("sa_cli_" + std::to_string(::getpid()) + "_" + name);
+  auto path = scratch_dir() / ("sa_cli_" + name);
   std::ofstream(path) << text;
   return path.string();
 }

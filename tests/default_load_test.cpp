@@ -12,6 +12,7 @@
 #include "engine/workload/sacct_writer.h"
 #include "engine/workload/scale.h"
 #include "tests/engine_test_util.h"
+#include "tests/scratch_dir.h"
 
 namespace {
 
@@ -338,8 +339,7 @@ TEST(ScaleToSite, MapsSizesAndArrivalsOntoTheSite) {
 namespace {
 
 std::string gzip_file(const std::string& name, const std::string& text) {
-  const std::string path =
-      (std::filesystem::temp_directory_path() / (std::to_string(::getpid()) + "_" + name)).string();
+  const std::string path = (sa::test::scratch_dir() / name).string();
   gzFile z = gzopen(path.c_str(), "wb");
   gzwrite(z, text.data(), static_cast<unsigned>(text.size()));
   gzclose(z);

@@ -12,6 +12,7 @@
 #include "report/evidence_glossary.h"
 #include "rules/framework/lint.h"
 #include "rules/framework/withhold.h"
+#include "tests/scratch_dir.h"
 
 namespace fs = std::filesystem;
 
@@ -60,7 +61,7 @@ TEST(DefaultMemoryMissing, JobsWithoutMemRunAloneAndTheDefaultLetsThemShare) {
 
 TEST(DefaultMemoryMissing, AJobSubmitPluginMakesItInformation) {
   // The plugin may fill in --mem; the configuration cannot tell, so the finding informs.
-  const fs::path dir = fs::temp_directory_path() / ("sa_conf106_" + std::to_string(::getpid()));
+  const fs::path dir = sa::test::scratch_dir() / "sa_conf106";
   fs::create_directories(dir);
   std::ifstream in(kDir / "explicit_memory.conf");
   std::ofstream out(dir / "slurm.conf");
@@ -102,7 +103,7 @@ TEST(DefaultMemoryMissing, WhereTheLoadAsksForMemoryItsJobsAreRunWithoutIt) {
 TEST(DefaultMemoryMissing, NodesWithUnderAMegabytePerCpuGetNoSuggestedDefault) {
   // 32 MB over 64 CPUs rounds to 0 MB a CPU, and DefMemPerCPU=0 means something else (no
   // memory counted for such jobs): the finding stands without a fix, and nothing breaks.
-  const fs::path dir = fs::temp_directory_path() / ("sa_conf106_tiny_" + std::to_string(::getpid()));
+  const fs::path dir = sa::test::scratch_dir() / "sa_conf106_tiny";
   fs::create_directories(dir);
   std::ofstream(dir / "slurm.conf") << "ClusterName=t\nSlurmctldHost=h\nSelectType=select/cons_tres\n"
                                        "SelectTypeParameters=CR_Core_Memory\nNodeName=n[1-2] CPUs=64 RealMemory=32\n"

@@ -14,6 +14,7 @@
 #include "analyzer/text_util.h"
 #include "engine/simulator.h"
 #include "tests/golden_capture.h"
+#include "tests/scratch_dir.h"
 
 namespace sa::test {
 
@@ -29,8 +30,7 @@ inline std::filesystem::path joined_trace(const std::filesystem::path& sacct, co
     const std::vector<std::string> f = split(line, '\t');
     if (f.size() >= 6) extra[f[0]] = {f[4], f[5]};
   }
-  const std::filesystem::path out =
-      std::filesystem::temp_directory_path() / ("sa_fidelity_" + std::to_string(::getpid()) + "_" + name + ".tsv");
+  const std::filesystem::path out = sa::test::scratch_dir() / ("sa_fidelity_" + name + ".tsv");
   std::ofstream o(out);
   bool header = true;
   for (const std::string& line : lines_of(sacct)) {

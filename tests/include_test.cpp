@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "tests/scratch_dir.h"
 #include "tests/test_util.h"
 
 namespace sa {
@@ -14,8 +15,8 @@ namespace fs = std::filesystem;
 class IncludeTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / fs::path("sa_include_" + std::to_string(::getpid()) + "_" +
-                                                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = test::scratch_dir() /
+           ("sa_include_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::remove_all(dir_);
     fs::create_directories(dir_ / "sub");
   }

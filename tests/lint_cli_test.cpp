@@ -649,7 +649,7 @@ TEST(LintCli, BaselineAcceptsKnownFindingsButNotNewOnes) {
   {
     std::ifstream in(kFires);
     const std::string moved = "# edited\n" + std::string((std::istreambuf_iterator<char>(in)), {});
-    const auto dir = std::filesystem::temp_directory_path() / ("sa_moved_" + std::to_string(::getpid()));
+    const auto dir = sa::test::scratch_dir() / "sa_moved";
     std::filesystem::create_directories(dir);
     std::ofstream((dir / "long_partition.conf").string()) << moved;
     auto m = run("lint " + (dir / "long_partition.conf").string() +
@@ -662,7 +662,7 @@ TEST(LintCli, BaselineAcceptsKnownFindingsButNotNewOnes) {
   std::string text((std::istreambuf_iterator<char>(in)), {});
   text = "# edited\n" + text + "PartitionName=huge Nodes=n[1-8] MaxTime=10-00:00:00\n";
   // Same file name in another directory: fingerprints name the file, not its path.
-  const auto dir = std::filesystem::temp_directory_path() / ("sa_baseline_" + std::to_string(::getpid()));
+  const auto dir = sa::test::scratch_dir() / "sa_baseline";
   std::filesystem::create_directories(dir);
   const std::string conf = (dir / "long_partition.conf").string();
   std::ofstream(conf) << text;

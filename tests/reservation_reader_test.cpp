@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "analyzer/date_time.h"
+#include "tests/scratch_dir.h"
 #include "tests/test_util.h"
 
 namespace sa {
@@ -274,7 +275,7 @@ TEST(Reservations, HostileInputGivesDiagnosticsNotCrashes) {
 }
 
 TEST(Reservations, ReadsAFileAndReportsAMissingOne) {
-  const auto path = std::filesystem::temp_directory_path() / ("sa_resv_test_" + std::to_string(::getpid()) + ".txt");
+  const auto path = test::scratch_dir() / "sa_resv_test.txt";
   std::ofstream(path) << kScontrol;
   SourceManager sources;
   DiagnosticSink sink;

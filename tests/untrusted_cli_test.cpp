@@ -52,7 +52,7 @@ class UntrustedCli : public ::testing::Test {
 };
 
 TEST_F(UntrustedCli, RefusedIncludesShowNoByteInAnyFormat) {
-  const fs::path secret = fs::temp_directory_path() / ("sa_untrusted_secret_" + std::to_string(::getpid()) + ".conf");
+  const fs::path secret = test::scratch_dir() / "sa_untrusted_secret.conf";
   std::ofstream(secret) << kSecret << "\n";
   const std::string path = conf("Include ../outside/secret.conf\nInclude link.conf\nInclude " + secret.string() +
                                 "\nInclude /proc/self/environ\nInclude /etc/passwd\n");

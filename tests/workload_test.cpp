@@ -12,6 +12,7 @@
 #include "engine/workload/synthetic.h"
 #include "engine/workload/trace_fields.h"
 #include "engine/workload/workload.h"
+#include "tests/scratch_dir.h"
 #include "tests/test_util.h"
 
 namespace sa {
@@ -431,7 +432,7 @@ TEST(SyntheticProfile, SeededAndShapedByTheProfile) {
 TEST(SharedWorkloads, EveryTraceReadsWithoutACrash) {
   const std::filesystem::path dir = std::filesystem::path(SA_SHARED_DIR) / "corpora" / "workloads";
   if (!std::filesystem::exists(dir)) GTEST_SKIP() << "no ../shared";
-  const auto tmp = std::filesystem::temp_directory_path() / ("sa_workloads_" + std::to_string(::getpid()));
+  const auto tmp = sa::test::scratch_dir() / "sa_workloads";
   std::filesystem::create_directories(tmp);
   std::size_t read = 0, with_jobs = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {

@@ -152,13 +152,15 @@ std::vector<std::string> chromium_args(const RenderOptions& options, const fs::p
   // clang-format on
 }
 
-// The environment with HOME pointing into the temp dir, so nothing lands in the real home.
+// The environment with HOME and TMPDIR pointing into the temp dir, so nothing lands in the real
+// home and Chromium's singleton directories (org.chromium.Chromium.*) go with the temp dir.
 std::vector<std::string> child_environment(const fs::path& home) {
   std::vector<std::string> env;
   for (char** e = environ; *e; ++e) {
-    if (std::strncmp(*e, "HOME=", 5) != 0) env.emplace_back(*e);
+    if (std::strncmp(*e, "HOME=", 5) != 0 && std::strncmp(*e, "TMPDIR=", 7) != 0) env.emplace_back(*e);
   }
   env.push_back("HOME=" + home.string());
+  env.push_back("TMPDIR=" + home.string());
   return env;
 }
 

@@ -20,6 +20,7 @@
 #include "chromium.h"
 #include "need_chromium.h"
 #include "png_image.h"
+#include "tests/scratch_dir.h"
 
 namespace sa::browser {
 namespace {
@@ -29,10 +30,7 @@ const Rgba kWhite{255, 255, 255, 255};
 
 std::string fixture(const std::string& name) { return std::string(SA_BROWSER_DATA) + "/" + name; }
 
-std::string temp_path(const std::string& name) {
-  return (std::filesystem::path(testing::TempDir()) / ("sa_browser_" + std::to_string(::getpid()) + "_" + name))
-      .string();
-}
+std::string temp_path(const std::string& name) { return (sa::test::scratch_dir() / ("sa_browser_" + name)).string(); }
 
 bool contains(const std::vector<std::string>& lines, const std::string& part) {
   for (const std::string& line : lines) {
