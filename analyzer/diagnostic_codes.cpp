@@ -84,6 +84,7 @@ const std::vector<DiagnosticCode>& diagnostic_codes() {
       {"WORK005", "profile-error", "a synthetic profile line that cannot be read"},
       {"WORK006", "workload-too-large", "jobs beyond the sim-span or sim-jobs limit (not simulated)"},
       {"WORK007", "submit-line-option", "a SubmitLine option sbatch does not know (skipped; the rest is read)"},
+      {"WORK008", "simulation-step-limit", "a simulation that stopped at the sim-steps limit before its load ended"},
       {"RESV001", "reservation-syntax",
        "a reservation line word that is not Key=Value (the rest of the line is ignored)"},
       {"RESV002", "reservation-missing-key",

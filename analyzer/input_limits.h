@@ -18,7 +18,12 @@ struct InputLimits {
   std::int64_t sim_jobs = 2'000'000;                  // jobs in one simulated load
   std::int64_t sim_span = std::int64_t{366} * 86400;  // simulated seconds from first submit
   std::int64_t reservation_windows = 100'000;         // windows one recurring reservation opens
-  std::int64_t model_node_names = 10'000;             // node names listed per entry in `model`
+  // Scheduling steps one simulation may take (events, queue records walked by the main loop
+  // and backfill, jobs priced; a try on the nodes counts their number or bitmap words): the
+  // bound on its time however the config and the load combine (a deep queue walked every
+  // second, 100,000 nodes). About 5-16 ns a step on the loads measured (docs/limits.md).
+  std::int64_t sim_steps = 10'000'000'000;
+  std::int64_t model_node_names = 10'000;  // node names listed per entry in `model`
 };
 
 }  // namespace sa

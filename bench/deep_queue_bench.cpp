@@ -9,6 +9,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <string>
 
 #include <fmt/format.h>
@@ -43,6 +44,8 @@ void run_deep_queue(benchmark::State& state) {
   paths.conf = kFastsim + "/perf-site/slurm.conf";
   paths.assoc = kFastsim + "/perf-site/assoc.cfg";
   paths.workload = swf;
+  // The bench times whole runs, far past the step limit that bounds untrusted input.
+  paths.limits.sim_steps = std::numeric_limits<std::int64_t>::max();
   auto site = sa::engine::load_site(paths);
   if (!site) {
     state.SkipWithError("perf-site or the trace could not be read");

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <ctime>
+#include <limits>
 #include <map>
 #include <memory>
 #include <string>
@@ -24,6 +25,9 @@
 #include "engine/workload/synthetic.h"
 
 namespace {
+
+// The benches time whole runs, far past the step limit that bounds untrusted input.
+constexpr std::int64_t kUnboundedSteps = std::numeric_limits<std::int64_t>::max();
 
 std::string site_conf(int nodes, const char* extra = "") {
   return fmt::format(
@@ -60,6 +64,7 @@ struct BenchLoad {
   sa::engine::Site site;
   BenchLoad(const std::string& conf_text, int days, double load, int nodes, const char* partitions)
       : conf(sa::analyze_text("slurm.conf", conf_text)) {
+    site.max_sim_steps = kUnboundedSteps;
     tree = sa::read_assoc_dump_text(sources.add("dump", tree_dump(40, 5)), sources, sink);
     sa::engine::Profile p =
         sa::engine::read_profile(sources.add("profile", load_profile(days, load, nodes, partitions)), sources, sink);
@@ -213,6 +218,7 @@ void run_engine_limits(benchmark::State& state) {
   const double scale = mode == 1 ? kLoose : 1.0;
   sa::AssocTree tree = sa::read_assoc_dump_text(sources.add("dump", limit_tree_dump(st, scale)), sources, sink);
   sa::engine::Site site;
+  site.max_sim_steps = kUnboundedSteps;
   site.config = &conf->config;
   site.tree = &tree;
   site.qos = sa::read_qos_table_text(sources.add("qos", limit_qos_table(st, scale)), sources, sink);

@@ -43,6 +43,8 @@ int run_simulate(const SiteOptions& so, const EngineOptions& e) {
   engine::Simulator sim(in->site, opt);
   const std::size_t jobs = in->workload.jobs.size();
   engine::SimResult result = sim.run(std::move(in->workload));  // (its jobs are not read again)
+  if (auto d = engine::step_limit_diagnostic(result.step_limit_stop(), *in))
+    in->conf->diagnostics.report(std::move(*d));
   const bool errors = report_site_diagnostics(*in);
   if (!e.trace.empty()) {
     std::ofstream out(e.trace);
@@ -60,6 +62,7 @@ int run_simulate(const SiteOptions& so, const EngineOptions& e) {
     j["node_peaks"] = report::node_peaks_json(result, *in->site.config);
     j["load"] = report::coverage_json(engine::load_coverage(result, *in->site.config), in->workload.idle_partitions);
     if (!in->workload.description.empty()) j["workload"]["description"] = in->workload.description;
+    if (result.step_limit) j["step_limit"] = {{"steps", result.steps}, {"stopped_at", result.end}};
     write_json(std::cout, j);
   } else {
     std::ostringstream text;
@@ -115,6 +118,7 @@ int run_sprio(const SiteOptions& so, const EngineOptions& e) {
     if (!apply_start(e, in->workload, opt)) return kExitUsage;
     engine::Simulator sim(in->site, opt);
     engine::SimResult r = sim.run(in->workload);
+    if (auto d = engine::step_limit_diagnostic(r.step_limit_stop(), *in)) in->conf->diagnostics.report(std::move(*d));
     if (!r.snapshots.empty()) snap = r.snapshots.back();
     snap.at = *at;
     coverage = report::coverage_json(engine::load_coverage(r, *in->site.config), in->workload.idle_partitions);

@@ -25,6 +25,7 @@ constexpr LimitField kLimitFields[] = {
     {"hostlist-names", &InputLimits::hostlist_names},
     {"sim-jobs", &InputLimits::sim_jobs},
     {"sim-span", &InputLimits::sim_span},
+    {"sim-steps", &InputLimits::sim_steps},
     {"reservation-windows", &InputLimits::reservation_windows},
     {"model-node-names", &InputLimits::model_node_names},
 };

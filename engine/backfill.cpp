@@ -15,6 +15,7 @@ void Simulator::backfill_cycle() {
   if (!bf_changed_) return;  // nothing changed since the last cycle
   bf_changed_ = false;
   queue_sort();
+  steps_ += queue_.size() + running_.size() + 1;  // its release profile reads every running job
   const BackfillCycle cycle{now_, static_cast<std::uint32_t>(queue_.size()), 0, 0, BackfillCycle::Stop::kEnd};
   // Nothing pending: nothing to plan, but the cycle ran.
   counts_.backfill(queue_.empty() ? BackfillTally{cycle} : BackfillPass(*this, cycle).run());
@@ -191,6 +192,7 @@ BackfillPass::Plan BackfillPass::plan_job(SimJob& job, const SimRecord& rec, std
   scan_.reset();
   now_tested_ = false;
   for (int attempt = 0; attempt < 1000; ++attempt) {
+    sim_.steps_ += sim_.step_words_;
     if (start_res >= window_end_ && start_res > now) {
       job.bf_beyond_window = true;
       break;

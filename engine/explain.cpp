@@ -43,6 +43,7 @@ Explanation explain_job(const Site& site, const SimOptions& options, const Workl
   opt.explain_jobs = {job_id};
   SimResult r = Simulator(site, opt).run(workload);
   e.coverage = load_coverage(r, *site.config);
+  e.step_limit = r.step_limit_stop();
   const SimJob* j = find(r, job_id);
   if (!j) return e;
   e.found = true;

@@ -3,6 +3,7 @@
 // each thing that held it back were lifted (each answer a fresh simulation of the same
 // load with one change: a limit removed, or the job put at the top of its tier).
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,8 +28,9 @@ struct Explanation {
   std::string partition, account, qos;
   std::vector<ExplainSpan> spans;  // while pending, in order
   std::vector<WhatIf> what_ifs;
-  std::int64_t run_end = 0;  // when the simulation stopped
-  LoadCoverage coverage;     // how much of the load that run ran
+  std::int64_t run_end = 0;                 // when the simulation stopped
+  LoadCoverage coverage;                    // how much of the load that run ran
+  std::optional<StepLimitStop> step_limit;  // that run stopped at the sim-steps limit
 };
 
 /// Simulates `workload` on `site` with `options`, recording job `job_id`'s reasons in

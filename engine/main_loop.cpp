@@ -25,6 +25,7 @@ struct Simulator::MainRun {
 
 void Simulator::main_loop(bool full) {
   queue_sort();
+  steps_ += queue_.size() + 1;
   const SchedulerSettings& s = conf_.scheduler;
   const std::size_t np = conf_.partitions.size();
   MainRun run;
@@ -103,6 +104,7 @@ Simulator::MainStep Simulator::main_gate(MainRun& run, SimJob& job, const SimRec
 Simulator::MainStep Simulator::main_try(MainRun& run, const QueueEntry& e, Allocation& alloc) {
   SimJob& job = jobs_[e.job];
   const SimRecord& rec = job.recs[e.rec];
+  steps_ += step_nodes_;
   NodeBitset allowed = record_nodes(rec);
   allowed &= run.avail;
   if (allowed.count() < rec.demand.min_nodes) {

@@ -35,6 +35,7 @@ void Simulator::charge_usage(SimJob& job, std::int64_t from, std::int64_t to) {
 
 void Simulator::priority_pass() {
   counts_.priority_pass();
+  steps_ += active_.size();
   const PrioritySettings& ps = conf_.priority;
   const bool classic = fair_share_ && !fair_share_->settings().algorithm_is_fair_tree();
   std::vector<AssocShare> at_start;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -253,6 +254,12 @@ struct PartitionTimeline {
   std::vector<std::vector<double>> running, suspended;  // [partition][bucket]
 };
 
+/// A run that stopped at the sim-steps limit: the span it covered and the jobs it left.
+struct StepLimitStop {
+  std::int64_t start = 0, end = 0;
+  std::size_t pending = 0, running = 0, unsubmitted = 0;
+};
+
 struct SimResult {
   std::vector<SimJob> jobs;  // workload order
   std::vector<PendingSnapshot> snapshots;
@@ -261,6 +268,8 @@ struct SimResult {
   // which a doubling vector would hold in up to twice the memory).
   std::deque<BackfillCycle> bf_log;
   std::int64_t start = 0, end = 0;
+  std::uint64_t steps = 0;           // scheduling steps the run took (Site::max_sim_steps bounds them)
+  bool step_limit = false;           // the run stopped at `end` because it reached that bound
   std::vector<long double> usage;    // final raw usage per association
   std::vector<double> target_share;  // per association (classic product of shares)
   std::int64_t epoch_offset = 0;
@@ -277,6 +286,16 @@ struct SimResult {
   PartitionTimeline timeline;
   bool sharing = false;  // jobs could share CPUs (FORCE/YES partitions or gang)
   const std::string& reason_name(std::uint16_t id) const { return reason_names[id]; }
+  std::optional<StepLimitStop> step_limit_stop() const {
+    if (!step_limit) return std::nullopt;
+    StepLimitStop s{start, end};
+    for (const SimJob& j : jobs) {
+      s.pending += j.state == JobState::kPending;
+      s.running += j.state == JobState::kRunning;
+      s.unsubmitted += j.state == JobState::kFuture;
+    }
+    return s;
+  }
   const std::string& reason_detail(const ReasonSpan& s) const { return reason_details[s.detail]; }
 };
 

@@ -72,6 +72,8 @@ Simulator::Simulator(const Site& site, SimOptions options)
   // Both resolved as Slurm's uint16 (a value the analyzer refused keeps the default).
   preempt_hold_ = std::int64_t{conf_.scheduler.kill_wait} + conf_.scheduler.message_timeout;
   probes_.size_nodes(pool_.size());
+  step_words_ = 1 + (pool_.size() + 63) / 64;
+  step_nodes_ = 1 + pool_.size();
   if (site_.tree) {
     const std::size_t n = site_.tree->assocs.size();
     fair_share_.emplace(*site_.tree, FairShareSettings::from(conf_.priority));
@@ -115,8 +117,15 @@ SimResult Simulator::run_events(std::int64_t start) {
     events_.pop();
     now_ = ev.time;
     counts_.event();
+    ++steps_;
     dispatch(ev);
-    if (opt_.progress && (++tick & 0xFFFF) == 0) {
+    if (steps_ >= static_cast<std::uint64_t>(site_.max_sim_steps)) {
+      result_.step_limit = true;
+      break;
+    }
+    if ((++tick & 0xFFF) != 0) continue;
+    if (opt_.cancel && opt_.cancel->load(std::memory_order_relaxed)) break;
+    if (opt_.progress && (tick & 0xFFFF) == 0) {
       opt_.progress(std::min(1.0, static_cast<double>(now_ - start) / static_cast<double>(span_guess)));
     }
   }
@@ -266,6 +275,7 @@ void Simulator::dispatch(const Event& ev) {
 
 void Simulator::finish(std::int64_t start) {
   result_.end = now_;
+  result_.steps = steps_;
   account_unavailable(start);
   for (std::uint32_t j : running_) {
     const SimJob& job = jobs_[j];

@@ -4,6 +4,7 @@
 // event-triggered runs) and backfill (every bf_interval), on an integer-second clock. Events
 // at the same second run in a fixed phase order (ends, submits, priority pass, main loop,
 // backfill, snapshots), then by insertion sequence, so a run is deterministic.
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -46,6 +47,8 @@ struct Site {
   /// Windows one recurring reservation may open (InputLimits::reservation_windows): years of
   /// an HOURLY reservation, and a bound on a hostile start time decades before the load.
   std::int64_t max_reservation_windows = InputLimits{}.reservation_windows;
+  /// Scheduling steps one run may take (InputLimits::sim_steps); the run stops there.
+  std::int64_t max_sim_steps = InputLimits{}.sim_steps;
 };
 
 /// The account a job runs under: its association's, or the name the trace gave when it has none.
@@ -79,6 +82,10 @@ struct SimOptions {
   /// What-if runs: limits removed, and jobs given the top priority of their tier.
   std::vector<LimitBlock> lift_limits;
   std::vector<std::uint32_t> top_priority_jobs;
+  /// Set from another thread, the run stops at its next look (every 4,096 events): lint sets
+  /// it for its re-simulations when the base run stopped at its step limit, as their evidence
+  /// is then withheld anyway.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 /// The nodes a job may use in one partition (job_nodes.cpp): --constraint, -w and -x,
@@ -310,6 +317,13 @@ class Simulator {
   std::int64_t preempt_hold_ = 40;  // KillWait + MessageTimeout: no new preemptions meanwhile
   RunProbes probes_;
   CounterProbe counts_;  // counters and the backfill log, from what the policies report
+  // Scheduling steps taken, against Site::max_sim_steps: an event, a queue record walked, a
+  // running job read by a backfill cycle, a job priced each count 1; a main-loop try counts 1 + the nodes (placing
+  // walks them), a backfill start-time try 1 + the node bitmap's words (it ANDs them). Calibrated so a step costs about
+  // the same whatever the mix (5-16 ns on the loads measured; docs/limits.md).
+  std::uint64_t steps_ = 0;
+  std::uint64_t step_words_ = 1;
+  std::uint64_t step_nodes_ = 1;
   std::optional<FairShare> fair_share_;
   std::vector<long double> usage_;  // per association, users only
   std::vector<double> fs_factor_;   // per association

@@ -8,6 +8,7 @@
 #include "analyzer/node_events_reader.h"
 #include "analyzer/reservation_reader.h"
 #include "analyzer/text_util.h"
+#include "analyzer/values.h"
 #include "engine/workload/scale.h"
 #include "engine/workload/synthetic.h"
 
@@ -111,9 +112,29 @@ Result<std::unique_ptr<LoadedSite>> load_site(const SitePaths& p) {
   in->partition_map = p.partition_map;
   if (std::string e = load_accounting(p, *in); !e.empty()) return Error{e};
   in->site.max_reservation_windows = p.limits.reservation_windows;
+  in->site.max_sim_steps = p.limits.sim_steps;
   if (std::string e = load_workload(p, *in); !e.empty()) return Error{e};
   if (in->has_workload) check_reservation_windows(*in);
   return in;
+}
+
+std::optional<Diagnostic> step_limit_diagnostic(const std::optional<StepLimitStop>& stop, const LoadedSite& site,
+                                                const std::string& variant) {
+  if (!stop || !site.conf) return std::nullopt;
+  Diagnostic d;
+  d.code = "WORK008";
+  d.severity = Severity::kWarning;
+  d.loc = {site.conf->root, 1, 1};
+  d.message = fmt::format(
+      "{} stopped at its limit of {} scheduling steps, {} into the load: {} jobs were pending, {} running and {} "
+      "not yet submitted; what it reports covers only that span",
+      variant.empty() ? "the simulation" : "the re-simulation with " + variant, site.site.max_sim_steps,
+      format_duration(stop->end - stop->start), stop->pending, stop->running, stop->unsubmitted);
+  d.hint = fmt::format(
+      "a deep queue walked often takes most steps (every main-loop run and backfill cycle walks the whole queue); "
+      "if the run is meant to be this long, raise the limit with --limit sim-steps={}",
+      site.site.max_sim_steps * 4);
+  return d;
 }
 
 void shed_workload_text(LoadedSite& site, std::size_t min_bytes) {

@@ -53,6 +53,13 @@ Result<std::unique_ptr<LoadedSite>> load_site(const SitePaths& paths);
 /// seed and span), with the QOS it assumes added to the site.
 void use_default_load(LoadedSite& site, const DefaultLoadOptions& options);
 
+/// A run that stopped at the sim-steps limit (SimResult::step_limit) as a WORK008 warning at
+/// the top of slurm.conf (the config and the load took the steps together): when it stopped,
+/// what it left unfinished and how to raise the limit. Nothing for a run that ended.
+/// `variant` names the change a lint re-simulation made ("": the site as configured).
+std::optional<Diagnostic> step_limit_diagnostic(const std::optional<StepLimitStop>& stop, const LoadedSite& site,
+                                                const std::string& variant = {});
+
 /// Drops the text of a --workload file of at least `min_bytes` (and of the gzip bytes it was
 /// unpacked from) but the lines its diagnostics cite, so a long simulation does not hold a
 /// trace it has already read. Only for a command that reads the load's text no more and makes

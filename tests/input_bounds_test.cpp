@@ -4,6 +4,9 @@
 // and address-space rlimits in run_bounded), never measured with a clock.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -24,9 +27,9 @@ namespace sa {
 namespace {
 
 // The CLI under `ulimit -t 60 -v 4 GB`: a runaway is killed and the exit status says so.
-test::CommandResult run_bounded(const std::string& args) {
+test::CommandResult run_bounded(const std::string& args, bool merge_stderr = true) {
   return test::run("--version >/dev/null; ulimit -t 60; ulimit -v 4194304; " + std::string(SA_BINARY) + " " + args,
-                   true);
+                   merge_stderr);
 }
 
 std::string deep_chain(int depth) {
@@ -189,6 +192,89 @@ TEST(InputBounds, RecurringReservationWindowsAreCappedWithADiagnostic) {
   once.start = 0;
   once.end = 60;
   EXPECT_EQ(engine::ReservationBook::windows_until(once, 1'000'000), 1);
+}
+
+// A queue 200 jobs deep on two nodes, walked every second (sched_interval=1): about 200
+// scheduling steps a simulated second at first, fewer as it drains over 100 hours.
+std::string deep_queue_conf() {
+  return test::write_temp("steps.conf",
+                          "ClusterName=c\nSlurmctldHost=h\nSchedulerType=sched/backfill\n"
+                          "SchedulerParameters=sched_interval=1\nNodeName=n[1-2] CPUs=4 RealMemory=1000\n"
+                          "PartitionName=p Nodes=ALL Default=YES MaxTime=1-00:00:00\n");
+}
+std::string deep_queue_swf() {
+  std::string swf;
+  for (int i = 1; i <= 200; ++i) swf += fmt::format("{} {} 0 3600 4 -1 -1 4 3600 -1 1 1 1 -1 1 -1 -1 -1\n", i, i);
+  return test::write_temp("steps.swf", swf);
+}
+
+// The engine stops a run at Site::max_sim_steps and says where; the same limit stops it at
+// the same step every time, and a run within it is not marked.
+TEST(InputBounds, ASimulationStopsAtItsStepLimit) {
+  engine::SitePaths paths;
+  paths.conf = deep_queue_conf();
+  paths.workload = deep_queue_swf();
+  paths.limits.sim_steps = 2'000'000;
+  auto in = engine::load_site(paths);
+  ASSERT_TRUE(in) << in.error();
+  EXPECT_EQ((*in)->site.max_sim_steps, 2'000'000);
+  const engine::SimResult cut = engine::Simulator((*in)->site, {}).run((*in)->workload);
+  const engine::SimResult again = engine::Simulator((*in)->site, {}).run((*in)->workload);
+  ASSERT_TRUE(cut.step_limit);
+  EXPECT_GE(cut.steps, 2'000'000u);
+  EXPECT_LT(cut.steps, 2'010'000u);  // it stops after the event that crossed the limit
+  EXPECT_EQ(again.steps, cut.steps);
+  EXPECT_EQ(again.end, cut.end);
+  const auto stop = cut.step_limit_stop();
+  ASSERT_TRUE(stop);
+  EXPECT_EQ(stop->running, 2u);
+  EXPECT_EQ(stop->pending + stop->running + stop->unsubmitted + 4, 200u) << "4 jobs ended before the stop";
+  const auto d = engine::step_limit_diagnostic(stop, **in);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->code, "WORK008");
+  EXPECT_EQ(d->loc.line, 1);
+  EXPECT_NE(d->message.find("the simulation stopped at its limit of 2000000 scheduling steps, 02:46:24 into the load"),
+            std::string::npos)
+      << d->message;
+  EXPECT_NE(d->hint.find("--limit sim-steps=8000000"), std::string::npos) << d->hint;
+
+  (*in)->site.max_sim_steps = InputLimits{}.sim_steps;
+  const engine::SimResult whole = engine::Simulator((*in)->site, {}).run((*in)->workload);
+  EXPECT_FALSE(whole.step_limit);
+  EXPECT_FALSE(whole.step_limit_stop());
+  EXPECT_GT(whole.steps, 30'000'000u);  // 100 hours of a queue walked every second
+  EXPECT_EQ(whole.end, 360'002);        // every job ran: 100 hours of 4-CPU jobs on two nodes
+}
+
+// Through the binary: `simulate` warns (exit 0) and its JSON says where it stopped; `lint`
+// reports WORK008 and withholds every finding that would rest on the cut run, LOAD001 too.
+TEST(InputBounds, StepLimitThroughSimulateAndLint) {
+  const std::string files = deep_queue_conf() + " --workload " + deep_queue_swf() + " --progress never";
+  auto sim = run_bounded("simulate " + files + " --format text --limit sim-steps=2000000");
+  EXPECT_EQ(sim.status, 0);
+  EXPECT_NE(sim.out.find("steps.conf:1:1: warning: the simulation stopped at its limit of 2000000 scheduling steps"),
+            std::string::npos)
+      << sim.out;
+  auto json = run_bounded("simulate " + files + " --format json --limit sim-steps=2000000 2>/dev/null", false);
+  const auto j = nlohmann::json::parse(json.out);
+  EXPECT_EQ(j["step_limit"]["stopped_at"], 9985);
+  EXPECT_EQ(j["end"], 9985);
+
+  auto lint = run_bounded("lint " + files + " --format json --limit sim-steps=2000000", false);
+  EXPECT_EQ(lint.status, 0);
+  const auto l = nlohmann::json::parse(lint.out);
+  std::vector<std::string> codes;
+  for (const auto& f : l["findings"]) codes.push_back(f["code"].get<std::string>());
+  EXPECT_EQ(codes, (std::vector<std::string>{"CONF106", "WORK008"}));
+  EXPECT_EQ(l["findings"][1]["line"], 1);
+  const std::string skipped = l["summary"]["skipped"].dump();
+  EXPECT_NE(
+      skipped.find("LOAD001 (simulated evidence withheld: the simulation stopped at its step limit; see WORK008)"),
+      std::string::npos)
+      << skipped;
+  // Without the limit the same lint has no WORK008, and LOAD001 judges the run.
+  auto whole = run_bounded("lint " + files + " --format json", false);
+  EXPECT_EQ(whole.out.find("WORK008"), std::string::npos);
 }
 
 // Node lists in reservation, node-event and profile files name nodes of one config: a bracket

@@ -99,6 +99,7 @@ std::shared_ptr<const Simulation> LintContext::run(std::unique_ptr<Config> confi
   sim->scenario.variant = label;
   engine::SimOptions options;
   options.partition_map = site_.partition_map;
+  if (!label.empty()) options.cancel = &base_stopped_;
   if (label.empty() && !sim->config) options.progress = progress_;
   // The default load stops a day after its last arrival; a recorded or profiled load runs
   // to its end. Snapshots cover the arrivals either way.
@@ -109,10 +110,25 @@ std::shared_ptr<const Simulation> LintContext::run(std::unique_ptr<Config> confi
   for (std::int64_t t = first + every; t <= last; t += every) options.snapshot_at.push_back(t);
   engine::Simulator simulator(sim->site, options);
   sim->result = simulator.run(load);
+  if (label.empty() && sim->result.step_limit) base_stopped_ = true;
   sim->metrics = engine::compute_metrics(sim->result, sim->site);
   sim->scenario.start = sim->result.start;
   sim->scenario.end = sim->result.end;
   return sim;
+}
+
+const Simulation* LintContext::stopped_run() const {
+  const Simulation* base = simulation();
+  if (!base || base->result.step_limit) return base;
+  std::map<std::string, std::shared_future<std::shared_ptr<const Simulation>>> variants;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    variants = variants_;
+  }
+  for (const auto& [label, future] : variants) {
+    if (future.get()->result.step_limit) return future.get().get();
+  }
+  return nullptr;
 }
 
 Location LintContext::conf_loc(const SourceLoc& loc) const { return file_loc(site_.conf->sources, loc); }

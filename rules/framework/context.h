@@ -5,6 +5,7 @@
 // would do asks for a re-simulation of the same load under a changed config, cached by label
 // so two rules asking for the same variant share one run. Rules that use the simulation
 // run on worker threads, so the base run and the variants overlap on a multi-core machine.
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <future>
@@ -80,6 +81,9 @@ class LintContext {
   void start_simulation();
   bool can_simulate() const { return load_ != nullptr; }
   bool wants_simulation() const { return wants_simulation_; }
+  /// The run that stopped at the sim-steps limit, if one did: the base run, else the first
+  /// re-simulation by label (waiting for any still running). Its evidence is withheld.
+  const Simulation* stopped_run() const;
   /// Reports the base run's progress (re-simulations are not shown).
   void set_progress(std::function<void(double)> progress) { progress_ = std::move(progress); }
   /// The site's suppression comments (every input file's).
@@ -115,7 +119,8 @@ class LintContext {
   std::function<void(double)> progress_;
   bool has_qos_table_ = false;
   std::shared_future<std::shared_ptr<const Simulation>> base_;
-  mutable std::mutex mutex_;  // guards variants_
+  mutable std::atomic<bool> base_stopped_{false};  // cancels the re-simulations (SimOptions::cancel)
+  mutable std::mutex mutex_;                       // guards variants_
   mutable std::map<std::string, std::shared_future<std::shared_ptr<const Simulation>>> variants_;
   mutable std::vector<std::future<void>> prefetches_;  // joined by their destructors
 };

@@ -286,7 +286,19 @@ LintReport run_lint(const engine::LoadedSite& site, const LintOptions& o) {
     report.simulation = context.shared_simulation();
     report.coverage = engine::load_coverage(sim->result, site.conf->config);
     const LintContext static_context(site, nullptr, scenario, false);
-    withhold_thin_evidence(*report.coverage, context, static_context, sink.findings(), report.skipped);
+    // A run cut short at the step limit says nothing a finding could rest on.
+    std::string stopped;
+    if (const Simulation* cut = context.stopped_run()) {
+      DiagnosticSink diagnostics;
+      const std::string& variant = cut->scenario.variant;
+      if (auto d = engine::step_limit_diagnostic(cut->result.step_limit_stop(), site, variant)) {
+        diagnostics.report(std::move(*d));
+        if (o.input_diagnostics) surface_diagnostics(diagnostics, site.conf->sources, sink);
+      }
+      stopped = variant.empty() ? "the simulation stopped at its step limit"
+                                : "the re-simulation with " + variant + " stopped at its step limit";
+    }
+    withhold_thin_evidence(*report.coverage, context, static_context, sink.findings(), report.skipped, stopped);
   }
   for (Finding& f : sink.findings()) judge_fix(f);  // a fix that changes nothing is not suggested
   report_findings(site, o, context, sink.findings(), report);

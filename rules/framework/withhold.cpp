@@ -98,7 +98,7 @@ std::vector<std::string> finding_partitions(const Finding& f, const LintContext&
 
 void withhold_thin_evidence(const engine::LoadCoverage& coverage, const LintContext& context,
                             const LintContext& static_context, std::deque<Finding>& findings,
-                            std::vector<std::string>& skipped) {
+                            std::vector<std::string>& skipped, const std::string& stopped) {
   // Only a run whose jobs were refused rests on nothing; jobs admitted and left pending are
   // the policy's outcome, and the findings about it stand (LOAD001 still says so), unless
   // nodes without RealMemory held them (CONF045): then the run shows that defect instead.
@@ -108,18 +108,21 @@ void withhold_thin_evidence(const engine::LoadCoverage& coverage, const LintCont
     if (p.refused || p.starved()) thin[p.coverage->name] = &p;
   }
   const bool thin_overall = t.overall && t.overall_refused;
-  if (thin.empty() && !thin_overall) return;
+  if (thin.empty() && !thin_overall && stopped.empty()) return;
   std::deque<Finding> kept;
   std::map<std::string, std::pair<std::size_t, std::string>> withheld;  // code -> (count, why)
   std::map<std::string, std::vector<Location>> restate;                 // kEvidence code -> places
   for (Finding& f : findings) {
     const Rule* rule = find_rule(f.code);
-    if (!rule || f.check == Check::kLoad || !rests_on_simulation(f)) {
+    const bool load_finding = f.check == Check::kLoad && !stopped.empty();
+    if (!rule || (f.check == Check::kLoad && !load_finding) || (!load_finding && !rests_on_simulation(f))) {
       kept.push_back(std::move(f));
       continue;
     }
     std::string why;
-    if (thin_overall) {
+    if (!stopped.empty()) {
+      why = stopped;
+    } else if (thin_overall) {
       why = fmt::format("only {} of {} simulated jobs started", coverage.total.started, coverage.total.offered);
     } else {
       for (const std::string& p : finding_partitions(f, context)) {
@@ -160,8 +163,9 @@ void withhold_thin_evidence(const engine::LoadCoverage& coverage, const LintCont
     }
   }
   for (const auto& [code, w] : withheld) {
-    skipped.push_back(fmt::format("{} ({}simulated evidence withheld: {}; see LOAD001)", code,
-                                  w.first > 1 ? fmt::format("{} findings' ", w.first) : "", w.second));
+    skipped.push_back(fmt::format("{} ({}simulated evidence withheld: {}; see {})", code,
+                                  w.first > 1 ? fmt::format("{} findings' ", w.first) : "", w.second,
+                                  stopped.empty() ? "LOAD001" : "WORK008"));
   }
   findings = std::move(kept);
 }

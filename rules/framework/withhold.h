@@ -41,9 +41,11 @@ Thinness thinness(const engine::LoadCoverage& coverage, const Config& config);
 /// location) points at, and those its evidence names under "partition"/"partitions".
 std::vector<std::string> finding_partitions(const Finding& f, const LintContext& context);
 
-/// Applies the rule above to `findings`; `static_context` is the site without a load.
+/// Applies the rule above to `findings`; `static_context` is the site without a load. A
+/// non-empty `stopped` (why a run stopped at the sim-steps limit, WORK008) withholds every
+/// finding that rests on the simulation, LOAD001 included.
 void withhold_thin_evidence(const engine::LoadCoverage& coverage, const LintContext& context,
                             const LintContext& static_context, std::deque<Finding>& findings,
-                            std::vector<std::string>& skipped);
+                            std::vector<std::string>& skipped, const std::string& stopped = {});
 
 }  // namespace sa::rules
