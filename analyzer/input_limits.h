@@ -21,7 +21,7 @@ struct InputLimits {
   // Scheduling steps one simulation may take (events, queue records walked by the main loop
   // and backfill, jobs priced; a try on the nodes counts their number or bitmap words): the
   // bound on its time however the config and the load combine (a deep queue walked every
-  // second, 100,000 nodes). About 5-16 ns a step on the loads measured (docs/limits.md).
+  // second, 100,000 nodes). About 5-19 ns a step on the runs measured (docs/limits.md).
   std::int64_t sim_steps = 10'000'000'000;
   std::int64_t model_node_names = 10'000;  // node names listed per entry in `model`
 };

@@ -286,6 +286,7 @@ struct SimResult {
   PartitionTimeline timeline;
   bool sharing = false;  // jobs could share CPUs (FORCE/YES partitions or gang)
   const std::string& reason_name(std::uint16_t id) const { return reason_names[id]; }
+  const std::string& reason_detail(const ReasonSpan& s) const { return reason_details[s.detail]; }
   std::optional<StepLimitStop> step_limit_stop() const {
     if (!step_limit) return std::nullopt;
     StepLimitStop s{start, end};
@@ -296,7 +297,6 @@ struct SimResult {
     }
     return s;
   }
-  const std::string& reason_detail(const ReasonSpan& s) const { return reason_details[s.detail]; }
 };
 
 }  // namespace sa::engine

@@ -318,9 +318,10 @@ class Simulator {
   RunProbes probes_;
   CounterProbe counts_;  // counters and the backfill log, from what the policies report
   // Scheduling steps taken, against Site::max_sim_steps: an event, a queue record walked, a
-  // running job read by a backfill cycle, a job priced each count 1; a main-loop try counts 1 + the nodes (placing
-  // walks them), a backfill start-time try 1 + the node bitmap's words (it ANDs them). Calibrated so a step costs about
-  // the same whatever the mix (5-16 ns on the loads measured; docs/limits.md).
+  // running job read by a backfill cycle, a job priced each count 1; a main-loop try counts
+  // 1 + the nodes (placing walks them), a backfill start-time try 1 + the node bitmap's words
+  // (it ANDs them). So a step costs about the same whatever the mix (5-19 ns on the runs
+  // measured; docs/limits.md).
   std::uint64_t steps_ = 0;
   std::uint64_t step_words_ = 1;
   std::uint64_t step_nodes_ = 1;

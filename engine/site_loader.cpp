@@ -1,5 +1,7 @@
 #include "engine/site_loader.h"
 
+#include <limits>
+
 #include <fmt/format.h>
 
 #include "analyzer/accounting_readers.h"
@@ -133,7 +135,8 @@ std::optional<Diagnostic> step_limit_diagnostic(const std::optional<StepLimitSto
   d.hint = fmt::format(
       "a deep queue walked often takes most steps (every main-loop run and backfill cycle walks the whole queue); "
       "if the run is meant to be this long, raise the limit with --limit sim-steps={}",
-      site.site.max_sim_steps * 4);
+      site.site.max_sim_steps > std::numeric_limits<std::int64_t>::max() / 4 ? std::numeric_limits<std::int64_t>::max()
+                                                                             : site.site.max_sim_steps * 4);
   return d;
 }
 

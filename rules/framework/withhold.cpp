@@ -114,8 +114,9 @@ void withhold_thin_evidence(const engine::LoadCoverage& coverage, const LintCont
   std::map<std::string, std::vector<Location>> restate;                 // kEvidence code -> places
   for (Finding& f : findings) {
     const Rule* rule = find_rule(f.code);
-    const bool load_finding = f.check == Check::kLoad && !stopped.empty();
-    if (!rule || (f.check == Check::kLoad && !load_finding) || (!load_finding && !rests_on_simulation(f))) {
+    // LOAD001 judges the run itself: it stands unless the run was cut short.
+    const bool on_the_run = f.check == Check::kLoad ? !stopped.empty() : rests_on_simulation(f);
+    if (!rule || !on_the_run) {
       kept.push_back(std::move(f));
       continue;
     }
