@@ -272,7 +272,7 @@ TEST(InputBounds, StepLimitThroughSimulateAndLint) {
       skipped.find("LOAD001 (simulated evidence withheld: the simulation stopped at its step limit; see WORK008)"),
       std::string::npos)
       << skipped;
-  // Without the limit the same lint has no WORK008, and LOAD001 judges the run.
+  // Without the limit the same lint has no WORK008.
   auto whole = run_bounded("lint " + files + " --format json", false);
   EXPECT_EQ(whole.out.find("WORK008"), std::string::npos);
 }
