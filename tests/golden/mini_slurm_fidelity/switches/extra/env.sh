@@ -1,10 +1,4 @@
-# mini-slurm tunables for this scenario (sourced by ../mini_slurm_engine/run_scenario.sh; $D = scenario dir)
-export NNODES=8 NODE_CPUS=16 NODE_MEM=64000
-export PRIO_HALFLIFE=1 PRIO_CALC=1 PRIO_MAXAGE=00:05:00
-export SCHED_PARAMS=bf_interval=5,bf_resolution=60,bf_window=1440,sched_interval=5
-export PARTS_CONF=$D/extra/PARTS_CONF.txt
-export EXTRA_CONF=$D/extra/EXTRA_CONF.txt
-# topology/tree reads topology.conf beside slurm.conf (read_config.c get_extra_conf_path); mini-slurm's `up`
-# rewrites only slurm.conf, cgroup.conf and slurmdbd.conf in etc/ and `clean` leaves etc/ alone, so it is put
-# there before `up` (the capture then copies slurm.conf beside this scenario's topology.conf)
-mkdir -p /tmp/mini-slurm/etc && cp "$D/topology.conf" /tmp/mini-slurm/etc/topology.conf
+# mini-slurm tunables for this scenario (sourced by ../mini_slurm_engine/run_scenario.sh; $D = scenario dir):
+# the topology capture's, which it sources. $D stays this scenario's directory, so this scenario's own
+# PARTS_CONF.txt, EXTRA_CONF.txt and topology.conf are the ones used.
+. "$D/../topology/extra/env.sh"
