@@ -25,10 +25,8 @@ namespace sa::engine {
 
 namespace cons_res_topo_detail {
 
-struct Scratch {
-  std::vector<NodeBitset> under;
-  std::vector<std::int64_t> cpus, nodes, required;
-  NodeBitset usable, chosen;
+struct Scratch : topo_detail::SwitchScratch {
+  std::vector<std::int64_t> required;  // per switch holding -w nodes: 1 + the CPUs they gave, else 0
 };
 
 }  // namespace cons_res_topo_detail
@@ -60,11 +58,7 @@ bool fit_cons_res_topology(const SwitchTable& t, Taker& taker, const NodeBitset&
     return before - taker.cpus_left();
   };
   if (required && static_cast<std::int64_t>(required->count()) > max_left) return false;
-  topo_detail::usable_map(taker, candidates, s.usable);
-  s.chosen = NodeBitset(candidates.size());
-  s.under.resize(n_sw);
-  s.cpus.assign(n_sw, 0);
-  s.nodes.assign(n_sw, 0);
+  s.start(taker, candidates, n_sw);
   s.required.assign(n_sw, 0);
   NodeBitset on_switch(candidates.size());
   for (std::size_t j = 0; j < n_sw; ++j) {

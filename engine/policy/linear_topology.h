@@ -25,12 +25,8 @@ namespace sa::engine {
 
 namespace linear_topo_detail {
 
-struct Scratch {
-  std::vector<NodeBitset> under;  // usable nodes under each switch (switches_bitmap)
-  std::vector<std::int64_t> cpus;
-  std::vector<std::int64_t> nodes;
+struct Scratch : topo_detail::SwitchScratch {
   std::vector<std::uint8_t> used;  // switches_required: a leaf the job already takes from
-  NodeBitset usable, chosen;
 };
 
 // Takes node n for the job (Slurm's bit_set(bitmap, i); alloc_nodes++; rem_cpus -= avail).
@@ -58,11 +54,7 @@ bool fit_linear_topology(const SwitchTable& t, Taker& taker, const NodeBitset& c
   // -n's task count where both were given (job_shape_apply.cpp); without -n nothing lowers it:
   // the capture's -N 1-2 job got both nodes of leaf2.
   const std::int64_t want = std::max<std::int64_t>(min_nodes, d.max_nodes);
-  topo_detail::usable_map(taker, candidates, s.usable);
-  s.chosen = NodeBitset(candidates.size());
-  s.under.resize(n_sw);
-  s.cpus.assign(n_sw, 0);
-  s.nodes.assign(n_sw, 0);
+  s.start(taker, candidates, n_sw);
   s.used.assign(n_sw, 0);
   // Phases 1 and 2: usable nodes and CPUs per switch.
   bool sufficient = false;

@@ -63,6 +63,25 @@ void usable_map(const Taker& taker, const NodeBitset& candidates, NodeBitset& ou
   });
 }
 
+/// What select/linear's and select/cons_res's topology selections keep per fit: the usable
+/// nodes, the nodes chosen, and per switch its usable nodes (switches_bitmap), their CPUs
+/// and their count.
+struct SwitchScratch {
+  std::vector<NodeBitset> under;
+  std::vector<std::int64_t> cpus, nodes;
+  NodeBitset usable, chosen;
+  /// A fresh fit over `candidates` on `switches` switches: usable_map, nothing chosen, zero
+  /// counts (`under` is assigned per switch by the caller).
+  template <class Taker>
+  void start(const Taker& taker, const NodeBitset& candidates, std::size_t switches) {
+    usable_map(taker, candidates, usable);
+    chosen = NodeBitset(candidates.size());
+    under.resize(switches);
+    cpus.assign(switches, 0);
+    nodes.assign(switches, 0);
+  }
+};
+
 constexpr std::uint32_t kInfinite = std::numeric_limits<std::uint32_t>::max();
 
 // Per-fit scratch, one per thread (backfill plans in parallel).
