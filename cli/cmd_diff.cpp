@@ -80,7 +80,8 @@ int run_diff(const DiffOptions& o) {
     if (seeds) report::print_seeds_text(text, *seeds);
   }
   if (!write_text(o.output, text.str(), o.format == "text")) return kExitUsage;
-  if (diff.regressions_gated && !diff.regressions.empty()) return kExitFindings;
+  // A run cut at the step limit leaves the outcomes unproven: the gate fails closed.
+  if (diff.regressions_gated && (!diff.regressions.empty() || !diff.cut_runs.empty())) return kExitFindings;
   for (const rules::Finding* f : diff.worse()) {
     if (static_cast<int>(f->severity) <= static_cast<int>(threshold)) return kExitFindings;
   }
@@ -102,7 +103,8 @@ void register_diff(CLI::App& app, std::function<int()>& runner) {
   add_save_load_option(*cmd, o->site);
   cmd->add_option("--fail-on-regression", o->fail_on_regression,
                   "Exit 1 when an outcome is worse by more than PCT percent on the same load: a partition's or size "
-                  "class's p95 wait, jobs never started, an account's share further from its target")
+                  "class's p95 wait, jobs never started, an account's share further from its target; also when a run "
+                  "stopped at the step limit, as its outcomes are not compared")
       ->check(CLI::Range(0.0, 10000.0));
   cmd->add_option("--progress", o->progress,
                   "Progress bar on stderr: auto (on a terminal, runs over a second), always or never")

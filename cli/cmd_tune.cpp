@@ -95,6 +95,14 @@ int check_plan(const tune::SearchPlan& plan) {
   return plan.runnable().size() > 1 ? kExitOk : refused_every_candidate(plan.candidates[1]);
 }
 
+int report_outcome(const TuneOptions& o, const TuneSession& t, const Result<tune::SearchOutcome>& outcome) {
+  if (!outcome) {
+    std::cerr << "slurm-advisor: " << outcome.error() << "\n";
+    return kExitUsage;
+  }
+  return report_outcome(o, t, *outcome);
+}
+
 int report_outcome(const TuneOptions& o, const TuneSession& t, const tune::SearchOutcome& outcome) {
   const tune::ReportContext ctx{&t.spec, o.site.paths.conf, t.load};
   std::ostringstream text;
@@ -120,7 +128,12 @@ int run_halving(const TuneOptions& o, const TuneSession& t) {
     std::cerr << "slurm-advisor: " << outcome.error() << "\n";
     return kExitUsage;
   }
-  if (outcome->ranked.empty()) return refused_every_candidate(outcome->skipped.front());
+  if (outcome->ranked.empty()) {
+    // Refused by the analyzer, or (after the runs) every simulation stopped at the step limit.
+    std::cerr << "slurm-advisor: no candidate could be ranked; the first: " << *outcome->skipped.front().skip_reason
+              << "\n";
+    return kExitUsage;
+  }
   return report_outcome(o, t, *outcome);
 }
 

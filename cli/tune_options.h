@@ -59,6 +59,9 @@ bool uses_halving(const TuneOptions& o, const TuneSession& t);
 int run_halving(const TuneOptions& o, const TuneSession& t);
 /// Prints the outcome as --format and --output say; the exit status of the run.
 int report_outcome(const TuneOptions& o, const TuneSession& t, const tune::SearchOutcome& outcome);
+/// The same, or kExitUsage with the reason printed when nothing could be ranked (a baseline cut
+/// at the step limit).
+int report_outcome(const TuneOptions& o, const TuneSession& t, const Result<tune::SearchOutcome>& outcome);
 
 /// tune_exec.cpp: the options of the executors, and the run as they say.
 void add_exec_options(CLI::App& cmd, TuneExecOptions& o);

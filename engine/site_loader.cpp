@@ -120,6 +120,13 @@ Result<std::unique_ptr<LoadedSite>> load_site(const SitePaths& p) {
   return in;
 }
 
+std::string step_limit_text(const StepLimitStop& stop, std::int64_t limit, const std::string& subject) {
+  return fmt::format(
+      "{} stopped at its limit of {} scheduling steps, {} into the load: {} jobs were pending, {} running and {} not "
+      "yet submitted",
+      subject, limit, format_duration(stop.end - stop.start), stop.pending, stop.running, stop.unsubmitted);
+}
+
 std::optional<Diagnostic> step_limit_diagnostic(const std::optional<StepLimitStop>& stop, const LoadedSite& site,
                                                 const std::string& variant) {
   if (!stop || !site.conf) return std::nullopt;
@@ -127,11 +134,9 @@ std::optional<Diagnostic> step_limit_diagnostic(const std::optional<StepLimitSto
   d.code = "WORK008";
   d.severity = Severity::kWarning;
   d.loc = {site.conf->root, 1, 1};
-  d.message = fmt::format(
-      "{} stopped at its limit of {} scheduling steps, {} into the load: {} jobs were pending, {} running and {} "
-      "not yet submitted; what it reports covers only that span",
-      variant.empty() ? "the simulation" : "the re-simulation with " + variant, site.site.max_sim_steps,
-      format_duration(stop->end - stop->start), stop->pending, stop->running, stop->unsubmitted);
+  d.message = step_limit_text(*stop, site.site.max_sim_steps,
+                              variant.empty() ? "the simulation" : "the re-simulation with " + variant) +
+              "; what it reports covers only that span";
   d.hint = fmt::format(
       "a deep queue walked often takes most steps (every main-loop run and backfill cycle walks the whole queue); "
       "if the run is meant to be this long, raise the limit with --limit sim-steps={}",

@@ -53,6 +53,11 @@ Result<std::unique_ptr<LoadedSite>> load_site(const SitePaths& paths);
 /// seed and span), with the QOS it assumes added to the site.
 void use_default_load(LoadedSite& site, const DefaultLoadOptions& options);
 
+/// "<subject> stopped at its limit of N scheduling steps, <span> into the load: P jobs were
+/// pending, R running and U not yet submitted": WORK008's words, for the commands that say
+/// which of several runs stopped.
+std::string step_limit_text(const StepLimitStop& stop, std::int64_t limit, const std::string& subject);
+
 /// A run that stopped at the sim-steps limit (SimResult::step_limit) as a WORK008 warning at
 /// the top of slurm.conf (the config and the load took the steps together): when it stopped,
 /// what it left unfinished and how to raise the limit. Nothing for a run that ended.

@@ -30,6 +30,15 @@ std::string verdict(const rules::LintDiff& d, Severity fail_on) {
         "{}: this change makes the policy worse.</div>\n",
         blocking, blocking == 1 ? "" : "s", rules::level_name(fail_on));
   }
+  // A run cut at the step limit proves nothing about outcomes: never green over one either.
+  if (!d.cut_runs.empty()) {
+    std::string items;
+    for (const std::string& r : d.cut_runs) items += "<li>" + esc(r) + "</li>";
+    return fmt::format(
+        "<div class=\"verdict {}\" id=\"verdict\">The outcomes on the load were not compared:<ul>{}</ul>Raise "
+        "the limit with <code>--limit sim-steps=N</code> if the load is meant to be this long.</div>\n",
+        d.regressions_gated ? "fail" : "warn", items);
+  }
   // Outcomes count as much as findings: the banner is never green over a doubled p95 wait.
   if (!d.regressions.empty()) {
     std::string items;
@@ -226,7 +235,7 @@ std::string diff_html(const rules::LintDiff& d, const rules::LintReport& before,
   out +=
       "<nav class=\"toc\"><a href=\"#summary\">Summary</a><a href=\"#settings\">Settings</a><a "
       "href=\"#findings\">Findings</a>";
-  if (before.simulation && after.simulation) {
+  if (before.simulation && after.simulation && d.utilization_before) {
     out += "<a href=\"#metrics\">Waits</a><a href=\"#charts\">Charts</a><a href=\"#new-run\">New run</a>";
   }
   if (!seeds_section.empty()) out += "<a href=\"#seeds\">Seeds</a>";

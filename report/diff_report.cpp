@@ -75,6 +75,14 @@ void print_diff_text(std::ostream& out, const rules::LintDiff& d, const std::str
     out << fmt::format("    was: {} ({})\n", c.before.message,
                        c.gained ? "the new config adds places" : "fewer places now");
   }
+  if (!d.cut_runs.empty()) {
+    out << "outcomes not compared:\n";
+    for (const std::string& r : d.cut_runs) out << "  ! " << r << "\n";
+    out << "  (raise the limit with --limit sim-steps=N if the load is meant to be this long"
+        << (d.regressions_gated ? "; --fail-on-regression fails the diff, as nothing shows the outcomes are no worse"
+                                : "")
+        << ")\n";
+  }
   if (d.utilization_before) print_metrics(out, d);
 }
 
@@ -94,6 +102,14 @@ nlohmann::json diff_json(const rules::LintDiff& d, const std::string& old_path, 
       {"new", new_path},
       {"findings", {{"added", added}, {"removed", removed}, {"changed", changed}, {"unchanged", d.unchanged}}},
       {"settings", settings}};
+  if (!d.cut_runs.empty()) {
+    // No outcome is compared; under --fail-on-regression the diff fails, as nothing shows them no worse.
+    j["outcomes_not_compared"] = d.cut_runs;
+    j["regressions"] = {{"threshold_percent", d.regression_pct},
+                        {"gated", d.regressions_gated},
+                        {"fails", d.regressions_gated},
+                        {"items", nlohmann::json::array()}};
+  }
   if (d.utilization_before) {
     nlohmann::json groups = nlohmann::json::array();
     for (const auto& m : d.metrics) {

@@ -48,6 +48,8 @@ void print_seeds_text(std::ostream& out, const tune::SeedComparison& s) {
       "over {} seeds ({}-{}) of {}: mean [95% interval]; * the change is significant (its interval "
       "excludes 0)\n",
       s.seeds, s.first_seed, s.first_seed + s.seeds - 1, s.load);
+  if (!s.cut_runs.empty()) out << "  no outcome compared over the seeds:\n";
+  for (const std::string& r : s.cut_runs) out << "  ! " << r << "\n";
   for (const tune::SeedMetric& m : s.metrics) {
     out << fmt::format("  {:<40} {:>27} -> {:<27} change {}{}\n", subject(m), interval_text(m.unit, m.before),
                        interval_text(m.unit, m.after), change_text(m.unit, m.change), m.significant ? " *" : "");
@@ -65,7 +67,9 @@ nlohmann::json seeds_json(const tune::SeedComparison& s) {
                        {"change", interval_json(m.change)},
                        {"significant", m.significant}});
   }
-  return {{"count", s.seeds}, {"first", s.first_seed}, {"load", s.load}, {"metrics", metrics}};
+  nlohmann::json j = {{"count", s.seeds}, {"first", s.first_seed}, {"load", s.load}, {"metrics", metrics}};
+  if (!s.cut_runs.empty()) j["outcomes_not_compared"] = s.cut_runs;
+  return j;
 }
 
 std::string seeds_html(const tune::SeedComparison& s) {
@@ -74,6 +78,13 @@ std::string seeds_html(const tune::SeedComparison& s) {
       "with its 95% interval; a change marked * is significant (the interval of the per-seed differences excludes "
       "0).</p>\n",
       s.seeds, s.first_seed, s.first_seed + s.seeds - 1, esc(s.load));
+  if (!s.cut_runs.empty()) {
+    out +=
+        "<p>No outcome is compared over the seeds: a run that stopped at the step limit covers only part of its "
+        "load.</p>\n<ul>";
+    for (const std::string& r : s.cut_runs) out += "<li>" + esc(r) + "</li>";
+    return out + "</ul>\n</section>\n";
+  }
   out += "<div class=\"wide\"><table id=\"seed-changes\"><thead><tr>" + sort_th("group", false) +
          sort_th("name", false) + sort_th("outcome", false) + sort_th("old", true) + sort_th("new", true) +
          sort_th("change", true) + sort_th("significant", false) + "</tr></thead><tbody>\n";

@@ -92,7 +92,9 @@ Result<SearchOutcome> run_halving(const SearchSite& s, const SearchSpec& spec, c
   std::vector<std::vector<CandidateResult>> dropped;
   std::vector<CandidateResult> skipped;
   for (std::size_t r = 0;; ++r) {
-    SearchOutcome o = run_candidates(s, spec, std::move(survivors), rung_loads(s.loads, plan[r]));
+    Result<SearchOutcome> ranked = run_candidates(s, spec, std::move(survivors), rung_loads(s.loads, plan[r]));
+    if (!ranked) return ranked.failure();
+    SearchOutcome o = std::move(*ranked);
     for (CandidateResult& c : o.ranked) c.rung = r;
     if (r == 0) skipped = std::move(o.skipped);
     if (r + 1 == plan.size()) {

@@ -15,7 +15,7 @@ Progress::Progress(std::ostream* out, bool in_place, const SearchPlan& plan, con
 
 void Progress::finished(std::size_t slot, const SeedValues& values) {
   ++done_;
-  if (slot > 0) {
+  if (slot > 0 && cut_seeds(values).empty()) {  // a cut run is never the best
     CandidateResult c;
     c.index = plan_.candidates[slot].index;
     summarise(c, values, goals_);

@@ -161,12 +161,21 @@ std::optional<std::size_t> count_field(const nlohmann::json& j, const char* key)
   return j[key].get<std::size_t>();
 }
 
-nlohmann::json seed_values_json(const SeedValues& values) { return values; }
+nlohmann::json seed_values_json(const SeedValues& values) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const std::vector<double>& seed : values)
+    out.push_back(seed.empty() ? nlohmann::json(nullptr) : nlohmann::json(seed));
+  return out;
+}
 
 std::optional<SeedValues> seed_values_from_json(const nlohmann::json& j, std::size_t seeds, std::size_t goals) {
   if (!j.is_array() || j.size() != seeds) return std::nullopt;
   SeedValues out;
   for (const nlohmann::json& seed : j) {
+    if (seed.is_null()) {  // the run stopped at the step limit
+      out.emplace_back();
+      continue;
+    }
     if (!seed.is_array() || seed.size() != goals) return std::nullopt;
     std::vector<double> row;
     for (const nlohmann::json& v : seed) {

@@ -61,8 +61,10 @@ Result<nlohmann::json> read_json_file(const std::string& path);
 std::optional<std::string> string_field(const nlohmann::json& j, const char* key);
 std::optional<std::size_t> count_field(const nlohmann::json& j, const char* key);
 
+/// A candidate's values as JSON: a list per seed, null for a run cut at the step limit.
 nlohmann::json seed_values_json(const SeedValues& values);
-/// The values of one candidate, checked for shape: `seeds` lists of `goals` finite numbers.
+/// The values of one candidate, checked for shape: `seeds` lists of `goals` finite numbers,
+/// or null for a seed whose run stopped at the step limit (SeedValues' empty list).
 std::optional<SeedValues> seed_values_from_json(const nlohmann::json& j, std::size_t seeds, std::size_t goals);
 
 }  // namespace sa::tune

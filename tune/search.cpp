@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "analyzer/text_util.h"
 #include "engine/metrics.h"
 #include "engine/simulator.h"
 #include "engine/workload/default_load.h"
@@ -101,6 +102,7 @@ std::unique_ptr<engine::LoadedSite> prepare(const SearchSite& s, const SearchSpe
 std::vector<double> run_seed(const engine::LoadedSite& in, const FindingCounts& findings, const engine::Workload& load,
                              const std::vector<Goal>& goals) {
   const SeedRun run(in, load);
+  if (run.result.step_limit) return {};  // cut: no values (SeedValues)
   const RunView view{run.result, run.metrics, run.site, &findings};
   std::vector<double> out;
   out.reserve(goals.size());
@@ -302,12 +304,45 @@ std::vector<SeedValues> simulate_slots(const SearchSite& s, const SearchSpec& sp
   return values;
 }
 
-SearchOutcome rank_results(SearchPlan plan, const std::vector<SeedValues>& values, const std::vector<Goal>& goals) {
+std::vector<std::size_t> cut_seeds(const SeedValues& values) {
+  std::vector<std::size_t> out;
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    if (values[k].empty()) out.push_back(k);
+  }
+  return out;
+}
+
+namespace {
+
+// "... on 2 of 3 seed loads (loads 1, 3)": which runs a cut candidate lost.
+std::string cut_text(const std::vector<std::size_t>& cut, std::size_t seeds) {
+  std::vector<std::string> ordinals;
+  for (std::size_t k : cut) ordinals.push_back(std::to_string(k + 1));
+  return fmt::format("stopped at the step limit (WORK008) on {} of {} seed load{} ({} {})", cut.size(), seeds,
+                     seeds == 1 ? "" : "s", cut.size() == 1 ? "load" : "loads", join(ordinals, ", "));
+}
+
+}  // namespace
+
+Result<SearchOutcome> rank_results(SearchPlan plan, const std::vector<SeedValues>& values,
+                                   const std::vector<Goal>& goals) {
   SearchOutcome out;
   std::vector<CandidateResult>& all = plan.candidates;
+  if (std::vector<std::size_t> cut = cut_seeds(values[0]); !cut.empty()) {
+    return Error{fmt::format(
+        "the baseline's simulation (the current settings) {}: no candidate can be compared with it; raise the limit "
+        "with --limit sim-steps=N if the load is meant to be this long",
+        cut_text(cut, values[0].size()))};
+  }
   summarise(all[0], values[0], goals);
   out.baseline = std::move(all[0]);
   for (std::size_t i = 1; i < all.size(); ++i) {
+    if (!all[i].skip_reason) {
+      if (std::vector<std::size_t> cut = cut_seeds(values[i]); !cut.empty()) {
+        // Its goals would be scored on part of the load, which can make a worse policy look better.
+        all[i].skip_reason = fmt::format("its simulation {}: not ranked", cut_text(cut, values[i].size()));
+      }
+    }
     if (all[i].skip_reason) {
       out.skipped.push_back(std::move(all[i]));
       continue;
@@ -329,8 +364,8 @@ Result<SearchOutcome> run_search(const SearchSite& s, const SearchSpec& spec) {
   return rank_results(std::move(*plan), values, spec.goals);
 }
 
-SearchOutcome run_candidates(const SearchSite& s, const SearchSpec& spec, std::vector<CandidateResult> candidates,
-                             std::vector<engine::Workload> loads) {
+Result<SearchOutcome> run_candidates(const SearchSite& s, const SearchSpec& spec,
+                                     std::vector<CandidateResult> candidates, std::vector<engine::Workload> loads) {
   const SearchSite rung{s.base, s.conf_path, s.conf_text, s.analyze, std::move(loads)};
   SearchPlan plan = plan_candidates(rung, spec, std::move(candidates));
   const std::vector<SeedValues> values = simulate_slots(rung, spec, plan, plan.runnable());

@@ -33,7 +33,7 @@ struct CandidateResult {
   std::size_t index = 0;                   // grid or sample order (the baseline has none)
   std::vector<std::string> values;         // per dimension, as written into the config
   std::string conf_text;                   // the main slurm.conf as this candidate writes it
-  std::optional<std::string> skip_reason;  // set: not simulated (an invalid combination)
+  std::optional<std::string> skip_reason;  // set: not ranked (an invalid combination, a run cut at the step limit)
   std::vector<GoalResult> goals;
   std::size_t passes = 0, seeds = 0;
   double score = 0;  // the sum of the goals' normalised margins
@@ -79,8 +79,13 @@ std::optional<std::string> check_grid_size(const SearchSpec& spec);
 Result<SearchOutcome> run_search(const SearchSite& site, const SearchSpec& spec);
 
 /// Each goal's raw value on each seed of one candidate, [seed][goal]: what a run, a shard file
-/// or a resumption record carries, from which the means, intervals and ranks are computed.
+/// or a resumption record carries, from which the means, intervals and ranks are computed. A
+/// seed whose run stopped at the sim-steps limit (WORK008) has no values: its goals would be
+/// scored on the part of the load it ran.
 using SeedValues = std::vector<std::vector<double>>;
+
+/// The seeds (0-based) of `values` whose run stopped at the step limit.
+std::vector<std::size_t> cut_seeds(const SeedValues& values);
 
 /// Candidates written out and read again, not yet simulated. Slot 0 is the baseline, slot i the
 /// candidate i-1 (a grid point or a sampled one); a candidate the analyzer refused has its
@@ -107,8 +112,11 @@ std::vector<SeedValues> simulate_slots(const SearchSite& site, const SearchSpec&
 
 /// The one place per-seed values become a ranked outcome, for a local run, a resumed one and a
 /// merge of shards alike: means and intervals, the comparison with the baseline, the ranks.
-/// `values` is indexed by slot and has every runnable slot.
-SearchOutcome rank_results(SearchPlan plan, const std::vector<SeedValues>& values, const std::vector<Goal>& goals);
+/// `values` is indexed by slot and has every runnable slot. A candidate with a run cut at the
+/// step limit is skipped with the reason; a cut baseline is an error, as nothing can be
+/// compared with it.
+Result<SearchOutcome> rank_results(SearchPlan plan, const std::vector<SeedValues>& values,
+                                   const std::vector<Goal>& goals);
 
 /// A candidate's goals summarised from its per-seed values (passes, score), without ranks.
 void summarise(CandidateResult& c, const SeedValues& per_seed, const std::vector<Goal>& goals);
@@ -117,8 +125,8 @@ bool ranks_before(const CandidateResult& a, const CandidateResult& b);
 
 /// The baseline and `candidates` on `loads` instead of the site's (one rung of successive
 /// halving): plan_candidates, simulate_slots and rank_results, as a grid search runs.
-SearchOutcome run_candidates(const SearchSite& site, const SearchSpec& spec, std::vector<CandidateResult> candidates,
-                             std::vector<engine::Workload> loads);
+Result<SearchOutcome> run_candidates(const SearchSite& site, const SearchSpec& spec,
+                                     std::vector<CandidateResult> candidates, std::vector<engine::Workload> loads);
 
 /// Orders by goals passed, then score, then grid index; sets rank and the Pareto flags (the
 /// goals conflict only when the front has two points that differ).

@@ -3,10 +3,15 @@
 #include <algorithm>
 #include <future>
 #include <map>
+#include <optional>
+#include <string>
 #include <tuple>
+
+#include <fmt/format.h>
 
 #include "engine/metrics.h"
 #include "engine/simulator.h"
+#include "engine/site_loader.h"
 #include "tune/evaluate.h"
 
 namespace sa::tune {
@@ -21,8 +26,17 @@ struct Series {
 };
 using Samples = std::map<Key, Series>;
 
-engine::Metrics simulate(const engine::LoadedSite& in, const engine::Workload& load) {
-  return SeedRun(in, load).metrics;
+struct Outcome {
+  engine::Metrics metrics;
+  std::optional<std::string> cut;  // the run stopped at the step limit: where, said
+};
+
+Outcome simulate(const engine::LoadedSite& in, const engine::Workload& load, const std::string& subject) {
+  const SeedRun run(in, load);
+  Outcome out{run.metrics, std::nullopt};
+  if (auto stop = run.result.step_limit_stop())
+    out.cut = engine::step_limit_text(*stop, run.site.max_sim_steps, subject) + " (WORK008)";
+  return out;
 }
 
 // No outcome is negative and a share passes 100 % only when the runs did (utilisation with
@@ -67,10 +81,18 @@ SeedComparison compare_over_seeds(const engine::LoadedSite& before, const engine
     const engine::DefaultLoad load = engine::default_load(before.site, d);
     if (k == 0) out.load = load.description;
     // The two configs of one seed run side by side; the seeds one after another.
-    auto new_run = std::async(std::launch::async, [&] { return simulate(after, load.workload); });
-    collect(simulate(before, load.workload), old_runs);
-    collect(new_run.get(), new_runs);
+    const std::string seed = fmt::format("seed {}: the ", d.seed);
+    auto new_run =
+        std::async(std::launch::async, [&] { return simulate(after, load.workload, seed + "new config's run"); });
+    const Outcome a = simulate(before, load.workload, seed + "old config's run");
+    const Outcome b = new_run.get();
+    for (const Outcome* o : {&a, &b}) {
+      if (o->cut) out.cut_runs.push_back(*o->cut);
+    }
+    collect(a.metrics, old_runs);
+    collect(b.metrics, new_runs);
   }
+  if (!out.cut_runs.empty()) return out;
   for (const auto& [key, a] : old_runs) {
     auto it = new_runs.find(key);
     if (it == new_runs.end() || a.values.size() != seeds || it->second.values.size() != seeds) continue;

@@ -30,10 +30,15 @@ struct SeedComparison {
   std::uint64_t first_seed = 0;
   std::string load;                 // the first seed's load, described
   std::vector<SeedMetric> metrics;  // the run first, then groups sorted by group and name
+  /// Runs that stopped at the sim-steps limit ("seed 3: the new config's simulation stopped
+  /// ..."); with any, no outcome is compared (metrics is empty): a cut run covers only part of
+  /// its load, so its numbers are not those of the seed.
+  std::vector<std::string> cut_runs;
 };
 
 /// Runs both sites on `seeds` default loads (seeds options.seed ...), the old site's load for
-/// both. A group is compared when every run has jobs in it.
+/// both. A group is compared when every run has jobs in it, and nothing when a run stopped at
+/// the step limit.
 SeedComparison compare_over_seeds(const engine::LoadedSite& before, const engine::LoadedSite& after,
                                   const engine::DefaultLoadOptions& options, std::size_t seeds);
 

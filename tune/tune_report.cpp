@@ -106,7 +106,8 @@ void print_tune_text(std::ostream& out, const SearchOutcome& o, const ReportCont
       if (c.pareto) out << fmt::format("  #{} {}\n", c.rank, settings_text(c, spec));
     }
   }
-  if (!o.skipped.empty()) out << "\nskipped (the analyzer refused the combination):\n";
+  if (!o.skipped.empty())
+    out << "\nskipped, not ranked (the analyzer refused the combination, or a run stopped at the step limit):\n";
   for (const CandidateResult& c : o.skipped) out << fmt::format("  {}: {}\n", settings_text(c, spec), *c.skip_reason);
   const CandidateResult* r = o.recommended();
   if (!r) {

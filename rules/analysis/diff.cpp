@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/site_loader.h"
 #include "rules/analysis/evidence.h"
 
 namespace sa::rules {
@@ -151,8 +152,6 @@ void diff_runs(const Simulation& a, const Simulation& b, LintDiff& out) {
   out.utilization_after = b.metrics.utilization;
   out.coverage_before = engine::load_coverage(a.result, a.config ? *a.config : *a.site.config);
   out.coverage_after = engine::load_coverage(b.result, b.config ? *b.config : *b.site.config);
-  out.coverage_before = engine::load_coverage(a.result, a.config ? *a.config : *a.site.config);
-  out.coverage_after = engine::load_coverage(b.result, b.config ? *b.config : *b.site.config);
   diff_group("partition", a.metrics.by_partition, b.metrics.by_partition, out);
   diff_group("account", a.metrics.by_account, b.metrics.by_account, out);
   diff_group("size", a.metrics.by_size, b.metrics.by_size, out);
@@ -184,6 +183,15 @@ void diff_runs(const Simulation& a, const Simulation& b, LintDiff& out) {
     return shift(p) != shift(q) ? shift(p) > shift(q) : p.job < q.job;
   });
   if (out.moved.size() > 10) out.moved.resize(10);
+}
+
+// One line for a run that stopped at the sim-steps limit; nothing for a whole run.
+void cut_run(const char* which, const Simulation& sim, std::vector<std::string>& out) {
+  const std::optional<engine::StepLimitStop> stop = sim.result.step_limit_stop();
+  if (!stop) return;
+  out.push_back(
+      engine::step_limit_text(*stop, sim.site.max_sim_steps, fmt::format("the {} config's simulation", which)) +
+      " (WORK008)");
 }
 
 }  // namespace
@@ -237,8 +245,10 @@ LintDiff diff_lints(const LintReport& before, const LintReport& after, const Con
   diff_findings(before, after, out);
   diff_settings(old_config, new_config, out);
   if (before.simulation && after.simulation) {
-    diff_runs(*before.simulation, *after.simulation, out);
     out.scenario = after.scenario;
+    cut_run("old", *before.simulation, out.cut_runs);
+    cut_run("new", *after.simulation, out.cut_runs);
+    if (out.cut_runs.empty()) diff_runs(*before.simulation, *after.simulation, out);
   }
   return out;
 }

@@ -60,6 +60,11 @@ struct LintDiff {
   std::vector<MovedJob> moved;  // at most 10, largest |start change| first
   std::optional<Scenario> scenario;
   std::optional<engine::LoadCoverage> coverage_before, coverage_after;  // how much of the load ran
+  /// Runs that stopped at the sim-steps limit (WORK008), each said in one line ("the old
+  /// config's simulation stopped ..."). Two runs cut at a step count cover different spans of
+  /// the load, and a cut run against a whole one compares a part with the whole: no outcome
+  /// (utilisation, coverage, waits, moved jobs, regressions) is compared then.
+  std::vector<std::string> cut_runs;
   /// Outcomes worse beyond the threshold (outcome_regressions), and whether
   /// --fail-on-regression was given, which makes any of them fail the diff.
   std::vector<Regression> regressions;
