@@ -155,6 +155,35 @@ TEST(EnginePlacement, GpusPerNodeCountOnTheNodesANodeListAdds) {
   EXPECT_EQ(find_job(r, 1).alloc.gpus(), 2u);
 }
 
+// A GPU job weighs nodes by the GPUs it could use there (cons_tres _can_job_run_on_node sets
+// sched_weight's low byte to 0xff less them; NodeTaker::sched_weight): among nodes of one Weight,
+// -N 2 --gpus=5 takes n3 and n4, four free GPUs each, at once; in node order it would have
+// taken n1 and n2, one free GPU each, and, at its two nodes with two GPUs, waited for them. A
+// job asking one GPU weighs every node with one alike (only the one it asks counts), so best
+// fit's sets decide: n[1-2] and n4 (n3 has no GPU left), the tighter n4. The topology_gpu capture shows the same under
+// topology/tree (FidelityGolden.TopologyTreeWeighsGpuNodesByTheirFreeGpus).
+TEST(EnginePlacement, AGpuJobTriesTheNodesWithMoreFreeGpusFirst) {
+  SimSite s(
+      "ClusterName=c\nGresTypes=gpu\nSelectType=select/cons_tres\nSelectTypeParameters=CR_Core\n"
+      "NodeName=n[1-4] CPUs=8 RealMemory=8000 Gres=gpu:4\nPartitionName=p Nodes=n[1-4] Default=YES MaxTime=60\n");
+  auto pinned = [](std::uint32_t id, const char* node) {
+    engine::JobRequest j = pin(job(id, 0, 1, 600, 600, "p"), node);
+    j.gpus = 3;
+    return j;
+  };
+  engine::JobRequest five = job(3, 10, 2, 60, 60, "p");
+  five.gpus = 5;
+  five.nodes = 2;
+  five.extra.edit().max_nodes = 2;
+  engine::JobRequest one = job(4, 20, 1, 60, 60, "p");
+  one.gpus = 1;
+  auto r = s.run({pinned(1, "n1"), pinned(2, "n2"), five, one});
+  EXPECT_EQ(nodes_of(s, r, 3), "n[3-4]");
+  EXPECT_LT(find_job(r, 3).start, 600);  // not after the jobs on n1 and n2
+  EXPECT_EQ(find_job(r, 3).alloc.gpus(), 5u);
+  EXPECT_EQ(nodes_of(s, r, 4), "n4");
+}
+
 // DefMemPerGPU and DefCPUPerGPU (cons_common _set_gpu_defaults, gres_select_filter_remove_unusable):
 // a node gives only the GPUs its free memory and CPUs hold at the defaults' size each, so a
 // 4-GPU job on nodes of 4 GPUs but 8000 MB takes 2 GPUs (4 CPUs, 6000 MB) on each of two nodes.

@@ -197,6 +197,18 @@ TEST(FidelityGolden, TopologyTreePlacesEveryJobOnTheSwitchesRealSlurmChose) {
   expect_real_nodes_and_starts(r, 6);
 }
 
+// The topology capture's switches with GPUs on six nodes (n[1-3] 2 each, n[4-5] none, n[6-8] 4
+// each): job 4 (--gpus=4, -N 1-2) went to n8 alone, the node with the most free GPUs, where
+// the leaves' order (leaf1 first, n1 and n2 with 1 and 2 free) held only three GPUs on two
+// nodes: cons_tres weighs a GPU job's nodes by the GPUs it could use there
+// (NodeTaker::sched_weight). Before the engine did, it kept job 4 waiting 200 s for n[6-7],
+// and job 5 (--gpus-per-node=2 -N 3) started 191 s early on n[2-3,8].
+TEST(FidelityGolden, TopologyTreeWeighsGpuNodesByTheirFreeGpus) {
+  Replay r("topology_gpu");
+  ASSERT_EQ(r.conf->config.topology.switches.size(), 6u);
+  expect_real_nodes_and_starts(r, 6);
+}
+
 // The same switches under select/linear on 22.05 (select_linear.c _job_test_topo, which 24.05
 // removed): whole nodes, the lowest switch with the job's CPUs and nodes, then its leaves by
 // fewest CPUs. Real Slurm put job 1 on n4, job 2's four nodes on n[1-3,5] (spine1's leaves,

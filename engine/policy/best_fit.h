@@ -88,8 +88,10 @@ bool fit_best(const NodePool& pool, Taker& taker, const NodeBitset& candidates) 
     const std::uint32_t avail = taker.available(i);
     if (avail == 0) return;
     const std::uint32_t c = pool.config_index(i);
-    if (sets.empty() || c != prev_config + 1 || pool.weight(i) != sets.back().weight) {
-      sets.push_back(BestFitSet{nodes.size(), nodes.size(), 0, 0, 0, pool.weight(i), false});
+    // A GPU job's weights part nodes by the GPUs they could give (NodeTaker::sched_weight).
+    const std::uint64_t weight = taker.sched_weight(i);
+    if (sets.empty() || c != prev_config + 1 || weight != sets.back().weight) {
+      sets.push_back(BestFitSet{nodes.size(), nodes.size(), 0, 0, 0, weight, false});
     }
     BestFitSet& s = sets.back();
     s.last = nodes.size();

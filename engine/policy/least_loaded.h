@@ -4,6 +4,7 @@
 // first, the job repeatedly takes the node with the greatest share of its CPUs available
 // (avail / total, compared without division; the first such node on ties).
 // Included from the end of engine/resources.h: include that instead.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -12,7 +13,7 @@
 namespace sa::engine {
 
 template <class Taker>
-bool fit_least_loaded(const NodePool& pool, Taker& taker, const NodeBitset& candidates) {
+bool fit_least_loaded(Taker& taker, const NodeBitset& candidates) {
   struct Offered {
     std::uint32_t node, avail, total;
     std::uint64_t weight;
@@ -23,9 +24,13 @@ bool fit_least_loaded(const NodePool& pool, Taker& taker, const NodeBitset& cand
   candidates.for_each([&](std::size_t idx) {
     const auto i = static_cast<std::uint32_t>(idx);
     const std::uint32_t avail = taker.available(i);
-    if (avail > 0) nodes.push_back(Offered{i, avail, taker.node(i).cpus_total, pool.weight(i), false});
+    if (avail > 0) nodes.push_back(Offered{i, avail, taker.node(i).cpus_total, taker.sched_weight(i), false});
   });
-  // The internal numbering is weight-sorted, so each weight is one run of `nodes`.
+  // The internal numbering is weight-sorted, so each weight is one run of `nodes`; a GPU job's
+  // weights (NodeTaker::sched_weight) are sorted here, node order kept within each.
+  if (taker.gpu_job())
+    std::stable_sort(nodes.begin(), nodes.end(),
+                     [](const Offered& a, const Offered& b) { return a.weight < b.weight; });
   for (std::size_t first = 0; first < nodes.size();) {
     std::size_t end = first;
     while (end < nodes.size() && nodes[end].weight == nodes[first].weight) ++end;

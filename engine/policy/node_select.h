@@ -8,6 +8,7 @@
 // templates, not virtual calls: they run once per node visited in backfill's innermost loop.
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include "engine/bitset.h"
 // Included from the end of engine/resources.h (NodePool must be complete here): include that.
@@ -56,6 +57,25 @@ class NodeTaker {
   std::uint32_t usable_gpus(std::uint32_t i) const {
     const NodeResources& n = node_at_(i);
     return usable_gpus(n, pool_.capacity(n, d_, free_cpus_(i, n)));
+  }
+
+  /// Whether the job asks for GPUs (per job or per node): its nodes' weights then depend on them.
+  bool gpu_job() const { return d_.gpus > 0 || d_.gpus_per_node > 0; }
+
+  /// Node i's scheduling weight for this job (22.05's sched_weight, which every node choice
+  /// groups nodes by, lightest first): its Weight above a low byte of 0xff, less, for a job
+  /// asking for GPUs, the GPUs it could use there (cons_tres _can_job_run_on_node "Favor nodes
+  /// with more co-located GPUs": gres_select_filter_remove_unusable's near_gpus, the node's free
+  /// GPUs within its memory and CPUs, at most the job's GPUs per node or, without those, its
+  /// GPUs in all). So among nodes of one Weight a --gpus=4 job tries a node with four free GPUs
+  /// before nodes with fewer, as the topology_gpu capture's job 4 went to n8 alone.
+  std::uint64_t sched_weight(std::uint32_t i) const {
+    const std::uint64_t w = pool_.weight(i) << 8;
+    if (!gpu_job()) return w | 0xff;
+    const std::uint32_t cap = d_.gpus_per_node ? d_.gpus_per_node : d_.gpus;
+    std::uint32_t near = usable_gpus(i);
+    if (!d_.whole_nodes && cap) near = std::min(near, cap);
+    return w | (0xff - std::min<std::uint32_t>(near, 0xff));
   }
 
   /// Whether node i alone holds the GPUs still needed (gres_sched_sufficient for one node).
@@ -173,6 +193,28 @@ class NodeTaker {
   std::uint32_t min_nodes_ = 1;
   std::int64_t movable_ = 0;  // CPUs placed beyond one per node (spreading may move them)
 };
+
+/// A node and its scheduling weight for one job (NodeTaker::sched_weight).
+struct WeightedNode {
+  std::uint32_t node;
+  std::uint64_t weight;
+};
+
+/// `candidates` in the order 22.05's node choices walk them (_build_node_weight_list): weight
+/// groups lightest first, node order within each. The internal numbering is weight-sorted
+/// already; a GPU job's weights, which count its GPUs on each node, are sorted here.
+template <class Taker>
+void weight_order(const Taker& taker, const NodeBitset& candidates, std::vector<WeightedNode>& out) {
+  out.clear();
+  candidates.for_each([&](std::size_t n) {
+    const auto i = static_cast<std::uint32_t>(n);
+    out.push_back({i, taker.sched_weight(i)});
+  });
+  if (taker.gpu_job()) {
+    std::stable_sort(out.begin(), out.end(),
+                     [](const WeightedNode& a, const WeightedNode& b) { return a.weight < b.weight; });
+  }
+}
 
 /// Nodes offered in weight, then name order (the internal numbering); with
 /// prefer_busy (bf_busy_nodes, cons_tres _eval_nodes_busy) nodes running jobs come first.

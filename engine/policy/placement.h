@@ -21,7 +21,7 @@ inline bool NodePool::fit_nodes(NodeAt node_at, const Demand& d, const NodeBitse
   // no switch, disjoint trees), so it answers the no-allocation questions too. Counted
   // features keep the flat path (22.05 selects them feature by feature, _get_req_features).
   if (placement_ == Placement::kTopologyTree && !prefer_busy && !d.least_loaded && !d.serial_at_end && !d.counted) {
-    return fit_topology(*this, *switches_, taker, candidates, d.required);
+    return fit_topology(*switches_, taker, candidates, d.required);
   }
   // cons_res's _eval_nodes reaches _eval_nodes_topo where cons_tres's does.
   if (placement_ == Placement::kConsResTopology && !prefer_busy && !d.least_loaded && !d.serial_at_end && !d.counted) {
@@ -86,8 +86,8 @@ inline bool NodePool::fit_nodes(NodeAt node_at, const Demand& d, const NodeBitse
   // single node is only taken when it meets the job). The in-order walk stops earliest.
   if (!out) return fit_in_order(taker, *pool, false);
   // _eval_nodes tries LLN after bf_busy_nodes, then pack_serial_at_end, before its own best fit.
-  if (d.least_loaded) return fit_least_loaded(*this, taker, *pool);
-  if (d.serial_at_end) return fit_serial_at_end(*this, taker, *pool);
+  if (d.least_loaded) return fit_least_loaded(taker, *pool);
+  if (d.serial_at_end) return fit_serial_at_end(taker, *pool);
   switch (placement_) {
     case Placement::kBestFit:
     case Placement::kTopologyTree:

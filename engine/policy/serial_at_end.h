@@ -8,20 +8,19 @@
 #include <vector>
 
 #include "engine/bitset.h"
+#include "engine/policy/node_select.h"
 
 namespace sa::engine {
 
 template <class Taker>
-bool fit_serial_at_end(const NodePool& pool, Taker& taker, const NodeBitset& candidates) {
-  thread_local std::vector<std::uint32_t> nodes;
-  nodes.clear();
-  candidates.for_each([&](std::size_t idx) { nodes.push_back(static_cast<std::uint32_t>(idx)); });
-  // The internal numbering is weight-sorted, so each weight is one run of `nodes`.
+bool fit_serial_at_end(Taker& taker, const NodeBitset& candidates) {
+  thread_local std::vector<WeightedNode> nodes;
+  weight_order(taker, candidates, nodes);  // each weight is one run of `nodes`
   for (std::size_t first = 0; first < nodes.size();) {
     std::size_t end = first;
-    while (end < nodes.size() && pool.weight(nodes[end]) == pool.weight(nodes[first])) ++end;
+    while (end < nodes.size() && nodes[end].weight == nodes[first].weight) ++end;
     for (std::size_t k = end; k-- > first;) {
-      if (taker.offer(nodes[k])) return true;
+      if (taker.offer(nodes[k].node)) return true;
     }
     first = end;
   }

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "engine/bitset.h"
+#include "engine/policy/node_select.h"
 
 namespace sa::engine {
 
@@ -144,8 +145,9 @@ inline void add_dist(const SwitchTable& t, Scratch& s, std::size_t from) {
 }
 
 // The top switch of step 1, or -1.
-inline int top_switch(const SwitchTable& t, const NodePool& pool, Scratch& s, const NodeBitset* required,
-                      std::int64_t rem_nodes) {
+template <class Taker>
+int top_switch(const SwitchTable& t, const Taker& taker, Scratch& s, const NodeBitset* required,
+               std::int64_t rem_nodes) {
   int top = -1;
   std::uint64_t top_weight = 0;
   thread_local NodeBitset under;
@@ -157,11 +159,12 @@ inline int top_switch(const SwitchTable& t, const NodePool& pool, Scratch& s, co
       if (top < 0 || level > t.switches[static_cast<std::size_t>(top)].level) top = static_cast<int>(i);
     }
     if (required || s.count[i] < rem_nodes || s.count[i] == 0) continue;
-    // The lightest node weight under the switch: the numbering is weight-sorted.
-    std::uint64_t weight = 0;
+    // The lightest node weight under the switch: the numbering is weight-sorted, a GPU job's
+    // weights (NodeTaker::sched_weight) are not.
+    std::uint64_t weight = std::numeric_limits<std::uint64_t>::max();
     under.for_each_until([&](std::size_t n) {
-      weight = pool.weight(static_cast<std::uint32_t>(n));
-      return true;
+      weight = std::min(weight, taker.sched_weight(static_cast<std::uint32_t>(n)));
+      return !taker.gpu_job();
     });
     if (top < 0 || (level >= t.switches[static_cast<std::size_t>(top)].level && weight <= top_weight)) {
       top = static_cast<int>(i);
@@ -197,32 +200,29 @@ bool offer_all(Taker& taker, Scratch& s, const NodeBitset& nodes) {
 // the job; the lighter weights before the last one are taken outright (req2_nodes_bitmap).
 // False when even all of them do not.
 template <class Taker>
-bool best_nodes(const NodePool& pool, Taker& taker, Scratch& s, const NodeBitset& top, std::int64_t rem_nodes,
-                NodeBitset& lighter) {
+bool best_nodes(Taker& taker, Scratch& s, const NodeBitset& top, std::int64_t rem_nodes, NodeBitset& lighter) {
   const auto gpus_needed = static_cast<std::int64_t>(taker.demand().gpus);
   thread_local NodeBitset pool_nodes;
+  thread_local std::vector<WeightedNode> order;
   pool_nodes.assign_and(top, s.map);
   pool_nodes.subtract(s.used);
+  weight_order(taker, pool_nodes, order);  // node_weight_list: weight groups lightest first
   s.best = NodeBitset(s.map.size());
   lighter = NodeBitset(s.map.size());
   std::int64_t cpus = 0, nodes = 0, gpus = 0;
-  bool sufficient = false, first = true;
-  std::uint64_t weight = 0;
-  pool_nodes.for_each_until([&](std::size_t n) {
-    const auto i = static_cast<std::uint32_t>(n);
-    if (first || pool.weight(i) != weight) {
-      sufficient = !first && cpus >= taker.cpus_left() && nodes >= rem_nodes && gpus >= gpus_needed;
+  bool sufficient = false;
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const std::uint32_t i = order[k].node;
+    if (k > 0 && order[k].weight != order[k - 1].weight) {
+      sufficient = cpus >= taker.cpus_left() && nodes >= rem_nodes && gpus >= gpus_needed;
       if (sufficient) return true;
-      if (!first) lighter = s.best;
-      first = false;
-      weight = pool.weight(i);
+      lighter = s.best;
     }
-    s.best.set(n);
+    s.best.set(i);
     cpus += taker.available(i);
     ++nodes;
     gpus += taker.usable_gpus(i);
-    return false;
-  });
+  }
   return sufficient || (cpus >= taker.cpus_left() && nodes >= rem_nodes && gpus >= gpus_needed);
 }
 
@@ -262,7 +262,7 @@ namespace topo_detail {
 
 // _eval_nodes_topo up to its fini label, over the scratch s.
 template <class Taker>
-bool place_topology(const NodePool& pool, const SwitchTable& t, Taker& taker, Scratch& s, const NodeBitset& candidates,
+bool place_topology(const SwitchTable& t, Taker& taker, Scratch& s, const NodeBitset& candidates,
                     const NodeBitset* required) {
   const std::size_t n_sw = t.switches.size();
   s.count.assign(n_sw, 0);
@@ -289,7 +289,7 @@ bool place_topology(const NodePool& pool, const SwitchTable& t, Taker& taker, Sc
   s.desired = desired_nodes(taker.demand());
   // _enough_nodes: the switch and the chosen nodes must hold the minimum still needed.
   auto rem_nodes = [&] { return min_nodes - taker.nodes_used(); };
-  const int top = top_switch(t, pool, s, required, rem_nodes());
+  const int top = top_switch(t, taker, s, required, rem_nodes());
   if (top < 0) return false;
   const NodeBitset& top_nodes = t.switches[static_cast<std::size_t>(top)].nodes;
   if (required) {
@@ -298,7 +298,7 @@ bool place_topology(const NodePool& pool, const SwitchTable& t, Taker& taker, Sc
     if (max_nodes && taker.nodes_used() >= max_nodes) return false;
   }
   thread_local NodeBitset lighter;
-  if (!best_nodes(pool, taker, s, top_nodes, rem_nodes(), lighter)) return false;
+  if (!best_nodes(taker, s, top_nodes, rem_nodes(), lighter)) return false;
   if (!lighter.none() && offer_all(taker, s, lighter)) return true;
   // Every switch now counts only the nodes chosen (the top switch's, the required, the lighter).
   s.best |= s.used;
@@ -329,10 +329,9 @@ inline bool within_switch_limit(const SwitchTable& t, const Scratch& s, std::uin
 
 /// The nodes _eval_nodes_topo gives the demand among `candidates` (required nodes included).
 template <class Taker>
-bool fit_topology(const NodePool& pool, const SwitchTable& t, Taker& taker, const NodeBitset& candidates,
-                  const NodeBitset* required) {
+bool fit_topology(const SwitchTable& t, Taker& taker, const NodeBitset& candidates, const NodeBitset* required) {
   thread_local topo_detail::Scratch s;
-  if (!topo_detail::place_topology(pool, t, taker, s, candidates, required)) return false;
+  if (!topo_detail::place_topology(t, taker, s, candidates, required)) return false;
   return topo_detail::within_switch_limit(t, s, taker.demand().max_leaf_switches);
 }
 
