@@ -25,12 +25,13 @@ struct TopoSite {
   std::map<std::string, std::string> files;
   std::unique_ptr<Analysis> conf;
   engine::Site site;
-  TopoSite(const std::string& extra, const std::string& topology, const char* version = "22.05")
+  TopoSite(const std::string& extra, const std::string& topology, const char* version = "22.05",
+           const char* nodes = kNodes)
       : files{{"/site/topology.conf", topology}} {
     AnalyzeOptions o;
     o.version = *SlurmVersion::parse(version);
     o.includes.memory_tree = &files;
-    conf = analyze_text("/site/slurm.conf", std::string(kNodes) + extra, o);
+    conf = analyze_text("/site/slurm.conf", std::string(nodes) + extra, o);
     site.config = &conf->config;
   }
   engine::SimResult run(std::vector<engine::JobRequest> jobs) const {
@@ -108,6 +109,32 @@ TEST(EngineTopology, ANodeRangeGetsItsMaximumWhereALeafHasIt) {
   for (std::uint32_t id : {1u, 2u}) {
     for (const engine::AllocPiece& p : find_job(r, id).alloc.expanded()) EXPECT_GE(p.cpus, 1u) << "job " << id;
   }
+}
+
+// With GPUs per job (--gpus) a node range starts from its minimum (cons_tres _eval_nodes_topo:
+// rem_nodes = MIN(min_nodes, req_nodes) when gres_sched_init finds GPUs per job): -N 1-2 -n 2
+// --gpus=1 stops at n4, which holds its CPUs and GPU, where the same job without GPUs, or with
+// one GPU per node, takes both of leaf2's nodes.
+TEST(EngineTopology, AGpusPerJobNodeRangeStopsAtItsMinimum) {
+  const char* gpu_nodes =
+      "ClusterName=c\nSlurmctldHost=h\nSelectType=select/cons_tres\nSelectTypeParameters=CR_Core\nGresTypes=gpu\n"
+      "NodeName=n[1-8] CPUs=8 RealMemory=8000 Gres=gpu:2\nPartitionName=p Nodes=n[1-8] Default=YES MaxTime=60\n";
+  TopoSite topo("TopologyPlugin=topology/tree\n", kTree, "22.05", gpu_nodes);
+  auto ranged = [](std::uint32_t id) {
+    engine::JobRequest j = sized(job(id, 0, 2, 600, 600, "p"), 1);
+    j.extra.edit().max_nodes = 2;
+    return j;
+  };
+  engine::JobRequest per_job = ranged(1);
+  per_job.gpus = 1;
+  engine::JobRequest per_node = ranged(2);
+  per_node.extra.edit().gpus_per_node = 1;
+  auto r = topo.run({per_job});
+  EXPECT_EQ(topo.nodes(r, 1), "n4");
+  r = topo.run({per_node});
+  EXPECT_EQ(topo.nodes(r, 2), "n[4-5]");
+  r = topo.run({ranged(3)});
+  EXPECT_EQ(topo.nodes(r, 3), "n[4-5]");
 }
 
 TEST(EngineTopology, TopoOptionalPlacesAsWithoutTopology) {

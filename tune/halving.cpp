@@ -96,7 +96,9 @@ Result<SearchOutcome> run_halving(const SearchSite& s, const SearchSpec& spec, c
     if (!ranked) return ranked.failure();
     SearchOutcome o = std::move(*ranked);
     for (CandidateResult& c : o.ranked) c.rung = r;
-    if (r == 0) skipped = std::move(o.skipped);
+    // Rung 0 skips what the analyzer refused; a later rung only a candidate whose run stopped
+    // at the step limit (on that rung's longer load), which is listed with its reason too.
+    for (CandidateResult& c : o.skipped) skipped.push_back(std::move(c));
     if (r + 1 == plan.size()) {
       o.skipped = std::move(skipped);
       o.rungs = plan.size();

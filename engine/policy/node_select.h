@@ -62,7 +62,7 @@ class NodeTaker {
   /// Whether the job asks for GPUs (per job or per node): its nodes' weights then depend on them.
   bool gpu_job() const { return d_.gpus > 0 || d_.gpus_per_node > 0; }
 
-  /// Node i's scheduling weight for this job (22.05's sched_weight, which every node choice
+  /// Node i's scheduling weight for this job (sched_weight, 22.05 through 24.05, which every node choice
   /// groups nodes by, lightest first): its Weight above a low byte of 0xff, less, for a job
   /// asking for GPUs, the GPUs it could use there (cons_tres _can_job_run_on_node "Favor nodes
   /// with more co-located GPUs": gres_select_filter_remove_unusable's near_gpus, the node's free

@@ -286,7 +286,10 @@ bool place_topology(const SwitchTable& t, Taker& taker, Scratch& s, const NodeBi
     if (!all) return false;  // a required node not in the map, or giving nothing
   }
   const auto min_nodes = static_cast<std::int64_t>(std::max<std::uint32_t>(1, taker.demand().min_nodes));
-  s.desired = desired_nodes(taker.demand());
+  // With GPUs per job (--gpus) _eval_nodes_topo starts rem_nodes at the -N minimum instead:
+  // the job stops at the first nodes holding its CPUs and GPUs.
+  const bool gpus_per_job = taker.demand().gpus > 0 && taker.demand().gpus_per_node == 0;
+  s.desired = gpus_per_job ? min_nodes : desired_nodes(taker.demand());
   // _enough_nodes: the switch and the chosen nodes must hold the minimum still needed.
   auto rem_nodes = [&] { return min_nodes - taker.nodes_used(); };
   const int top = top_switch(t, taker, s, required, rem_nodes());
