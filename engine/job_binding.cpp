@@ -445,6 +445,7 @@ void Simulator::apply_gpu_defaults(const JobRequest& r, const Partition& part, D
   // mutually exclusive; slurmctld takes both, each for its own jobs, and so does this.
   const RequestExtras& x = r.extra.get();
   if ((r.gpus == 0 && x.gpus_per_node == 0) || conf_.select.type != "select/cons_tres") return;
+  d.gpu_weight = true;
   std::uint64_t cpg = x.cpus_per_gpu;
   if (cpg == 0 && x.cpus_per_task == 0) cpg = conf_.cpus_per_gpu_default(part);
   d.cpus_per_gpu = static_cast<std::uint16_t>(std::min<std::uint64_t>(cpg, 0xFFFF));

@@ -74,6 +74,9 @@ struct Demand {
   bool gpu_mem_alloc : 1 = false;
   // cpus_per_gpu or mem_per_gpu set: one test keeps them off the CPU-only hot path.
   bool gpu_rules : 1 = false;
+  // A GPU job under select/cons_tres: its nodes' weights count the GPUs it could use there
+  // (NodeTaker::sched_weight); cons_res and linear have no such weight.
+  bool gpu_weight : 1 = false;
   bool operator==(const Demand&) const = default;
 };
 

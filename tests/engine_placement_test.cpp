@@ -182,6 +182,15 @@ TEST(EnginePlacement, AGpuJobTriesTheNodesWithMoreFreeGpusFirst) {
   EXPECT_LT(find_job(r, 3).start, 600);  // not after the jobs on n1 and n2
   EXPECT_EQ(find_job(r, 3).alloc.gpus(), 5u);
   EXPECT_EQ(nodes_of(s, r, 4), "n4");
+  // select/cons_res has no such weight (its job_test.c never sets sched_weight): in node order
+  // n1 and n2 come first, one free GPU each, and the job waits until they are free.
+  SimSite res(
+      "ClusterName=c\nGresTypes=gpu\nSelectType=select/cons_res\nSelectTypeParameters=CR_Core\n"
+      "NodeName=n[1-4] CPUs=8 RealMemory=8000 Gres=gpu:4\nPartitionName=p Nodes=n[1-4] Default=YES MaxTime=60\n",
+      "22.05");
+  r = res.run({pinned(1, "n1"), pinned(2, "n2"), five});
+  EXPECT_EQ(nodes_of(res, r, 3), "n[1-2]");
+  EXPECT_GE(find_job(r, 3).start, 600);
 }
 
 // DefMemPerGPU and DefCPUPerGPU (cons_common _set_gpu_defaults, gres_select_filter_remove_unusable):

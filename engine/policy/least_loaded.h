@@ -28,7 +28,7 @@ bool fit_least_loaded(Taker& taker, const NodeBitset& candidates) {
   });
   // The internal numbering is weight-sorted, so each weight is one run of `nodes`; a GPU job's
   // weights (NodeTaker::sched_weight) are sorted here, node order kept within each.
-  if (taker.gpu_job())
+  if (taker.gpu_weighted())
     std::stable_sort(nodes.begin(), nodes.end(),
                      [](const Offered& a, const Offered& b) { return a.weight < b.weight; });
   for (std::size_t first = 0; first < nodes.size();) {

@@ -59,19 +59,20 @@ class NodeTaker {
     return usable_gpus(n, pool_.capacity(n, d_, free_cpus_(i, n)));
   }
 
-  /// Whether the job asks for GPUs (per job or per node): its nodes' weights then depend on them.
-  bool gpu_job() const { return d_.gpus > 0 || d_.gpus_per_node > 0; }
+  /// Whether the job's node weights count its GPUs (a GPU job under select/cons_tres).
+  bool gpu_weighted() const { return d_.gpu_weight; }
 
-  /// Node i's scheduling weight for this job (sched_weight, 22.05 through 24.05, which every node choice
-  /// groups nodes by, lightest first): its Weight above a low byte of 0xff, less, for a job
-  /// asking for GPUs, the GPUs it could use there (cons_tres _can_job_run_on_node "Favor nodes
-  /// with more co-located GPUs": gres_select_filter_remove_unusable's near_gpus, the node's free
-  /// GPUs within its memory and CPUs, at most the job's GPUs per node or, without those, its
-  /// GPUs in all). So among nodes of one Weight a --gpus=4 job tries a node with four free GPUs
-  /// before nodes with fewer, as the topology_gpu capture's job 4 went to n8 alone.
+  /// Node i's scheduling weight for this job (sched_weight, 22.05 through 24.05, which every
+  /// node choice groups nodes by, lightest first): its Weight above a low byte of 0xff, less,
+  /// for a GPU job under select/cons_tres, the GPUs it could use there (cons_tres
+  /// _can_job_run_on_node "Favor nodes with more co-located GPUs": the near_gpus of
+  /// gres_select_filter_remove_unusable, the node's free GPUs within its memory and CPUs, at
+  /// most the job's GPUs per node or, without those, its GPUs in all). So among nodes of one
+  /// Weight a --gpus=4 job tries a node with four free GPUs before nodes with fewer, as the
+  /// topology_gpu capture's job 4 went to n8 alone. cons_res and linear have no such weight.
   std::uint64_t sched_weight(std::uint32_t i) const {
     const std::uint64_t w = pool_.weight(i) << 8;
-    if (!gpu_job()) return w | 0xff;
+    if (!gpu_weighted()) return w | 0xff;
     const std::uint32_t cap = d_.gpus_per_node ? d_.gpus_per_node : d_.gpus;
     std::uint32_t near = usable_gpus(i);
     if (!d_.whole_nodes && cap) near = std::min(near, cap);
@@ -210,7 +211,7 @@ void weight_order(const Taker& taker, const NodeBitset& candidates, std::vector<
     const auto i = static_cast<std::uint32_t>(n);
     out.push_back({i, taker.sched_weight(i)});
   });
-  if (taker.gpu_job()) {
+  if (taker.gpu_weighted()) {
     std::stable_sort(out.begin(), out.end(),
                      [](const WeightedNode& a, const WeightedNode& b) { return a.weight < b.weight; });
   }

@@ -164,7 +164,7 @@ int top_switch(const SwitchTable& t, const Taker& taker, Scratch& s, const NodeB
     std::uint64_t weight = std::numeric_limits<std::uint64_t>::max();
     under.for_each_until([&](std::size_t n) {
       weight = std::min(weight, taker.sched_weight(static_cast<std::uint32_t>(n)));
-      return !taker.gpu_job();
+      return !taker.gpu_weighted();
     });
     if (top < 0 || (level >= t.switches[static_cast<std::size_t>(top)].level && weight <= top_weight)) {
       top = static_cast<int>(i);
