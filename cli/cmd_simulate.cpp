@@ -43,8 +43,7 @@ int run_simulate(const SiteOptions& so, const EngineOptions& e) {
   engine::Simulator sim(in->site, opt);
   const std::size_t jobs = in->workload.jobs.size();
   engine::SimResult result = sim.run(std::move(in->workload));  // (its jobs are not read again)
-  if (auto d = engine::step_limit_diagnostic(result.step_limit_stop(), *in))
-    in->conf->diagnostics.report(std::move(*d));
+  add_step_limit_diagnostic(*in, result.step_limit_stop());
   const bool errors = report_site_diagnostics(*in);
   if (!e.trace.empty()) {
     std::ofstream out(e.trace);
@@ -118,7 +117,7 @@ int run_sprio(const SiteOptions& so, const EngineOptions& e) {
     if (!apply_start(e, in->workload, opt)) return kExitUsage;
     engine::Simulator sim(in->site, opt);
     engine::SimResult r = sim.run(in->workload);
-    if (auto d = engine::step_limit_diagnostic(r.step_limit_stop(), *in)) in->conf->diagnostics.report(std::move(*d));
+    add_step_limit_diagnostic(*in, r.step_limit_stop());
     if (!r.snapshots.empty()) snap = r.snapshots.back();
     snap.at = *at;
     coverage = report::coverage_json(engine::load_coverage(r, *in->site.config), in->workload.idle_partitions);

@@ -26,7 +26,7 @@ int run_squeue(const SiteOptions& so, const EngineOptions& e) {
   opt.until = *at;
   engine::Simulator sim(in->site, opt);
   engine::SimResult r = sim.run(in->workload);
-  if (auto d = engine::step_limit_diagnostic(r.step_limit_stop(), *in)) in->conf->diagnostics.report(std::move(*d));
+  add_step_limit_diagnostic(*in, r.step_limit_stop());
   const bool errors = report_site_diagnostics(*in);
   const std::vector<report::QueueRow> rows = report::queue_at(r, in->site, *at);
   if (e.format == "json") {
@@ -54,7 +54,7 @@ int run_explain(const SiteOptions& so, const EngineOptions& e, std::uint32_t job
     opt.until = *until;
   }
   const engine::Explanation x = engine::explain_job(in->site, opt, in->workload, job_id, what_ifs);
-  if (auto d = engine::step_limit_diagnostic(x.step_limit, *in)) in->conf->diagnostics.report(std::move(*d));
+  add_step_limit_diagnostic(*in, x.step_limit);
   const bool errors = report_site_diagnostics(*in);
   if (!x.found) {
     std::cerr << "slurm-advisor: job " << job_id << " is not in the workload\n";

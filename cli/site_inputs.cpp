@@ -92,6 +92,10 @@ void print_coverage_stderr(const engine::SimResult& result, const engine::Site& 
   std::cerr << terminal_text(text.str());
 }
 
+void add_step_limit_diagnostic(SiteInputs& in, const std::optional<engine::StepLimitStop>& stop) {
+  if (auto d = engine::step_limit_diagnostic(stop, in)) in.conf->diagnostics.report(std::move(*d));
+}
+
 bool report_site_diagnostics(const SiteInputs& in) {
   report::print_diagnostics_text(std::cerr, in.conf->diagnostics.sorted(), in.conf->sources, {false, false});
   report::print_diagnostics_text(std::cerr, in.diagnostics.sorted(), in.sources, {false, false});

@@ -46,6 +46,8 @@ void print_coverage_stderr(const engine::SimResult& result, const engine::Site& 
 /// Loads everything; without a load of the user's and `need_workload`, the default load.
 /// On a fatal problem prints it and returns nullptr.
 std::unique_ptr<SiteInputs> load_site(const SiteOptions& o, bool need_workload = true);
+/// Adds WORK008 to the site's diagnostics when its run stopped at the step limit.
+void add_step_limit_diagnostic(SiteInputs& in, const std::optional<engine::StepLimitStop>& stop);
 /// Prints every input diagnostic to stderr; true if any is an error.
 bool report_site_diagnostics(const SiteInputs& in);
 

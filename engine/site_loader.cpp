@@ -127,6 +127,10 @@ std::string step_limit_text(const StepLimitStop& stop, std::int64_t limit, const
       subject, limit, format_duration(stop.end - stop.start), stop.pending, stop.running, stop.unsubmitted);
 }
 
+std::string step_limit_subject(const std::string& variant) {
+  return variant.empty() ? "the simulation" : "the re-simulation with " + variant;
+}
+
 std::optional<Diagnostic> step_limit_diagnostic(const std::optional<StepLimitStop>& stop, const LoadedSite& site,
                                                 const std::string& variant) {
   if (!stop || !site.conf) return std::nullopt;
@@ -134,8 +138,7 @@ std::optional<Diagnostic> step_limit_diagnostic(const std::optional<StepLimitSto
   d.code = "WORK008";
   d.severity = Severity::kWarning;
   d.loc = {site.conf->root, 1, 1};
-  d.message = step_limit_text(*stop, site.site.max_sim_steps,
-                              variant.empty() ? "the simulation" : "the re-simulation with " + variant) +
+  d.message = step_limit_text(*stop, site.site.max_sim_steps, step_limit_subject(variant)) +
               "; what it reports covers only that span";
   d.hint = fmt::format(
       "a deep queue walked often takes most steps (every main-loop run and backfill cycle walks the whole queue); "

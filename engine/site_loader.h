@@ -58,6 +58,10 @@ void use_default_load(LoadedSite& site, const DefaultLoadOptions& options);
 /// which of several runs stopped.
 std::string step_limit_text(const StepLimitStop& stop, std::int64_t limit, const std::string& subject);
 
+/// The run WORK008 speaks of: "the simulation" for the site as configured, else "the
+/// re-simulation with <variant>" (a lint re-simulation's change).
+std::string step_limit_subject(const std::string& variant);
+
 /// A run that stopped at the sim-steps limit (SimResult::step_limit) as a WORK008 warning at
 /// the top of slurm.conf (the config and the load took the steps together): when it stopped,
 /// what it left unfinished and how to raise the limit. Nothing for a run that ended.
