@@ -164,6 +164,9 @@ NodePool::NodePool(const Config& config) {
   // Every select plugin of 22.05 chooses nodes by best fit (cons_tres/cons_res _eval_nodes,
   // linear _job_test).
   placement_ = Placement::kBestFit;
+  // select/cons_res is gone from 23.11 (slurmctld cannot load it: CONF020).
+  if (config.select.type == "select/cons_tres") node_retry_ = NodeRetry::kConsTres;
+  if (config.select.type == "select/cons_res") node_retry_ = NodeRetry::kConsRes;
   const std::size_t n_nodes = config.nodes.size();
   config_index_.resize(n_nodes);
   std::iota(config_index_.begin(), config_index_.end(), 0U);

@@ -150,6 +150,11 @@ struct PoolState {
 /// (up to 23.02) own topology/tree selections.
 enum class Placement : std::uint8_t { kInOrder, kBestFit, kTopologyTree, kLinearTopology, kConsResTopology };
 
+/// What the select plugin's choose_nodes does when a pass of its node choice fails
+/// (engine/policy/choose_nodes.h): select/cons_tres drops the nodes of fewest CPUs and GPUs,
+/// select/cons_res those of fewest CPUs while their sum holds the job, select/linear nothing.
+enum class NodeRetry : std::uint8_t { kNone, kConsTres, kConsRes };
+
 struct SwitchTable;  // engine/policy/topology_tree.h
 
 /// Slurm's strnatcmp (natural order: n2 before n10), by which slurmctld sorts its node table.
@@ -220,10 +225,17 @@ class NodePool {
   }
   /// The same fit with each node's state from node_at(internal index): backfill's planning
   /// reads node states at a future time from its release profile instead of a pool copy.
-  /// Every fit ends here; the Placement strategy chooses the nodes (engine/policy/).
+  /// Every fit ends here: the select plugin's choose_nodes (engine/policy/choose_nodes.h)
+  /// around eval_nodes.
   template <class NodeAt, class FreeCpus>
   bool fit_nodes(NodeAt node_at, const Demand& d, const NodeBitset& candidates, bool prefer_busy, Allocation* out,
                  FreeCpus free_cpus) const;
+  /// One pass of the Placement strategy over `candidates` (_eval_nodes; engine/policy/).
+  template <class NodeAt, class FreeCpus>
+  bool eval_nodes(NodeAt& node_at, const Demand& d, const NodeBitset& candidates, bool prefer_busy, Allocation* out,
+                  FreeCpus& free_cpus) const;
+  /// How choose_nodes tries again when a pass fails (engine/policy/choose_nodes.h).
+  NodeRetry node_retry() const { return node_retry_; }
 
  private:
   PoolState state_;
@@ -232,6 +244,7 @@ class NodePool {
   std::vector<std::uint32_t> config_index_, internal_index_;
   std::uint32_t max_node_cpus_ = 0;
   Placement placement_ = Placement::kInOrder;
+  NodeRetry node_retry_ = NodeRetry::kNone;
   std::vector<std::uint64_t> weight_;
   NodeBitset set_breaks_;
   bool sets_follow_numbering_ = true;

@@ -1,5 +1,6 @@
 // Node selection as 22.05's cons_tres _eval_nodes makes it (engine/policy/best_fit.h), on
 // small hand-built clusters where first fit and best fit disagree.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "analyzer/hostlist.h"
@@ -157,11 +158,11 @@ TEST(EnginePlacement, GpusPerNodeCountOnTheNodesANodeListAdds) {
 
 // A GPU job weighs nodes by the GPUs it could use there (cons_tres _can_job_run_on_node sets
 // sched_weight's low byte to 0xff less them; NodeTaker::sched_weight): among nodes of one Weight,
-// -N 2 --gpus=5 takes n3 and n4, four free GPUs each, at once; in node order it would have
-// taken n1 and n2, one free GPU each, and, at its two nodes with two GPUs, waited for them. A
-// job asking one GPU weighs every node with one alike (only the one it asks counts), so best
-// fit's sets decide: n[1-2] and n4 (n3 has no GPU left), the tighter n4. The topology_gpu capture shows the same under
-// topology/tree (FidelityGolden.TopologyTreeWeighsGpuNodesByTheirFreeGpus).
+// -N 2 --gpus=5 takes n3 and n4, four free GPUs each; in node order it would have taken n1 and
+// n2, one free GPU each, and then n3. A job asking one GPU weighs every node with one alike
+// (only the one it asks counts), so best fit's sets decide: n[1-2] and n4 (n3 has no GPU
+// left), the tighter n4. The topology_gpu capture shows the same under topology/tree
+// (FidelityGolden.TopologyTreeWeighsGpuNodesByTheirFreeGpus).
 TEST(EnginePlacement, AGpuJobTriesTheNodesWithMoreFreeGpusFirst) {
   SimSite s(
       "ClusterName=c\nGresTypes=gpu\nSelectType=select/cons_tres\nSelectTypeParameters=CR_Core\n"
@@ -174,7 +175,6 @@ TEST(EnginePlacement, AGpuJobTriesTheNodesWithMoreFreeGpusFirst) {
   engine::JobRequest five = job(3, 10, 2, 60, 60, "p");
   five.gpus = 5;
   five.nodes = 2;
-  five.extra.edit().max_nodes = 2;
   engine::JobRequest one = job(4, 20, 1, 60, 60, "p");
   one.gpus = 1;
   auto r = s.run({pinned(1, "n1"), pinned(2, "n2"), five, one});
@@ -183,14 +183,39 @@ TEST(EnginePlacement, AGpuJobTriesTheNodesWithMoreFreeGpusFirst) {
   EXPECT_EQ(find_job(r, 3).alloc.gpus(), 5u);
   EXPECT_EQ(nodes_of(s, r, 4), "n4");
   // select/cons_res has no such weight (its job_test.c never sets sched_weight): in node order
-  // n1 and n2 come first, one free GPU each, and the job waits until they are free.
+  // n1 and n2 come first, one free GPU each.
   SimSite res(
       "ClusterName=c\nGresTypes=gpu\nSelectType=select/cons_res\nSelectTypeParameters=CR_Core\n"
       "NodeName=n[1-4] CPUs=8 RealMemory=8000 Gres=gpu:4\nPartitionName=p Nodes=n[1-4] Default=YES MaxTime=60\n",
       "22.05");
   r = res.run({pinned(1, "n1"), pinned(2, "n2"), five});
-  EXPECT_EQ(nodes_of(res, r, 3), "n[1-2]");
-  EXPECT_GE(find_job(r, 3).start, 600);
+  EXPECT_EQ(nodes_of(res, r, 3), "n[1-3]");
+}
+
+// choose_nodes (engine/policy/choose_nodes.h): -N 2 -n 32 on idle n[1-2] of 8 CPUs and n[3-4]
+// of 16 takes n1 first in one pass of best fit, and then no node holds the other 24. Both
+// consumable-resource plugins evaluate again without the nodes of fewest CPUs and start the job
+// on n[3-4] at once (real 22.05 did the same with busy nodes: the node_retry capture). Without
+// the node cap one pass takes n1, n2 and n3.
+TEST(EnginePlacement, ACappedNodeCountDropsTheNodesOfFewestCpusAndTriesAgain) {
+  for (const char* plugin : {"select/cons_tres", "select/cons_res"}) {
+    SimSite s(fmt::format("ClusterName=c\nSelectType={}\nSelectTypeParameters=CR_Core\n"
+                          "NodeName=n[1-2] CPUs=8 RealMemory=8000\nNodeName=n[3-4] CPUs=16 RealMemory=8000\n"
+                          "PartitionName=p Nodes=n[1-4] Default=YES MaxTime=60\n",
+                          plugin),
+              "22.05");
+    engine::JobRequest capped = job(1, 0, 32, 60, 60, "p");
+    capped.nodes = 2;
+    capped.extra.edit().max_nodes = 2;
+    auto r = s.run({capped});
+    EXPECT_EQ(nodes_of(s, r, 1), "n[3-4]") << plugin;
+    EXPECT_EQ(find_job(r, 1).start, 1) << plugin;  // the first scheduling pass
+    engine::JobRequest open = capped;
+    open.extra.edit().max_nodes = 0;
+    r = s.run({open});
+    EXPECT_EQ(nodes_of(s, r, 1), "n[1-3]") << plugin;
+    EXPECT_EQ(find_job(r, 1).start, 1) << plugin;
+  }
 }
 
 // DefMemPerGPU and DefCPUPerGPU (cons_common _set_gpu_defaults, gres_select_filter_remove_unusable):

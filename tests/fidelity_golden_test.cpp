@@ -209,13 +209,13 @@ TEST(FidelityGolden, TopologyTreeWeighsGpuNodesByTheirFreeGpus) {
   expect_real_nodes_and_starts(r, 6);
 }
 
-// A divergence, asserted as real Slurm behaved and disabled until the engine models it: when
-// cons_tres's _eval_nodes fails, choose_nodes drops the nodes with the fewest free CPUs (and
-// GPUs), a count at a time, and evaluates again. Job 3 (-N 2 -n 32, 16-CPU nodes) found n1 with
-// 2 free CPUs first and then no last node holding 30; with n1 and n2 dropped it started on
-// n[3-4] at once. The engine has no such retry: it keeps job 3 waiting 198 s for n1 and n2, and
-// backfills job 4 (-N 2 -n 4) onto n[3-4] instead of n1 and n2's free CPUs.
-TEST(FidelityGolden, DISABLED_ChooseNodesRetriesWithoutTheNodesOfFewestFreeCpus) {
+// When cons_tres's _eval_nodes fails, choose_nodes drops the nodes with the fewest free CPUs
+// (and GPUs), a count at a time, and evaluates again (engine/policy/choose_nodes.h). Job 3 (-N 2
+// -n 32, 16-CPU nodes) found n1 with 2 free CPUs first and then no last node holding 30; with
+// n1 and n2 dropped it started on n[3-4] at once, and job 4 (-N 2 -n 4) took n1 and n2's free
+// CPUs. Before the engine modelled the retry, it kept job 3 waiting 198 s for n1 and n2 and
+// backfilled job 4 onto n[3-4].
+TEST(FidelityGolden, ChooseNodesRetriesWithoutTheNodesOfFewestFreeCpus) {
   expect_real_nodes_and_starts(Replay("node_retry"), 4);
 }
 

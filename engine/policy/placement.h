@@ -1,8 +1,9 @@
 #pragma once
 // NodePool::fit_nodes: every fit (main loop, backfill, preemption, sharing rows) goes
-// through here to the pool's Placement strategy.
+// through here to the pool's Placement strategy (eval_nodes), within choose_nodes's retries.
 // Included from the end of engine/resources.h: include that instead.
 #include "engine/policy/best_fit.h"
+#include "engine/policy/choose_nodes.h"
 #include "engine/policy/cons_res_topology.h"
 #include "engine/policy/least_loaded.h"
 #include "engine/policy/linear_topology.h"
@@ -15,6 +16,15 @@ namespace sa::engine {
 template <class NodeAt, class FreeCpus>
 inline bool NodePool::fit_nodes(NodeAt node_at, const Demand& d, const NodeBitset& candidates, bool prefer_busy,
                                 Allocation* out, FreeCpus free_cpus) const {
+  // Only a cap on the node count lets a pass fail where fewer candidates succeed.
+  if (node_retry_ == NodeRetry::kNone || d.max_nodes == 0)
+    return eval_nodes(node_at, d, candidates, prefer_busy, out, free_cpus);
+  return choose_nodes(*this, node_at, d, candidates, prefer_busy, out, free_cpus);
+}
+
+template <class NodeAt, class FreeCpus>
+inline bool NodePool::eval_nodes(NodeAt& node_at, const Demand& d, const NodeBitset& candidates, bool prefer_busy,
+                                 Allocation* out, FreeCpus& free_cpus) const {
   NodeTaker<NodeAt, FreeCpus> taker(*this, node_at, d, out, free_cpus);
   // topology/tree: _eval_nodes_topo comes after bf_busy_nodes and LLN in _eval_nodes and takes
   // the required nodes itself. Whether a job fits at all can depend on the switches (nodes on
@@ -84,7 +94,9 @@ inline bool NodePool::fit_nodes(NodeAt node_at, const Demand& d, const NodeBitse
   // tests, submit checks) has one answer whatever the order nodes are offered in: every
   // strategy offers every node that can give anything until the job is met (best fit's
   // single node is only taken when it meets the job). The in-order walk stops earliest.
-  if (!out) return fit_in_order(taker, *pool, false);
+  // Not under a cap on the node count: which nodes come first then decides whether the
+  // CPUs fit within it (the node_retry capture's -N 2 -n 32).
+  if (!out && d.max_nodes == 0) return fit_in_order(taker, *pool, false);
   // _eval_nodes tries LLN after bf_busy_nodes, then pack_serial_at_end, before its own best fit.
   if (d.least_loaded) return fit_least_loaded(taker, *pool);
   if (d.serial_at_end) return fit_serial_at_end(taker, *pool);
