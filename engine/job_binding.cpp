@@ -391,6 +391,11 @@ Demand Simulator::record_demand(const JobRequest& r, const Partition& part) cons
       r.exclusive || part.oversubscribe.mode == OverSubscribe::Mode::kExclusive || conf_.select.type == "select/linear";
   d.max_cpus_per_node = static_cast<std::uint16_t>(std::min<std::uint32_t>(part.max_cpus_per_node, 0xFFFF));
   d.cpus_per_node = static_cast<std::uint16_t>(std::min<std::uint32_t>(r.cpus_per_node, 0xFFFF));
+  // -c without --ntasks-per-node: every node the job takes holds one task or more (capacity).
+  if (const std::uint32_t cpt = r.extra.get().cpus_per_task; d.cpus_per_node == 0 && cpt > 1) {
+    d.cpus_per_node = static_cast<std::uint16_t>(std::min<std::uint32_t>(cpt, 0xFFFF));
+    d.task_cpus = true;
+  }
   d.least_loaded = part.lln || std::any_of(conf_.select.flags.begin(), conf_.select.flags.end(),
                                            [](const std::string& f) { return iequals(f, "CR_LLN"); });
   d.max_nodes = r.extra.get().max_nodes;  // squared with min_nodes once the record's nodes are known

@@ -266,6 +266,20 @@ std::uint32_t NodePool::capacity(const NodeResources& n, const Demand& d) const 
 }
 
 std::uint32_t NodePool::capacity(const NodeResources& n, const Demand& d, std::uint32_t free_cpus) const {
+  const std::uint32_t c = cpu_capacity(n, d, free_cpus);
+  if (!d.task_cpus || c == 0) return c;
+  // --cpus-per-task: a node that cannot hold one task gives nothing (cons_tres
+  // _can_job_run_on_node: min_cpus_per_node), and where memory is consumable and per CPU its
+  // CPUs are rounded down to whole tasks (the same function, after its memory check; not for
+  // memory per node). Real 22.05, the cpus_per_task capture: on nodes of 6 free CPUs -n 1 -c 8
+  // waited for a node and -n 3 -c 4 took 4 CPUs on each of three nodes, not 6 + 6.
+  const std::uint32_t task = d.cpus_per_node;
+  if (c < task) return 0;
+  if (d.whole_nodes || !d.mem_tracked || d.mem_per_cpu == 0 || d.mem_whole_node || d.gpu_mem_alloc) return c;
+  return c - c % task;
+}
+
+std::uint32_t NodePool::cpu_capacity(const NodeResources& n, const Demand& d, std::uint32_t free_cpus) const {
   std::uint32_t c = 0;
   const std::uint32_t unit = unit_of(n, d);
   if (d.whole_nodes) {

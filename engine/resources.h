@@ -49,7 +49,9 @@ struct Demand {
   // (16-bit fields: Slurm keeps a node's CPUs in 16 bits, and these fit where the struct had
   // padding, so a queue record stays 216 bytes.)
   std::uint16_t max_cpus_per_node = 0xFFFF;  // MaxCPUsPerNode (0xFFFF: any node's CPUs)
-  std::uint16_t cpus_per_node = 0;           // --ntasks-per-node x --cpus-per-task: exactly this on each node
+  // --ntasks-per-node x --cpus-per-task: exactly this on each node; with task_cpus, the CPUs of
+  // one task (--cpus-per-task): at least this on each node (NodePool::capacity).
+  std::uint16_t cpus_per_node = 0;
   // --gres=gpu:N / --gpus-per-node=N: exactly N GPUs on each node it takes (0: GPUs per job)
   std::uint16_t gpus_per_node = 0;
   // --switches=N under topology/tree while the job is still within its wait4switch: a placement
@@ -77,6 +79,8 @@ struct Demand {
   // A GPU job under select/cons_tres: its nodes' weights count the GPUs it could use there
   // (NodeTaker::sched_weight); cons_res and linear have no such weight.
   bool gpu_weight : 1 = false;
+  // cpus_per_node is -c's task size, not --ntasks-per-node's exact count (see there).
+  bool task_cpus : 1 = false;
   bool operator==(const Demand&) const = default;
 };
 
@@ -190,6 +194,8 @@ class NodePool {
   /// CPUs the node can give this demand now (0 when it can give none).
   std::uint32_t capacity(const NodeResources& n, const Demand& d) const;
   std::uint32_t capacity(const NodeResources& n, const Demand& d, std::uint32_t free_cpus) const;
+  /// capacity() before the demand's task size (Demand::task_cpus) is applied.
+  std::uint32_t cpu_capacity(const NodeResources& n, const Demand& d, std::uint32_t free_cpus) const;
   /// Memory the demand asks of a node for `cpus` CPUs, tracked or not (0 when unbounded).
   std::uint64_t requested_mem(const NodeResources& n, const Demand& d, std::uint32_t cpus) const;
   Placement placement() const { return placement_; }

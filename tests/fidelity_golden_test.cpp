@@ -219,6 +219,18 @@ TEST(FidelityGolden, ChooseNodesRetriesWithoutTheNodesOfFewestFreeCpus) {
   expect_real_nodes_and_starts(Replay("node_retry"), 4);
 }
 
+// --cpus-per-task (engine NodePool::capacity, Demand::task_cpus): every node had 6 CPUs free.
+// Real 22.05 kept job 5 (-n 1 -c 8) waiting 100 s for a node with 8, where the engine had put
+// 6 + 2 on two nodes at once, and gave job 6 (-n 3 -c 4) 4 CPUs on each of n[1-3] (memory per
+// CPU: cons_tres _can_job_run_on_node rounds a node's CPUs down to whole tasks) where the engine
+// had taken 6 + 6 on two nodes. With --mem (memory per node) there is no rounding, and job 6
+// took n[1-2] (cpus_per_task_mem_node; its 12 CPUs there became 6 + 4 when slurmctld laid out
+// the tasks, which the engine does not do: it keeps 6 + 6).
+TEST(FidelityGolden, CpusPerTaskTakesWholeTasksOnEachNode) {
+  expect_real_nodes_and_starts(Replay("cpus_per_task"), 7);
+  expect_real_nodes_and_starts(Replay("cpus_per_task_mem_node"), 7);
+}
+
 // The same switches under select/linear on 22.05 (select_linear.c _job_test_topo, which 24.05
 // removed): whole nodes, the lowest switch with the job's CPUs and nodes, then its leaves by
 // fewest CPUs. Real Slurm put job 1 on n4, job 2's four nodes on n[1-3,5] (spine1's leaves,

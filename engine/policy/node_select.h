@@ -47,7 +47,7 @@ class NodeTaker {
     const std::uint32_t cap = pool_.capacity(n, d_, free_cpus_(i, n));
     if (cap == 0) return 0;
     if (gpus_left_ && usable_gpus(n, cap) == 0) return 0;
-    if (d_.cpus_per_node) return cap < d_.cpus_per_node ? 0 : d_.cpus_per_node;
+    if (d_.cpus_per_node && !d_.task_cpus) return cap < d_.cpus_per_node ? 0 : d_.cpus_per_node;
     return cap;
   }
 
@@ -105,7 +105,9 @@ class NodeTaker {
                         unit_of(n, d_) == 1 && pool_.placement() == Placement::kTopologyTree;
     const std::int64_t later_nodes = static_cast<std::int64_t>(min_nodes_) - nodes_used_ - 1;
     std::int64_t want = std::max<std::int64_t>(cpus_left_ - std::max<std::int64_t>(0, later_nodes), 1);
-    if (d_.cpus_per_node) {
+    if (d_.cpus_per_node && d_.task_cpus) {
+      want = std::max<std::int64_t>(want, d_.cpus_per_node);  // one task at least (_cpus_to_use's pn_min_cpus)
+    } else if (d_.cpus_per_node) {
       if (cap < d_.cpus_per_node) return false;
       want = d_.cpus_per_node;
     }
