@@ -194,8 +194,6 @@ class NodePool {
   /// CPUs the node can give this demand now (0 when it can give none).
   std::uint32_t capacity(const NodeResources& n, const Demand& d) const;
   std::uint32_t capacity(const NodeResources& n, const Demand& d, std::uint32_t free_cpus) const;
-  /// capacity() before the demand's task size (Demand::task_cpus) is applied.
-  std::uint32_t cpu_capacity(const NodeResources& n, const Demand& d, std::uint32_t free_cpus) const;
   /// Memory the demand asks of a node for `cpus` CPUs, tracked or not (0 when unbounded).
   std::uint64_t requested_mem(const NodeResources& n, const Demand& d, std::uint32_t cpus) const;
   Placement placement() const { return placement_; }
@@ -255,6 +253,9 @@ class NodePool {
   NodeBitset set_breaks_;
   bool sets_follow_numbering_ = true;
   std::shared_ptr<const SwitchTable> switches_;  // immutable: copies of the pool share it
+
+  /// capacity() before the demand's task size (Demand::task_cpus) is applied.
+  std::uint32_t cpu_capacity(const NodeResources& n, const Demand& d, std::uint32_t free_cpus) const;
 };
 
 }  // namespace sa::engine

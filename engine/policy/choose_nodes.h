@@ -2,7 +2,7 @@
 // choose_nodes: what select/cons_tres and select/cons_res do when a pass of their node choice
 // (_eval_nodes, NodePool::eval_nodes) fails. "To avoid a possible knapsack problem" they drop
 // the nodes that have the fewest resources for the job, one count at a time, and evaluate
-// again (cons_tres/job_test.c choose_nodes in 22.05 and 23.02, topology/common/common_topo.c
+// again (cons_tres/job_test.c choose_nodes from 22.05 to 23.11, topology/common/common_topo.c
 // from 24.05; cons_res/job_test.c choose_nodes up to 23.02). A pass can only fail where fewer
 // candidates succeed when the job caps its node count: the nodes it takes first, the small
 // ones, use up the count. Real 22.05 (the node_retry capture): -N 2 -n 32 with n1 and n2 at 2
