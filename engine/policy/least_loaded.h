@@ -4,11 +4,11 @@
 // first, the job repeatedly takes the node with the greatest share of its CPUs available
 // (avail / total, compared without division; the first such node on ties).
 // Included from the end of engine/resources.h: include that instead.
-#include <algorithm>
 #include <cstdint>
 #include <vector>
 
 #include "engine/bitset.h"
+#include "engine/policy/node_select.h"
 
 namespace sa::engine {
 
@@ -19,18 +19,14 @@ bool fit_least_loaded(Taker& taker, const NodeBitset& candidates) {
     std::uint64_t weight;
     bool used;
   };
+  thread_local std::vector<WeightedNode> order;
   thread_local std::vector<Offered> nodes;
+  weight_order(taker, candidates, order);  // so each weight is one run of `nodes`
   nodes.clear();
-  candidates.for_each([&](std::size_t idx) {
-    const auto i = static_cast<std::uint32_t>(idx);
-    const std::uint32_t avail = taker.available(i);
-    if (avail > 0) nodes.push_back(Offered{i, avail, taker.node(i).cpus_total, taker.sched_weight(i), false});
-  });
-  // The internal numbering is weight-sorted, so each weight is one run of `nodes`; a GPU job's
-  // weights (NodeTaker::sched_weight) are sorted here, node order kept within each.
-  if (taker.gpu_weighted())
-    std::stable_sort(nodes.begin(), nodes.end(),
-                     [](const Offered& a, const Offered& b) { return a.weight < b.weight; });
+  for (const WeightedNode& w : order) {
+    const std::uint32_t avail = taker.available(w.node);
+    if (avail > 0) nodes.push_back(Offered{w.node, avail, taker.node(w.node).cpus_total, w.weight, false});
+  }
   for (std::size_t first = 0; first < nodes.size();) {
     std::size_t end = first;
     while (end < nodes.size() && nodes[end].weight == nodes[first].weight) ++end;
