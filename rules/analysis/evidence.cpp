@@ -25,6 +25,13 @@ engine::WaitStats wait_stats(std::vector<double> w) {
 
 std::string join_names(const std::vector<std::string>& names) { return join(names, ","); }
 
+std::string partitions_label(const std::vector<std::string>& changes) {
+  constexpr std::size_t kNamed = 3;
+  if (changes.size() <= kNamed) return join(changes, ", ");
+  const std::vector<std::string> named(changes.begin(), changes.begin() + kNamed);
+  return fmt::format("{} and {} more partitions", join(named, ", "), changes.size() - kNamed);
+}
+
 nlohmann::json weighted_factors(const Config& config, const engine::PriorityFactors& f) {
   const PrioritySettings& p = config.priority;
   nlohmann::json j = {{"age", rounded3(f.age * p.weight_age)},

@@ -18,6 +18,11 @@ namespace sa::rules {
 engine::WaitStats wait_stats(std::vector<double> waits);
 /// Names joined with commas, as slurm.conf lists them.
 std::string join_names(const std::vector<std::string>& names);
+/// The changes one re-simulation makes on several partitions, for its label: "a", "a, b",
+/// "a, b, c and 4 more partitions". A rule that flags many partitions re-simulates its fix on
+/// all of them at once (one run per rule, however many partitions a config has), and the
+/// label stays short however many that is.
+std::string partitions_label(const std::vector<std::string>& changes);
 
 /// One job of a simulation: who, where, how big, when it was submitted and started, its
 /// wait, priority and weighted factors (at start, or at the end for jobs still pending).

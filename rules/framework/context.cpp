@@ -117,6 +117,11 @@ std::shared_ptr<const Simulation> LintContext::run(std::unique_ptr<Config> confi
   return sim;
 }
 
+std::size_t LintContext::resimulations() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return variants_.size();
+}
+
 const Simulation* LintContext::stopped_run() const {
   const Simulation* base = simulation();
   if (!base || base->result.step_limit) return base;

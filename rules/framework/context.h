@@ -5,6 +5,9 @@
 // would do asks for a re-simulation of the same load under a changed config, cached by label
 // so two rules asking for the same variant share one run. Rules that use the simulation
 // run on worker threads, so the base run and the variants overlap on a multi-core machine.
+// Each re-simulation is a whole run of the load (bounded by the sim-steps limit), so a rule
+// re-simulates its fix once, with the change on every partition it flags, never once per
+// partition: then no config, however many partitions it has, multiplies a lint's runs.
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -84,6 +87,8 @@ class LintContext {
   /// The run that stopped at the sim-steps limit, if one did: the base run, else the first
   /// re-simulation by label (waiting for any still running). Its evidence is withheld.
   const Simulation* stopped_run() const;
+  /// How many re-simulations (distinct labels) were asked for so far.
+  std::size_t resimulations() const;
   /// Reports the base run's progress (re-simulations are not shown).
   void set_progress(std::function<void(double)> progress) { progress_ = std::move(progress); }
   /// The site's suppression comments (every input file's).

@@ -284,6 +284,7 @@ LintReport run_lint(const engine::LoadedSite& site, const LintOptions& o) {
     report.scenario = sim->scenario;
     report.metrics = headline_metrics(sim->metrics);
     report.simulation = context.shared_simulation();
+    report.resimulations = context.resimulations();
     report.coverage = engine::load_coverage(sim->result, site.conf->config);
     const LintContext static_context(site, nullptr, scenario, false);
     // A run cut short at the step limit says nothing a finding could rest on.

@@ -43,6 +43,9 @@ struct LintReport {
   std::shared_ptr<const Simulation> simulation;  // that run itself (diff compares two)
   std::size_t suppressed = 0, switched_off = 0, baselined = 0;
   std::size_t rules_run = 0;
+  /// Re-simulations the rules ran for their fixes' evidence (each a full run of the load):
+  /// one per rule's fix, never one per partition, so a config cannot multiply them.
+  std::size_t resimulations = 0;
   std::vector<std::string> skipped;              // rules not run: "BF002 (needs a simulation)"
   std::optional<engine::LoadCoverage> coverage;  // how much of the load ran (when simulated)
   std::vector<std::string> idle_partitions;      // partitions the default load gave no jobs, with why

@@ -10,6 +10,7 @@
 // run time of the partition's jobs without --time (ten of them at least); the evidence
 // re-simulates DefaultTime at that p95.
 #include <algorithm>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -66,19 +67,34 @@ nlohmann::json run_metrics(const PartJobs& pj) {
 }
 
 // The fix on a site's own load: DefaultTime at the p95 run time of the jobs without --time
-// (rounded up to the hour), re-simulated, so the waits before and after can be compared.
-void add_evidence(const LintContext& ctx, const Simulation& sim, const PartJobs& pj, std::size_t part, Finding& f) {
+// (rounded up to the hour). It is re-simulated once, on every partition flagged so, so the
+// waits before and after can be compared (and a config with many such partitions costs one
+// re-simulation, not one each).
+std::int64_t fixed_default(const PartJobs& pj) { return (std::llround(pj.p95_run_without) + 3599) / 3600 * 3600; }
+
+struct FarAbove {
+  std::size_t part;
+  PartJobs jobs;
+};
+
+void add_evidence(const LintContext& ctx, const Simulation& sim, const FarAbove& flag,
+                  const std::vector<FarAbove>& flagged, Finding& f) {
+  const PartJobs& pj = flag.jobs;
   f.evidence = simulated_evidence(sim);
   f.evidence["metrics"] = run_metrics(pj);
   f.evidence["metrics"]["p95_run_without_time_seconds"] = std::llround(pj.p95_run_without);
   for (const engine::SimJob* j : pj.examples) f.evidence["examples"].push_back(job_json(sim, *j));
-  if (!f.fix || pj.p95_run_without <= 0) return;
-  const std::int64_t value = (std::llround(pj.p95_run_without) + 3599) / 3600 * 3600;
-  const std::string name = ctx.config().partitions[part].name;
-  const std::string duration = slurm_duration(value);
-  const Simulation& after = ctx.resimulate(fmt::format("DefaultTime={} on {}", duration, name),
-                                           {ConfigEdit::partition_key(name, "DefaultTime", duration)});
-  f.fix->resimulated = run_metrics(part_jobs(after, part));
+  if (!f.fix) return;
+  std::vector<std::string> changes;
+  std::vector<ConfigEdit> edits;
+  for (const FarAbove& x : flagged) {
+    const std::string name = ctx.config().partitions[x.part].name;
+    const std::string duration = slurm_duration(fixed_default(x.jobs));
+    changes.push_back(fmt::format("DefaultTime={} on {}", duration, name));
+    edits.push_back(ConfigEdit::partition_key(name, "DefaultTime", duration));
+  }
+  const Simulation& after = ctx.resimulate(partitions_label(changes), edits);
+  f.fix->resimulated = run_metrics(part_jobs(after, flag.part));
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
 }
 
@@ -92,45 +108,68 @@ bool one_job_at_a_time(const Config& c, const Partition& p) {
          c.nodes[p.nodes.front()].cpus == 1;
 }
 
-void check_partition(const LintContext& ctx, FindingSink& sink, std::size_t i) {
+// Whether the partition's DefaultTime is far above what its jobs without --time run, on the
+// site's own load (the default load draws run times from MaxTime, so says nothing of them).
+std::optional<FarAbove> far_above(const Simulation* sim, const Partition& p, std::size_t part) {
+  if (!sim || sim->scenario.derived || p.default_time <= kDay) return std::nullopt;
+  PartJobs pj = part_jobs(*sim, part);
+  if (pj.without_time.jobs < kJobs || pj.p95_run_without <= 0 ||
+      static_cast<double>(p.default_time) < kRunTimes * pj.p95_run_without)
+    return std::nullopt;
+  return FarAbove{part, std::move(pj)};
+}
+
+bool judged(const Config& c, const Partition& p) {
+  return p.default_time_set && p.default_time >= 0 && p.state == PartitionState::kUp && !p.nodes.empty() &&
+         !one_job_at_a_time(c, p);
+}
+
+void report(const LintContext& ctx, FindingSink& sink, std::size_t i, const FarAbove* far,
+            const std::vector<FarAbove>& flagged) {
   const Partition& p = ctx.config().partitions[i];
-  if (!p.default_time_set || p.default_time < 0 || p.state != PartitionState::kUp || p.nodes.empty()) return;
-  if (one_job_at_a_time(ctx.config(), p)) return;
-  const bool equals_max = p.max_time > kDay && p.default_time >= p.max_time;
-  const Simulation* sim = ctx.simulation();
-  // Typical run times only come from the site's own load (a trace): the default load draws
-  // them from MaxTime.
-  const PartJobs pj = sim && !sim->scenario.derived ? part_jobs(*sim, i) : PartJobs{};
-  const bool far_above = pj.without_time.jobs >= kJobs && pj.p95_run_without > 0 && p.default_time > kDay &&
-                         static_cast<double>(p.default_time) >= kRunTimes * pj.p95_run_without;
-  if (!equals_max && !far_above) return;
   const std::string dt = slurm_duration(p.default_time);
   const std::string message =
-      far_above ? fmt::format(
-                      "partition '{}' sets DefaultTime={}, {:.0f} times what its jobs without --time run in the "
-                      "simulated load (p95 {}): backfill plans each of them as {} long, so they fit no gap and the "
-                      "reservations of the jobs behind them assume they hold their nodes that long",
-                      p.name, dt, static_cast<double>(p.default_time) / pj.p95_run_without,
-                      slurm_duration(std::llround(pj.p95_run_without)), dt)
-                : fmt::format(
-                      "partition '{}' sets DefaultTime={} equal to its MaxTime ({}): backfill plans every job "
-                      "without --time as {} long, so such jobs fit no gap and the reservations of the jobs behind "
-                      "them assume they hold their nodes to the end",
-                      p.name, dt, slurm_duration(p.max_time), dt);
+      far ? fmt::format(
+                "partition '{}' sets DefaultTime={}, {:.0f} times what its jobs without --time run in the "
+                "simulated load (p95 {}): backfill plans each of them as {} long, so they fit no gap and the "
+                "reservations of the jobs behind them assume they hold their nodes that long",
+                p.name, dt, static_cast<double>(p.default_time) / far->jobs.p95_run_without,
+                slurm_duration(std::llround(far->jobs.p95_run_without)), dt)
+          : fmt::format(
+                "partition '{}' sets DefaultTime={} equal to its MaxTime ({}): backfill plans every job "
+                "without --time as {} long, so such jobs fit no gap and the reservations of the jobs behind "
+                "them assume they hold their nodes to the end",
+                p.name, dt, slurm_duration(p.max_time), dt);
   Finding& f = sink.report(ctx.conf_loc(p.loc), message);
-  const std::int64_t value = far_above ? (std::llround(pj.p95_run_without) + 3599) / 3600 * 3600 : std::int64_t{3600};
+  const std::int64_t value = far ? fixed_default(far->jobs) : std::int64_t{3600};
   f.fix = Fix{fmt::format("set DefaultTime on partition '{}' to about what a job without --time runs (e.g. {}), so "
                           "such jobs are planned short and those that need longer ask with --time",
                           p.name, slurm_duration(value)),
               "DefaultTime",
               slurm_duration(value),
               {}};
-  if (far_above) add_evidence(ctx, *sim, pj, i, f);
+  if (far) add_evidence(ctx, *ctx.simulation(), *far, flagged, f);
 }
 
 void check(const LintContext& ctx, FindingSink& sink) {
-  if (ctx.config().scheduler.type != "sched/backfill") return;
-  for (std::size_t i = 0; i < ctx.config().partitions.size(); ++i) check_partition(ctx, sink, i);
+  const Config& c = ctx.config();
+  if (c.scheduler.type != "sched/backfill") return;
+  const Simulation* sim = ctx.simulation();
+  std::vector<FarAbove> flagged;
+  // Partitions to report, in config order: an index into `flagged`, or kEqualsMax.
+  constexpr std::size_t kEqualsMax = static_cast<std::size_t>(-1);
+  std::vector<std::pair<std::size_t, std::size_t>> found;
+  for (std::size_t i = 0; i < c.partitions.size(); ++i) {
+    const Partition& p = c.partitions[i];
+    if (!judged(c, p)) continue;
+    if (auto far = far_above(sim, p, i)) {
+      found.emplace_back(i, flagged.size());
+      flagged.push_back(std::move(*far));
+    } else if (p.max_time > kDay && p.default_time >= p.max_time) {
+      found.emplace_back(i, kEqualsMax);
+    }
+  }
+  for (const auto& [i, k] : found) report(ctx, sink, i, k == kEqualsMax ? nullptr : &flagged[k], flagged);
 }
 
 }  // namespace

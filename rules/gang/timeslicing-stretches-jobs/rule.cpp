@@ -62,7 +62,17 @@ nlohmann::json run_metrics(const Simulation& sim, const Partition& p, const Stre
   return m;
 }
 
-void report(const LintContext& ctx, FindingSink& sink, const Simulation& sim, std::size_t part, double share) {
+// The fix re-simulated once for every flagged partition together, so a config with many
+// timesliced partitions costs one re-simulation, not one each.
+struct Flagged {
+  std::size_t part;
+  double share;  // suspended share of the partition's allocated CPU time
+};
+
+void report(const LintContext& ctx, FindingSink& sink, const Simulation& sim, const Flagged& flag,
+            const std::vector<Flagged>& flagged) {
+  const std::size_t part = flag.part;
+  const double share = flag.share;
   const Partition& p = ctx.config().partitions[part];
   const Stretch s = partition_stretch(sim, part);
   const std::string os = oversubscribe_text(p.oversubscribe);
@@ -87,7 +97,6 @@ void report(const LintContext& ctx, FindingSink& sink, const Simulation& sim, st
     e["suspended_seconds"] = j->rare.get().tot_sus_time;
     f.evidence["examples"].push_back(std::move(e));
   }
-  const std::string label = fmt::format("OverSubscribe=FORCE:1 on {}", p.name);
   f.fix = Fix{fmt::format("if turnaround matters more than an early start, lower partition '{}' to "
                           "OverSubscribe=FORCE:1 (preemption only, no timeslicing) or a smaller FORCE:n: jobs then "
                           "wait in the queue instead of being suspended mid-run",
@@ -95,7 +104,13 @@ void report(const LintContext& ctx, FindingSink& sink, const Simulation& sim, st
               "OverSubscribe",
               "FORCE:1",
               {}};
-  const Simulation& after = ctx.resimulate(label, {ConfigEdit::partition_key(p.name, "OverSubscribe", "FORCE:1")});
+  std::vector<std::string> names;
+  std::vector<ConfigEdit> edits;
+  for (const Flagged& x : flagged) {
+    names.push_back(ctx.config().partitions[x.part].name);
+    edits.push_back(ConfigEdit::partition_key(names.back(), "OverSubscribe", "FORCE:1"));
+  }
+  const Simulation& after = ctx.resimulate("OverSubscribe=FORCE:1 on " + partitions_label(names), edits);
   f.fix->resimulated = run_metrics(after, after.site.config->partitions[part], partition_stretch(after, part));
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
 }
@@ -106,13 +121,15 @@ void check(const LintContext& ctx, FindingSink& sink) {
   const Simulation* sim = ctx.simulation();
   if (!sim) return;
   const double threshold = kSuspendedPerRunning / (1 + kSuspendedPerRunning);  // as a share of run + suspended
+  std::vector<Flagged> flagged;
   for (std::size_t i = 0; i < c.partitions.size(); ++i) {
     const Partition& p = c.partitions[i];
     if (p.state != PartitionState::kUp || share_rows(p) < 2) continue;
     auto it = sim->metrics.gang.suspended_share.find(p.name);
     if (it == sim->metrics.gang.suspended_share.end() || it->second < threshold) continue;
-    report(ctx, sink, *sim, i, it->second);
+    flagged.push_back({i, it->second});
   }
+  for (const Flagged& x : flagged) report(ctx, sink, *sim, x, flagged);
 }
 
 }  // namespace

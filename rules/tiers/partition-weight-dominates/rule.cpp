@@ -123,15 +123,22 @@ std::uint64_t round_down_125(double v) {
   return lead == 1 ? mag / 2 : lead == 2 ? mag : 2 * mag;
 }
 
-// A partition weight at which the largest same-tier gap is half the fair-share and age range.
-void weight_fix(const LintContext& ctx, Finding& f, std::uint32_t p, const std::vector<Dominated>& d, double weight,
-                double range) {
+// A partition weight at which the largest same-tier gap of every flagged partition is half
+// the fair-share and age range (0 when no partition term dominates). The weight is one
+// setting, so every finding proposes the same value, and one re-simulation shows it.
+std::uint64_t common_weight(const std::vector<std::vector<Dominated>>& found, double weight, double range) {
   double gap = 0;
-  for (const Dominated& x : d) {
-    if (!x.by_tier) gap = std::max(gap, x.gap);
+  for (const std::vector<Dominated>& d : found) {
+    for (const Dominated& x : d) {
+      if (!x.by_tier) gap = std::max(gap, x.gap);
+    }
   }
-  if (gap <= 0) return;
-  const std::uint64_t value = std::max<std::uint64_t>(1, round_down_125(weight * range / 2 / gap));
+  return gap <= 0 ? 0 : std::max<std::uint64_t>(1, round_down_125(weight * range / 2 / gap));
+}
+
+void weight_fix(const LintContext& ctx, Finding& f, std::uint32_t p, const std::vector<Dominated>& d,
+                std::uint64_t value) {
+  if (value == 0) return;
   f.fix = Fix{fmt::format("lower PriorityWeightPartition to {} so the partition term is at most half the fair-share "
                           "and age range; or use PriorityTier if one partition is meant to always come first",
                           points(static_cast<double>(value))),
@@ -184,7 +191,7 @@ std::string message(const Config& c, std::uint32_t p, const std::vector<Dominate
 }
 
 void report(const LintContext& ctx, FindingSink& sink, std::uint32_t p, const std::vector<Dominated>& d, double weight,
-            double range) {
+            double range, std::uint64_t fixed_weight) {
   const Config& c = ctx.config();
   const Partition& a = c.partitions[p];
   const bool tier = std::any_of(d.begin(), d.end(), [](const Dominated& x) { return x.by_tier; });
@@ -210,7 +217,7 @@ void report(const LintContext& ctx, FindingSink& sink, std::uint32_t p, const st
             {}};
   }
   add_evidence(ctx, f, p, d);
-  if (term) weight_fix(ctx, f, p, d, weight, range);
+  if (term) weight_fix(ctx, f, p, d, fixed_weight);
   if (!term && test_partition(c, a, d)) {
     f.severity = Severity::kInfo;
     f.message += fmt::format(
@@ -244,6 +251,8 @@ void check(const LintContext& ctx, FindingSink& sink) {
   const double range = w.fairshare + w.age;
   if (range <= 0) return;
   const Simulation* sim = ctx.simulation();
+  std::vector<std::uint32_t> parts;
+  std::vector<std::vector<Dominated>> found;
   for (std::uint32_t p = 0; p < c.partitions.size(); ++p) {
     if (!schedules_jobs(c.partitions[p])) continue;
     std::vector<Dominated> d = dominated_by(c, ctx.has_qos_table() ? &ctx.qos() : nullptr, p, w.partition, range);
@@ -252,8 +261,13 @@ void check(const LintContext& ctx, FindingSink& sink) {
     } else {
       d.erase(std::remove_if(d.begin(), d.end(), [](const Dominated& x) { return x.by_tier; }), d.end());
     }
-    if (!d.empty()) report(ctx, sink, p, d, w.partition, range);
+    if (d.empty()) continue;
+    parts.push_back(p);
+    found.push_back(std::move(d));
   }
+  const std::uint64_t fixed_weight = common_weight(found, w.partition, range);
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    report(ctx, sink, parts[i], found[i], w.partition, range, fixed_weight);
 }
 
 }  // namespace

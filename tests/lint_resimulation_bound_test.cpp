@@ -1,0 +1,138 @@
+// A lint re-simulates each rule's fix once, however many partitions the rule flags
+// (rules/framework/context.h): every re-simulation is a whole run of the load, and a config
+// with hundreds of timesliced partitions ran one each (207 lines of slurm.conf, 66 runs and
+// 6.6 GB before the limit of 15 CPU-minutes stopped it). Here each per-partition rule flags
+// several partitions and runs one re-simulation, with the change on all of them.
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "engine/site_loader.h"
+#include "rules/framework/lint.h"
+#include "tests/scratch_dir.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kRules = fs::path(SA_SOURCE_DIR) / "rules";
+
+fs::path write(const std::string& name, const std::string& text) {
+  const fs::path p = sa::test::scratch_dir() / name;
+  std::ofstream(p) << text;
+  return p;
+}
+
+sa::rules::LintReport lint(const std::string& code, const sa::engine::SitePaths& paths) {
+  auto site = sa::engine::load_site(paths);
+  EXPECT_TRUE(site.ok()) << site.error();
+  sa::rules::LintOptions options;
+  options.only = {code};
+  return sa::rules::run_lint(**site, options);
+}
+
+// The re-simulation a finding shows: its fix's, or where the fix changed nothing and was
+// dropped, the one kept in its evidence (rules/framework/fix_effect.h).
+nlohmann::json resimulated(const sa::rules::Finding& f) {
+  if (f.fix) return f.fix->resimulated;
+  return f.evidence.value("fix_resimulated", nlohmann::json::object());
+}
+
+std::string variant_of(const sa::rules::Finding& f) {
+  const nlohmann::json r = resimulated(f);
+  return r.contains("scenario") ? r["scenario"].value("variant", "") : "";
+}
+
+TEST(LintResimulations, SixTimeslicedPartitionsShareOneRun) {
+  // GANG006's fixture load, on six partitions of their own nodes instead of one.
+  std::string conf =
+      "ClusterName=g6\nSlurmctldHost=head\nSelectType=select/cons_tres\nSelectTypeParameters=CR_Core_Memory\n"
+      "DefMemPerCPU=900\nPreemptMode=GANG\nSchedulerTimeSlice=60\nNodeName=n[1-6] CPUs=8 RealMemory=32000\n";
+  for (int i = 1; i <= 6; ++i)
+    conf += "PartitionName=ts" + std::to_string(i) + " Nodes=n" + std::to_string(i) + " OverSubscribe=FORCE:3" +
+            " MaxTime=12:00:00" + (i == 1 ? " Default=YES" : "") + "\n";
+  sa::engine::SitePaths paths;
+  paths.conf = write("ts6.conf", conf).string();
+  // The fixture's load (twice what the nodes run), scaled to six nodes and dealt to the six
+  // partitions alike.
+  paths.synthetic = write("ts6.profile.txt",
+                          "seed = 11\nduration = 12:00:00\njobs_per_hour = 24\ncpus = 1:30, 4:40, 8:30\n"
+                          "runtime = lognormal 3600 0.8\nruntime_max = 12:00:00\nlimit_factor = 1.5 3\n"
+                          "limit_round = 900\nusers = alice:physics:1, bob:physics:1\n"
+                          "partitions = ts1:1, ts2:1, ts3:1, ts4:1, ts5:1, ts6:1\n")
+                        .string();
+  const sa::rules::LintReport report = lint("GANG006", paths);
+  // One finding (the six are one defect), every other partition a related place with its
+  // own text: all six flagged, one re-simulation with the change on all of them.
+  ASSERT_EQ(report.findings.size(), 1u);
+  const sa::rules::Finding& f = report.findings[0];
+  std::size_t others = 0;
+  for (const sa::rules::Location& r : f.related) others += r.note.find("timeslicing stretches") == 0;
+  EXPECT_EQ(others, 5u);
+  EXPECT_EQ(report.resimulations, 1u);
+  EXPECT_EQ(variant_of(f), "OverSubscribe=FORCE:1 on ts1, ts2, ts3 and 3 more partitions");
+  // Its own partition, in the shared run: no job suspended there.
+  EXPECT_EQ(resimulated(f)["partition"], "ts1");
+  EXPECT_EQ(resimulated(f)["suspended_share_of_allocated_cpu_time"], 0) << resimulated(f);
+}
+
+TEST(LintResimulations, OnePartitionWeightForEveryPartitionTermThatDominates) {
+  // TIER001's weight fixture with a third partition between the two: 'priority' is 90,000
+  // points ahead of standard and 'mid' 40,000, both past the 11,000 of fair share and age.
+  // PriorityWeightPartition is one setting: both findings propose the value that brings the
+  // largest gap to half the range (100,000 x 11,000 / 2 / 90,000 = 6,111, so 5,000), and
+  // share one run of it.
+  const fs::path dir = kRules / "tiers/partition-weight-dominates/fires";
+  std::ifstream in(dir / "weight.conf");
+  std::stringstream conf;
+  conf << in.rdbuf() << "PartitionName=mid Nodes=n[1-4] MaxTime=1-00:00:00 PriorityJobFactor=5\n";
+  sa::engine::SitePaths paths;
+  paths.conf = write("weight3.conf", conf.str()).string();
+  paths.assoc = (dir / "weight.assoc.cfg").string();
+  const sa::rules::LintReport report = lint("TIER001", paths);
+  ASSERT_EQ(report.findings.size(), 2u);
+  EXPECT_EQ(report.resimulations, 1u);
+  for (const sa::rules::Finding& f : report.findings) {
+    ASSERT_TRUE(f.fix.has_value()) << f.message;
+    EXPECT_EQ(f.fix->value, "5000") << f.message;
+    EXPECT_EQ(variant_of(f), "PriorityWeightPartition=5000");
+  }
+}
+
+TEST(LintResimulations, DefaultTimeOnTwoPartitionsIsOneRun) {
+  // BF008's recorded load, its jobs dealt to two partitions alike (each has over ten jobs
+  // without --time, all running under four hours).
+  const fs::path dir = kRules / "backfill/default-time-far-above-run-times/fires";
+  std::ifstream in(dir / "recorded_load.conf");
+  std::stringstream conf;
+  conf << in.rdbuf() << "PartitionName=short Nodes=n[1-4] MaxTime=7-00:00:00 DefaultTime=3-00:00:00\n";
+  std::ifstream trace(dir / "recorded_load.sacct.psv");
+  std::string out, line;
+  int row = 0;
+  while (std::getline(trace, line)) {
+    // Partition is the tenth column: every other job goes to 'short'.
+    if (line[0] != '#' && line.rfind("JobIDRaw", 0) != 0 && ++row % 2 == 0) {
+      std::size_t at = 0;
+      for (int bars = 0; bars < 9; ++bars) at = line.find('|', at) + 1;
+      line.insert(at, "short");
+    }
+    out += line + "\n";
+  }
+  sa::engine::SitePaths paths;
+  paths.conf = write("bf8.conf", conf.str()).string();
+  paths.workload = write("bf8.sacct.psv", out).string();
+  const sa::rules::LintReport report = lint("BF008", paths);
+  // One finding for both (one defect), 'short' a related place with its own text.
+  ASSERT_EQ(report.findings.size(), 1u);
+  const sa::rules::Finding& f = report.findings[0];
+  ASSERT_EQ(f.related.size(), 1u);
+  EXPECT_EQ(f.related[0].note.rfind("partition 'short' sets DefaultTime=3-00:00:00, ", 0), 0u) << f.related[0].note;
+  EXPECT_EQ(report.resimulations, 1u);
+  // Each at the p95 run time of its own jobs without --time, rounded up to the hour.
+  EXPECT_EQ(variant_of(f), "DefaultTime=04:00:00 on long, DefaultTime=05:00:00 on short");
+  EXPECT_EQ(resimulated(f)["wait_seconds_without_time"]["jobs"], 36);
+}
+
+}  // namespace
