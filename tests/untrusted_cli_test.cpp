@@ -2,6 +2,7 @@
 // Includes leave no byte of the refused file in text, JSON, SARIF or HTML; FIFOs, devices and
 // /proc do not block; escape sequences and `::error::` lines reach no terminal raw. Each run
 // is under CPU-time and address-space rlimits, so a hang or a runaway allocation fails it.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
@@ -134,6 +135,30 @@ TEST_F(UntrustedCli, IncludeMapReadsProductionPathsFromTheCheckout) {
   auto mapped = run("check " + path + " --include-map /etc/slurm=" + (base_ / "pr" / "etc").string());
   EXPECT_EQ(mapped.out.find("CONF048"), std::string::npos) << mapped.out;
   EXPECT_EQ(mapped.out.find("CONF011"), std::string::npos) << mapped.out;
+}
+
+// Rules that compare every pair of partitions (TIER001, TIER003, TIER004, PRIO002) on 5,000
+// partitions sharing their nodes, at 5,000 job factors or 5,000 tiers: each pair once over
+// queues and node lists read once. They took over 300 s of CPU when every pair re-read the
+// snapshots, re-sorted both node lists and rescanned every partition for the largest
+// factor, and each TIER001 message named every partition it goes before (290 MB of JSON).
+TEST_F(UntrustedCli, FiveThousandPartitionsEndWithinTheLimits) {
+  std::string body =
+      "AccountingStorageType=accounting_storage/slurmdbd\nPriorityType=priority/multifactor\n"
+      "PriorityWeightFairshare=10000\nPriorityWeightAge=1000\nPriorityWeightPartition=100000\n"
+      "NodeName=m[1-64] CPUs=8 RealMemory=32000\n";
+  const std::string assoc =
+      std::string(SA_SOURCE_DIR) + "/rules/tiers/partition-weight-dominates/fires/weight.assoc.cfg";
+  for (const char* key : {"PriorityJobFactor", "PriorityTier"}) {
+    std::string parts = body;
+    for (int i = 1; i <= 5000; ++i) parts += fmt::format("PartitionName=q{} Nodes=m[1-64] {}={}\n", i, key, i);
+    const std::string path = conf(parts);
+    std::ofstream(path, std::ios::app) << "ClusterName=t1b\n";  // the fixture tree's cluster
+    const std::string out = (base_ / "report.json").string();
+    auto r = run("lint " + path + " --assoc " + assoc + " --format json --progress never --output " + out);
+    EXPECT_TRUE(r.status == 0 || r.status == 1) << key << " " << r.status << r.out.substr(0, 2000);
+    EXPECT_LT(fs::file_size(out), 20u << 20) << key;
+  }
 }
 
 }  // namespace

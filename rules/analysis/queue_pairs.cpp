@@ -39,17 +39,26 @@ bool ahead(const Config& c, const QueueRow& a, const QueueRow& b) {
   return a.row->job_id < b.row->job_id;
 }
 
+// Partition name -> index, for the snapshots' rows (Config::find_partition walks them all).
+using PartIndex = std::map<std::string, std::uint32_t, std::less<>>;
+
+PartIndex part_index(const Config& c) {
+  PartIndex out;
+  for (std::uint32_t i = 0; i < c.partitions.size(); ++i) out.emplace(c.partitions[i].name, i);  // first wins
+  return out;
+}
+
 // One snapshot's rows bucketed by partition, each bucket in queue order.
 std::vector<std::vector<QueueRow>> queues_of(const Simulation& sim, const engine::PendingSnapshot& snap,
-                                             const std::unordered_map<std::uint32_t, const engine::SimJob*>& jobs) {
+                                             const std::unordered_map<std::uint32_t, const engine::SimJob*>& jobs,
+                                             const PartIndex& parts) {
   const Config& c = *sim.site.config;
   std::vector<std::vector<QueueRow>> out(c.partitions.size());
   for (const engine::SprioRow& r : snap.rows) {
-    const Partition* p = c.find_partition(r.partition);
+    auto p = parts.find(r.partition);
     auto it = jobs.find(r.job_id);
-    if (!p || it == jobs.end()) continue;
-    const auto part = static_cast<std::uint32_t>(p - c.partitions.data());
-    out[part].push_back({&r, it->second, part, snap.at});
+    if (p == parts.end() || it == jobs.end()) continue;
+    out[p->second].push_back({&r, it->second, p->second, snap.at});
   }
   for (auto& q : out)
     std::sort(q.begin(), q.end(), [&](const QueueRow& a, const QueueRow& b) { return ahead(c, a, b); });
@@ -93,11 +102,18 @@ std::optional<FairTreeStep> fair_tree_step(const LintContext& ctx) {
   return FairTreeStep{w.fairshare, users, w.fairshare / static_cast<double>(users)};
 }
 
-double partition_factor(const Config& config, const Partition& p) {
-  if (config.priority.flags.no_normal_part) return p.priority_job_factor;
+double max_job_factor(const Config& config) {
   double top = 1;  // DEF_PART_MAX_PRIORITY
   for (const Partition& q : config.partitions) top = std::max(top, static_cast<double>(q.priority_job_factor));
-  return p.priority_job_factor / top;
+  return top;
+}
+
+double partition_factor(const Config& config, const Partition& p, double top) {
+  return config.priority.flags.no_normal_part ? p.priority_job_factor : p.priority_job_factor / top;
+}
+
+double partition_factor(const Config& config, const Partition& p) {
+  return partition_factor(config, p, max_job_factor(config));
 }
 
 std::uint64_t round_up_125(double v) {
@@ -170,21 +186,37 @@ bool meant_to_lose(const Config& c, const Partition& a, const Partition& b, cons
   return owner && (b.allow_accounts.empty() || !std::all_of(b.allow_accounts.begin(), b.allow_accounts.end(), in_a));
 }
 
-bool share_nodes(const Partition& a, const Partition& b) {
-  std::vector<std::uint32_t> x = a.nodes, y = b.nodes;
-  std::sort(x.begin(), x.end());
-  std::sort(y.begin(), y.end());
-  std::vector<std::uint32_t> both;
-  std::set_intersection(x.begin(), x.end(), y.begin(), y.end(), std::back_inserter(both));
-  return !both.empty();
+PartitionNodes::PartitionNodes(const Config& config) {
+  sorted_.reserve(config.partitions.size());
+  for (const Partition& p : config.partitions) {
+    sorted_.push_back(p.nodes);
+    std::sort(sorted_.back().begin(), sorted_.back().end());
+  }
+}
+
+bool PartitionNodes::share(std::size_t a, std::size_t b) const {
+  const std::vector<std::uint32_t>&x = sorted_[a], &y = sorted_[b];
+  if (x.empty() || y.empty() || x.back() < y.front() || y.back() < x.front()) return false;
+  // Each side starts where the other's range does.
+  auto i = std::lower_bound(x.begin(), x.end(), y.front());
+  auto j = std::lower_bound(y.begin(), y.end(), x.front());
+  while (i != x.end() && j != y.end()) {
+    if (*i == *j) return true;
+    if (*i < *j)
+      i = std::lower_bound(i + 1, x.end(), *j);
+    else
+      j = std::lower_bound(j + 1, y.end(), *i);
+  }
+  return false;
 }
 
 TieStats adjacent_ties(const Simulation& sim, std::size_t min_queue) {
   TieStats t;
   const auto jobs = jobs_by_id(sim);
+  const PartIndex parts = part_index(*sim.site.config);
   std::vector<std::pair<QueueRow, QueueRow>> cross_user_examples;
   for (const engine::PendingSnapshot& snap : sim.result.snapshots) {
-    for (const auto& q : queues_of(sim, snap, jobs)) {
+    for (const auto& q : queues_of(sim, snap, jobs, parts)) {
       if (q.size() < std::max<std::size_t>(2, min_queue)) continue;
       ++t.queues;
       for (std::size_t i = 1; i < q.size(); ++i) {
@@ -212,8 +244,9 @@ AgeOverrules age_overrules(const Simulation& sim, double engine::PriorityFactors
   AgeOverrules out;
   const double age_weight = effective_weights(*sim.site.config).age;
   const auto jobs = jobs_by_id(sim);
+  const PartIndex parts = part_index(*sim.site.config);
   for (const engine::PendingSnapshot& snap : sim.result.snapshots) {
-    for (const auto& q : queues_of(sim, snap, jobs)) {
+    for (const auto& q : queues_of(sim, snap, jobs, parts)) {
       for (std::size_t i = 1; i < q.size(); ++i) {
         const QueueRow &a = q[i - 1], &b = q[i];
         if (a.row->user == b.row->user) continue;
@@ -242,16 +275,36 @@ nlohmann::json tie_metrics(const TieStats& t) {
           {"tied_pairs_with_different_fairshare", t.fairshare_differs_tied}};
 }
 
-CrossPairStats cross_partition_pairs(const Simulation& sim, std::uint32_t first, std::uint32_t second) {
-  CrossPairStats s;
-  const Config& c = *sim.site.config;
-  const double wfs = effective_weights(c).fairshare;
+SnapshotQueues::SnapshotQueues(const Simulation& sim) : sim_(sim), by_part_(sim.site.config->partitions.size()) {
   const auto jobs = jobs_by_id(sim);
+  const PartIndex parts = part_index(*sim.site.config);
+  for (std::size_t s = 0; s < sim.result.snapshots.size(); ++s) {
+    std::vector<std::vector<QueueRow>> queues = queues_of(sim, sim.result.snapshots[s], jobs, parts);
+    for (std::size_t p = 0; p < queues.size(); ++p) {
+      if (!queues[p].empty()) by_part_[p].emplace_back(s, std::move(queues[p]));
+    }
+  }
+}
+
+CrossPairStats cross_partition_pairs(const SnapshotQueues& queues, std::uint32_t first, std::uint32_t second) {
+  CrossPairStats s;
+  const Config& c = *queues.sim().site.config;
+  const double wfs = effective_weights(c).fairshare;
   std::size_t spent = 0;
-  for (const engine::PendingSnapshot& snap : sim.result.snapshots) {
-    const auto queues = queues_of(sim, snap, jobs);
-    const auto& qa = queues[first];
-    const auto& qb = queues[second];
+  // The snapshots where both partitions have pending rows, in time order.
+  const auto &fa = queues.of(first), &fb = queues.of(second);
+  for (auto ia = fa.begin(), ib = fb.begin(); ia != fa.end() && ib != fb.end();) {
+    if (ia->first < ib->first) {
+      ++ia;
+      continue;
+    }
+    if (ib->first < ia->first) {
+      ++ib;
+      continue;
+    }
+    const auto& qa = ia->second;
+    const auto& qb = ib->second;
+    ++ia, ++ib;
     if (spent + qa.size() * qb.size() > kPairBudget && spent > 0) {
       s.sampled = true;
       break;

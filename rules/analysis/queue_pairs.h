@@ -41,6 +41,11 @@ std::optional<FairTreeStep> fair_tree_step(const LintContext& ctx);
 /// The normalised partition factor of a partition (PriorityJobFactor over the largest,
 /// or the raw value with NO_NORMAL_PART), as priority/multifactor computes it.
 double partition_factor(const Config& config, const Partition& p);
+/// The same with the largest PriorityJobFactor given (max_job_factor), for loops over
+/// partitions: the lookup above walks every partition.
+double partition_factor(const Config& config, const Partition& p, double top);
+/// The largest PriorityJobFactor of any partition, at least 1 (DEF_PART_MAX_PRIORITY).
+double max_job_factor(const Config& config);
 
 /// The smallest 1, 2 or 5 x 10^k at or above v (a round weight to suggest).
 std::uint64_t round_up_125(double v);
@@ -72,8 +77,18 @@ bool takes_user_jobs(const Partition& p);
 /// an account `a` does not name (an open partition, or another group's). Tier order is then
 /// the design.
 bool meant_to_lose(const Config& c, const Partition& a, const Partition& b, const QosTable* qos = nullptr);
-/// Whether the two partitions have a node in common.
-bool share_nodes(const Partition& a, const Partition& b);
+/// Which partitions have a node in common, for the rules that compare every pair of
+/// partitions: each partition's nodes sorted once, so a pair costs a walk over the two lists
+/// from where their ranges meet (a copy and two sorts per pair made a config of 5,000
+/// partitions take minutes).
+class PartitionNodes {
+ public:
+  explicit PartitionNodes(const Config& config);
+  bool share(std::size_t a, std::size_t b) const;
+
+ private:
+  std::vector<std::vector<std::uint32_t>> sorted_;  // per partition, ascending
+};
 
 // --- snapshot analysis -----------------------------------------------------------------
 
@@ -111,7 +126,23 @@ struct CrossPairStats {
   bool sampled = false;                                 // stopped at the comparison budget
   std::vector<std::pair<QueueRow, QueueRow>> examples;  // fair share preferred b, a stayed ahead
 };
-CrossPairStats cross_partition_pairs(const Simulation& sim, std::uint32_t first, std::uint32_t second);
+/// Every snapshot's queue of each partition, built once for a rule that compares many pairs
+/// of partitions (cross_partition_pairs walked every snapshot again for each pair, so a
+/// config of thousands of partitions took minutes).
+class SnapshotQueues {
+ public:
+  explicit SnapshotQueues(const Simulation& sim);
+  const Simulation& sim() const { return sim_; }
+  /// A partition's non-empty queues, snapshot order: (snapshot index, rows in queue order).
+  const std::vector<std::pair<std::size_t, std::vector<QueueRow>>>& of(std::uint32_t part) const {
+    return by_part_[part];
+  }
+
+ private:
+  const Simulation& sim_;
+  std::vector<std::vector<std::pair<std::size_t, std::vector<QueueRow>>>> by_part_;
+};
+CrossPairStats cross_partition_pairs(const SnapshotQueues& queues, std::uint32_t first, std::uint32_t second);
 
 /// Adjacent pairs of different users in each partition's queue where one factor (weighted
 /// by `weight`) preferred the job behind by at least one point: how often age put the job

@@ -53,11 +53,12 @@ std::vector<Candidate> candidates(const Simulation& sim, const QosTable* qos,
     return it->second;
   };
   std::vector<Candidate> out;
+  const PartitionNodes nodes(c);
   for (std::uint32_t lo = 0; lo < c.partitions.size(); ++lo) {
     Candidate cand{lo, {}};
     for (std::uint32_t hi = 0; hi < c.partitions.size(); ++hi) {
       const Partition &l = c.partitions[lo], &h = c.partitions[hi];
-      if (h.priority_tier <= l.priority_tier || !schedules_jobs(h) || !share_nodes(l, h)) continue;
+      if (h.priority_tier <= l.priority_tier || !schedules_jobs(h) || !nodes.share(lo, hi)) continue;
       if (meant_to_lose(c, h, l, qos)) continue;  // a preemptible or shared partition below an owner's
       const PartitionWaits &wl = waits_of(lo), &wh = waits_of(hi);
       if (wl.waits.jobs < kMinJobs || wh.waits.jobs < kMinHigherJobs) continue;

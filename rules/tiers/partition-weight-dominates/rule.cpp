@@ -9,6 +9,7 @@
 // max_sched_time, bf_max_job_test, licences, association and QOS limits): other rules judge
 // those (BF002, BF003, BF005, the limits' evidence), and fair share is not what they are about.
 #include <algorithm>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -31,16 +32,17 @@ struct Dominated {
   double gap = 0;        // partition-term points above it (same tier)
 };
 
-std::vector<Dominated> dominated_by(const Config& c, const QosTable* qos, std::uint32_t p, double weight,
-                                    double range) {
+std::vector<Dominated> dominated_by(const Config& c, const QosTable* qos, const PartitionNodes& nodes, std::uint32_t p,
+                                    double weight, double range) {
+  const double top = max_job_factor(c);
   std::vector<Dominated> out;
   const Partition& a = c.partitions[p];
   for (std::uint32_t q = 0; q < c.partitions.size(); ++q) {
     const Partition& b = c.partitions[q];
     if (q == p || !schedules_jobs(b)) continue;
     if (a.priority_tier > b.priority_tier && meant_to_lose(c, a, b, qos)) continue;
-    if (!share_nodes(a, b)) continue;
-    const double gap = weight * (partition_factor(c, a) - partition_factor(c, b));
+    if (!nodes.share(p, q)) continue;
+    const double gap = weight * (partition_factor(c, a, top) - partition_factor(c, b, top));
     if (a.priority_tier > b.priority_tier)
       out.push_back({q, true, gap});
     else if (a.priority_tier == b.priority_tier && range > 0 && gap >= range)
@@ -49,14 +51,20 @@ std::vector<Dominated> dominated_by(const Config& c, const QosTable* qos, std::u
   return out;
 }
 
+// The partitions it goes before, the first few named and the rest counted: every partition of
+// a config can be in every finding's list, and a message per partition naming them all grows
+// with the square of the partitions.
 std::string describe(const Config& c, const std::vector<Dominated>& d, bool by_tier) {
+  constexpr std::size_t kNamed = 6;
   std::string out;
+  std::size_t n = 0;
   for (const Dominated& x : d) {
-    if (x.by_tier != by_tier) continue;
+    if (x.by_tier != by_tier || n++ >= kNamed) continue;
     const Partition& q = c.partitions[x.part];
     out += (out.empty() ? "" : ", ") + (by_tier ? fmt::format("{} (tier {})", q.name, q.priority_tier)
                                                 : fmt::format("{} ({} points below)", q.name, points(x.gap)));
   }
+  if (n > kNamed) out += fmt::format(" and {} more", n - kNamed);
   return out + ", which share its nodes";
 }
 
@@ -73,10 +81,11 @@ bool test_partition(const Config& c, const Partition& a, const std::vector<Domin
 }
 
 // One pair's numbers, keyed "<ahead> ahead of <behind>" so the text report can print them flat.
-std::pair<std::string, nlohmann::json> pair_metrics(const Simulation& sim, std::uint32_t p, std::uint32_t q,
+std::pair<std::string, nlohmann::json> pair_metrics(const SnapshotQueues& queues, std::uint32_t p, std::uint32_t q,
                                                     CrossPairStats* keep) {
+  const Simulation& sim = queues.sim();
   const Config& c = *sim.site.config;
-  const CrossPairStats s = cross_partition_pairs(sim, p, q);
+  const CrossPairStats s = cross_partition_pairs(queues, p, q);
   const PartitionWaits wp = partition_waits(sim, p), wq = partition_waits(sim, q);
   const double ratio = wq.waits.mean / std::max(60.0, wp.waits.mean);
   nlohmann::json j = {{"pending_pairs", s.pairs},
@@ -98,17 +107,24 @@ void add_example(const Simulation& sim, Finding& f, const QueueRow& r) {
   if (ex.size() < 5) ex.push_back(row_json(sim, r));
 }
 
-void add_evidence(const LintContext& ctx, Finding& f, std::uint32_t p, const std::vector<Dominated>& d) {
-  const Simulation* sim = ctx.simulation();
-  if (!sim) return;
-  f.evidence = simulated_evidence(*sim);
+// The site's run and the run of the suggested weight (when one is suggested), each with its
+// queues read once for every finding.
+struct Runs {
+  const SnapshotQueues* base = nullptr;
+  const SnapshotQueues* weighted = nullptr;
+};
+
+void add_evidence(const Runs& runs, Finding& f, std::uint32_t p, const std::vector<Dominated>& d) {
+  if (!runs.base) return;
+  const Simulation& sim = runs.base->sim();
+  f.evidence = simulated_evidence(sim);
   for (std::size_t i = 0; i < d.size() && i < kEvidencePairs; ++i) {
     CrossPairStats s;
-    auto [key, metrics] = pair_metrics(*sim, p, d[i].part, &s);
+    auto [key, metrics] = pair_metrics(*runs.base, p, d[i].part, &s);
     f.evidence["metrics"][key] = metrics;
     for (const auto& [a, b] : s.examples) {
-      add_example(*sim, f, a);
-      add_example(*sim, f, b);
+      add_example(sim, f, a);
+      add_example(sim, f, b);
     }
   }
 }
@@ -136,8 +152,7 @@ std::uint64_t common_weight(const std::vector<std::vector<Dominated>>& found, do
   return gap <= 0 ? 0 : std::max<std::uint64_t>(1, round_down_125(weight * range / 2 / gap));
 }
 
-void weight_fix(const LintContext& ctx, Finding& f, std::uint32_t p, const std::vector<Dominated>& d,
-                std::uint64_t value) {
+void weight_fix(const Runs& runs, Finding& f, std::uint32_t p, const std::vector<Dominated>& d, std::uint64_t value) {
   if (value == 0) return;
   f.fix = Fix{fmt::format("lower PriorityWeightPartition to {} so the partition term is at most half the fair-share "
                           "and age range; or use PriorityTier if one partition is meant to always come first",
@@ -145,16 +160,12 @@ void weight_fix(const LintContext& ctx, Finding& f, std::uint32_t p, const std::
               "PriorityWeightPartition",
               std::to_string(value),
               {}};
-  const Simulation* sim = ctx.simulation();
-  if (!sim) return;
-  const std::string written = fmt::format("{}", value);
-  const Simulation& after =
-      ctx.resimulate("PriorityWeightPartition=" + written, {ConfigEdit::setting("PriorityWeightPartition", written)});
-  f.fix->resimulated = {{"scenario", scenario_json(after.scenario)}};
+  if (!runs.weighted) return;
+  f.fix->resimulated = {{"scenario", scenario_json(runs.weighted->sim().scenario)}};
   std::size_t n = 0;
   for (const Dominated& x : d) {
     if (x.by_tier || n++ >= kEvidencePairs) continue;
-    auto [key, metrics] = pair_metrics(after, p, x.part, nullptr);
+    auto [key, metrics] = pair_metrics(*runs.weighted, p, x.part, nullptr);
     f.fix->resimulated[key] = metrics;
   }
 }
@@ -191,7 +202,7 @@ std::string message(const Config& c, std::uint32_t p, const std::vector<Dominate
 }
 
 void report(const LintContext& ctx, FindingSink& sink, std::uint32_t p, const std::vector<Dominated>& d, double weight,
-            double range, std::uint64_t fixed_weight) {
+            double range, std::uint64_t fixed_weight, const Runs& runs) {
   const Config& c = ctx.config();
   const Partition& a = c.partitions[p];
   const bool tier = std::any_of(d.begin(), d.end(), [](const Dominated& x) { return x.by_tier; });
@@ -216,8 +227,8 @@ void report(const LintContext& ctx, FindingSink& sink, std::uint32_t p, const st
             {},
             {}};
   }
-  add_evidence(ctx, f, p, d);
-  if (term) weight_fix(ctx, f, p, d, fixed_weight);
+  add_evidence(runs, f, p, d);
+  if (term) weight_fix(runs, f, p, d, fixed_weight);
   if (!term && test_partition(c, a, d)) {
     f.severity = Severity::kInfo;
     f.message += fmt::format(
@@ -231,14 +242,14 @@ void report(const LintContext& ctx, FindingSink& sink, std::uint32_t p, const st
 // dominance alone is only a finding when the run shows it costing something: pending pairs
 // whose order fair share would have reversed. A partition term that outweighs fair share at
 // one tier is a weight defect on its own.
-std::vector<Dominated> starved_by_tier(const Simulation& sim, std::uint32_t p, const std::vector<Dominated>& d) {
+std::vector<Dominated> starved_by_tier(const SnapshotQueues& queues, std::uint32_t p, const std::vector<Dominated>& d) {
   std::vector<Dominated> out;
   for (const Dominated& x : d) {
     if (!x.by_tier) {
       out.push_back(x);
       continue;
     }
-    const CrossPairStats s = cross_partition_pairs(sim, p, x.part);
+    const CrossPairStats s = cross_partition_pairs(queues, p, x.part);
     if (s.fairshare_prefers_second > 0) out.push_back(x);
   }
   return out;
@@ -251,13 +262,17 @@ void check(const LintContext& ctx, FindingSink& sink) {
   const double range = w.fairshare + w.age;
   if (range <= 0) return;
   const Simulation* sim = ctx.simulation();
+  std::optional<SnapshotQueues> base;
+  if (sim) base.emplace(*sim);
   std::vector<std::uint32_t> parts;
   std::vector<std::vector<Dominated>> found;
+  const PartitionNodes nodes(c);
   for (std::uint32_t p = 0; p < c.partitions.size(); ++p) {
     if (!schedules_jobs(c.partitions[p])) continue;
-    std::vector<Dominated> d = dominated_by(c, ctx.has_qos_table() ? &ctx.qos() : nullptr, p, w.partition, range);
-    if (sim) {
-      d = starved_by_tier(*sim, p, d);
+    std::vector<Dominated> d =
+        dominated_by(c, ctx.has_qos_table() ? &ctx.qos() : nullptr, nodes, p, w.partition, range);
+    if (base) {
+      d = starved_by_tier(*base, p, d);
     } else {
       d.erase(std::remove_if(d.begin(), d.end(), [](const Dominated& x) { return x.by_tier; }), d.end());
     }
@@ -266,8 +281,15 @@ void check(const LintContext& ctx, FindingSink& sink) {
     found.push_back(std::move(d));
   }
   const std::uint64_t fixed_weight = common_weight(found, w.partition, range);
+  std::optional<SnapshotQueues> weighted;
+  if (base && fixed_weight > 0) {
+    const std::string written = fmt::format("{}", fixed_weight);
+    weighted.emplace(ctx.resimulate("PriorityWeightPartition=" + written,
+                                    {ConfigEdit::setting("PriorityWeightPartition", written)}));
+  }
+  const Runs runs{base ? &*base : nullptr, weighted ? &*weighted : nullptr};
   for (std::size_t i = 0; i < parts.size(); ++i)
-    report(ctx, sink, parts[i], found[i], w.partition, range, fixed_weight);
+    report(ctx, sink, parts[i], found[i], w.partition, range, fixed_weight, runs);
 }
 
 }  // namespace

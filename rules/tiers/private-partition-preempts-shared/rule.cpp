@@ -179,12 +179,15 @@ void report(const LintContext& ctx, const engine::PreemptPolicy& policy, Finding
 void check(const LintContext& ctx, FindingSink& sink) {
   const Config& c = ctx.config();
   const engine::PreemptPolicy policy(c, ctx.qos());  // read only under preempt/qos with a table
-  for (const Partition& priv : c.partitions) {
+  const PartitionNodes nodes(c);
+  for (std::size_t i = 0; i < c.partitions.size(); ++i) {
+    const Partition& priv = c.partitions[i];
     if (!restricted(priv) || !schedules_jobs(priv)) continue;
     std::vector<const Partition*> open;
-    for (const Partition& p : c.partitions) {
-      if (&p == &priv || restricted(p) || !schedules_jobs(p) || p.priority_tier >= priv.priority_tier) continue;
-      if (share_nodes(priv, p)) open.push_back(&p);
+    for (std::size_t j = 0; j < c.partitions.size(); ++j) {
+      const Partition& p = c.partitions[j];
+      if (j == i || restricted(p) || !schedules_jobs(p) || p.priority_tier >= priv.priority_tier) continue;
+      if (nodes.share(i, j)) open.push_back(&p);
     }
     if (!open.empty()) report(ctx, policy, sink, priv, open);
   }

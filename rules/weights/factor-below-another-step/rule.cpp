@@ -123,23 +123,26 @@ void assoc(const LintContext& ctx, FindingSink& sink, const FairTreeStep& ft, do
 void partition(const LintContext& ctx, FindingSink& sink, const FairTreeStep& ft, double weight) {
   const Config& c = ctx.config();
   if (weight <= 0) return;
-  std::vector<std::string> pairs;
+  constexpr std::size_t kListed = 6;  // pairs the message names; the rest are counted
+  std::size_t pairs = 0;
+  std::string list;
   bool tiers_differ = false;
   double smallest = 1e300;  // the smallest factor difference among the pairs
+  const double top = max_job_factor(c);
+  const PartitionNodes nodes(c);
   for (std::size_t i = 0; i < c.partitions.size(); ++i) {
     for (std::size_t j = i + 1; j < c.partitions.size(); ++j) {
       const Partition &a = c.partitions[i], &b = c.partitions[j];
-      const double gap = weight * std::fabs(partition_factor(c, a) - partition_factor(c, b));
-      if (gap < 0.5 || gap >= ft.step || !schedules_jobs(a) || !schedules_jobs(b) || !share_nodes(a, b)) continue;
-      pairs.push_back(fmt::format("{}/{} {} points apart", a.name, b.name, points(gap)));
+      const double gap = weight * std::fabs(partition_factor(c, a, top) - partition_factor(c, b, top));
+      if (gap < 0.5 || gap >= ft.step || !schedules_jobs(a) || !schedules_jobs(b) || !nodes.share(i, j)) continue;
+      if (pairs++ < kListed)
+        list += fmt::format("{}{}/{} {} points apart", list.empty() ? "" : ", ", a.name, b.name, points(gap));
       tiers_differ |= a.priority_tier != b.priority_tier;
       smallest = std::min(smallest, gap / weight);
     }
   }
-  if (pairs.empty()) return;
-  std::string list;
-  for (std::size_t i = 0; i < pairs.size() && i < 6; ++i) list += (i ? ", " : "") + pairs[i];
-  if (pairs.size() > 6) list += fmt::format(" and {} more pairs", pairs.size() - 6);
+  if (pairs == 0) return;
+  if (pairs > kListed) list += fmt::format(" and {} more pairs", pairs - kListed);
   report(ctx, sink, "PriorityWeightPartition",
          fmt::format("PriorityWeightPartition={} puts partitions that share nodes close together ({}), "
                      "less than {}: the partition term cannot reorder their jobs against fair share{}",
