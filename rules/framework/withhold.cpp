@@ -43,6 +43,9 @@ bool same_place(const Location& a, const Location& b) {
   return a.file == b.file && a.line == b.line && a.column == b.column;
 }
 
+// Fewer jobs than this short of 80% started says nothing of a partition (unless refused).
+constexpr std::size_t kMinShortfall = 5;
+
 // Another partition that takes jobs shares a node with `p` and has a higher PriorityTier.
 bool below_higher_tier(const Config& c, const Partition& p) {
   for (const Partition& q : c.partitions) {
@@ -65,6 +68,9 @@ Thinness thinness(const engine::LoadCoverage& coverage, const Config& config) {
     if (lower_tier) excused += p.pending_at_end;
     if (!p.offered || p.coverage() >= engine::kMinCoverage) continue;
     const bool refused = p.refused >= p.pending_at_end;
+    // A handful of jobs still queued is no load that failed to run: a partition the load gives
+    // three jobs is under 80% when the last one submitted is pending at the end.
+    if (!refused && p.offered - p.cancelled - p.started < kMinShortfall) continue;
     if (!refused && lower_tier &&
         static_cast<double>(p.started + p.pending_at_end) >= engine::kMinCoverage * static_cast<double>(p.offered)) {
       continue;
