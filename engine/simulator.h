@@ -264,6 +264,8 @@ class Simulator {
   friend class BackfillPass;  // one backfill cycle's state and steps (backfill.cpp, bf_will_run.cpp)
   void start_job(std::uint32_t j, std::uint32_t rec, const Allocation& alloc, StartedBy by);
   void charge_usage(SimJob& job, std::int64_t from, std::int64_t to);
+  /// The CPUs a --cpus-per-task job keeps per node once its tasks are laid out.
+  void lay_out_tasks(Allocation& alloc, const Demand& d) const;
   void take_snapshot();
   bool queue_less(const QueueEntry& a, const QueueEntry& b) const;
   /// preempt/qos orders the queue by a pairwise test first (job_queue.cpp).

@@ -226,9 +226,26 @@ TEST(FidelityGolden, ChooseNodesRetriesWithoutTheNodesOfFewestFreeCpus) {
 // had taken 6 + 6 on two nodes. With --mem (memory per node) there is no rounding, and job 6
 // took n[1-2] (cpus_per_task_mem_node; its 12 CPUs there became 6 + 4 when slurmctld laid out
 // the tasks, which the engine does not do: it keeps 6 + 6).
+// And the CPUs each job kept, as sacct's AllocCPUS: with memory per node, job 6's tasks were
+// laid out 6 + 4 on n[1-2] (engine/policy/task_layout.h), its third task on the 2 CPUs n1
+// had left, not 6 + 6.
 TEST(FidelityGolden, CpusPerTaskTakesWholeTasksOnEachNode) {
-  expect_real_nodes_and_starts(Replay("cpus_per_task"), 7);
-  expect_real_nodes_and_starts(Replay("cpus_per_task_mem_node"), 7);
+  for (const char* scenario : {"cpus_per_task", "cpus_per_task_mem_node"}) {
+    SCOPED_TRACE(scenario);
+    const Replay r(scenario);
+    expect_real_nodes_and_starts(r, 7);
+    std::map<std::uint32_t, std::uint32_t> alloc_cpus;  // sacct.psv: JobIDRaw, AllocCPUS (12th)
+    for (const std::string& line : test::lines_of(r.dir / "sacct.psv")) {
+      const std::vector<std::string> f = split(line, '|');
+      if (f.size() > 11 && f[0] != "JobIDRaw")
+        alloc_cpus[static_cast<std::uint32_t>(std::stoul(f[0]))] = static_cast<std::uint32_t>(std::stoul(f[11]));
+    }
+    for (const engine::SimJob& j : r.result.jobs) {
+      std::uint32_t cpus = 0;
+      for (const engine::AllocPiece& p : j.alloc.expanded()) cpus += p.cpus;
+      EXPECT_EQ(cpus, alloc_cpus.at(j.req.id)) << "job " << j.req.id;
+    }
+  }
 }
 
 // The same switches under select/linear on 22.05 (select_linear.c _job_test_topo, which 24.05

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/policy/task_layout.h"
 #include "engine/simulator.h"
 
 namespace sa::engine {
@@ -144,13 +145,39 @@ void Simulator::trigger_direct() {
   events_.push(now_, EventType::kMainDirect);
 }
 
-void Simulator::start_job(std::uint32_t j, std::uint32_t r, const Allocation& alloc, StartedBy by) {
+// A --cpus-per-task job keeps on each node the CPUs its tasks take there (task_layout.h), in
+// Slurm's node order. Not in sharing mode, whose pieces hold units, nor where memory is per
+// CPU: there each node's CPUs are whole tasks already (and its memory follows them).
+void Simulator::lay_out_tasks(Allocation& alloc, const Demand& d) const {
+  if (!d.task_cpus || d.whole_nodes || rows_ || (d.mem_tracked && d.mem_per_cpu) || alloc.pieces.size() == 0) return;
+  std::vector<std::uint32_t> order(alloc.pieces.size());
+  for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return pool_.config_index(alloc.pieces[a].node) < pool_.config_index(alloc.pieces[b].node);
+  });
+  std::vector<TaskNode> nodes;
+  for (std::uint32_t i : order) {
+    const AllocPiece& p = alloc.pieces[i];
+    nodes.push_back({p.cpus, conf_.nodes[pool_.config_index(p.node)].schedulable_threads(), 0});
+  }
+  const std::uint32_t ncpus =
+      std::max<std::uint32_t>(d.cpus, static_cast<std::uint32_t>(nodes.size()) * d.cpus_per_node);
+  engine::lay_out_tasks(nodes, ncpus, d.cpus_per_node);
+  // A node no task reached keeps its CPUs (Slurm would hand it none; the engine selects no
+  // node beyond the tasks).
+  if (std::any_of(nodes.begin(), nodes.end(), [](const TaskNode& n) { return n.cpus == 0; })) return;
+  for (std::size_t k = 0; k < order.size(); ++k) alloc.pieces[order[k]].cpus = nodes[k].cpus;
+}
+
+void Simulator::start_job(std::uint32_t j, std::uint32_t r, const Allocation& given, StartedBy by) {
   SimJob& job = jobs_[j];
   const SimRecord& rec = job.recs[r];
   job.state = JobState::kRunning;
   job.start = now_;
   job.run_rec = static_cast<std::int32_t>(r);
-  job.alloc = alloc;
+  job.alloc = given;
+  lay_out_tasks(job.alloc, rec.demand);
+  const Allocation& alloc = job.alloc;
   job.started_by = by;
   job.start_priority = rec.priority;
   set_reason(job, kReasonNone);
