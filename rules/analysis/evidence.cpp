@@ -32,6 +32,22 @@ std::string partitions_label(const std::vector<std::string>& changes) {
   return fmt::format("{} and {} more partitions", join(named, ", "), changes.size() - kNamed);
 }
 
+PartitionsFix partitions_fix(const std::string& key, const std::vector<std::pair<std::string, std::string>>& values) {
+  PartitionsFix fix;
+  std::vector<std::string> names, changes;
+  bool same = true;
+  for (const auto& [part, value] : values) {
+    fix.edits.push_back(ConfigEdit::partition_key(part, key, value));
+    names.push_back(part);
+    changes.push_back(fmt::format("{}={} on {}", key, value, part));
+    same = same && value == values.front().second;
+  }
+  if (values.empty()) return fix;
+  fix.label = same ? fmt::format("{}={} on {}", key, values.front().second, partitions_label(names))
+                   : partitions_label(changes);
+  return fix;
+}
+
 nlohmann::json weighted_factors(const Config& config, const engine::PriorityFactors& f) {
   const PrioritySettings& p = config.priority;
   nlohmann::json j = {{"age", rounded3(f.age * p.weight_age)},

@@ -4,10 +4,12 @@
 // factors (headline metrics and wait JSON come from rules/framework/run_json.h).
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "analyzer/config_edit.h"
 #include "engine/metrics.h"
 #include "rules/framework/context.h"
 #include "rules/framework/run_json.h"
@@ -23,6 +25,14 @@ std::string join_names(const std::vector<std::string>& names);
 /// all of them at once (one run per rule, however many partitions a config has), and the
 /// label stays short however many that is.
 std::string partitions_label(const std::vector<std::string>& changes);
+/// That one re-simulation: `key`=value on each (partition, value), and its label ("DefaultTime=
+/// 4:00:00 on a, b" where the values agree, else each change in turn), made once for all the
+/// rule's findings.
+struct PartitionsFix {
+  std::string label;
+  std::vector<ConfigEdit> edits;
+};
+PartitionsFix partitions_fix(const std::string& key, const std::vector<std::pair<std::string, std::string>>& values);
 
 /// One job of a simulation: who, where, how big, when it was submitted and started, its
 /// wait, priority and weighted factors (at start, or at the end for jobs still pending).

@@ -77,23 +77,15 @@ struct FarAbove {
   PartJobs jobs;
 };
 
-void add_evidence(const LintContext& ctx, const Simulation& sim, const FarAbove& flag,
-                  const std::vector<FarAbove>& flagged, Finding& f) {
+void add_evidence(const LintContext& ctx, const Simulation& sim, const FarAbove& flag, const PartitionsFix& fix,
+                  Finding& f) {
   const PartJobs& pj = flag.jobs;
   f.evidence = simulated_evidence(sim);
   f.evidence["metrics"] = run_metrics(pj);
   f.evidence["metrics"]["p95_run_without_time_seconds"] = std::llround(pj.p95_run_without);
   for (const engine::SimJob* j : pj.examples) f.evidence["examples"].push_back(job_json(sim, *j));
   if (!f.fix) return;
-  std::vector<std::string> changes;
-  std::vector<ConfigEdit> edits;
-  for (const FarAbove& x : flagged) {
-    const std::string name = ctx.config().partitions[x.part].name;
-    const std::string duration = slurm_duration(fixed_default(x.jobs));
-    changes.push_back(fmt::format("DefaultTime={} on {}", duration, name));
-    edits.push_back(ConfigEdit::partition_key(name, "DefaultTime", duration));
-  }
-  const Simulation& after = ctx.resimulate(partitions_label(changes), edits);
+  const Simulation& after = ctx.resimulate(fix.label, fix.edits);
   f.fix->resimulated = run_metrics(part_jobs(after, flag.part));
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
 }
@@ -124,8 +116,7 @@ bool judged(const Config& c, const Partition& p) {
          !one_job_at_a_time(c, p);
 }
 
-void report(const LintContext& ctx, FindingSink& sink, std::size_t i, const FarAbove* far,
-            const std::vector<FarAbove>& flagged) {
+void report(const LintContext& ctx, FindingSink& sink, std::size_t i, const FarAbove* far, const PartitionsFix& fix) {
   const Partition& p = ctx.config().partitions[i];
   const std::string dt = slurm_duration(p.default_time);
   const std::string message =
@@ -148,7 +139,7 @@ void report(const LintContext& ctx, FindingSink& sink, std::size_t i, const FarA
               "DefaultTime",
               slurm_duration(value),
               {}};
-  if (far) add_evidence(ctx, *ctx.simulation(), *far, flagged, f);
+  if (far) add_evidence(ctx, *ctx.simulation(), *far, fix, f);
 }
 
 void check(const LintContext& ctx, FindingSink& sink) {
@@ -169,7 +160,11 @@ void check(const LintContext& ctx, FindingSink& sink) {
       found.emplace_back(i, kEqualsMax);
     }
   }
-  for (const auto& [i, k] : found) report(ctx, sink, i, k == kEqualsMax ? nullptr : &flagged[k], flagged);
+  std::vector<std::pair<std::string, std::string>> values;
+  for (const FarAbove& x : flagged)
+    values.emplace_back(c.partitions[x.part].name, slurm_duration(fixed_default(x.jobs)));
+  const PartitionsFix fix = partitions_fix("DefaultTime", values);
+  for (const auto& [i, k] : found) report(ctx, sink, i, k == kEqualsMax ? nullptr : &flagged[k], fix);
 }
 
 }  // namespace

@@ -70,7 +70,7 @@ struct Flagged {
 };
 
 void report(const LintContext& ctx, FindingSink& sink, const Simulation& sim, const Flagged& flag,
-            const std::vector<Flagged>& flagged) {
+            const PartitionsFix& fix) {
   const std::size_t part = flag.part;
   const double share = flag.share;
   const Partition& p = ctx.config().partitions[part];
@@ -104,13 +104,7 @@ void report(const LintContext& ctx, FindingSink& sink, const Simulation& sim, co
               "OverSubscribe",
               "FORCE:1",
               {}};
-  std::vector<std::string> names;
-  std::vector<ConfigEdit> edits;
-  for (const Flagged& x : flagged) {
-    names.push_back(ctx.config().partitions[x.part].name);
-    edits.push_back(ConfigEdit::partition_key(names.back(), "OverSubscribe", "FORCE:1"));
-  }
-  const Simulation& after = ctx.resimulate("OverSubscribe=FORCE:1 on " + partitions_label(names), edits);
+  const Simulation& after = ctx.resimulate(fix.label, fix.edits);
   f.fix->resimulated = run_metrics(after, after.site.config->partitions[part], partition_stretch(after, part));
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
 }
@@ -129,7 +123,10 @@ void check(const LintContext& ctx, FindingSink& sink) {
     if (it == sim->metrics.gang.suspended_share.end() || it->second < threshold) continue;
     flagged.push_back({i, it->second});
   }
-  for (const Flagged& x : flagged) report(ctx, sink, *sim, x, flagged);
+  std::vector<std::pair<std::string, std::string>> values;
+  for (const Flagged& x : flagged) values.emplace_back(c.partitions[x.part].name, "FORCE:1");
+  const PartitionsFix fix = partitions_fix("OverSubscribe", values);
+  for (const Flagged& x : flagged) report(ctx, sink, *sim, x, fix);
 }
 
 }  // namespace
