@@ -32,9 +32,9 @@ struct Dominated {
   double gap = 0;        // partition-term points above it (same tier)
 };
 
-std::vector<Dominated> dominated_by(const Config& c, const QosTable* qos, const PartitionNodes& nodes, std::uint32_t p,
-                                    double weight, double range) {
-  const double top = max_job_factor(c);
+// `top`: the largest PriorityJobFactor (max_job_factor), read once for all partitions.
+std::vector<Dominated> dominated_by(const Config& c, const QosTable* qos, const PartitionNodes& nodes, double top,
+                                    std::uint32_t p, double weight, double range) {
   std::vector<Dominated> out;
   const Partition& a = c.partitions[p];
   for (std::uint32_t q = 0; q < c.partitions.size(); ++q) {
@@ -267,10 +267,11 @@ void check(const LintContext& ctx, FindingSink& sink) {
   std::vector<std::uint32_t> parts;
   std::vector<std::vector<Dominated>> found;
   const PartitionNodes nodes(c);
+  const double top = max_job_factor(c);
   for (std::uint32_t p = 0; p < c.partitions.size(); ++p) {
     if (!schedules_jobs(c.partitions[p])) continue;
     std::vector<Dominated> d =
-        dominated_by(c, ctx.has_qos_table() ? &ctx.qos() : nullptr, nodes, p, w.partition, range);
+        dominated_by(c, ctx.has_qos_table() ? &ctx.qos() : nullptr, nodes, top, p, w.partition, range);
     if (base) {
       d = starved_by_tier(*base, p, d);
     } else {
