@@ -25,12 +25,17 @@ engine::WaitStats wait_stats(std::vector<double> w) {
 
 std::string join_names(const std::vector<std::string>& names) { return join(names, ","); }
 
+namespace {
+
+// "a", "a, b", "a, b, c and 4 more partitions": a label that stays short however many.
 std::string partitions_label(const std::vector<std::string>& changes) {
   constexpr std::size_t kNamed = 3;
   if (changes.size() <= kNamed) return join(changes, ", ");
   const std::vector<std::string> named(changes.begin(), changes.begin() + kNamed);
   return fmt::format("{} and {} more partitions", join(named, ", "), changes.size() - kNamed);
 }
+
+}  // namespace
 
 PartitionsFix partitions_fix(const std::string& key, const std::vector<std::pair<std::string, std::string>>& values) {
   PartitionsFix fix;

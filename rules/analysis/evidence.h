@@ -20,14 +20,12 @@ namespace sa::rules {
 engine::WaitStats wait_stats(std::vector<double> waits);
 /// Names joined with commas, as slurm.conf lists them.
 std::string join_names(const std::vector<std::string>& names);
-/// The changes one re-simulation makes on several partitions, for its label: "a", "a, b",
-/// "a, b, c and 4 more partitions". A rule that flags many partitions re-simulates its fix on
-/// all of them at once (one run per rule, however many partitions a config has), and the
-/// label stays short however many that is.
-std::string partitions_label(const std::vector<std::string>& changes);
-/// That one re-simulation: `key`=value on each (partition, value), and its label ("DefaultTime=
-/// 4:00:00 on a, b" where the values agree, else each change in turn), made once for all the
-/// rule's findings.
+/// A rule that flags many partitions re-simulates its fix on all of them at once (one run per
+/// rule, however many partitions a config has): `key`=value on each (partition, value), and
+/// the run's label, made once for all the rule's findings. The label names three partitions
+/// and counts the rest ("OverSubscribe=FORCE:1 on a, b, c and 4 more partitions" where the
+/// values agree, else each change in turn: "DefaultTime=04:00:00 on a, DefaultTime=05:00:00
+/// on b").
 struct PartitionsFix {
   std::string label;
   std::vector<ConfigEdit> edits;

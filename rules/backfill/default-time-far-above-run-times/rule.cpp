@@ -72,21 +72,22 @@ nlohmann::json run_metrics(const PartJobs& pj) {
 // re-simulation, not one each).
 std::int64_t fixed_default(const PartJobs& pj) { return (std::llround(pj.p95_run_without) + 3599) / 3600 * 3600; }
 
-struct FarAbove {
+// A partition to report: its DefaultTime far above its jobs' run times (`far`, their numbers),
+// else equal to a MaxTime over a day.
+struct Flagged {
   std::size_t part;
-  PartJobs jobs;
+  std::optional<PartJobs> far;
 };
 
-void add_evidence(const LintContext& ctx, const Simulation& sim, const FarAbove& flag, const PartitionsFix& fix,
-                  Finding& f) {
-  const PartJobs& pj = flag.jobs;
+void add_evidence(const LintContext& ctx, const Simulation& sim, std::size_t part, const PartJobs& pj,
+                  const PartitionsFix& fix, Finding& f) {
   f.evidence = simulated_evidence(sim);
   f.evidence["metrics"] = run_metrics(pj);
   f.evidence["metrics"]["p95_run_without_time_seconds"] = std::llround(pj.p95_run_without);
   for (const engine::SimJob* j : pj.examples) f.evidence["examples"].push_back(job_json(sim, *j));
   if (!f.fix) return;
   const Simulation& after = ctx.resimulate(fix.label, fix.edits);
-  f.fix->resimulated = run_metrics(part_jobs(after, flag.part));
+  f.fix->resimulated = run_metrics(part_jobs(after, part));
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
 }
 
@@ -102,13 +103,13 @@ bool one_job_at_a_time(const Config& c, const Partition& p) {
 
 // Whether the partition's DefaultTime is far above what its jobs without --time run, on the
 // site's own load (the default load draws run times from MaxTime, so says nothing of them).
-std::optional<FarAbove> far_above(const Simulation* sim, const Partition& p, std::size_t part) {
+std::optional<PartJobs> far_above(const Simulation* sim, const Partition& p, std::size_t part) {
   if (!sim || sim->scenario.derived || p.default_time <= kDay) return std::nullopt;
   PartJobs pj = part_jobs(*sim, part);
   if (pj.without_time.jobs < kJobs || pj.p95_run_without <= 0 ||
       static_cast<double>(p.default_time) < kRunTimes * pj.p95_run_without)
     return std::nullopt;
-  return FarAbove{part, std::move(pj)};
+  return pj;
 }
 
 bool judged(const Config& c, const Partition& p) {
@@ -116,55 +117,50 @@ bool judged(const Config& c, const Partition& p) {
          !one_job_at_a_time(c, p);
 }
 
-void report(const LintContext& ctx, FindingSink& sink, std::size_t i, const FarAbove* far, const PartitionsFix& fix) {
-  const Partition& p = ctx.config().partitions[i];
+void report(const LintContext& ctx, FindingSink& sink, const Flagged& flag, const PartitionsFix& fix) {
+  const Partition& p = ctx.config().partitions[flag.part];
+  const std::optional<PartJobs>& far = flag.far;
   const std::string dt = slurm_duration(p.default_time);
   const std::string message =
       far ? fmt::format(
                 "partition '{}' sets DefaultTime={}, {:.0f} times what its jobs without --time run in the "
                 "simulated load (p95 {}): backfill plans each of them as {} long, so they fit no gap and the "
                 "reservations of the jobs behind them assume they hold their nodes that long",
-                p.name, dt, static_cast<double>(p.default_time) / far->jobs.p95_run_without,
-                slurm_duration(std::llround(far->jobs.p95_run_without)), dt)
+                p.name, dt, static_cast<double>(p.default_time) / far->p95_run_without,
+                slurm_duration(std::llround(far->p95_run_without)), dt)
           : fmt::format(
                 "partition '{}' sets DefaultTime={} equal to its MaxTime ({}): backfill plans every job "
                 "without --time as {} long, so such jobs fit no gap and the reservations of the jobs behind "
                 "them assume they hold their nodes to the end",
                 p.name, dt, slurm_duration(p.max_time), dt);
   Finding& f = sink.report(ctx.conf_loc(p.loc), message);
-  const std::int64_t value = far ? fixed_default(far->jobs) : std::int64_t{3600};
+  const std::int64_t value = far ? fixed_default(*far) : std::int64_t{3600};
   f.fix = Fix{fmt::format("set DefaultTime on partition '{}' to about what a job without --time runs (e.g. {}), so "
                           "such jobs are planned short and those that need longer ask with --time",
                           p.name, slurm_duration(value)),
               "DefaultTime",
               slurm_duration(value),
               {}};
-  if (far) add_evidence(ctx, *ctx.simulation(), *far, fix, f);
+  if (far) add_evidence(ctx, *ctx.simulation(), flag.part, *far, fix, f);
 }
 
 void check(const LintContext& ctx, FindingSink& sink) {
   const Config& c = ctx.config();
   if (c.scheduler.type != "sched/backfill") return;
   const Simulation* sim = ctx.simulation();
-  std::vector<FarAbove> flagged;
-  // Partitions to report, in config order: an index into `flagged`, or kEqualsMax.
-  constexpr std::size_t kEqualsMax = static_cast<std::size_t>(-1);
-  std::vector<std::pair<std::size_t, std::size_t>> found;
+  std::vector<Flagged> found;  // config order
   for (std::size_t i = 0; i < c.partitions.size(); ++i) {
     const Partition& p = c.partitions[i];
     if (!judged(c, p)) continue;
-    if (auto far = far_above(sim, p, i)) {
-      found.emplace_back(i, flagged.size());
-      flagged.push_back(std::move(*far));
-    } else if (p.max_time > kDay && p.default_time >= p.max_time) {
-      found.emplace_back(i, kEqualsMax);
-    }
+    std::optional<PartJobs> far = far_above(sim, p, i);
+    if (far || (p.max_time > kDay && p.default_time >= p.max_time)) found.push_back({i, std::move(far)});
   }
   std::vector<std::pair<std::string, std::string>> values;
-  for (const FarAbove& x : flagged)
-    values.emplace_back(c.partitions[x.part].name, slurm_duration(fixed_default(x.jobs)));
+  for (const Flagged& x : found) {
+    if (x.far) values.emplace_back(c.partitions[x.part].name, slurm_duration(fixed_default(*x.far)));
+  }
   const PartitionsFix fix = partitions_fix("DefaultTime", values);
-  for (const auto& [i, k] : found) report(ctx, sink, i, k == kEqualsMax ? nullptr : &flagged[k], fix);
+  for (const Flagged& x : found) report(ctx, sink, x, fix);
 }
 
 }  // namespace

@@ -62,8 +62,8 @@ nlohmann::json run_metrics(const Simulation& sim, const Partition& p, const Stre
   return m;
 }
 
-// The fix re-simulated once for every flagged partition together, so a config with many
-// timesliced partitions costs one re-simulation, not one each.
+// A partition that timeslices past the threshold. Its fix is re-simulated once for every such
+// partition together (partitions_fix), so many of them cost one re-simulation, not one each.
 struct Flagged {
   std::size_t part;
   double share;  // suspended share of the partition's allocated CPU time
