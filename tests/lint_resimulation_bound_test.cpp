@@ -2,14 +2,18 @@
 // (rules/framework/context.h): every re-simulation is a whole run of the load, and a config
 // with hundreds of timesliced partitions ran one each (207 lines of slurm.conf, 66 runs and
 // 6.6 GB before the limit of 15 CPU-minutes stopped it). Here each per-partition rule flags
-// several partitions and runs one re-simulation, with the change on all of them.
+// several partitions and runs one re-simulation, with the change on all of them. And a lint
+// keeps a finished re-simulation only while a rule reads it, so its memory is not every run.
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include <gtest/gtest.h>
 
 #include "engine/site_loader.h"
+#include "rules/framework/context.h"
 #include "rules/framework/lint.h"
 #include "tests/scratch_dir.h"
 
@@ -133,6 +137,74 @@ TEST(LintResimulations, DefaultTimeOnTwoPartitionsIsOneRun) {
   // Each at the p95 run time of its own jobs without --time, rounded up to the hour.
   EXPECT_EQ(variant_of(f), "DefaultTime=04:00:00 on long, DefaultTime=05:00:00 on short");
   EXPECT_EQ(resimulated(f)["wait_seconds_without_time"]["jobs"], 36);
+}
+
+// BF008's recorded load and its site, for the context's own tests.
+std::unique_ptr<sa::engine::LoadedSite> recorded_site() {
+  const fs::path dir = kRules / "backfill/default-time-far-above-run-times/fires";
+  sa::engine::SitePaths paths;
+  paths.conf = (dir / "recorded_load.conf").string();
+  paths.workload = (dir / "recorded_load.sacct.psv").string();
+  auto site = sa::engine::load_site(paths);
+  EXPECT_TRUE(site.ok()) << site.error();
+  return site.ok() ? std::move(*site) : nullptr;
+}
+
+std::vector<std::int64_t> starts(const sa::rules::Simulation& sim) {
+  std::vector<std::int64_t> out;
+  for (const sa::engine::SimJob& j : sim.result.jobs) out.push_back(j.start);
+  return out;
+}
+
+TEST(LintResimulations, AFinishedRunLivesWhileARuleHoldsIt) {
+  const auto site = recorded_site();
+  ASSERT_TRUE(site);
+  sa::rules::LintContext ctx(*site, &site->workload, {});
+  const std::vector<sa::ConfigEdit> edit{sa::ConfigEdit::scheduler_parameter("bf_window", "7200")};
+  std::weak_ptr<const sa::rules::Simulation> first;
+  std::vector<std::int64_t> first_starts;
+  {
+    const sa::rules::LintContext::RuleRuns rule;  // as the lint driver opens around a rule
+    {
+      const sa::rules::SimulationPtr a = ctx.resimulate("bf_window=7200", edit);
+      first = a;
+      first_starts = starts(*a);
+    }
+    // The rule asks again (as for its next finding): the run it holds, not a second one.
+    const sa::rules::SimulationPtr b = ctx.resimulate("bf_window=7200", edit);
+    EXPECT_EQ(b, first.lock());
+    EXPECT_EQ(ctx.resimulation_runs(), 1u);
+  }
+  // The rule returned and nothing else holds the run: the context let go of it too.
+  EXPECT_TRUE(first.expired());
+  // Asked for again, the label runs again, to the same run (one label all along).
+  const sa::rules::SimulationPtr again = ctx.resimulate("bf_window=7200", edit);
+  EXPECT_EQ(ctx.resimulations(), 1u);
+  EXPECT_EQ(ctx.resimulation_runs(), 2u);
+  ASSERT_FALSE(first_starts.empty());
+  EXPECT_EQ(starts(*again), first_starts);
+  EXPECT_EQ(again->scenario.variant, "bf_window=7200");
+}
+
+TEST(LintResimulations, APrefetchedRunIsKeptUntilItsRuleAsks) {
+  const auto site = recorded_site();
+  ASSERT_TRUE(site);
+  sa::rules::LintContext ctx(*site, &site->workload, {});
+  ctx.start_simulation();
+  const std::vector<sa::ConfigEdit> edit{sa::ConfigEdit::scheduler_parameter("bf_window", "7200")};
+  ctx.prefetch("bf_window=7200", edit);
+  ASSERT_NE(ctx.simulation(), nullptr);
+  std::weak_ptr<const sa::rules::Simulation> held;
+  {
+    // Running or done, the prefetched run is the one the rule gets.
+    const sa::rules::SimulationPtr r = ctx.resimulate("bf_window=7200", edit);
+    EXPECT_EQ(ctx.resimulation_runs(), 1u);
+    held = r;
+  }
+  // The prefetch's thread lets go of its copy as it ends, which may be just after the rule's.
+  for (int i = 0; i < 500 && !held.expired(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_TRUE(held.expired());
+  EXPECT_FALSE(ctx.stopped_run());
 }
 
 }  // namespace

@@ -43,12 +43,30 @@ void LintContext::start_simulation() {
 
 const Simulation* LintContext::simulation() const { return base_.valid() ? base_.get().get() : nullptr; }
 
-const Simulation& LintContext::resimulate(const std::string& label, const std::vector<ConfigEdit>& edits) const {
-  return variant(label, [&] { return run(resolve_edited(*site_.conf, edits), label); });
+namespace {
+thread_local LintContext::RuleRuns* current_rule_runs = nullptr;
+}  // namespace
+
+LintContext::RuleRuns::RuleRuns() : outer_(current_rule_runs) { current_rule_runs = this; }
+LintContext::RuleRuns::~RuleRuns() { current_rule_runs = outer_; }
+
+void LintContext::RuleRuns::hold(const SimulationPtr& sim) {
+  if (!current_rule_runs) return;
+  std::vector<SimulationPtr>& held = current_rule_runs->held_;
+  if (std::find(held.begin(), held.end(), sim) == held.end()) held.push_back(sim);
 }
 
-const Simulation& LintContext::resimulate_load(const std::string& label, const std::vector<ConfigEdit>& edits,
-                                               const std::function<void(engine::JobRequest&)>& change) const {
+SimulationPtr LintContext::resimulate(const std::string& label, const std::vector<ConfigEdit>& edits) const {
+  return edited(label, edits, false);
+}
+
+SimulationPtr LintContext::edited(const std::string& label, const std::vector<ConfigEdit>& edits, bool pin) const {
+  return variant(
+      label, [&] { return run(resolve_edited(*site_.conf, edits), label); }, pin);
+}
+
+SimulationPtr LintContext::resimulate_load(const std::string& label, const std::vector<ConfigEdit>& edits,
+                                           const std::function<void(engine::JobRequest&)>& change) const {
   return variant(label, [&] {
     auto load = std::make_unique<engine::Workload>(*load_);
     for (engine::JobRequest& j : load->jobs) change(j);
@@ -56,23 +74,47 @@ const Simulation& LintContext::resimulate_load(const std::string& label, const s
   });
 }
 
-const Simulation& LintContext::variant(const std::string& label,
-                                       const std::function<std::shared_ptr<const Simulation>()>& make) const {
-  std::promise<std::shared_ptr<const Simulation>> promise;
-  std::shared_future<std::shared_ptr<const Simulation>> future;
-  bool mine = false;
+SimulationPtr LintContext::variant(const std::string& label, const std::function<SimulationPtr()>& make,
+                                   bool pin) const {
+  std::promise<SimulationPtr> promise;
+  std::shared_future<SimulationPtr> future;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    auto it = variants_.find(label);
-    if (it == variants_.end()) {
-      it = variants_.emplace(label, promise.get_future().share()).first;
-      mine = true;
+    Variant& v = variants_[label];
+    if (v.running.valid()) {
+      future = v.running;
+    } else if (SimulationPtr kept = v.pinned ? v.pinned : v.done.lock()) {
+      if (!pin) v.pinned.reset();
+      RuleRuns::hold(kept);
+      return kept;
+    } else {
+      v.running = promise.get_future().share();
+      ++runs_;
     }
-    future = it->second;
   }
-  // The first caller of a label runs it, outside the lock; later callers wait for it.
-  if (mine) promise.set_value(make());
-  return *future.get();
+  if (!future.valid()) {
+    // This caller runs it, outside the lock. The entry is brought up to date before the
+    // callers waiting for the run wake, so a prefetch pins it before a rule's wait unpins it.
+    SimulationPtr sim = make();
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      Variant& v = variants_[label];
+      v.done = sim;
+      v.stop = sim->result.step_limit_stop();
+      if (pin) v.pinned = sim;
+      v.running = {};
+    }
+    promise.set_value(sim);
+    RuleRuns::hold(sim);
+    return sim;
+  }
+  SimulationPtr sim = future.get();
+  RuleRuns::hold(sim);
+  if (!pin) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    variants_[label].pinned.reset();
+  }
+  return sim;
 }
 
 void LintContext::prefetch(const std::string& label, const std::vector<ConfigEdit>& edits) const {
@@ -81,7 +123,7 @@ void LintContext::prefetch(const std::string& label, const std::vector<ConfigEdi
     std::lock_guard<std::mutex> lock(mutex_);
     if (variants_.count(label)) return;
   }
-  auto started = std::async(std::launch::async, [this, label, edits] { resimulate(label, edits); });
+  auto started = std::async(std::launch::async, [this, label, edits] { edited(label, edits, true); });
   std::lock_guard<std::mutex> lock(mutex_);
   prefetches_.push_back(std::move(started));
 }
@@ -122,18 +164,29 @@ std::size_t LintContext::resimulations() const {
   return variants_.size();
 }
 
-const Simulation* LintContext::stopped_run() const {
+std::size_t LintContext::resimulation_runs() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return runs_;
+}
+
+std::optional<LintContext::StoppedRun> LintContext::stopped_run() const {
   const Simulation* base = simulation();
-  if (!base || base->result.step_limit) return base;
-  std::map<std::string, std::shared_future<std::shared_ptr<const Simulation>>> variants;
+  if (!base) return std::nullopt;
+  if (auto stop = base->result.step_limit_stop()) return StoppedRun{"", *stop};
+  // Wait for the runs still going (a prefetch no rule asked for), then read the entries.
+  std::vector<std::shared_future<SimulationPtr>> running;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    variants = variants_;
+    for (const auto& [label, v] : variants_) {
+      if (v.running.valid()) running.push_back(v.running);
+    }
   }
-  for (const auto& [label, future] : variants) {
-    if (future.get()->result.step_limit) return future.get().get();
+  for (const auto& r : running) r.wait();
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const auto& [label, v] : variants_) {
+    if (v.stop) return StoppedRun{label, *v.stop};
   }
-  return nullptr;
+  return std::nullopt;
 }
 
 Location LintContext::conf_loc(const SourceLoc& loc) const { return file_loc(site_.conf->sources, loc); }

@@ -7,7 +7,9 @@
 // run on worker threads, so the base run and the variants overlap on a multi-core machine.
 // Each re-simulation is a whole run of the load (bounded by the sim-steps limit), so a rule
 // re-simulates its fix once, with the change on every partition it flags, never once per
-// partition: then no config, however many partitions it has, multiplies a lint's runs.
+// partition: then no config, however many partitions it has, multiplies a lint's runs. A
+// finished re-simulation is held by the rules reading it, not by the context, so a lint's
+// memory is its base run and the runs being read, not every run it made.
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -15,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +51,7 @@ struct Simulation {
   engine::SimResult result;
   engine::Metrics metrics;
 };
+using SimulationPtr = std::shared_ptr<const Simulation>;
 
 class LintContext {
  public:
@@ -69,26 +73,53 @@ class LintContext {
   std::shared_ptr<const Simulation> shared_simulation() const { return base_.valid() ? base_.get() : nullptr; }
   /// The same load and seed under the config with `edits` applied to what is written and
   /// resolved again (so derived values follow as Slurm derives them); `label` names the change
-  /// ("bf_window=7200"). Safe to call from several rules at once: each label runs once, later
-  /// callers wait.
-  const Simulation& resimulate(const std::string& label, const std::vector<ConfigEdit>& edits) const;
+  /// ("bf_window=7200"). Safe to call from several rules at once: callers while it runs wait
+  /// for the one run. The run lives while a caller holds it; a label asked for after every
+  /// holder let go runs again (the simulation is deterministic: the same run).
+  SimulationPtr resimulate(const std::string& label, const std::vector<ConfigEdit>& edits) const;
   /// As resimulate, on a copy of the load with `change` applied to every job (CONF106: the
   /// same jobs, given no --mem); `label` names the load change and the edits together.
-  const Simulation& resimulate_load(const std::string& label, const std::vector<ConfigEdit>& edits,
-                                    const std::function<void(engine::JobRequest&)>& change) const;
+  SimulationPtr resimulate_load(const std::string& label, const std::vector<ConfigEdit>& edits,
+                                const std::function<void(engine::JobRequest&)>& change) const;
+  /// Keeps every run asked for on this thread, while it exists, alive until it ends: the lint
+  /// driver opens one around each rule, so a rule that asks for the same variant for each of
+  /// its findings runs it once, and the run is let go when the rule returns (unless another
+  /// rule holds it).
+  class RuleRuns {
+   public:
+    RuleRuns();
+    ~RuleRuns();
+    RuleRuns(const RuleRuns&) = delete;
+    RuleRuns& operator=(const RuleRuns&) = delete;
+    /// Adds `sim` to the innermost RuleRuns of this thread, if there is one.
+    static void hold(const SimulationPtr& sim);
+
+   private:
+    std::vector<SimulationPtr> held_;
+    RuleRuns* outer_;
+  };
   /// Starts `resimulate(label, edits)` on its own thread and returns at once: a rule that
   /// knows its fix before it needs the base run calls this first, so the two runs overlap.
+  /// The run is kept until the label is first asked for.
   void prefetch(const std::string& label, const std::vector<ConfigEdit>& edits) const;
   /// Starts the base simulation on its own thread (the lint driver calls this once when a
   /// rule needs it), so rules can start their re-simulations meanwhile.
   void start_simulation();
   bool can_simulate() const { return load_ != nullptr; }
   bool wants_simulation() const { return wants_simulation_; }
+  /// A run that stopped at the sim-steps limit: its variant label ("" for the site as
+  /// configured) and where it stopped.
+  struct StoppedRun {
+    std::string variant;
+    engine::StepLimitStop stop;
+  };
   /// The run that stopped at the sim-steps limit, if one did: the base run, else the first
   /// re-simulation by label (waiting for any still running). Its evidence is withheld.
-  const Simulation* stopped_run() const;
+  std::optional<StoppedRun> stopped_run() const;
   /// How many re-simulations (distinct labels) were asked for so far.
   std::size_t resimulations() const;
+  /// How many re-simulations ran, counting a label run again after its run was let go.
+  std::size_t resimulation_runs() const;
   /// Reports the base run's progress (re-simulations are not shown).
   void set_progress(std::function<void(double)> progress) { progress_ = std::move(progress); }
   /// The site's suppression comments (every input file's).
@@ -112,9 +143,20 @@ class LintContext {
  private:
   std::shared_ptr<const Simulation> run(std::unique_ptr<Config> config, const std::string& label,
                                         std::unique_ptr<engine::Workload> load = nullptr) const;
-  /// The variant `label`, run by `make` for its first caller (outside the lock); later callers wait.
-  const Simulation& variant(const std::string& label,
-                            const std::function<std::shared_ptr<const Simulation>()>& make) const;
+  /// resimulate(), pinned for a prefetch.
+  SimulationPtr edited(const std::string& label, const std::vector<ConfigEdit>& edits, bool pin) const;
+  /// The variant `label`, run by `make` for the caller that finds no run of it (outside the
+  /// lock); callers while it runs wait. `pin` (prefetch) keeps the run until it is asked for.
+  SimulationPtr variant(const std::string& label, const std::function<SimulationPtr()>& make, bool pin = false) const;
+
+  // A re-simulation by label: the run while it is in flight, then only a weak reference (the
+  // rules that asked hold it), and what stopped_run() needs to know of it.
+  struct Variant {
+    std::shared_future<SimulationPtr> running;  // valid while the run is in flight
+    std::weak_ptr<const Simulation> done;
+    SimulationPtr pinned;  // a prefetched run, until a rule asks for it
+    std::optional<engine::StepLimitStop> stop;
+  };
 
   const engine::LoadedSite& site_;
   const engine::Workload* load_;
@@ -125,8 +167,9 @@ class LintContext {
   bool has_qos_table_ = false;
   std::shared_future<std::shared_ptr<const Simulation>> base_;
   mutable std::atomic<bool> base_stopped_{false};  // cancels the re-simulations (SimOptions::cancel)
-  mutable std::mutex mutex_;                       // guards variants_
-  mutable std::map<std::string, std::shared_future<std::shared_ptr<const Simulation>>> variants_;
+  mutable std::mutex mutex_;                       // guards variants_ and runs_
+  mutable std::map<std::string, Variant> variants_;
+  mutable std::size_t runs_ = 0;
   mutable std::vector<std::future<void>> prefetches_;  // joined by their destructors
 };
 

@@ -112,6 +112,7 @@ bool needs_association_tree(const std::string& code) {
 }
 
 void run_rule(const Rule& rule, const LintContext& context, FindingSink& sink) {
+  const LintContext::RuleRuns runs;  // the re-simulations the rule asks for live until it returns
   sink.begin_rule(&rule);
   try {
     rule.run(context, sink);
@@ -289,10 +290,10 @@ LintReport run_lint(const engine::LoadedSite& site, const LintOptions& o) {
     const LintContext static_context(site, nullptr, scenario, false);
     // A run cut short at the step limit says nothing a finding could rest on.
     std::string stopped;
-    if (const Simulation* cut = context.stopped_run()) {
+    if (const auto cut = context.stopped_run()) {
       DiagnosticSink diagnostics;
-      const std::string& variant = cut->scenario.variant;
-      if (auto d = engine::step_limit_diagnostic(cut->result.step_limit_stop(), site, variant)) {
+      const std::string& variant = cut->variant;
+      if (auto d = engine::step_limit_diagnostic(cut->stop, site, variant)) {
         diagnostics.report(std::move(*d));
         if (o.input_diagnostics) surface_diagnostics(diagnostics, site.conf->sources, sink);
       }

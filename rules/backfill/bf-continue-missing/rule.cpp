@@ -54,7 +54,8 @@ void check(const LintContext& ctx, FindingSink& sink) {
           "SchedulerParameters",
           "bf_continue",
           {}};
-  const Simulation& after = ctx.resimulate("bf_continue", {ConfigEdit::scheduler_parameter("bf_continue")});
+  const SimulationPtr after_run = ctx.resimulate("bf_continue", {ConfigEdit::scheduler_parameter("bf_continue")});
+  const Simulation& after = *after_run;
   f.fix->resimulated = run_metrics(after);
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
 }

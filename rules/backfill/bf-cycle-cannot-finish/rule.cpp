@@ -95,8 +95,9 @@ void check(const LintContext& ctx, FindingSink& sink) {
               "SchedulerParameters",
               fmt::format("bf_max_time={}", raised),
               {}};
-  const Simulation& after = ctx.resimulate(fmt::format("bf_max_time={}", raised),
-                                           {ConfigEdit::scheduler_parameter("bf_max_time", std::to_string(raised))});
+  const SimulationPtr after_run = ctx.resimulate(
+      fmt::format("bf_max_time={}", raised), {ConfigEdit::scheduler_parameter("bf_max_time", std::to_string(raised))});
+  const Simulation& after = *after_run;
   f.fix->resimulated = run_metrics(after);
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
 }

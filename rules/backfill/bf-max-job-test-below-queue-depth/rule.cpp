@@ -72,9 +72,10 @@ void check(const LintContext& ctx, FindingSink& sink) {
               fmt::format("bf_max_job_test={}", raised),
               {}};
   // bf_node_space_size follows (when it is not written) as the resolver derives it.
-  const Simulation& after =
+  const SimulationPtr after_run =
       ctx.resimulate(fmt::format("bf_max_job_test={}", raised),
                      {ConfigEdit::scheduler_parameter("bf_max_job_test", std::to_string(raised))});
+  const Simulation& after = *after_run;
   f.fix->resimulated = run_metrics(after);
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
 }

@@ -102,7 +102,8 @@ void check(const LintContext& ctx, FindingSink& sink) {
   for (const Limit& l : limits) label += fmt::format("{}{}={}", label.empty() ? "" : ",", l.name, l.peak);
   std::vector<ConfigEdit> lift;
   for (const Limit& l : limits) lift.push_back(ConfigEdit::scheduler_parameter(l.name, fmt::format("{}", l.peak)));
-  const Simulation& after = ctx.resimulate(label, lift);
+  const SimulationPtr after_run = ctx.resimulate(label, lift);
+  const Simulation& after = *after_run;
   const std::vector<const engine::SimJob*> missed = never_tested(*sim);
   const auto [w0, w1] = waits_of(*sim, after, missed);
   if (missed.empty() || w0 - w1 < kWaitDrop * w0 || w0 - w1 < static_cast<double>(c.scheduler.bf_interval)) return;

@@ -90,8 +90,10 @@ void add_evidence(const LintContext& ctx, Finding& f, std::int64_t res, std::int
   if (!sim) return;
   f.evidence = simulated_evidence(*sim);
   f.evidence["metrics"] = run_metrics(*sim, res);
-  const Simulation& after = ctx.resimulate(fmt::format("bf_resolution={}", better),
-                                           {ConfigEdit::scheduler_parameter("bf_resolution", std::to_string(better))});
+  const SimulationPtr after_run =
+      ctx.resimulate(fmt::format("bf_resolution={}", better),
+                     {ConfigEdit::scheduler_parameter("bf_resolution", std::to_string(better))});
+  const Simulation& after = *after_run;
   f.fix->resimulated = run_metrics(after, res);
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
 }

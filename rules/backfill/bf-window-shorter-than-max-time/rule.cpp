@@ -219,7 +219,8 @@ void measure_unlimited(const LintContext& ctx, Finding& f, const UnlimitedCase& 
   if (raise) edits.push_back(ConfigEdit::scheduler_parameter("bf_window", std::to_string(cover / 60)));
   const std::string window = raise ? fmt::format("bf_window={}", cover / 60) : std::string();
   const std::string label = fmt::format("MaxTime={}{}{}", slurm_duration(cover), raise ? " " : "", window);
-  const Simulation& after = ctx.resimulate(label, edits);
+  const SimulationPtr after_run = ctx.resimulate(label, edits);
+  const Simulation& after = *after_run;
   const engine::WaitStats later = waits_of(after, before.ids);
   f.fix->resimulated = run_metrics(after, later);
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
@@ -386,7 +387,8 @@ void check(const LintContext& ctx, FindingSink& sink) {
   if (!sim) return;
   const Unplanned before = unplanned_jobs(*sim, best_effort);
   attach_run(f, *sim, before);
-  const Simulation& after = ctx.resimulate(label, raise);
+  const SimulationPtr after_run = ctx.resimulate(label, raise);
+  const Simulation& after = *after_run;
   const engine::WaitStats later = waits_of(after, before.ids);
   f.fix->resimulated = run_metrics(after, later);
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);

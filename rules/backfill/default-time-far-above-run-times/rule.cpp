@@ -86,7 +86,8 @@ void add_evidence(const LintContext& ctx, const Simulation& sim, std::size_t par
   f.evidence["metrics"]["p95_run_without_time_seconds"] = std::llround(pj.p95_run_without);
   for (const engine::SimJob* j : pj.examples) f.evidence["examples"].push_back(job_json(sim, *j));
   if (!f.fix) return;
-  const Simulation& after = ctx.resimulate(fix.label, fix.edits);
+  const SimulationPtr after_run = ctx.resimulate(fix.label, fix.edits);
+  const Simulation& after = *after_run;
   f.fix->resimulated = run_metrics(part_jobs(after, part));
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
 }

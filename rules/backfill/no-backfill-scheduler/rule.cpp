@@ -71,8 +71,9 @@ void check(const LintContext& ctx, FindingSink& sink) {
   if (!sim) return;
   f.evidence = simulated_evidence(*sim);
   f.evidence["metrics"] = run_metrics(*sim);
-  const Simulation& after =
+  const SimulationPtr after_run =
       ctx.resimulate("SchedulerType=sched/backfill", {ConfigEdit::setting("SchedulerType", "sched/backfill")});
+  const Simulation& after = *after_run;
   f.fix->resimulated = run_metrics(after);
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
 }

@@ -119,16 +119,17 @@ struct Shown {
   bool no_mem = false;              // the load's jobs were given no --mem, by `change`
   NoMem change;
   AloneJobs alone;
+  SimulationPtr variant;  // holds sim (and alone's jobs) when it is a re-simulation
 };
 
 Shown shown_run(const LintContext& ctx, const std::vector<Exposed>& exposed, std::uint32_t min_cpus) {
   const Simulation* base = ctx.simulation();
   if (!base) return {};
-  Shown s{base, false, {}, alone_jobs(*base, exposed, min_cpus)};
+  Shown s{base, false, {}, alone_jobs(*base, exposed, min_cpus), nullptr};
   if (!s.alone.alone.empty()) return s;
   const NoMem change;
-  const Simulation& variant = ctx.resimulate_load(change.label(), {}, change);
-  s = {&variant, true, change, alone_jobs(variant, exposed, min_cpus)};
+  SimulationPtr variant = ctx.resimulate_load(change.label(), {}, change);
+  s = {variant.get(), true, change, alone_jobs(*variant, exposed, min_cpus), variant};
   return s.alone.alone.empty() ? Shown{} : s;
 }
 
@@ -163,10 +164,10 @@ void add_evidence(const LintContext& ctx, Finding& f, const Shown& s, const std:
   add_examples(f.evidence, *s.sim, longest);
   const std::string label = fmt::format("DefMemPerCPU={}", def_mem);
   const std::vector<ConfigEdit> edit{ConfigEdit::setting("DefMemPerCPU", std::to_string(def_mem))};
-  const Simulation& after =
+  const SimulationPtr after =
       s.no_mem ? ctx.resimulate_load(label + ", " + s.change.label(), edit, s.change) : ctx.resimulate(label, edit);
-  f.fix->resimulated = run_metrics(after, exposed, min_cpus);
-  f.fix->resimulated["scenario"] = scenario_json(after.scenario);
+  f.fix->resimulated = run_metrics(*after, exposed, min_cpus);
+  f.fix->resimulated["scenario"] = scenario_json(after->scenario);
 }
 
 void check(const LintContext& ctx, FindingSink& sink) {

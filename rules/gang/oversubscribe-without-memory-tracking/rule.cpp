@@ -126,9 +126,10 @@ void add_evidence(const LintContext& ctx, Finding& f, const std::string& mode, s
   // The memory mode replaces the allocation unit's word; the site's other flags stay.
   std::string params = mode;
   for (const std::string& flag : ctx.config().select.flags) params += "," + flag;
-  const Simulation& after = ctx.resimulate(fmt::format("SelectTypeParameters={},DefMemPerCPU={}", mode, def_mem),
-                                           {ConfigEdit::setting("SelectTypeParameters", params),
-                                            ConfigEdit::setting("DefMemPerCPU", std::to_string(def_mem))});
+  const SimulationPtr after_run = ctx.resimulate(fmt::format("SelectTypeParameters={},DefMemPerCPU={}", mode, def_mem),
+                                                 {ConfigEdit::setting("SelectTypeParameters", params),
+                                                  ConfigEdit::setting("DefMemPerCPU", std::to_string(def_mem))});
+  const Simulation& after = *after_run;
   f.fix->resimulated = run_metrics(after);
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
 }

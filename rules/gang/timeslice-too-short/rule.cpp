@@ -91,8 +91,10 @@ void check(const LintContext& ctx, FindingSink& sink) {
   for (const engine::SimJob& j : sim->result.jobs) {
     if (most && j.req.id == most) f.evidence["examples"].push_back(job_json(*sim, j));
   }
-  const Simulation& after = ctx.resimulate(fmt::format("SchedulerTimeSlice={}", kDefaultSlice),
-                                           {ConfigEdit::setting("SchedulerTimeSlice", std::to_string(kDefaultSlice))});
+  const SimulationPtr after_run =
+      ctx.resimulate(fmt::format("SchedulerTimeSlice={}", kDefaultSlice),
+                     {ConfigEdit::setting("SchedulerTimeSlice", std::to_string(kDefaultSlice))});
+  const Simulation& after = *after_run;
   f.fix->resimulated = run_metrics(after);
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
 }

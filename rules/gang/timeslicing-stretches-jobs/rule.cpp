@@ -104,7 +104,8 @@ void report(const LintContext& ctx, FindingSink& sink, const Simulation& sim, co
               "OverSubscribe",
               "FORCE:1",
               {}};
-  const Simulation& after = ctx.resimulate(fix.label, fix.edits);
+  const SimulationPtr after_run = ctx.resimulate(fix.label, fix.edits);
+  const Simulation& after = *after_run;
   f.fix->resimulated = run_metrics(after, after.site.config->partitions[part], partition_stretch(after, part));
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
 }

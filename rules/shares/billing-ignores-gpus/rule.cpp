@@ -192,7 +192,8 @@ void add_evidence(const LintContext& ctx, Finding& f, const std::vector<GpuPart>
   // One re-run prices GPUs in every flagged partition, shared by their findings.
   std::vector<ConfigEdit> priced;
   for (const GpuPart& x : flagged) priced.push_back(billing_with_gpus(*x.part, x.cpus_per_gpu));
-  const Simulation& after = ctx.resimulate("TRESBillingWeights with GRES/gpu", priced);
+  const SimulationPtr after_run = ctx.resimulate("TRESBillingWeights with GRES/gpu", priced);
+  const Simulation& after = *after_run;
   f.fix->resimulated = use_json(gpu_use(after, parts, 0));
   f.fix->resimulated.erase("charged_if_gpus_weighted");  // the re-run already charges them
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);

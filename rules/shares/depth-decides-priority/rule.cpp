@@ -113,7 +113,9 @@ void add_evidence(const LintContext& ctx, Finding& f, const std::string& flags) 
   f.evidence = simulated_evidence(*sim);
   f.evidence["metrics"] = metrics;
   f.evidence["metrics"]["by_user_depth"] = by_depth(*sim, tree);
-  const Simulation& after = ctx.resimulate("PriorityFlags=" + flags, {ConfigEdit::setting("PriorityFlags", flags)});
+  const SimulationPtr after_run =
+      ctx.resimulate("PriorityFlags=" + flags, {ConfigEdit::setting("PriorityFlags", flags)});
+  const Simulation& after = *after_run;
   f.fix->resimulated = {{"by_user_depth", by_depth(after, tree)}, {"scenario", scenario_json(after.scenario)}};
 }
 

@@ -138,7 +138,8 @@ void check(const LintContext& ctx, FindingSink& sink) {
   std::vector<ConfigEdit> equal_tiers;
   for (const Partition& p : ctx.config().partitions)
     equal_tiers.push_back(ConfigEdit::partition_key(p.name, "PriorityTier", "1"));
-  const Simulation& equal = ctx.resimulate(kEqualTiers, equal_tiers);
+  const SimulationPtr equal_run = ctx.resimulate(kEqualTiers, equal_tiers);
+  const Simulation& equal = *equal_run;
   for (const Candidate& cand : found) {
     const PartitionWaits& lo = waits[cand.lo];
     const PartitionWaits lo_equal = partition_waits(equal, cand.lo);

@@ -282,11 +282,13 @@ void check(const LintContext& ctx, FindingSink& sink) {
     found.push_back(std::move(d));
   }
   const std::uint64_t fixed_weight = common_weight(found, w.partition, range);
+  SimulationPtr weighted_run;  // (the queues below read it)
   std::optional<SnapshotQueues> weighted;
   if (base && fixed_weight > 0) {
     const std::string written = fmt::format("{}", fixed_weight);
-    weighted.emplace(ctx.resimulate("PriorityWeightPartition=" + written,
-                                    {ConfigEdit::setting("PriorityWeightPartition", written)}));
+    weighted_run =
+        ctx.resimulate("PriorityWeightPartition=" + written, {ConfigEdit::setting("PriorityWeightPartition", written)});
+    weighted.emplace(*weighted_run);
   }
   const Runs runs{base ? &*base : nullptr, weighted ? &*weighted : nullptr};
   for (std::size_t i = 0; i < parts.size(); ++i)

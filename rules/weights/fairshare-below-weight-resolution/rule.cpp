@@ -34,8 +34,9 @@ void add_evidence(const LintContext& ctx, Finding& f, std::uint64_t suggested) {
     f.evidence["examples"].push_back(row_json(*sim, b));
   }
   const std::string label = fmt::format("PriorityWeightFairshare={}", suggested);
-  const Simulation& after =
+  const SimulationPtr after_run =
       ctx.resimulate(label, {ConfigEdit::setting("PriorityWeightFairshare", fmt::format("{}", suggested))});
+  const Simulation& after = *after_run;
   f.fix->resimulated = run_metrics(after);
   f.fix->resimulated["scenario"] = scenario_json(after.scenario);
 }
