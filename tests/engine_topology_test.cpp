@@ -109,6 +109,11 @@ TEST(EngineTopology, ANodeRangeGetsItsMaximumWhereALeafHasIt) {
   for (std::uint32_t id : {1u, 2u}) {
     for (const engine::AllocPiece& p : find_job(r, id).alloc.expanded()) EXPECT_GE(p.cpus, 1u) << "job " << id;
   }
+  // Job 1 as cons_tres lays it out: _cpus_to_use gives n4 all 4 CPUs and n5 its minimum of 1,
+  // then dist_tasks_compute_c_b places the 4 tasks one per node and the rest on n4: 3 + 1.
+  std::vector<std::uint32_t> cpus;
+  for (const engine::AllocPiece& p : find_job(r, 1).alloc.expanded()) cpus.push_back(p.cpus);
+  EXPECT_EQ(cpus, (std::vector<std::uint32_t>{3, 1}));
 }
 
 // With GPUs per job (--gpus) a node range starts from its minimum (cons_tres _eval_nodes_topo:
