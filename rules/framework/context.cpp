@@ -128,8 +128,8 @@ void LintContext::prefetch(const std::string& label, const std::vector<ConfigEdi
   prefetches_.push_back(std::move(started));
 }
 
-std::shared_ptr<const Simulation> LintContext::run(std::unique_ptr<Config> config, const std::string& label,
-                                                   std::unique_ptr<engine::Workload> changed) const {
+SimulationPtr LintContext::run(std::unique_ptr<Config> config, const std::string& label,
+                               std::unique_ptr<engine::Workload> changed) const {
   auto sim = std::make_shared<Simulation>();
   sim->config = std::move(config);
   sim->load = std::move(changed);

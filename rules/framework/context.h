@@ -70,7 +70,7 @@ class LintContext {
   /// The run of the site as configured (waiting for it if it is still running), or nullptr
   /// under --no-simulate.
   const Simulation* simulation() const;
-  std::shared_ptr<const Simulation> shared_simulation() const { return base_.valid() ? base_.get() : nullptr; }
+  SimulationPtr shared_simulation() const { return base_.valid() ? base_.get() : nullptr; }
   /// The same load and seed under the config with `edits` applied to what is written and
   /// resolved again (so derived values follow as Slurm derives them); `label` names the change
   /// ("bf_window=7200"). Safe to call from several rules at once: callers while it runs wait
@@ -141,8 +141,8 @@ class LintContext {
   bool sched_param_written(const std::string& name) const;
 
  private:
-  std::shared_ptr<const Simulation> run(std::unique_ptr<Config> config, const std::string& label,
-                                        std::unique_ptr<engine::Workload> load = nullptr) const;
+  SimulationPtr run(std::unique_ptr<Config> config, const std::string& label,
+                    std::unique_ptr<engine::Workload> load = nullptr) const;
   /// resimulate(), pinned for a prefetch.
   SimulationPtr edited(const std::string& label, const std::vector<ConfigEdit>& edits, bool pin) const;
   /// The variant `label`, run by `make` for the caller that finds no run of it (outside the
@@ -165,7 +165,7 @@ class LintContext {
   Suppressions suppressions_;
   std::function<void(double)> progress_;
   bool has_qos_table_ = false;
-  std::shared_future<std::shared_ptr<const Simulation>> base_;
+  std::shared_future<SimulationPtr> base_;
   mutable std::atomic<bool> base_stopped_{false};  // cancels the re-simulations (SimOptions::cancel)
   mutable std::mutex mutex_;                       // guards variants_ and runs_
   mutable std::map<std::string, Variant> variants_;

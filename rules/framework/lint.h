@@ -37,10 +37,10 @@ struct LintOptions {
 };
 
 struct LintReport {
-  std::vector<Finding> findings;                 // sorted
-  std::optional<Scenario> scenario;              // set when the site was simulated
-  nlohmann::json metrics;                        // headline metrics of that run (empty when not simulated)
-  std::shared_ptr<const Simulation> simulation;  // that run itself (diff compares two)
+  std::vector<Finding> findings;     // sorted
+  std::optional<Scenario> scenario;  // set when the site was simulated
+  nlohmann::json metrics;            // headline metrics of that run (empty when not simulated)
+  SimulationPtr simulation;          // that run itself (diff compares two)
   std::size_t suppressed = 0, switched_off = 0, baselined = 0;
   std::size_t rules_run = 0;
   /// Re-simulations the rules ran for their fixes' evidence (each a full run of the load):
