@@ -1,8 +1,11 @@
 // `slurm-advisor squeue`: the queue, with each job's Reason, at one moment of a simulation.
 #include "cli/cmd_squeue.h"
 
+#include <algorithm>
 #include <iostream>
 #include <sstream>
+
+#include <fmt/format.h>
 
 #include "cli/common.h"
 #include "cli/engine_options.h"
@@ -43,6 +46,19 @@ int run_squeue(const SiteOptions& so, const EngineOptions& e) {
   return errors ? kExitFindings : kExitOk;
 }
 
+// " (its 57 jobs have ids 1 to 57)": what an id the load lacks could have been (the default
+// load's size follows the cluster, so a small site's has no job 100).
+std::string job_ids_text(const engine::Workload& w) {
+  if (w.jobs.empty()) return " (it has no jobs)";
+  std::uint32_t lo = w.jobs.front().id, hi = lo;
+  for (const engine::JobRequest& j : w.jobs) {
+    lo = std::min(lo, j.id);
+    hi = std::max(hi, j.id);
+  }
+  if (lo == hi) return fmt::format(" (its only job id is {})", lo);
+  return fmt::format(" (its {} jobs have ids {} to {})", w.jobs.size(), lo, hi);
+}
+
 int run_explain(const SiteOptions& so, const EngineOptions& e, std::uint32_t job_id, bool what_ifs) {
   auto in = load_site(so);
   if (!in) return kExitUsage;
@@ -57,7 +73,7 @@ int run_explain(const SiteOptions& so, const EngineOptions& e, std::uint32_t job
   add_step_limit_diagnostic(*in, x.step_limit);
   const bool errors = report_site_diagnostics(*in);
   if (!x.found) {
-    std::cerr << "slurm-advisor: job " << job_id << " is not in the workload\n";
+    std::cerr << "slurm-advisor: job " << job_id << " is not in the workload" << job_ids_text(in->workload) << "\n";
     return kExitUsage;
   }
   if (e.format == "json") {

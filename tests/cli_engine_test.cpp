@@ -153,7 +153,10 @@ TEST(CliEngine, ExplainTextJsonAndUnknownJob) {
   CommandResult j = run("explain 5 " + site + " --format json --no-what-if");
   EXPECT_EQ(j.status, 0);
   EXPECT_NE(j.out.find("\"intervals\""), std::string::npos);
-  EXPECT_EQ(run("explain 999 " + site).status, 2);
+  CommandResult unknown = run("explain 999 " + site, true);
+  EXPECT_EQ(unknown.status, 2);
+  EXPECT_NE(unknown.out.find("job 999 is not in the workload (its 8 jobs have ids 1 to 8)"), std::string::npos)
+      << unknown.out;
   EXPECT_EQ(run("explain x " + site).status, 2);
 }
 
