@@ -125,23 +125,21 @@ void SlotMap::Scan::refill() {
 
 std::size_t SlotMap::Scan::first_gain(std::size_t lo, std::size_t last) {
   const std::vector<Slot>& slots = map_.slots_;
-  if (lo != gain_lo_) {
-    // Slot lo asks of base & slot lo itself: no running AND is kept unless it finds nothing
-    // (lo <= last < slots.size() - 1), and most searches stop there.
+  // The first gain from lo on is the first slot k >= lo whose next slot frees a node of base
+  // that slot k itself lacks: a node missing from some slot of [lo, k] and free in slot k + 1
+  // is missing from the last slot of [lo, k] that lacks it and free in the slot after that
+  // one, a gain there. So no running AND is needed, lo only bounds the answer, and what a
+  // search found for one start holds for every later start up to where it got.
+  if (lo < gain_lo_ || lo > gain_k_) {
     gain_lo_ = gain_k_ = lo;
-    gain_found_ =
-        base_usable_ ? slots[lo].gains : NodeBitset::any_gain(base_, slots[lo + 1].avail, base_, slots[lo].avail);
-    if (gain_found_) return lo;
-    gain_and_.assign_and(base_, slots[lo].avail);
-    gain_and_ &= slots[++gain_k_].avail;
+    gain_found_ = false;
   }
-  while (!gain_found_ && gain_k_ <= last) {
-    if (NodeBitset::any_gain(base_, slots[gain_k_ + 1].avail, gain_and_, gain_and_)) {
-      gain_found_ = true;
-      break;
-    }
-    ++gain_k_;  // (last < slots.size() - 1: slot gain_k_ exists)
-    gain_and_ &= slots[gain_k_].avail;
+  // Slots [gain_lo_, gain_k_) gain nothing of base; gain_found_: slot gain_k_ does.
+  while (!gain_found_ && gain_k_ <= last) {  // (last < slots.size() - 1: slot gain_k_ + 1 exists)
+    gain_found_ = base_usable_ ? slots[gain_k_].gains
+                               : NodeBitset::any_gain(base_, slots[gain_k_ + 1].avail, slots[gain_k_].avail,
+                                                      slots[gain_k_].avail);
+    if (!gain_found_) ++gain_k_;
   }
   return gain_found_ && gain_k_ <= last ? gain_k_ : slots.size();
 }

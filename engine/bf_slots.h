@@ -37,8 +37,8 @@ class SlotMap {
   struct Slot {
     std::int64_t begin, end;
     NodeBitset avail;
-    // The next slot has a node this one lacks: the first question of every try's start
-    // search (Scan::first_gain) for a job that may use every usable node, asked once here.
+    // The next slot has a node this one lacks: Scan::first_gain's question for a job that
+    // may use every usable node, asked once here.
     bool gains = false;
   };
   /// The first slot still open at `t`.
@@ -79,8 +79,9 @@ class SlotMap::Scan {
   void slide(std::size_t lo, std::size_t hi);
   /// Refills the older stack with the suffix ANDs of [lo_, hi_).
   void refill();
-  /// The first slot k in [lo, last] (searching on from earlier calls with the same lo) whose
-  /// next slot frees a node of base missing from some slot of [lo, k]; slots.size() if none.
+  /// The first slot k in [lo, last] whose next slot frees a node of base missing from some
+  /// slot of [lo, k] (searching on from earlier calls whose lo it has passed); slots.size()
+  /// if none.
   std::size_t first_gain(std::size_t lo, std::size_t last);
 
   const SlotMap& map_;
@@ -91,9 +92,8 @@ class SlotMap::Scan {
   std::vector<NodeBitset> older_;          // older_[k - lo0_]: AND of slots [k, mid_)
   std::size_t lo0_ = 0;
   NodeBitset newer_;  // AND of slots [mid_, hi_) when mid_ < hi_
-  std::size_t gain_lo_ = std::numeric_limits<std::size_t>::max(), gain_k_ = 0;
+  std::size_t gain_lo_ = std::numeric_limits<std::size_t>::max(), gain_k_ = 0;  // first_gain's search
   bool gain_found_ = false;
-  NodeBitset gain_and_;  // base & AND of slots [gain_lo_, gain_k_]
 };
 
 }  // namespace sa::engine
