@@ -81,12 +81,15 @@ SimulationPtr LintContext::variant(const std::string& label, const std::function
   {
     std::lock_guard<std::mutex> lock(mutex_);
     Variant& v = variants_[label];
+    v.asked = v.asked || !pin;
     if (v.running.valid()) {
       future = v.running;
     } else if (SimulationPtr kept = v.pinned ? v.pinned : v.done.lock()) {
       if (!pin) v.pinned.reset();
       RuleRuns::hold(kept);
       return kept;
+    } else if (pin && v.asked) {
+      return nullptr;  // a prefetch that started after its rule had the run: nothing to keep
     } else {
       v.running = promise.get_future().share();
       ++runs_;

@@ -146,7 +146,8 @@ class LintContext {
   /// resimulate(), pinned for a prefetch.
   SimulationPtr edited(const std::string& label, const std::vector<ConfigEdit>& edits, bool pin) const;
   /// The variant `label`, run by `make` for the caller that finds no run of it (outside the
-  /// lock); callers while it runs wait. `pin` (prefetch) keeps the run until it is asked for.
+  /// lock); callers while it runs wait. `pin` (prefetch) keeps the run until it is asked for,
+  /// and runs nothing (returning null) once a rule has asked for it.
   SimulationPtr variant(const std::string& label, const std::function<SimulationPtr()>& make, bool pin = false) const;
 
   // A re-simulation by label: the run while it is in flight, then only a weak reference (the
@@ -155,6 +156,7 @@ class LintContext {
     std::shared_future<SimulationPtr> running;  // valid while the run is in flight
     std::weak_ptr<const Simulation> done;
     SimulationPtr pinned;  // a prefetched run, until a rule asks for it
+    bool asked = false;    // a rule has asked for it
     std::optional<engine::StepLimitStop> stop;
   };
 
