@@ -112,10 +112,6 @@ double partition_factor(const Config& config, const Partition& p, double top) {
   return config.priority.flags.no_normal_part ? p.priority_job_factor : p.priority_job_factor / top;
 }
 
-double partition_factor(const Config& config, const Partition& p) {
-  return partition_factor(config, p, max_job_factor(config));
-}
-
 std::uint64_t round_up_125(double v) {
   std::uint64_t base = 1;
   for (int i = 0; i < 19; ++i, base *= 10) {

@@ -39,10 +39,8 @@ struct FairTreeStep {
 std::optional<FairTreeStep> fair_tree_step(const LintContext& ctx);
 
 /// The normalised partition factor of a partition (PriorityJobFactor over the largest,
-/// or the raw value with NO_NORMAL_PART), as priority/multifactor computes it.
-double partition_factor(const Config& config, const Partition& p);
-/// The same with the largest PriorityJobFactor given (max_job_factor), for loops over
-/// partitions: the lookup above walks every partition.
+/// `top` = max_job_factor, read once by a loop over partitions; or the raw value with
+/// NO_NORMAL_PART), as priority/multifactor computes it.
 double partition_factor(const Config& config, const Partition& p, double top);
 /// The largest PriorityJobFactor of any partition, at least 1 (DEF_PART_MAX_PRIORITY).
 double max_job_factor(const Config& config);

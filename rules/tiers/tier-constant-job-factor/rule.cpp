@@ -23,13 +23,14 @@ struct Tier {
 
 std::string tier_list(const Config& c, const std::map<std::uint16_t, Tier, std::greater<>>& tiers, double weight) {
   std::string out;
+  const double top = max_job_factor(c);  // (it walks every partition: once, not once per tier)
   for (const auto& [tier, t] : tiers) {
     const Partition& first = c.partitions[t.parts.front()];
     std::string names;
     for (std::size_t i = 0; i < t.parts.size() && i < 4; ++i) names += (i ? ", " : "") + c.partitions[t.parts[i]].name;
     if (t.parts.size() > 4) names += fmt::format(" and {} more", t.parts.size() - 4);
     out += fmt::format("{}tier {}: PriorityJobFactor={}, {} points ({})", out.empty() ? "" : "; ", tier,
-                       first.priority_job_factor, points(weight * partition_factor(c, first)), names);
+                       first.priority_job_factor, points(weight * partition_factor(c, first, top)), names);
   }
   return out;
 }
