@@ -16,7 +16,7 @@ void Simulator::backfill_cycle() {
   bf_changed_ = false;
   queue_sort();
   steps_ += queue_.size() + running_.size() + 1;  // its release profile reads every running job
-  const BackfillCycle cycle{now_, static_cast<std::uint32_t>(queue_.size()), 0, 0, BackfillCycle::Stop::kEnd};
+  const BackfillCycle cycle{now_, static_cast<std::uint32_t>(queue_records()), 0, 0, BackfillCycle::Stop::kEnd};
   // Nothing pending: nothing to plan, but the cycle ran.
   counts_.backfill(queue_.empty() ? BackfillTally{cycle} : BackfillPass(*this, cycle).run());
 }
@@ -50,62 +50,104 @@ BackfillPass::BackfillPass(Simulator& sim, const BackfillCycle& cycle)
 }
 
 BackfillTally BackfillPass::run() {
+  ArrayWalk arrays(sim_.arrays_);
   for (std::size_t qi = 0; qi < sim_.queue_.size(); ++qi) {
     const Simulator::QueueEntry e = sim_.queue_[qi];
     SimJob& job = sim_.jobs_[e.job];
     if (job.state != JobState::kPending) continue;
-    const SimRecord& rec = job.recs[e.rec];
-    if (out_of_time()) break;
-    // part_policy_valid_qos skips a record its partition's QOS lists deny before any count; a
-    // held job's impossible constraint gets no node from the will-run test, so no plan.
-    if (rec.hold_reason == HoldReason::kQosNotAllowed || rec.hold_reason == HoldReason::kBadConstraints) continue;
-    if (held_by_cycle_limits(job, rec)) continue;
-    if (job.resv >= 0) {
-      start_reservation_job(e, job, rec);
-      continue;
+    ArrayWalk::Step as = ArrayWalk::Step::kNotArray;
+    if (sim_.arrays_.any()) {
+      std::uint16_t head_reason = kReasonNone;
+      bool head_tested = false;
+      as = arrays.step(job, e.job, job.recs[e.rec].part, head_reason, head_tested);
+      if (as == ArrayWalk::Step::kSkip) {  // a task of a meta record this cycle has tested
+        job.bf_tested = job.bf_tested || head_tested;
+        continue;
+      }
     }
-    // Reserve nothing for jobs below bf_min_prio_reserve, younger than bf_min_age_reserve,
-    // already reserved in another partition (bf_one_resv_per_job), or past the partition's
-    // bf_job_part_count_reserve.
-    const bool test_now_only =
-        (s_.bf_min_prio_reserve > 0 && rec.priority < static_cast<std::uint64_t>(s_.bf_min_prio_reserve)) ||
-        (s_.bf_min_age_reserve > 0 && sim_.now_ - job.begin < s_.bf_min_age_reserve) ||
-        (s_.bf_one_resv_per_job && reserved_jobs_.count(e.job)) ||
-        (s_.bf_job_part_count_reserve > 0 && resv_per_part_[rec.part] >= s_.bf_job_part_count_reserve);
-    const std::int64_t tl = sim_.plan_limit(rec);
-    std::int64_t pred = 0;
-    const Plan plan = plan_job(job, rec, tl, pred);
-    if (plan == Plan::kStop) break;
-    // acct_policy_job_runnable_post_select: a job over a TRES limit neither starts nor
-    // reserves.
-    if (plan != Plan::kNone &&
-        !sim_.limits_allow(job, rec, plan == Plan::kStartNow ? LimitPhase::kBoth : LimitPhase::kPost))
-      continue;
-    if (rec.hold_reason == HoldReason::kAccountNotAllowed || rec.hold_reason == HoldReason::kGroupNotAllowed) {
-      // backfill.c tests no account or group list. When the will-run answers now, _start_job's
-      // select_nodes refuses the job, and the failed start "drops through and reserves these
-      // resources" from now over its time limit (start_time is now, so even a job that may
-      // not reserve keeps them), every cycle, as a real 22.05 shows
-      // (tests/golden/mini_slurm_fidelity/denied_account_backfill). A later plan reserves as
-      // any job's does; select_nodes refuses the job before it would preempt.
-      const bool now = plan == Plan::kStartNow;
-      if ((now || (plan == Plan::kReserve && !test_now_only)) && !reserve(e, rec, now ? sim_.now_ : pred, tl)) break;
-      continue;
+    next_task_ = as == ArrayWalk::Step::kNextTask;
+    reserved_now_ = false;
+    const std::int64_t tests_before = tests_;
+    const bool go_on = test_record(e, job, as != ArrayWalk::Step::kNotArray);
+    if (as != ArrayWalk::Step::kNotArray) {
+      arrays.outcome(job, job.state == JobState::kRunning, reserved_now_, reserved_now_ && next_array_task(e, job),
+                     tests_ > tests_before);
     }
-    if (plan == Plan::kStartNow) {
-      if (!start(e, job)) break;
-      continue;
-    }
-    if (now_tested_ && preempt_now(e, job, rec, tl)) {
-      if (stop_at_max_job_start()) break;  // (a suspend-mode start counts)
-      continue;
-    }
-    if (plan != Plan::kReserve || test_now_only) continue;
-    if (!reserve(e, rec, pred, tl)) break;
+    if (!go_on) break;
   }
   tally_.cycle.tested = static_cast<std::uint32_t>(tests_);
   tally_.cycle.started = static_cast<std::uint32_t>(started_);
   return tally_;
+}
+
+// One queue record's test: start it, plan it, or pass it over; false ends the cycle. The
+// meta record's next task (next_task_) is tested without the checks made when a record is
+// taken from the queue (bf_max_time, bf_max_job_test), as backfill.c's goto next_task skips them.
+bool BackfillPass::test_record(const Simulator::QueueEntry& e, SimJob& job, bool array_task) {
+  const SimRecord& rec = job.recs[e.rec];
+  if (!next_task_ && out_of_time()) return false;
+  // job_array_start_test: --array's %N tasks already run.
+  if (array_task && sim_.arrays_.throttled(sim_.arrays_.group_of(e.job))) {
+    sim_.set_reason(job, sim_.reason_id("JobArrayTaskLimit"));
+    return true;
+  }
+  // part_policy_valid_qos skips a record its partition's QOS lists deny before any count; a
+  // held job's impossible constraint gets no node from the will-run test, so no plan.
+  if (rec.hold_reason == HoldReason::kQosNotAllowed || rec.hold_reason == HoldReason::kBadConstraints) return true;
+  if (held_by_cycle_limits(job, rec)) return true;
+  if (job.resv >= 0) {
+    start_reservation_job(e, job, rec);
+    return true;
+  }
+  // Reserve nothing for jobs below bf_min_prio_reserve, younger than bf_min_age_reserve,
+  // already reserved in another partition (bf_one_resv_per_job), or past the partition's
+  // bf_job_part_count_reserve.
+  const bool test_now_only =
+      (s_.bf_min_prio_reserve > 0 && rec.priority < static_cast<std::uint64_t>(s_.bf_min_prio_reserve)) ||
+      (s_.bf_min_age_reserve > 0 && sim_.now_ - job.begin < s_.bf_min_age_reserve) ||
+      (s_.bf_one_resv_per_job && reserved_jobs_.count(e.job)) ||
+      (s_.bf_job_part_count_reserve > 0 && resv_per_part_[rec.part] >= s_.bf_job_part_count_reserve);
+  const std::int64_t tl = sim_.plan_limit(rec);
+  std::int64_t pred = 0;
+  const Plan plan = plan_job(job, rec, tl, pred);
+  if (plan == Plan::kStop) return false;
+  // acct_policy_job_runnable_post_select: a job over a TRES limit neither starts nor
+  // reserves.
+  if (plan != Plan::kNone &&
+      !sim_.limits_allow(job, rec, plan == Plan::kStartNow ? LimitPhase::kBoth : LimitPhase::kPost))
+    return true;
+  if (rec.hold_reason == HoldReason::kAccountNotAllowed || rec.hold_reason == HoldReason::kGroupNotAllowed) {
+    // backfill.c tests no account or group list. When the will-run answers now, _start_job's
+    // select_nodes refuses the job, and the failed start "drops through and reserves these
+    // resources" from now over its time limit (start_time is now, so even a job that may
+    // not reserve keeps them), every cycle, as a real 22.05 shows
+    // (tests/golden/mini_slurm_fidelity/denied_account_backfill). A later plan reserves as
+    // any job's does; select_nodes refuses the job before it would preempt.
+    const bool now = plan == Plan::kStartNow;
+    if (now || (plan == Plan::kReserve && !test_now_only)) return reserve(e, rec, now ? sim_.now_ : pred, tl);
+    return true;
+  }
+  if (plan == Plan::kStartNow) return start(e, job);
+  if (now_tested_ && preempt_now(e, job, rec, tl)) return !stop_at_max_job_start();  // (a suspend-mode start counts)
+  if (plan != Plan::kReserve || test_now_only) return true;
+  return reserve(e, rec, pred, tl);
+}
+
+// After a meta record's task reserved: whether backfill tests the array's next task
+// (backfill.c: fewer than bf_max_job_array_resv reservations for this array in a row, and
+// fewer than the tasks left in the record; pend_run_tasks, which only a preemption in
+// progress raises, stays under a %N throttle).
+bool BackfillPass::next_array_task(const Simulator::QueueEntry& e, const SimJob& job) {
+  if (!JobArrays::unsplit(job)) return false;  // a split task has no array_recs
+  const std::uint32_t id = job.req.extra.get().array_job_id;
+  if (test_array_id_ != id) {
+    test_array_id_ = id;
+    test_array_count_ = 1;
+  } else {
+    ++test_array_count_;
+  }
+  return test_array_count_ < s_.bf_max_job_array_resv &&
+         test_array_count_ < static_cast<std::int64_t>(sim_.arrays_.unsplit_left(sim_.arrays_.group_of(e.job)));
 }
 
 // bf_max_time, and without bf_continue the lock yields: true when the cycle ends here.
@@ -211,7 +253,7 @@ BackfillPass::Plan BackfillPass::plan_job(SimJob& job, const SimRecord& rec, std
       continue;
     }
     if (!counted) {
-      if (s_.bf_max_job_test > 0 && tests_ >= s_.bf_max_job_test) {
+      if (!next_task_ && s_.bf_max_job_test > 0 && tests_ >= s_.bf_max_job_test) {
         set_stop(BackfillCycle::Stop::kMaxJobTest);
         return Plan::kStop;
       }
@@ -346,6 +388,7 @@ void BackfillPass::reserve_nodes(const Simulator::QueueEntry& e, std::int64_t st
   std::int64_t r1 = (start + tl) / res_ * res_;
   if (r1 < r0 + res_) r1 = r0 + res_;
   slots_.reserve(r0, r1, nodes);
+  reserved_now_ = true;
   ++tally_.reservations;
   reserved_jobs_.insert(e.job);
 }

@@ -27,6 +27,8 @@ class BackfillPass {
   using LimitPhase = Simulator::LimitPhase;
   using PlannedEnd = Simulator::PlannedEnd;
 
+  bool test_record(const Simulator::QueueEntry& e, SimJob& job, bool array_task);
+  bool next_array_task(const Simulator::QueueEntry& e, const SimJob& job);
   bool out_of_time();
   bool held_by_cycle_limits(SimJob& job, const SimRecord& rec);
   void start_reservation_job(const Simulator::QueueEntry& e, SimJob& job, const SimRecord& rec);
@@ -71,6 +73,10 @@ class BackfillPass {
   double elapsed_us_ = 0, next_yield_us_;
   const double max_time_us_;
   std::int64_t tests_ = 0, started_ = 0;
+  bool next_task_ = false;           // the record tested is a meta record's next task (backfill.c goto next_task)
+  bool reserved_now_ = false;        // the record tested made a reservation
+  std::uint32_t test_array_id_ = 0;  // backfill.c test_array_job_id and test_array_count
+  std::int64_t test_array_count_ = 0;
   Allocation alloc_;
 };
 

@@ -49,6 +49,11 @@ struct RequestExtras {
   // The recorded scancel of a job that never started (sacct CANCELLED without a Start): the
   // job leaves the queue then, and a run the simulation starts earlier ends then.
   std::int64_t cancelled_at = kNoTime;
+  // A job array's task (sacct's JobID 123_4, SubmitLine --array=...%N): slurmctld keeps the
+  // tasks that have not started yet in one queue record (the array's meta record).
+  std::uint32_t array_job_id = 0;   // the array's id (123); 0 = not an array task
+  std::uint32_t array_task_id = 0;  // the task's id (4)
+  std::uint32_t array_max_run = 0;  // --array's %N: at most N tasks run at once; 0 = no limit
 };
 
 // (Fields are grouped by size so that the struct has no padding to speak of: the workload

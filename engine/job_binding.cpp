@@ -49,6 +49,7 @@ void Simulator::bind(const Workload& workload, bool replay_dependencies, std::ve
   else
     for (const JobRequest& r : workload.jobs) bind_one(JobRequest(r));
   if (replay_dependencies) bind_dependencies();
+  arrays_.bind(jobs_);
 }
 
 void Simulator::bind_one(JobRequest&& request) {

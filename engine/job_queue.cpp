@@ -25,7 +25,15 @@ bool Simulator::queue_less(const QueueEntry& a, const QueueEntry& b) const {
   if (ta != tb) return ta > tb;
   if (ra.priority != rb.priority) return ra.priority > rb.priority;
   if (ja.req.submit != jb.req.submit) return ja.req.submit < jb.req.submit;
-  if (ja.req.id != jb.req.id) return ja.req.id < jb.req.id;
+  if (arrays_.any()) {
+    // An array's tasks by the array's id and then task id (the meta record's behind its split tasks).
+    const std::uint64_t ka = arrays_.order_key(ja), kb = arrays_.order_key(jb);
+    if (ka != kb) return ka < kb;
+    const std::uint32_t xa = ja.req.extra.get().array_task_id, xb = jb.req.extra.get().array_task_id;
+    if (xa != xb) return xa < xb;
+  } else if (ja.req.id != jb.req.id) {
+    return ja.req.id < jb.req.id;
+  }
   return a.rec < b.rec;
 }
 
@@ -57,6 +65,23 @@ void Simulator::queue_sort() {
   else
     std::sort(queue_.begin(), queue_.end(), before);
   queue_dirty_ = false;
+}
+
+std::size_t Simulator::queue_records() const {
+  if (!arrays_.any()) return queue_.size();
+  // A meta record's tasks after its first (they stand together, in task order) are not records.
+  std::size_t n = 0;
+  std::int32_t last_group = -1;
+  std::uint32_t last_part = 0;
+  for (const QueueEntry& e : queue_) {
+    const SimJob& job = jobs_[e.job];
+    const std::int32_t g = JobArrays::unsplit(job) ? arrays_.group_of(e.job) : -1;
+    const std::uint32_t part = job.recs[e.rec].part;
+    if (g < 0 || g != last_group || part != last_part) ++n;
+    last_group = g;
+    last_part = part;
+  }
+  return n;
 }
 
 const SimJob* Simulator::ahead_at_submit(const SimJob& job) const {

@@ -26,7 +26,6 @@ struct Simulator::MainRun {
 void Simulator::main_loop(bool full) {
   queue_sort();
   steps_ += queue_.size() + 1;
-  const SchedulerSettings& s = conf_.scheduler;
   const std::size_t np = conf_.partitions.size();
   MainRun run;
   run.failed.assign(np, 0);
@@ -35,24 +34,44 @@ void Simulator::main_loop(bool full) {
   run.failed_resv.assign(resv_ ? resv_->list().size() : 0, 0);
   run.avail = pool_.usable();
   Allocation alloc;
+  ArrayWalk arrays(arrays_);
   for (std::size_t qi = 0; qi < queue_.size(); ++qi) {
     const QueueEntry e = queue_[qi];
     SimJob& job = jobs_[e.job];
     if (job.state != JobState::kPending) continue;  // started through another record
-    const SimRecord& rec = job.recs[e.rec];
-    const MainStep gate = main_gate(run, job, rec, full);
-    if (gate == MainStep::kStop) break;
-    if (gate == MainStep::kNext) continue;
-    if (main_try(run, e, alloc) != MainStep::kTry) continue;
-    // Jobs younger than bf_min_age_reserve or below bf_min_prio_reserve do not block.
-    if (s.bf_min_age_reserve > 0 && now_ - job.begin < s.bf_min_age_reserve) continue;
-    if (s.bf_min_prio_reserve > 0 && rec.priority < static_cast<std::uint64_t>(s.bf_min_prio_reserve)) continue;
-    main_fail_partition(run, rec.part, job.req.id);
+    ArrayWalk::Step as = ArrayWalk::Step::kNotArray;
+    if (arrays_.any()) {
+      std::uint16_t head_reason = kReasonNone;
+      bool tested = false;
+      as = arrays.step(job, e.job, job.recs[e.rec].part, head_reason, tested);
+      if (as == ArrayWalk::Step::kSkip) {  // not a record of its own: it shows the record's Reason
+        set_reason(job, head_reason);
+        continue;
+      }
+    }
+    const bool go_on = main_record(run, e, full, as != ArrayWalk::Step::kNotArray, alloc);
+    if (as != ArrayWalk::Step::kNotArray) arrays.outcome(job, job.state == JobState::kRunning, false, false, false);
+    if (!go_on) break;
   }
   counts_.main_run(run.stop);
 }
 
-Simulator::MainStep Simulator::main_gate(MainRun& run, SimJob& job, const SimRecord& rec, bool full) {
+bool Simulator::main_record(MainRun& run, const QueueEntry& e, bool full, bool array_task, Allocation& alloc) {
+  const SchedulerSettings& s = conf_.scheduler;
+  SimJob& job = jobs_[e.job];
+  const SimRecord& rec = job.recs[e.rec];
+  const MainStep gate = main_gate(run, job, rec, full, array_task);
+  if (gate == MainStep::kStop) return false;
+  if (gate == MainStep::kNext) return true;
+  if (main_try(run, e, alloc) != MainStep::kTry) return true;
+  // Jobs younger than bf_min_age_reserve or below bf_min_prio_reserve do not block.
+  if (s.bf_min_age_reserve > 0 && now_ - job.begin < s.bf_min_age_reserve) return true;
+  if (s.bf_min_prio_reserve > 0 && rec.priority < static_cast<std::uint64_t>(s.bf_min_prio_reserve)) return true;
+  main_fail_partition(run, rec.part, job.req.id);
+  return true;
+}
+
+Simulator::MainStep Simulator::main_gate(MainRun& run, SimJob& job, const SimRecord& rec, bool full, bool array_task) {
   const SchedulerSettings& s = conf_.scheduler;
   if (static_cast<double>(run.decisions) * opt_.main_decision_cost_us >= static_cast<double>(s.max_sched_time) * 1e6) {
     run.stop = MainStop::kMaxSchedTime;
@@ -60,6 +79,11 @@ Simulator::MainStep Simulator::main_gate(MainRun& run, SimJob& job, const SimRec
   }
   if (s.sched_max_job_start > 0 && run.started >= static_cast<std::uint64_t>(s.sched_max_job_start)) {
     return MainStep::kStop;
+  }
+  // job_array_start_test: --array's %N tasks already run (before any depth is counted).
+  if (array_task && arrays_.throttled(arrays_.group_of(static_cast<std::uint32_t>(&job - jobs_.data())))) {
+    set_reason(job, reason_id("JobArrayTaskLimit"));
+    return MainStep::kNext;
   }
   if (s.partition_job_depth > 0 && ++run.part_depth[rec.part] > s.partition_job_depth) {
     if (job.reason == kReasonNone) set_reason(job, kReasonPriority);

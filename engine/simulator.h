@@ -23,6 +23,7 @@
 #include "engine/fair_share.h"
 #include "engine/gang.h"
 #include "engine/job.h"
+#include "engine/job_arrays.h"
 #include "engine/limits.h"
 #include "engine/preemption.h"
 #include "engine/priority.h"
@@ -218,7 +219,9 @@ class Simulator {
   enum class MainStep { kNext, kStop, kTry };
   /// The checks before a record is tried: time and start budgets, depths, a failed
   /// partition, limits and licences.
-  MainStep main_gate(MainRun& run, SimJob& job, const SimRecord& rec, bool full);
+  MainStep main_gate(MainRun& run, SimJob& job, const SimRecord& rec, bool full, bool array_task);
+  /// One record's turn in a main-loop run; false ends the run.
+  bool main_record(MainRun& run, const QueueEntry& e, bool full, bool array_task, Allocation& alloc);
   /// Tries to start the record; false when it cannot and may fail its partition.
   MainStep main_try(MainRun& run, const QueueEntry& e, Allocation& alloc);
   /// A reservation job: its reservation's nodes only; a failure holds back that reservation.
@@ -272,6 +275,8 @@ class Simulator {
   bool pairwise_queue() const { return preempt_.enabled() && preempt_.kind() == PreemptPolicy::Kind::kQos; }
   void queue_insert(std::uint32_t j);
   void queue_sort();
+  /// Queue records as slurmctld counts them: an array's unstarted tasks are one (job_arrays.h).
+  std::size_t queue_records() const;
   double fairshare_of(std::uint32_t assoc) const;
   std::int64_t plan_limit(const SimRecord& rec) const;
   // Limits and reasons (limits.h).
@@ -311,6 +316,7 @@ class Simulator {
   std::vector<FeatureSet> cluster_features_;            // every node's active features, for submit checks
   std::vector<std::vector<std::uint32_t>> dependents_;  // per job: the jobs that depend on it (empty: no dependencies)
   std::vector<NameGroup> name_groups_;
+  JobArrays arrays_;  // array tasks' meta records and throttles (empty for most loads)
   std::map<std::string, std::uint32_t> licenses_used_;
   std::optional<CoreRows> rows_;
   std::optional<Gang> gang_;

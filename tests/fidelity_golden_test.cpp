@@ -478,5 +478,60 @@ TEST(FidelityGolden, AFailedDependencyIsNeverSatisfiedAndUnknownLicencesAreRefus
   EXPECT_EQ(res.jobs[3].rare.get().reject_error, std::string("Invalid license specification"));
 }
 
+// Job arrays (engine/job_arrays.h), a real 22.05 with bf_max_job_array_resv=1: slurmctld keeps
+// an array's unstarted tasks in one record. Backfill tested 3_* (two tasks of two whole nodes
+// each) once a cycle and planned one task only; job 4 (8 CPUs for 5 minutes) started on n4 at
+// once. The three tasks of 6_* started in one cycle (goto next_task after each start), and the
+// tasks of 5_* (%1) one at a time, Reason JobArrayTaskLimit meanwhile, each in the first
+// backfill cycle after its predecessor ended (the main loop never reached them: 3_* failed the
+// partition ahead of them).
+TEST(FidelityGolden, JobArraysAreOneRecordAndKeepTheirThrottle) {
+  const Replay r("job_arrays");
+  const auto real = real_jobs(r.dir);
+  ASSERT_EQ(r.result.jobs.size(), 12U);
+  std::vector<const engine::SimJob*> throttled;  // 5_1 .. 5_4
+  for (const engine::SimJob& j : r.result.jobs) {
+    SCOPED_TRACE("job " + std::to_string(j.req.id));
+    EXPECT_EQ(r.nodes_of(j), real.at(j.req.id).nodes);
+    const engine::RequestExtras& x = j.req.extra.get();
+    if (x.array_job_id == 5) {
+      EXPECT_EQ(x.array_max_run, 1U);
+      throttled.push_back(&j);
+      continue;
+    }
+    EXPECT_LE(std::abs(j.start - x.recorded_start), r.tick);
+  }
+  std::sort(throttled.begin(), throttled.end(), [](const engine::SimJob* a, const engine::SimJob* b) {
+    return a->req.extra.get().array_task_id < b->req.extra.get().array_task_id;
+  });
+  ASSERT_EQ(throttled.size(), 4U);
+  const std::int64_t bf_interval = r.conf->config.scheduler.bf_interval;
+  for (std::size_t k = 1; k < throttled.size(); ++k) {
+    SCOPED_TRACE("task " + std::to_string(k + 1));
+    EXPECT_GE(throttled[k]->start, throttled[k - 1]->end);  // never two at once
+    EXPECT_LE(throttled[k]->start, throttled[k - 1]->end + bf_interval);
+    EXPECT_EQ(throttled[k]->started_by, engine::StartedBy::kBackfill);
+    bool limit_shown = false;
+    for (const engine::ReasonSpan& s : throttled[k]->reasons)
+      limit_shown = limit_shown || r.result.reason_names.at(s.reason) == "JobArrayTaskLimit";
+    EXPECT_TRUE(limit_shown);
+  }
+  // While 3_1 waited for n[1-2] and nothing else was pending, each cycle tested one record
+  // (slurmctld: "completed testing 1(1) jobs"): 3_2 was neither tested nor planned.
+  const engine::SimJob* first = nullptr;
+  for (const engine::SimJob& j : r.result.jobs) {
+    if (j.req.extra.get().array_job_id == 3 && j.req.extra.get().array_task_id == 1) first = &j;
+  }
+  ASSERT_NE(first, nullptr);
+  std::size_t lone = 0;
+  for (const engine::BackfillCycle& c : r.result.bf_log) {
+    if (c.at < first->start && c.depth == 1) {
+      ++lone;
+      EXPECT_EQ(c.tested, 1U) << "cycle at " << c.at;
+    }
+  }
+  EXPECT_GT(lone, 3U);
+}
+
 }  // namespace
 }  // namespace sa

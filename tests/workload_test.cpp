@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <random>
 
 #include "engine/workload/job_shape.h"
@@ -305,6 +306,49 @@ TEST(SacctReader, PerGpuMemoryAndCpusFromTheSubmitLine) {
   EXPECT_EQ(w.jobs[2].extra.get().cpus_per_gpu, 0u);
   EXPECT_FALSE(sink.has_errors());
   EXPECT_EQ(test::where(sink).size(), 2u);
+}
+
+// JobID 123_4 is task 4 of array 123 (JobIDRaw stays the job's id); --array's %N (or -a's)
+// is the throttle. The row of the tasks still pending (5_[3-9]) is one job, task 3.
+TEST(SacctReader, ArrayTasksFromJobIdAndTheirThrottleFromTheSubmitLine) {
+  DiagnosticSink sink;
+  auto w = read_text(
+      "JobIDRaw|JobID|Submit|ElapsedRaw|ReqCPUS|ReqNodes|Start|State|SubmitLine\n"
+      "12|3_1|100|60|1|1|110|COMPLETED|sbatch --array=1-2 --wrap x\n"
+      "3|3_2|100|60|1|1|170|COMPLETED|sbatch --array=1-2 --wrap x\n"
+      "9|5_1|100|60|1|1|110|COMPLETED|sbatch -a 1-9%2 --wrap x\n"
+      "5|5_[3-9]|100|0|1|1|Unknown|PENDING|sbatch -a 1-9%2 --wrap x\n"
+      "7|7|100|60|1|1|110|COMPLETED|sbatch --array=1-3%x --wrap x\n",
+      sink);
+  ASSERT_EQ(w.jobs.size(), 5u);
+  std::map<std::uint32_t, engine::RequestExtras> x;  // by JobIDRaw
+  for (const JobRequest& j : w.jobs) x[j.id] = j.extra.get();
+  EXPECT_EQ(x[12].array_job_id, 3u);
+  EXPECT_EQ(x[12].array_task_id, 1u);
+  EXPECT_EQ(x[12].array_max_run, 0u);
+  EXPECT_EQ(x[3].array_job_id, 3u);
+  EXPECT_EQ(x[3].array_task_id, 2u);
+  EXPECT_EQ(x[9].array_job_id, 5u);
+  EXPECT_EQ(x[9].array_max_run, 2u);
+  EXPECT_EQ(x[5].array_job_id, 5u);
+  EXPECT_EQ(x[5].array_task_id, 3u);
+  EXPECT_EQ(x[7].array_job_id, 0u);  // not a task: its --array is ignored
+  EXPECT_FALSE(sink.has_errors());
+  EXPECT_EQ(test::where(sink).size(), 1u);  // '%x' is not a count
+  // Without JobIDRaw every task has its array's id: renumbered, with one note for them all.
+  DiagnosticSink only_id;
+  auto t = read_text(
+      "JobID|Submit|ElapsedRaw|ReqCPUS\n"
+      "8_1|100|60|1\n8_2|100|60|1\n8_3|100|60|1\n",
+      only_id);
+  ASSERT_EQ(t.jobs.size(), 3u);
+  EXPECT_EQ(t.jobs[0].id, 8u);
+  EXPECT_EQ(t.jobs[1].id, 9u);
+  EXPECT_EQ(t.jobs[2].id, 10u);
+  EXPECT_EQ(t.jobs[2].extra.get().array_task_id, 3u);
+  ASSERT_EQ(only_id.all().size(), 1u);
+  EXPECT_EQ(only_id.all()[0].code, "WORK004");
+  EXPECT_NE(only_id.all()[0].message.find("2 array task(s)"), std::string::npos) << only_id.all()[0].message;
 }
 
 // sbatch lowers -N's maximum to -n's task count before it submits (opt.c _opt_verify), so

@@ -103,6 +103,7 @@ void Simulator::on_end(std::uint32_t j) {
 void Simulator::on_cancel(std::uint32_t j) {
   SimJob& job = jobs_[j];
   if (job.state != JobState::kPending) return;
+  if (arrays_.any() && JobArrays::unsplit(job)) arrays_.cancelled_unstarted(j);
   job.state = JobState::kDone;
   job.end = now_;
   job.end_state = EndState::kCancelled;
@@ -172,6 +173,7 @@ void Simulator::lay_out_tasks(Allocation& alloc, const Demand& d) const {
 void Simulator::start_job(std::uint32_t j, std::uint32_t r, const Allocation& given, StartedBy by) {
   SimJob& job = jobs_[j];
   const SimRecord& rec = job.recs[r];
+  if (arrays_.any()) arrays_.started(j, JobArrays::unsplit(job));
   job.state = JobState::kRunning;
   job.start = now_;
   job.run_rec = static_cast<std::int32_t>(r);
@@ -232,6 +234,7 @@ std::int64_t Simulator::plan_limit(const SimRecord& rec) const {
 
 void Simulator::stop_running(std::uint32_t j) {
   SimJob& job = jobs_[j];
+  if (arrays_.any()) arrays_.stopped(j);
   if (last_decay_ != kNoTime) charge_usage(job, std::max(last_decay_, job.start), now_);
   if (limits_.active()) {
     // Release the TRES-run-seconds the decay ticks have not consumed yet.

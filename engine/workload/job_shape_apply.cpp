@@ -199,6 +199,19 @@ void apply_switches(JobRequest& job, const std::string& text, SourceLoc loc, Dia
                      printable(text)));
 }
 
+// --array=1-100%5: at most 5 of its tasks run at once (job_array_start_test, Reason
+// JobArrayTaskLimit). Only the throttle matters here: each task has its own row.
+void apply_array_throttle(JobRequest& job, const std::string& text, SourceLoc loc, DiagnosticSink& sink) {
+  const std::size_t pct = text.find('%');
+  if (pct == std::string::npos) return;
+  auto n = parse_trace_int(std::string_view(text).substr(pct + 1));
+  if (n && *n >= 0 && *n <= 0x7FFFFFFF)
+    job.extra.edit().array_max_run = static_cast<std::uint32_t>(*n);
+  else
+    warn(sink, job, loc,
+         fmt::format("SubmitLine --array '{}': the task limit after '%' is not a count", printable(text)));
+}
+
 void apply_submit_line(JobRequest& job, const FieldText& field, DiagnosticSink& sink) {
   auto options = parse_submit_line(field.text);
   if (!options) return warn(sink, job, field.loc, fmt::format("SubmitLine cannot be read: {}", options.error()));
@@ -218,6 +231,7 @@ void apply_submit_line(JobRequest& job, const FieldText& field, DiagnosticSink& 
   if (o.job_name && job.name.empty()) job.name = *o.job_name;
   if (o.exclude) job.extra.edit().exclude = *o.exclude;
   if (o.switches) apply_switches(job, *o.switches, field.loc, sink);
+  if (o.array) apply_array_throttle(job, *o.array, field.loc, sink);
   job.hold = job.hold || o.hold;
   job.begin_set = job.begin_set || o.begin.has_value();
 }

@@ -138,6 +138,7 @@ struct RowReader {
 
   std::optional<JobRequest> read_job();
   bool read_id(JobRequest& j);
+  void read_array_task(JobRequest& j);
   bool read_submit(JobRequest& j);
   bool read_run_time(JobRequest& j);
   bool read_cpus_and_nodes(JobRequest& j);
@@ -172,7 +173,25 @@ bool RowReader::read_id(JobRequest& j) {
     return false;
   }
   j.id = static_cast<std::uint32_t>(*id);
+  read_array_task(j);
   return true;
+}
+
+// JobID 123_4 is task 4 of array 123 (the array's id is the one sbatch printed). The row of
+// tasks still pending when sacct ran (123_[5-9%2]) is one job here, the first of them.
+void RowReader::read_array_task(JobRequest& j) {
+  if (!c.id) return;
+  const std::string_view text = get(c.id);
+  const std::size_t us = text.find('_');
+  if (us == std::string_view::npos) return;
+  std::string_view task_text = text.substr(us + 1);
+  if (task_text.starts_with('[')) task_text = task_text.substr(1, task_text.find_first_of("-,%]") - 1);
+  auto array = parse_trace_int(text.substr(0, us));
+  auto task = parse_trace_int(task_text);
+  if (!array || !task || *array <= 0 || *array > 0xFFFFFFF0LL || *task < 0 || *task > 0xFFFFFFF0LL) return;
+  RequestExtras& x = j.extra.edit();
+  x.array_job_id = static_cast<std::uint32_t>(*array);
+  x.array_task_id = static_cast<std::uint32_t>(*task);
 }
 
 bool RowReader::read_submit(JobRequest& j) {
@@ -374,12 +393,24 @@ void normalise_jobs(Workload& w, DiagnosticSink& sink, FileId file, const InputL
   std::map<std::uint32_t, int> seen;
   std::uint32_t next_free = 1;
   for (const JobRequest& j : w.jobs) next_free = std::max(next_free, j.id + 1);
+  std::size_t tasks = 0;  // array tasks named by JobID alone (123_4 without JobIDRaw)
+  int tasks_line = 0;
   for (JobRequest& j : w.jobs) {
     if (j.id != 0 && seen.emplace(j.id, j.line).second) continue;
-    sink.warning("WORK004", {file, j.line, 1},
-                 fmt::format("job id {} repeats (first at line {}); renumbered {}", j.id, seen[j.id], next_free));
+    if (j.extra.get().array_job_id == j.id && j.id != 0) {
+      if (tasks++ == 0) tasks_line = j.line;
+    } else {
+      sink.warning("WORK004", {file, j.line, 1},
+                   fmt::format("job id {} repeats (first at line {}); renumbered {}", j.id, seen[j.id], next_free));
+    }
     j.id = next_free++;
     seen.emplace(j.id, j.line);
+  }
+  if (tasks > 0) {
+    sink.note("WORK004", {file, tasks_line, 1},
+              fmt::format("{} array task(s) share their array's id, as JobID gives it (no JobIDRaw column): "
+                          "renumbered from {} on; add JobIDRaw to the sacct columns to keep slurmctld's ids",
+                          tasks, next_free - tasks));
   }
 }
 

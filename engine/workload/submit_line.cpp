@@ -129,6 +129,8 @@ std::string_view long_name_of(char c) {
       return "hold";
     case 'J':
       return "job-name";
+    case 'a':
+      return "array";
     default:
       return "";
   }
@@ -155,7 +157,8 @@ void keep(SubmitOptions& out, std::string_view name, std::string value) {
       {"begin", &SubmitOptions::begin},
       {"exclusive", &SubmitOptions::exclusive},
       {"job-name", &SubmitOptions::job_name},
-      {"switches", &SubmitOptions::switches}};
+      {"switches", &SubmitOptions::switches},
+      {"array", &SubmitOptions::array}};
   for (const auto& [slot_name, member] : slots) {
     if (slot_name == name) {
       out.*member = std::move(value);  // the last one given wins

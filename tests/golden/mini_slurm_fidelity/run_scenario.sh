@@ -14,7 +14,7 @@ D=$(cd "${1:?usage: run_scenario.sh SCENARIO_DIR}" && pwd)
 M=/tmp/mini-slurm
 "$HERE/../mini_slurm_engine/run_scenario.sh" "$D" || exit 1
 export SLURM_CONF=$M/etc/slurm.conf
-COLS=JobIDRaw,User,Account,Partition,QOS,Submit,Eligible,Start,End,TimelimitRaw,ElapsedRaw,AllocCPUS,NNodes,ReqCPUS,ReqNodes,ReqMem,State,Priority
+COLS=JobIDRaw,JobID,User,Account,Partition,QOS,Submit,Eligible,Start,End,TimelimitRaw,ElapsedRaw,AllocCPUS,NNodes,ReqCPUS,ReqNodes,ReqMem,State,Priority
 COLS=$COLS,NodeList,NTasks,NCPUS,ReqTRES,AllocTRES,Reason,Flags,ExitCode
 SLURM_TIME_FORMAT=%s sacct -a -P -X --format="$COLS" > "$D/sacct.psv" 2>> "$D/extra/sacct.err"
 SLURM_TIME_FORMAT=%s sacct -a -P -X --delimiter=$'\t' \
