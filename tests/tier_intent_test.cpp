@@ -69,8 +69,8 @@ TEST(TierIntent, PreemptibleScavengerAndOwnerDesignsAreMeantToLose) {
             "PartitionName=low Nodes=n[1-2] Default=YES AllowAccounts=CHEM\n"));
 }
 
-// TIER004 alone on `body` (after kNodes), with `qos_psv` as the QOS table when given.
-sa::rules::Finding tier004(const std::string& body, const std::string& qos_psv = {}) {
+// Rule `code` alone on `body` (after kNodes), with `qos_psv` as the QOS table when given.
+sa::rules::Finding only_finding(const char* code, const std::string& body, const std::string& qos_psv = {}) {
   sa::engine::SitePaths paths;
   paths.conf = sa::test::write_temp("tier004.conf", "ClusterName=c\nSlurmctldHost=h\n" + std::string(kNodes) + body);
   if (!qos_psv.empty()) paths.qos = sa::test::write_temp("tier004_qos.psv", qos_psv);
@@ -78,10 +78,14 @@ sa::rules::Finding tier004(const std::string& body, const std::string& qos_psv =
   EXPECT_TRUE(site.ok()) << site.error();
   sa::rules::LintOptions options;
   options.simulate = false;
-  options.only = {"TIER004"};
+  options.only = {code};
   const auto report = sa::rules::run_lint(**site, options);
   EXPECT_EQ(report.findings.size(), 1u);
   return report.findings.empty() ? sa::rules::Finding{} : report.findings[0];
+}
+
+sa::rules::Finding tier004(const std::string& body, const std::string& qos_psv = {}) {
+  return only_finding("TIER004", body, qos_psv);
 }
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
@@ -121,6 +125,22 @@ TEST(Tier004, AQosThatPreemptsTheSharedOnesMakesItAWarning) {
   EXPECT_EQ(w.severity, sa::Severity::kInfo);
   EXPECT_TRUE(has(w.message, "with no preemption, the tier puts its jobs first only for nodes that are free"))
       << w.message;
+}
+
+// A tier per partition: TIER002 names the eight highest tiers and counts the rest; the
+// finding's places still list every tier.
+TEST(Tier002, ManyTiersAreNamedUpToEightAndCounted) {
+  std::string body = "PriorityType=priority/multifactor\nPriorityWeightPartition=1000\n";
+  for (int k = 1; k <= 12; ++k) {
+    body += "PartitionName=p" + std::to_string(k) + " Nodes=n[1-4] PriorityTier=" + std::to_string(k) +
+            " PriorityJobFactor=" + std::to_string(k) + (k == 1 ? " Default=YES\n" : "\n");
+  }
+  const auto f = only_finding("TIER002", body);
+  EXPECT_TRUE(has(f.message, "tier 12: PriorityJobFactor=12")) << f.message;
+  EXPECT_TRUE(has(f.message, "tier 5: PriorityJobFactor=5")) << f.message;
+  EXPECT_FALSE(has(f.message, "tier 4: ")) << f.message;
+  EXPECT_TRUE(has(f.message, "; and 4 more tiers)")) << f.message;
+  EXPECT_EQ(f.related.size(), 12u);
 }
 
 }  // namespace

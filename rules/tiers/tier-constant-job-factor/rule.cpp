@@ -21,10 +21,18 @@ struct Tier {
   std::vector<std::uint32_t> parts;
 };
 
+constexpr std::size_t kTiersNamed = 8;
+
 std::string tier_list(const Config& c, const std::map<std::uint16_t, Tier, std::greater<>>& tiers, double weight) {
   std::string out;
   const double top = max_job_factor(c);  // (it walks every partition: once, not once per tier)
+  std::size_t listed = 0;
   for (const auto& [tier, t] : tiers) {
+    // A config may have a tier per partition: the message names a few, the places list them all.
+    if (listed++ == kTiersNamed) {
+      out += fmt::format("; and {} more tiers", tiers.size() - kTiersNamed);
+      break;
+    }
     const Partition& first = c.partitions[t.parts.front()];
     std::string names;
     for (std::size_t i = 0; i < t.parts.size() && i < 4; ++i) names += (i ? ", " : "") + c.partitions[t.parts[i]].name;
