@@ -87,10 +87,7 @@ bool BackfillPass::test_record(const Simulator::QueueEntry& e, SimJob& job, bool
   const SimRecord& rec = job.recs[e.rec];
   if (!next_task_ && out_of_time()) return false;
   // job_array_start_test: --array's %N tasks already run.
-  if (array_task && sim_.arrays_.throttled(sim_.arrays_.group_of(e.job))) {
-    sim_.set_reason(job, sim_.reason_id("JobArrayTaskLimit"));
-    return true;
-  }
+  if (array_task && sim_.array_throttled(job)) return true;
   // part_policy_valid_qos skips a record its partition's QOS lists deny before any count; a
   // held job's impossible constraint gets no node from the will-run test, so no plan.
   if (rec.hold_reason == HoldReason::kQosNotAllowed || rec.hold_reason == HoldReason::kBadConstraints) return true;

@@ -32,6 +32,9 @@ class JobArrays {
     const Group& a = groups_[static_cast<std::size_t>(g)];
     return a.max_run != 0 && a.running >= a.max_run;
   }
+  std::uint32_t id(std::int32_t g) const { return groups_[static_cast<std::size_t>(g)].id; }
+  std::uint32_t running(std::int32_t g) const { return groups_[static_cast<std::size_t>(g)].running; }
+  std::uint32_t max_run(std::int32_t g) const { return groups_[static_cast<std::size_t>(g)].max_run; }
   /// Tasks still in the meta record (array_recs->task_cnt).
   std::uint32_t unsplit_left(std::int32_t g) const { return groups_[static_cast<std::size_t>(g)].unsplit; }
 

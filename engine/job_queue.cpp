@@ -3,6 +3,8 @@
 // after a priority pass; under preempt/qos re-sorted whole, as slurmctld does each pass.
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "engine/core/list_sort.h"
 #include "engine/simulator.h"
 
@@ -82,6 +84,16 @@ std::size_t Simulator::queue_records() const {
     last_part = part;
   }
   return n;
+}
+
+bool Simulator::array_throttled(SimJob& job) {
+  const std::int32_t g = arrays_.group_of(static_cast<std::uint32_t>(&job - jobs_.data()));
+  if (g < 0 || !arrays_.throttled(g)) return false;
+  set_reason(job, reason_id("JobArrayTaskLimit"),
+             explained(job) ? fmt::format("array {} runs {} task(s), its --array limit (%{})", arrays_.id(g),
+                                          arrays_.running(g), arrays_.max_run(g))
+                            : std::string());
+  return true;
 }
 
 const SimJob* Simulator::ahead_at_submit(const SimJob& job) const {

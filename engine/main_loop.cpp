@@ -45,7 +45,7 @@ void Simulator::main_loop(bool full) {
       bool tested = false;
       as = arrays.step(job, e.job, job.recs[e.rec].part, head_reason, tested);
       if (as == ArrayWalk::Step::kSkip) {  // not a record of its own: it shows the record's Reason
-        set_reason(job, head_reason);
+        if (!array_throttled(job)) set_reason(job, head_reason);
         continue;
       }
     }
@@ -81,10 +81,7 @@ Simulator::MainStep Simulator::main_gate(MainRun& run, SimJob& job, const SimRec
     return MainStep::kStop;
   }
   // job_array_start_test: --array's %N tasks already run (before any depth is counted).
-  if (array_task && arrays_.throttled(arrays_.group_of(static_cast<std::uint32_t>(&job - jobs_.data())))) {
-    set_reason(job, reason_id("JobArrayTaskLimit"));
-    return MainStep::kNext;
-  }
+  if (array_task && array_throttled(job)) return MainStep::kNext;
   if (s.partition_job_depth > 0 && ++run.part_depth[rec.part] > s.partition_job_depth) {
     if (job.reason == kReasonNone) set_reason(job, kReasonPriority);
     return MainStep::kNext;

@@ -277,6 +277,9 @@ class Simulator {
   void queue_sort();
   /// Queue records as slurmctld counts them: an array's unstarted tasks are one (job_arrays.h).
   std::size_t queue_records() const;
+  /// job_array_start_test: the job's array already runs its --array %N tasks (Reason
+  /// JobArrayTaskLimit set).
+  bool array_throttled(SimJob& job);
   double fairshare_of(std::uint32_t assoc) const;
   std::int64_t plan_limit(const SimRecord& rec) const;
   // Limits and reasons (limits.h).

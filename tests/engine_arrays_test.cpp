@@ -70,6 +70,17 @@ TEST(EngineArrays, TheThrottleRunsNTasksAtATimeInTaskOrder) {
   for (const engine::ReasonSpan& sp : find_job(r, 5).reasons)
     shown = shown || r.reason_name(sp.reason) == "JobArrayTaskLimit";
   EXPECT_TRUE(shown);
+  // explain's detail says which array and limit.
+  engine::SimOptions explain;
+  explain.explain_jobs = {5};
+  const auto e = s.run({task(5, 5, 4, 0, 1, 100, 600, 0, 2), task(6, 5, 1, 0, 1, 100, 600, 0, 2),
+                        task(7, 5, 2, 0, 1, 100, 600, 0, 2), task(8, 5, 3, 0, 1, 100, 600, 0, 2)},
+                       explain);
+  std::string detail;
+  for (const engine::ReasonSpan& sp : find_job(e, 5).reasons) {
+    if (e.reason_name(sp.reason) == "JobArrayTaskLimit") detail = e.reason_detail(sp);
+  }
+  EXPECT_EQ(detail, "array 5 runs 2 task(s), its --array limit (%2)");
 }
 
 // Without a throttle every task that fits starts in the same pass, in task order: with room
