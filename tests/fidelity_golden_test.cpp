@@ -85,6 +85,28 @@ void expect_real_nodes_and_starts(const Replay& r, std::size_t jobs) {
   }
 }
 
+// Every job's CPUs as sacct's AllocCPUS.
+void expect_real_alloc_cpus(const Replay& r) {
+  std::map<std::uint32_t, std::uint32_t> alloc_cpus;  // sacct.psv: JobIDRaw -> AllocCPUS
+  std::size_t column = 0;
+  for (const std::string& line : test::lines_of(r.dir / "sacct.psv")) {
+    const std::vector<std::string> f = split(line, '|');
+    if (f.empty()) continue;
+    if (f[0] == "JobIDRaw") {
+      column = static_cast<std::size_t>(std::find(f.begin(), f.end(), "AllocCPUS") - f.begin());
+      continue;
+    }
+    if (column < f.size())
+      alloc_cpus[static_cast<std::uint32_t>(std::stoul(f[0]))] = static_cast<std::uint32_t>(std::stoul(f[column]));
+  }
+  ASSERT_EQ(alloc_cpus.size(), r.result.jobs.size());
+  for (const engine::SimJob& j : r.result.jobs) {
+    std::uint32_t cpus = 0;
+    for (const engine::AllocPiece& p : j.alloc.expanded()) cpus += p.cpus;
+    EXPECT_EQ(cpus, alloc_cpus.at(j.req.id)) << "job " << j.req.id;
+  }
+}
+
 // e.g. job 3 (-n 4 --mem=8000) on the nearly full n2 (best fit), job 6 (-N 1-2 -n 12) split
 // over n[1,4] when no node has 12 CPUs and the memory left, job 7 (-N 2 --ntasks-per-node=2)
 // on n[1-2].
@@ -234,18 +256,18 @@ TEST(FidelityGolden, CpusPerTaskTakesWholeTasksOnEachNode) {
     SCOPED_TRACE(scenario);
     const Replay r(scenario);
     expect_real_nodes_and_starts(r, 7);
-    std::map<std::uint32_t, std::uint32_t> alloc_cpus;  // sacct.psv: JobIDRaw, AllocCPUS (12th)
-    for (const std::string& line : test::lines_of(r.dir / "sacct.psv")) {
-      const std::vector<std::string> f = split(line, '|');
-      if (f.size() > 11 && f[0] != "JobIDRaw")
-        alloc_cpus[static_cast<std::uint32_t>(std::stoul(f[0]))] = static_cast<std::uint32_t>(std::stoul(f[11]));
-    }
-    for (const engine::SimJob& j : r.result.jobs) {
-      std::uint32_t cpus = 0;
-      for (const engine::AllocPiece& p : j.alloc.expanded()) cpus += p.cpus;
-      EXPECT_EQ(cpus, alloc_cpus.at(j.req.id)) << "job " << j.req.id;
-    }
+    expect_real_alloc_cpus(r);
   }
+}
+
+// --ntasks-per-node: real 22.05 gave every node the job took its full count of tasks, even
+// past -n: -n 5 --ntasks-per-node=2 ran 6 tasks on 6 CPUs of three nodes (NumTasks=6), -n 6
+// --ntasks-per-node=4 8 on two; -N 2 --ntasks-per-node=3 -c 2 took 6 CPUs on each node (one
+// of them n1, with only 6 free) and -n 3 --ntasks-per-node=1 one CPU on each of three.
+TEST(FidelityGolden, NtasksPerNodeFillsEveryNodeItTakes) {
+  const Replay r("ntasks_per_node");
+  expect_real_nodes_and_starts(r, 6);
+  expect_real_alloc_cpus(r);
 }
 
 // The same switches under select/linear on 22.05 (select_linear.c _job_test_topo, which 24.05
