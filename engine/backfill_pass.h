@@ -33,7 +33,7 @@ class BackfillPass {
   bool held_by_cycle_limits(SimJob& job, const SimRecord& rec);
   void start_reservation_job(const Simulator::QueueEntry& e, SimJob& job, const SimRecord& rec);
   Plan plan_job(SimJob& job, const SimRecord& rec, std::int64_t tl, std::int64_t& pred);
-  bool start(const Simulator::QueueEntry& e, const SimJob& job);
+  bool start(const Simulator::QueueEntry& e, const SimJob& job, std::int64_t run_limit = kNoTime);
   bool preempt_now(const Simulator::QueueEntry& e, SimJob& job, const SimRecord& rec, std::int64_t tl);
   void after_start(const SimJob& job);
   bool stop_at_max_job_start();

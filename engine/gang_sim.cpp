@@ -120,14 +120,15 @@ void Simulator::resume(std::uint32_t j) {
   r.suspended = false;
   r.suspend_time = now_;
   const SimRecord& rec = job.recs[static_cast<std::size_t>(job.run_rec)];
+  const std::int64_t limit = run_time_limit(job);
   // Suspended time does not count against the limit: end_time = now + limit - run so far
   // (unless a preemption's grace period set it).
-  if (rec.time_limit >= 0 && r.preempt_time == kNoTime) set_limit_end(j, now_ + rec.time_limit - r.pre_sus_time);
+  if (limit >= 0 && r.preempt_time == kNoTime) set_limit_end(j, now_ + limit - r.pre_sus_time);
   std::int64_t left = job.req.run_time - r.pre_sus_time;
-  if (rec.time_limit >= 0) {
+  if (limit >= 0) {
     const Partition& part = conf_.partitions[rec.part];
     const std::int64_t over = static_cast<std::int64_t>(part.over_time_limit.value_or(conf_.over_time_limit)) * 60;
-    left = std::min(left, rec.time_limit + over - r.pre_sus_time);
+    left = std::min(left, limit + over - r.pre_sus_time);
   }
   if (r.preempt_time != kNoTime) left = std::min(left, job.limit_end - now_);
   job.planned_end = now_ + std::max<std::int64_t>(left, 0);

@@ -214,6 +214,30 @@ TEST(EngineScenarios, JobPlannedBeyondBfWindowGetsNoReservation) {
   EXPECT_GT(r.counters.bf_no_resv_beyond_window, 0u);
 }
 
+// --time-min (backfill.c): job 1 holds n[1-2] until 1200 by its limit, so Big (16 CPUs) is
+// planned there at 1200. Job 3 asks 3000 s but may run with 600: backfill tests it with 600,
+// starts it at the first cycle (30) and it runs with 600 as its limit (Slurm sets the limit to
+// the minimum, though 1140 s would fit). Job 4, the same without --time-min, waits for Big.
+// Job 5 (--time-min 60 s) runs 2000 s and is killed at 90.
+TEST(EngineScenarios, TimeMinStartsAJobWithItsMinimumAsItsLimit) {
+  test::SimSite s(kBackfillSite + "SchedulerParameters=bf_interval=30,bf_resolution=60\n");
+  std::vector<engine::JobRequest> jobs = {job(1, 0, 8, 1100, 1200, "p"), job(2, 5, 16, 100, 600, "p", -1000),
+                                          job(3, 5, 4, 300, 3000, "p", -10), job(4, 5, 4, 300, 3000, "p", -9),
+                                          job(5, 5, 4, 2000, 3000, "p", -8)};
+  jobs[2].extra.edit().time_min = 600;
+  jobs[4].extra.edit().time_min = 60;
+  auto r = s.run(jobs);
+  EXPECT_EQ(find_job(r, 3).start, 30);
+  EXPECT_EQ(find_job(r, 3).started_by, StartedBy::kBackfill);
+  EXPECT_EQ(find_job(r, 3).end, 330);  // its 300 s fit its 600 s
+  EXPECT_EQ(find_job(r, 3).rare.get().run_limit, 600);
+  EXPECT_EQ(find_job(r, 5).start, 30);
+  EXPECT_EQ(find_job(r, 5).end, 90);
+  EXPECT_EQ(find_job(r, 5).end_state, engine::EndState::kTimeout);
+  EXPECT_EQ(find_job(r, 2).start, 1101);  // job 1's end
+  EXPECT_GE(find_job(r, 4).start, find_job(r, 2).start);
+}
+
 TEST(EngineScenarios, BfMaxJobUserCutsAUserOffForTheCycle) {
   const std::vector<engine::JobRequest> jobs = {
       job(1, 0, 8, 900, 1200, "p", 0, "a"), job(2, 5, 16, 100, 600, "p", -1000, "a"),

@@ -500,6 +500,26 @@ TEST(FidelityGolden, AFailedDependencyIsNeverSatisfiedAndUnknownLicencesAreRefus
   EXPECT_EQ(res.jobs[3].rare.get().reject_error, std::string("Invalid license specification"));
 }
 
+// --time-min (a real 22.05): with job 2 planned on every node at +182, backfill started job 3
+// (-t 10 --time-min=2) and job 5 (-t 10 --time-min=1) at once with their minimum as their limit
+// (sacct Timelimit 2 and 1; job 5 TIMEOUT), though 2 minutes fitted for job 5; job 4 (-t 10)
+// waited. The replay asks for the SubmitLine's 10 minutes and cuts them as backfill did.
+TEST(FidelityGolden, TimeMinJobsRunWithTheirMinimumAsTheirLimit) {
+  const Replay r("time_min");
+  expect_real_nodes_and_starts(r, 5);
+  for (const engine::SimJob& j : r.result.jobs) {
+    SCOPED_TRACE("job " + std::to_string(j.req.id));
+    EXPECT_EQ(j.req.time_limit, j.req.id >= 3 ? 600 : j.req.id == 1 ? 180 : 300);
+    if (j.req.id == 3 || j.req.id == 5) {
+      EXPECT_EQ(j.started_by, engine::StartedBy::kBackfill);
+      EXPECT_EQ(j.rare.get().run_limit, j.req.extra.get().time_min);
+    } else {
+      EXPECT_EQ(j.rare.get().run_limit, engine::kNoTime);
+    }
+    EXPECT_EQ(j.end_state, j.req.id == 5 ? engine::EndState::kTimeout : engine::EndState::kCompleted);
+  }
+}
+
 // Job arrays (engine/job_arrays.h), a real 22.05 with bf_max_job_array_resv=1: slurmctld keeps
 // an array's unstarted tasks in one record. Backfill tested 3_* (two tasks of two whole nodes
 // each) once a cycle and planned one task only; job 4 (8 CPUs for 5 minutes) started on n4 at

@@ -351,6 +351,29 @@ TEST(SacctReader, ArrayTasksFromJobIdAndTheirThrottleFromTheSubmitLine) {
   EXPECT_NE(only_id.all()[0].message.find("2 array task(s)"), std::string::npos) << only_id.all()[0].message;
 }
 
+// --time-min in whole minutes (rounded up); sacct's Timelimit is the limit the job ran with
+// (backfill may have cut it), so the SubmitLine's --time is the one asked for.
+TEST(SacctReader, TimeMinAndTheAskedLimitFromTheSubmitLine) {
+  DiagnosticSink sink;
+  auto w = read_text(
+      "JobIDRaw|Submit|ElapsedRaw|ReqCPUS|TimelimitRaw|SubmitLine\n"
+      "1|100|60|1|2|sbatch -t 10 --time-min=2 --wrap x\n"
+      "2|100|60|1|5|sbatch --time-min=1:30 --wrap x\n"
+      "3|100|60|1|5|sbatch --time=1-00:00:00 --wrap x\n"
+      "4|100|60|1|5|sbatch --time-min=soon --wrap x\n",
+      sink);
+  ASSERT_EQ(w.jobs.size(), 4u);
+  EXPECT_EQ(w.jobs[0].time_limit, 600);
+  EXPECT_EQ(w.jobs[0].extra.get().time_min, 120);
+  EXPECT_EQ(w.jobs[1].time_limit, 300);  // no --time: the column's
+  EXPECT_EQ(w.jobs[1].extra.get().time_min, 120);
+  EXPECT_EQ(w.jobs[2].time_limit, 300);  // no --time-min: the column's, as ever
+  EXPECT_EQ(w.jobs[2].extra.get().time_min, engine::kNoTime);
+  EXPECT_EQ(w.jobs[3].extra.get().time_min, engine::kNoTime);
+  EXPECT_FALSE(sink.has_errors());
+  EXPECT_EQ(test::where(sink).size(), 1u);  // 'soon' is not a time
+}
+
 // sbatch lowers -N's maximum to -n's task count before it submits (opt.c _opt_verify), so
 // -N 1-2 -n 1 is a one-node job to slurmctld (a serial one for pack_serial_at_end).
 TEST(SacctReader, ANodeMaximumAboveTheTaskCountIsLoweredAsSbatchDoes) {

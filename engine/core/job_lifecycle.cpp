@@ -170,13 +170,16 @@ void Simulator::lay_out_tasks(Allocation& alloc, const Demand& d) const {
   for (std::size_t k = 0; k < order.size(); ++k) alloc.pieces[order[k]].cpus = nodes[k].cpus;
 }
 
-void Simulator::start_job(std::uint32_t j, std::uint32_t r, const Allocation& given, StartedBy by) {
+void Simulator::start_job(std::uint32_t j, std::uint32_t r, const Allocation& given, StartedBy by,
+                          std::int64_t run_limit) {
   SimJob& job = jobs_[j];
   const SimRecord& rec = job.recs[r];
   if (arrays_.any()) arrays_.started(j, JobArrays::unsplit(job));
   job.state = JobState::kRunning;
   job.start = now_;
   job.run_rec = static_cast<std::int32_t>(r);
+  if (run_limit != kNoTime || job.rare.get().run_limit != kNoTime) job.rare.edit().run_limit = run_limit;
+  const std::int64_t limit = run_time_limit(job);
   job.alloc = given;
   lay_out_tasks(job.alloc, rec.demand);
   const Allocation& alloc = job.alloc;
@@ -202,16 +205,16 @@ void Simulator::start_job(std::uint32_t j, std::uint32_t r, const Allocation& gi
   // Jobs are killed at their limit plus OverTimeLimit, and by the load's recorded scancel.
   std::int64_t run = job.req.run_time;
   if (const std::int64_t at = job.req.extra.get().cancelled_at; at != kNoTime) run = std::min(run, at - now_);
-  if (rec.time_limit >= 0) {
+  if (limit >= 0) {
     const std::int64_t over = static_cast<std::int64_t>(part.over_time_limit.value_or(conf_.over_time_limit)) * 60;
-    run = std::min(run, rec.time_limit + over);
+    run = std::min(run, limit + over);
   }
-  if (limits_.active()) limits_.job_begin(limit_key(job, rec), alloc_tres(job), rec.time_limit);
+  if (limits_.active()) limits_.job_begin(limit_key(job, rec), alloc_tres(job), limit);
   if (!dependents_.empty() && !dependents_[j].empty()) dependencies_moved(j);  // after:J
   job.planned_end = now_ + std::max<std::int64_t>(run, 0);
   schedule_end(j);
   running_.push_back(j);
-  job.limit_end = now_ + (rec.time_limit < 0 ? kYear : rec.time_limit);
+  job.limit_end = now_ + (limit < 0 ? kYear : limit);
   const PlannedEnd key{job.expected_end(), job.req.id, j};
   if (!ends_dirty_) ends_.insert(std::upper_bound(ends_.begin(), ends_.end(), key), key);
   bf_changed_ = true;
@@ -226,6 +229,11 @@ void Simulator::start_job(std::uint32_t j, std::uint32_t r, const Allocation& gi
   }
 }
 
+std::int64_t Simulator::run_time_limit(const SimJob& job) const {
+  const std::int64_t cut = job.rare.get().run_limit;
+  return cut != kNoTime ? cut : job.recs[static_cast<std::size_t>(job.run_rec)].time_limit;
+}
+
 std::int64_t Simulator::plan_limit(const SimRecord& rec) const {
   if (rec.time_limit >= 0) return rec.time_limit;
   const std::int64_t max_time = conf_.partitions[rec.part].max_time;
@@ -238,7 +246,7 @@ void Simulator::stop_running(std::uint32_t j) {
   if (last_decay_ != kNoTime) charge_usage(job, std::max(last_decay_, job.start), now_);
   if (limits_.active()) {
     // Release the TRES-run-seconds the decay ticks have not consumed yet.
-    const std::int64_t limit = job.recs[static_cast<std::size_t>(job.run_rec)].time_limit;
+    const std::int64_t limit = run_time_limit(job);
     const double left = (limit < 0 ? 0xFFFFFFFFLL * 60.0 : static_cast<double>(limit)) - job.rare.get().run_secs_done;
     limits_.job_fini(limit_key(job, job.recs[static_cast<std::size_t>(job.run_rec)]), alloc_tres(job),
                      std::max(0.0, left));

@@ -212,6 +212,23 @@ void apply_array_throttle(JobRequest& job, const std::string& text, SourceLoc lo
          fmt::format("SubmitLine --array '{}': the task limit after '%' is not a count", printable(text)));
 }
 
+// --time-min (time_str2mins: whole minutes, seconds rounded up). sacct's Timelimit is the
+// limit the job ran with, which backfill may have cut down towards it, so the SubmitLine's
+// own --time, when it has one, is the limit asked for.
+void apply_time_min(JobRequest& job, const SubmitOptions& o, SourceLoc loc, DiagnosticSink& sink) {
+  auto minutes = [](std::int64_t secs) { return (secs + 59) / 60 * 60; };
+  auto min_time = parse_trace_duration(*o.time_min);
+  if (!min_time) {
+    return warn(sink, job, loc, fmt::format("SubmitLine --time-min '{}' is not a time", printable(*o.time_min)));
+  }
+  job.extra.edit().time_min = minutes(*min_time);
+  if (!o.time) return;
+  if (auto asked = parse_trace_duration(*o.time))
+    job.time_limit = minutes(*asked);
+  else if (!iequals(*o.time, "UNLIMITED") && !iequals(*o.time, "INFINITE") && *o.time != "-1")
+    warn(sink, job, loc, fmt::format("SubmitLine --time '{}' is not a time", printable(*o.time)));
+}
+
 void apply_submit_line(JobRequest& job, const FieldText& field, DiagnosticSink& sink) {
   auto options = parse_submit_line(field.text);
   if (!options) return warn(sink, job, field.loc, fmt::format("SubmitLine cannot be read: {}", options.error()));
@@ -232,6 +249,7 @@ void apply_submit_line(JobRequest& job, const FieldText& field, DiagnosticSink& 
   if (o.exclude) job.extra.edit().exclude = *o.exclude;
   if (o.switches) apply_switches(job, *o.switches, field.loc, sink);
   if (o.array) apply_array_throttle(job, *o.array, field.loc, sink);
+  if (o.time_min) apply_time_min(job, o, field.loc, sink);
   job.hold = job.hold || o.hold;
   job.begin_set = job.begin_set || o.begin.has_value();
 }

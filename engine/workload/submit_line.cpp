@@ -131,6 +131,8 @@ std::string_view long_name_of(char c) {
       return "job-name";
     case 'a':
       return "array";
+    case 't':
+      return "time";
     default:
       return "";
   }
@@ -158,7 +160,9 @@ void keep(SubmitOptions& out, std::string_view name, std::string value) {
       {"exclusive", &SubmitOptions::exclusive},
       {"job-name", &SubmitOptions::job_name},
       {"switches", &SubmitOptions::switches},
-      {"array", &SubmitOptions::array}};
+      {"array", &SubmitOptions::array},
+      {"time", &SubmitOptions::time},
+      {"time-min", &SubmitOptions::time_min}};
   for (const auto& [slot_name, member] : slots) {
     if (slot_name == name) {
       out.*member = std::move(value);  // the last one given wins

@@ -18,7 +18,7 @@ struct SubmitOptions {
   std::string program;  // the first word: sbatch, salloc or srun (a path is kept as written)
   std::optional<std::string> nodes, ntasks, ntasks_per_node, cpus_per_task, mem, mem_per_cpu, mem_per_gpu, gres, gpus,
       gpus_per_node, cpus_per_gpu, constraint, dependency, licenses, nodelist, exclude, begin, job_name, switches,
-      array;
+      array, time, time_min;
   std::optional<std::string> exclusive;  // "" for a bare --exclusive, else its value (user, mcs, topo)
   bool hold = false;
   std::vector<std::string> unknown;  // options this reader does not know, as written
