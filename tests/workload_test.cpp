@@ -349,6 +349,7 @@ TEST(SacctReader, ArrayTasksFromJobIdAndTheirThrottleFromTheSubmitLine) {
   ASSERT_EQ(only_id.all().size(), 1u);
   EXPECT_EQ(only_id.all()[0].code, "WORK004");
   EXPECT_NE(only_id.all()[0].message.find("2 array task(s)"), std::string::npos) << only_id.all()[0].message;
+  EXPECT_NE(only_id.all()[0].message.find("renumbered from 9 on"), std::string::npos) << only_id.all()[0].message;
 }
 
 // --time-min in whole minutes (rounded up); sacct's Timelimit is the limit the job ran with

@@ -395,10 +395,14 @@ void normalise_jobs(Workload& w, DiagnosticSink& sink, FileId file, const InputL
   for (const JobRequest& j : w.jobs) next_free = std::max(next_free, j.id + 1);
   std::size_t tasks = 0;  // array tasks named by JobID alone (123_4 without JobIDRaw)
   int tasks_line = 0;
+  std::uint32_t tasks_from = 0;
   for (JobRequest& j : w.jobs) {
     if (j.id != 0 && seen.emplace(j.id, j.line).second) continue;
     if (j.extra.get().array_job_id == j.id && j.id != 0) {
-      if (tasks++ == 0) tasks_line = j.line;
+      if (tasks++ == 0) {
+        tasks_line = j.line;
+        tasks_from = next_free;
+      }
     } else {
       sink.warning("WORK004", {file, j.line, 1},
                    fmt::format("job id {} repeats (first at line {}); renumbered {}", j.id, seen[j.id], next_free));
@@ -410,7 +414,7 @@ void normalise_jobs(Workload& w, DiagnosticSink& sink, FileId file, const InputL
     sink.note("WORK004", {file, tasks_line, 1},
               fmt::format("{} array task(s) share their array's id, as JobID gives it (no JobIDRaw column): "
                           "renumbered from {} on; add JobIDRaw to the sacct columns to keep slurmctld's ids",
-                          tasks, next_free - tasks));
+                          tasks, tasks_from));
   }
 }
 
