@@ -67,11 +67,10 @@ BackfillTally BackfillPass::run() {
     }
     next_task_ = as == ArrayWalk::Step::kNextTask;
     reserved_now_ = false;
-    const std::int64_t tests_before = tests_;
     const bool go_on = test_record(e, job, as != ArrayWalk::Step::kNotArray);
     if (as != ArrayWalk::Step::kNotArray) {
       arrays.outcome(job, job.state == JobState::kRunning, reserved_now_, reserved_now_ && next_array_task(e, job),
-                     tests_ > tests_before);
+                     job.bf_tested);
     }
     if (!go_on) break;
   }
@@ -86,8 +85,12 @@ BackfillTally BackfillPass::run() {
 bool BackfillPass::test_record(const Simulator::QueueEntry& e, SimJob& job, bool array_task) {
   const SimRecord& rec = job.recs[e.rec];
   if (!next_task_ && out_of_time()) return false;
-  // job_array_start_test: --array's %N tasks already run.
-  if (array_task && sim_.array_throttled(job)) return true;
+  // job_array_start_test: --array's %N tasks already run. The record was reached: the
+  // throttle held it, not bf_max_job_test or bf_max_time (never_reached_by_backfill).
+  if (array_task && sim_.array_throttled(job)) {
+    job.bf_tested = true;
+    return true;
+  }
   // part_policy_valid_qos skips a record its partition's QOS lists deny before any count; a
   // held job's impossible constraint gets no node from the will-run test, so no plan.
   if (rec.hold_reason == HoldReason::kQosNotAllowed || rec.hold_reason == HoldReason::kBadConstraints) return true;

@@ -71,7 +71,8 @@ class ArrayWalk {
   Step step(const SimJob& job, std::uint32_t j, std::uint32_t part, std::uint16_t& head_reason, bool& head_tested);
   /// The outcome of the record step() said to test: it started, or (backfill) reserved, and
   /// then whether backfill may test the next task (bf_max_job_array_resv, the throttle);
-  /// `tested`: backfill made a will-run test of it (its other tasks count as reached).
+  /// `tested`: backfill reached it (a will-run test, or the throttle held it): the meta
+  /// record's other tasks count as reached.
   void outcome(const SimJob& job, bool started, bool reserved, bool next_allowed, bool tested);
 
  private:

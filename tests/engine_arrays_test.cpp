@@ -70,6 +70,10 @@ TEST(EngineArrays, TheThrottleRunsNTasksAtATimeInTaskOrder) {
   for (const engine::ReasonSpan& sp : find_job(r, 5).reasons)
     shown = shown || r.reason_name(sp.reason) == "JobArrayTaskLimit";
   EXPECT_TRUE(shown);
+  // Backfill reached the waiting tasks' record (the throttle held it, not bf_max_job_test):
+  // they do not count as never reached by backfill.
+  EXPECT_TRUE(find_job(r, 5).bf_tested);
+  EXPECT_TRUE(find_job(r, 8).bf_tested);
   // explain's detail says which array and limit.
   engine::SimOptions explain;
   explain.explain_jobs = {5};
