@@ -60,7 +60,7 @@ BackfillTally BackfillPass::run() {
       std::uint16_t head_reason = kReasonNone;
       bool head_tested = false;
       as = arrays.step(job, e.job, job.recs[e.rec].part, head_reason, head_tested);
-      if (as == ArrayWalk::Step::kSkip) {  // a task of a meta record this cycle has tested
+      if (as == ArrayWalk::Step::kSkip) {  // a task of a meta record this cycle has reached
         job.bf_tested = job.bf_tested || head_tested;
         continue;
       }
