@@ -1,6 +1,9 @@
 #include "report/queue_view.h"
 
 #include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
 
 namespace sa::report {
 
@@ -13,15 +16,69 @@ std::string reason_at(const engine::SimResult& result, const engine::SimJob& job
   return reason;
 }
 
+namespace {
+
+// "1-3,5" from sorted task ids.
+std::string task_ranges(const std::vector<std::uint32_t>& ids) {
+  std::string out;
+  for (std::size_t i = 0; i < ids.size();) {
+    std::size_t k = i;
+    while (k + 1 < ids.size() && ids[k + 1] == ids[k] + 1) ++k;
+    out += (out.empty() ? "" : ",") + (k == i ? std::to_string(ids[i]) : fmt::format("{}-{}", ids[i], ids[k]));
+    i = k + 1;
+  }
+  return out;
+}
+
+// The unstarted tasks of an array are one record in slurmctld, which squeue prints once as
+// ARRAY_[TASKS%LIMIT] with the record's Reason and priority (its first task's).
+void merge_meta_records(std::vector<QueueRow>& rows, const std::vector<std::uint32_t>& tasks,
+                        const std::map<std::pair<std::uint32_t, std::string>, std::vector<std::size_t>>& metas,
+                        const engine::SimResult& result) {
+  if (metas.empty()) return;
+  std::vector<char> drop(rows.size(), 0);
+  std::map<std::uint32_t, std::uint32_t> limit;  // array id -> %N
+  for (const engine::SimJob& j : result.jobs) {
+    const engine::RequestExtras& x = j.req.extra.get();
+    if (x.array_job_id != 0 && x.array_max_run != 0) limit[x.array_job_id] = x.array_max_run;
+  }
+  for (const auto& [key, members] : metas) {
+    std::vector<std::size_t> order = members;
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return tasks[a] < tasks[b]; });
+    std::vector<std::uint32_t> ids;
+    for (std::size_t r : order) ids.push_back(tasks[r]);
+    QueueRow& head = rows[order.front()];
+    const auto lim = limit.find(key.first);
+    head.id = fmt::format("{}_[{}{}]", key.first, task_ranges(ids),
+                          lim == limit.end() ? std::string() : fmt::format("%{}", lim->second));
+    head.job_id = key.first;  // the meta record keeps the array's id
+    if (order.size() == 1) head.id = fmt::format("{}_{}", key.first, ids.front());
+    for (std::size_t k = 1; k < order.size(); ++k) drop[order[k]] = 1;
+  }
+  std::size_t out = 0;
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    if (drop[r]) continue;
+    if (out != r) rows[out] = std::move(rows[r]);
+    ++out;
+  }
+  rows.resize(out);
+}
+
+}  // namespace
+
 std::vector<QueueRow> queue_at(const engine::SimResult& result, const engine::Site& site, std::int64_t at) {
   const Config& conf = *site.config;
   std::vector<QueueRow> rows;
+  std::vector<std::uint32_t> tasks;  // per row: its array task id (pending, unstarted tasks)
+  std::map<std::pair<std::uint32_t, std::string>, std::vector<std::size_t>> metas;  // (array, partitions) -> rows
   for (const engine::SimJob& j : result.jobs) {
     if (j.state == engine::JobState::kRejected || j.req.submit > at || j.recs.empty()) continue;
     const bool started = j.start != engine::kNoTime && j.start <= at;
     if (j.end != engine::kNoTime && j.end <= at) continue;  // finished (or cancelled while pending) by then
     QueueRow row;
     row.job_id = j.req.id;
+    if (const engine::RequestExtras& x = j.req.extra.get(); x.array_job_id != 0)
+      row.id = fmt::format("{}_{}", x.array_job_id, x.array_task_id);
     row.user = j.req.user;
     row.account = engine::job_account(j, site);
     row.qos = engine::job_qos(j, site);
@@ -47,8 +104,15 @@ std::vector<QueueRow> queue_at(const engine::SimResult& result, const engine::Si
       row.reason = reason_at(result, j, at);
       if (row.reason.empty()) row.reason = "None";
     }
+    if (!started && !row.id.empty() && j.rare.get().requeues == 0) {
+      metas[{j.req.extra.get().array_job_id, row.partition}].push_back(rows.size());
+      tasks.push_back(j.req.extra.get().array_task_id);
+    } else {
+      tasks.push_back(0);
+    }
     rows.push_back(std::move(row));
   }
+  merge_meta_records(rows, tasks, metas, result);
   // squeue's default sort "P,t,-p": partition, then state (pending, running, suspended), then
   // priority, highest first. Ties come out newest job first in the captures (slurmctld's
   // job list as squeue receives it, sorted stably).
@@ -65,22 +129,18 @@ std::vector<QueueRow> queue_at(const engine::SimResult& result, const engine::Si
 void print_squeue(std::ostream& out, const std::vector<QueueRow>& rows) {
   out << "JOBID|USER|ACCOUNT|PARTITION|QOS|STATE|REASON\n";
   for (const QueueRow& r : rows) {
-    out << r.job_id << '|' << r.user << '|' << r.account << '|' << r.partition << '|' << r.qos << '|' << r.state << '|'
-        << r.reason << '\n';
+    out << (r.id.empty() ? std::to_string(r.job_id) : r.id) << '|' << r.user << '|' << r.account << '|' << r.partition
+        << '|' << r.qos << '|' << r.state << '|' << r.reason << '\n';
   }
 }
 
 nlohmann::json squeue_json(const std::vector<QueueRow>& rows, std::int64_t at) {
   nlohmann::json jobs = nlohmann::json::array();
   for (const QueueRow& r : rows) {
-    jobs.push_back({{"job_id", r.job_id},
-                    {"user", r.user},
-                    {"account", r.account},
-                    {"partition", r.partition},
-                    {"qos", r.qos},
-                    {"state", r.state},
-                    {"reason", r.reason},
-                    {"priority", r.priority}});
+    nlohmann::json row = {{"job_id", r.job_id}, {"user", r.user},   {"account", r.account}, {"partition", r.partition},
+                          {"qos", r.qos},       {"state", r.state}, {"reason", r.reason},   {"priority", r.priority}};
+    if (!r.id.empty()) row["id"] = r.id;
+    jobs.push_back(std::move(row));
   }
   return {{"at", at}, {"jobs", jobs}};
 }

@@ -15,11 +15,13 @@ namespace sa::report {
 
 struct QueueRow {
   std::uint32_t job_id = 0;
+  std::string id;  // squeue's %i where it is not job_id: an array task (3_1) or meta record (5_[3-4%1])
   std::string user, account, partition, qos, state, reason;
   std::uint32_t priority = 0;
 };
 
-/// Jobs submitted by `at` that were pending or running at `at`.
+/// Jobs submitted by `at` that were pending or running at `at`; an array's tasks that had not
+/// started by then are one row, its meta record, as squeue lists them.
 std::vector<QueueRow> queue_at(const engine::SimResult& result, const engine::Site& site, std::int64_t at);
 /// The Reason a job showed at `at` (its last change at or before then), or "" if none.
 std::string reason_at(const engine::SimResult& result, const engine::SimJob& job, std::int64_t at);

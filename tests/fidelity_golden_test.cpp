@@ -16,6 +16,7 @@
 #include "analyzer/hostlist.h"
 #include "analyzer/text_util.h"
 #include "engine/simulator.h"
+#include "report/queue_view.h"
 #include "tests/engine_test_util.h"
 #include "tests/fidelity_capture.h"
 #include "tests/golden_capture.h"
@@ -573,6 +574,14 @@ TEST(FidelityGolden, JobArraysAreOneRecordAndKeepTheirThrottle) {
     }
   }
   EXPECT_GT(lone, 3U);
+  // squeue lists each meta record once, as the capture's 1 Hz squeue poll shows at +16:
+  // 3_[1-2] PENDING Resources and 5_[2-4%1] PENDING JobArrayTaskLimit.
+  std::map<std::string, std::string> pending;  // squeue %i -> Reason
+  for (const report::QueueRow& row : report::queue_at(r.result, r.site, 1795914995)) {
+    if (row.state == "PENDING") pending[row.id.empty() ? std::to_string(row.job_id) : row.id] = row.reason;
+  }
+  EXPECT_EQ(pending,
+            (std::map<std::string, std::string>{{"3_[1-2]", "Resources"}, {"5_[2-4%1]", "JobArrayTaskLimit"}}));
 }
 
 }  // namespace
