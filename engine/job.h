@@ -54,8 +54,8 @@ struct RequestExtras {
   std::uint32_t array_job_id = 0;   // the array's id (123); 0 = not an array task
   std::uint32_t array_task_id = 0;  // the task's id (4)
   std::uint32_t array_max_run = 0;  // --array's %N: at most N tasks run at once; 0 = no limit
-  // --time-min (whole minutes, in seconds): backfill may start the job with a shorter limit,
-  // down to this; kNoTime = not given.
+  // --time-min (whole minutes, in seconds): backfill tests, plans and starts the job with
+  // this as its limit (the main loop uses the full one); kNoTime = not given.
   std::int64_t time_min = kNoTime;
 };
 

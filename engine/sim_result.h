@@ -141,7 +141,7 @@ struct JobRare {
   std::int64_t preempt_start = kNoTime;  // as a preemptor: when it last preempted jobs
   // --switches (job_test.c _eval_nodes_topo): when the select plugin first placed it, or kNoTime.
   std::int64_t wait4switch_start = kNoTime;
-  // The limit of the current run when backfill cut it towards --time-min (seconds), or kNoTime.
+  // The limit of the current run when backfill started it with its --time-min (seconds), or kNoTime.
   std::int64_t run_limit = kNoTime;
   std::int32_t name_group = -1;      // singleton bookkeeping: its (user, job name) group, or -1
   std::uint32_t name_pos = 0;        // and its place in that group (submit order)

@@ -265,10 +265,10 @@ class Simulator {
   void note_alloc(const SimJob& job, bool add);
   void backfill_cycle();
   friend class BackfillPass;  // one backfill cycle's state and steps (backfill.cpp, bf_will_run.cpp)
-  /// `run_limit`: this run's time limit where backfill cut it towards --time-min.
+  /// `run_limit`: this run's time limit where backfill started the job with its --time-min.
   void start_job(std::uint32_t j, std::uint32_t rec, const Allocation& alloc, StartedBy by,
                  std::int64_t run_limit = kNoTime);
-  /// The time limit of the job's current run (its record's, unless backfill cut it).
+  /// The time limit of the job's current run (its record's, unless backfill started it with its --time-min).
   std::int64_t run_time_limit(const SimJob& job) const;
   void charge_usage(SimJob& job, std::int64_t from, std::int64_t to);
   /// The CPUs a --cpus-per-task job keeps per node once its tasks are laid out.
