@@ -16,9 +16,9 @@ void JobArrays::bind(std::vector<SimJob>& jobs) {
     if (x.array_job_id == 0) continue;
     if (group_.empty()) group_.assign(jobs.size(), -1);
     auto [it, added] = by_id.try_emplace(x.array_job_id, static_cast<std::int32_t>(groups_.size()));
-    if (added) groups_.push_back(Group{x.array_job_id, x.array_max_run, 0, 0});
+    if (added) groups_.push_back(Group{x.array_job_id, 0, 0, 0});
     Group& g = groups_[static_cast<std::size_t>(it->second)];
-    // Every task's row carries the SubmitLine; a row without one leaves the throttle as read.
+    // Every task's row carries the SubmitLine; one without it leaves the throttle others gave.
     if (g.max_run == 0) g.max_run = x.array_max_run;
     if (jobs[j].state != JobState::kRejected) ++g.unsplit;
     group_[j] = it->second;

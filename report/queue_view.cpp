@@ -30,30 +30,30 @@ std::string task_ranges(const std::vector<std::uint32_t>& ids) {
   return out;
 }
 
+// An array's tasks pending unstarted at the time, in one partition list: slurmctld's meta record.
+struct MetaRecord {
+  std::vector<std::pair<std::uint32_t, std::size_t>> tasks;  // (task id, row)
+  std::uint32_t max_run = 0;                                 // --array's %N
+};
+using MetaRecords = std::map<std::pair<std::uint32_t, std::string>, MetaRecord>;  // (array, partitions)
+
 // The unstarted tasks of an array are one record in slurmctld, which squeue prints once as
 // ARRAY_[TASKS%LIMIT] with the record's Reason and priority (its first task's).
-void merge_meta_records(std::vector<QueueRow>& rows, const std::vector<std::uint32_t>& tasks,
-                        const std::map<std::pair<std::uint32_t, std::string>, std::vector<std::size_t>>& metas,
-                        const engine::SimResult& result) {
+void merge_meta_records(std::vector<QueueRow>& rows, MetaRecords& metas) {
   if (metas.empty()) return;
   std::vector<char> drop(rows.size(), 0);
-  std::map<std::uint32_t, std::uint32_t> limit;  // array id -> %N
-  for (const engine::SimJob& j : result.jobs) {
-    const engine::RequestExtras& x = j.req.extra.get();
-    if (x.array_job_id != 0 && x.array_max_run != 0) limit[x.array_job_id] = x.array_max_run;
-  }
-  for (const auto& [key, members] : metas) {
-    std::vector<std::size_t> order = members;
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return tasks[a] < tasks[b]; });
+  for (auto& [key, meta] : metas) {
+    std::sort(meta.tasks.begin(), meta.tasks.end());
     std::vector<std::uint32_t> ids;
-    for (std::size_t r : order) ids.push_back(tasks[r]);
-    QueueRow& head = rows[order.front()];
-    const auto lim = limit.find(key.first);
-    head.id = fmt::format("{}_[{}{}]", key.first, task_ranges(ids),
-                          lim == limit.end() ? std::string() : fmt::format("%{}", lim->second));
+    for (const auto& [task, row] : meta.tasks) ids.push_back(task);
+    QueueRow& head = rows[meta.tasks.front().second];
     head.job_id = key.first;  // the meta record keeps the array's id
-    if (order.size() == 1) head.id = fmt::format("{}_{}", key.first, ids.front());
-    for (std::size_t k = 1; k < order.size(); ++k) drop[order[k]] = 1;
+    if (ids.size() == 1)
+      head.id = fmt::format("{}_{}", key.first, ids.front());
+    else
+      head.id = fmt::format("{}_[{}{}]", key.first, task_ranges(ids),
+                            meta.max_run ? fmt::format("%{}", meta.max_run) : std::string());
+    for (std::size_t k = 1; k < meta.tasks.size(); ++k) drop[meta.tasks[k].second] = 1;
   }
   std::size_t out = 0;
   for (std::size_t r = 0; r < rows.size(); ++r) {
@@ -69,8 +69,7 @@ void merge_meta_records(std::vector<QueueRow>& rows, const std::vector<std::uint
 std::vector<QueueRow> queue_at(const engine::SimResult& result, const engine::Site& site, std::int64_t at) {
   const Config& conf = *site.config;
   std::vector<QueueRow> rows;
-  std::vector<std::uint32_t> tasks;  // per row: its array task id (pending, unstarted tasks)
-  std::map<std::pair<std::uint32_t, std::string>, std::vector<std::size_t>> metas;  // (array, partitions) -> rows
+  MetaRecords metas;
   for (const engine::SimJob& j : result.jobs) {
     if (j.state == engine::JobState::kRejected || j.req.submit > at || j.recs.empty()) continue;
     const bool started = j.start != engine::kNoTime && j.start <= at;
@@ -104,15 +103,14 @@ std::vector<QueueRow> queue_at(const engine::SimResult& result, const engine::Si
       row.reason = reason_at(result, j, at);
       if (row.reason.empty()) row.reason = "None";
     }
-    if (!started && !row.id.empty() && j.rare.get().requeues == 0) {
-      metas[{j.req.extra.get().array_job_id, row.partition}].push_back(rows.size());
-      tasks.push_back(j.req.extra.get().array_task_id);
-    } else {
-      tasks.push_back(0);
+    if (const engine::RequestExtras& x = j.req.extra.get(); !started && x.array_job_id && !j.rare.get().requeues) {
+      MetaRecord& meta = metas[{x.array_job_id, row.partition}];
+      meta.tasks.emplace_back(x.array_task_id, rows.size());
+      meta.max_run = std::max(meta.max_run, x.array_max_run);
     }
     rows.push_back(std::move(row));
   }
-  merge_meta_records(rows, tasks, metas, result);
+  merge_meta_records(rows, metas);
   // squeue's default sort "P,t,-p": partition, then state (pending, running, suspended), then
   // priority, highest first. Ties come out newest job first in the captures (slurmctld's
   // job list as squeue receives it, sorted stably).
