@@ -288,7 +288,7 @@ std::uint32_t NodePool::cpu_capacity(const NodeResources& n, const Demand& d, st
     c = std::min<std::uint32_t>(n.cpus_total, d.max_cpus_per_node);
   } else {
     c = std::min<std::uint32_t>(free_cpus, d.max_cpus_per_node);
-    if (unit > 1) c -= c % unit;  // (the backfill hot path: no division when units are CPUs)
+    c = whole_units(c, unit);
   }
   if (d.gpu_rules) [[unlikely]] {
     // A GPU job needs a GPU's CPUs and memory on each node it takes (gres_select_filter_remove_unusable:
@@ -308,8 +308,13 @@ std::uint32_t NodePool::cpu_capacity(const NodeResources& n, const Demand& d, st
       // whole-node test), and sbatch refuses the job when no node holds it (a real 22.05:
       // tests/golden/mini_slurm_fidelity/default_memory_over_node, job 3).
       if (d.whole_nodes) return 0;
-      const std::uint64_t by_mem = n.mem_free / d.mem_per_cpu;
-      if (by_mem < c) c = static_cast<std::uint32_t>(by_mem - by_mem % unit);
+      // The quotient is below c (mem_free < c x mem_per_cpu here). Both operands fit 32 bits
+      // on any real node (MB), and a 32-bit division costs less in backfill's innermost loop.
+      const std::uint64_t by_mem =
+          (n.mem_free | d.mem_per_cpu) >> 32 == 0
+              ? static_cast<std::uint32_t>(n.mem_free) / static_cast<std::uint32_t>(d.mem_per_cpu)
+              : n.mem_free / d.mem_per_cpu;
+      if (by_mem < c) c = whole_units(static_cast<std::uint32_t>(by_mem), unit);
     }
   }
   return c;

@@ -6,6 +6,7 @@
 // are numbered internally in that order (config_index() maps back), so every node bitmap is walked in selection order,
 // and bitmaps of nodes with free CPUs and of idle nodes let a fit skip full nodes a word at a time.
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <string_view>
@@ -127,6 +128,12 @@ struct Allocation {
 
 /// CPUs per allocation unit on node n for this demand.
 inline std::uint32_t unit_of(const NodeResources& n, const Demand& d) { return d.alt_unit ? n.alt_unit : n.unit; }
+
+/// c rounded down to whole units of `unit` CPUs. Units are mostly a power of two (1, or a
+/// core's threads), where a mask does what a division would in backfill's innermost loop.
+inline std::uint32_t whole_units(std::uint32_t c, std::uint32_t unit) {
+  return std::has_single_bit(unit) ? c & ~(unit - 1) : c - c % unit;
+}
 
 /// One piece of an allocation handed back to its node (PoolState::give_back, node by node).
 inline void release_piece(NodeResources& n, const AllocPiece& p) {

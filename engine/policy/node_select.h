@@ -116,7 +116,7 @@ class NodeTaker {
       want = std::max<std::int64_t>(want, std::int64_t{g} * d_.cpus_per_gpu);
     std::uint32_t take = static_cast<std::uint32_t>(std::min<std::int64_t>(cap, want));
     const std::uint32_t unit = unit_of(n, d_);
-    if (take % unit) take = std::min(cap, take + (unit - take % unit));
+    if (whole_units(take, unit) != take) take = std::min(cap, whole_units(take, unit) + unit);
     if (d_.whole_nodes) take = cap;
     cpus_left_ -= take;
     gpus_left_ -= g;
