@@ -25,6 +25,8 @@ const char* hold_reason_name(HoldReason h, const SlurmVersion& version) {
       return "AccountNotAllowed";  // WAIT_ACCOUNT
     case HoldReason::kBadConstraints:
       return "BadConstraints";
+    case HoldReason::kMaxMemPerLimit:
+      return "MaxMemPerLimit";  // WAIT_PN_MEM_LIMIT
   }
   return "";
 }

@@ -10,6 +10,7 @@
 #include "analyzer/partition_access.h"
 #include "analyzer/text_util.h"
 #include "analyzer/values.h"
+#include "engine/max_memory.h"
 #include "engine/simulator.h"
 
 namespace sa::engine {
@@ -333,6 +334,10 @@ std::optional<SimRecord> Simulator::make_record(const SimJob& job, std::uint32_t
   }
   if (choice->required >= 0) d.required = &node_sets_[static_cast<std::size_t>(choice->required)];
   if (!choice->counted.empty()) d.counted = &choice->counted;
+  // The request as submitted is what ReqTRES shows (the max_mem capture: cpu=2,mem=10000M for
+  // -n 2 --mem-per-cpu=5000 that ran on 6 CPUs); the memory maximum then shapes what it takes.
+  rec.tres = request_tres(d, part);
+  const bool mem_within = apply_max_memory(conf_, part, r, d);
   NodeBitset allowed = record_nodes(rec);
   allowed &= pool_.usable();
   if (!pool_.could_ever_fit(d, allowed)) {
@@ -364,10 +369,11 @@ std::optional<SimRecord> Simulator::make_record(const SimJob& job, std::uint32_t
     rec.hold_reason = HoldReason::kPartitionNodeLimit;
   else if (part.state == PartitionState::kDown)
     rec.hold_reason = HoldReason::kPartitionDown;
+  else if (!mem_within)
+    rec.hold_reason = HoldReason::kMaxMemPerLimit;
   // A denied job that EnforcePartLimits=NO let in shows select_nodes' Reason, checked there
   // before the partition's limits.
   if (access_hold != HoldReason::kNone) rec.hold_reason = access_hold;
-  rec.tres = request_tres(d, part);
   return rec;
 }
 
@@ -487,9 +493,13 @@ void Simulator::enforce_part_limits(SimJob& job, const std::string& limit_reason
   if ((iequals(enforce, "ALL") && held > 0) ||
       ((iequals(enforce, "ANY") || iequals(enforce, "YES")) && held == job.recs.size())) {
     // job_limits_check's failure becomes the submission's error (_job_create).
-    const char* error = limit_reason == "PartitionTimeLimit"   ? kInvalidTimeLimit
-                        : limit_reason == "PartitionNodeLimit" ? kInvalidNodeCount
-                                                               : kPartConfigUnavailable;
+    // A memory the job named above MaxMemPerNode fails earlier, in _validate_min_mem_partition
+    // (the max_mem capture: "Memory required by task is not available"); a default one only
+    // in job_limits_check.
+    const char* error = limit_reason == "PartitionTimeLimit"                  ? kInvalidTimeLimit
+                        : limit_reason == "PartitionNodeLimit"                ? kInvalidNodeCount
+                        : limit_reason == "MaxMemPerLimit" && job.req.mem_set ? kInvalidTaskMemory
+                                                                              : kPartConfigUnavailable;
     refuse(job, error, fmt::format("EnforcePartLimits={}: {}", enforce, limit_reason));
     job.recs.clear();
   }

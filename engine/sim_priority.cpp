@@ -115,7 +115,11 @@ PriorityInput Simulator::priority_input(const SimJob& job, const SimRecord& rec)
   const PrioritySettings& ps = conf_.priority;
   in.accrue_time = job.accrue;
   in.min_nodes = rec.demand.min_nodes;
-  in.cpus = job.state == JobState::kRunning ? job.alloc.cpus() : rec.demand.cpus;
+  // A pending job's size is its request as submitted (rec.tres), before MaxMemPerCPU raised its
+  // CPUs (the max_mem capture: -n 2 --mem-per-cpu=5000 that ran on 6 CPUs had the priority of
+  // 2 CPUs and 10000 MB).
+  const std::int64_t asked_cpus = rec.tres[kTresCpu];
+  in.cpus = job.state == JobState::kRunning ? job.alloc.cpus() : static_cast<std::uint32_t>(asked_cpus);
   in.time_limit = rec.time_limit;
   in.partition = rec.part;
   if (job.assoc != kNoAssoc && !assoc_prio_.empty()) in.assoc_priority = assoc_prio_[job.assoc];
@@ -126,14 +130,11 @@ PriorityInput Simulator::priority_input(const SimJob& job, const SimRecord& rec)
   for (const TresWeight& w : ps.weight_tres) {
     double v = 0;
     if (w.tres == "cpu" || w.tres == "billing")
-      v = d.cpus;
+      v = static_cast<double>(asked_cpus);
     else if (w.tres == "node")
       v = d.min_nodes;
     else if (w.tres == "mem") {
-      if (d.mem_per_cpu)
-        v = static_cast<double>(d.mem_per_cpu) * d.cpus;
-      else if (d.mem_per_node)
-        v = static_cast<double>(d.mem_per_node) * d.min_nodes;
+      if (d.mem_per_cpu || d.mem_per_node) v = static_cast<double>(rec.tres[kTresMem]);
     } else if (w.tres == "gres/gpu") {
       v = d.gpus;
     }

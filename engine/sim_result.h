@@ -34,7 +34,8 @@ enum class HoldReason : std::uint8_t {
   kQosNotAllowed,
   kAccountNotAllowed,
   kGroupNotAllowed,
-  kBadConstraints
+  kBadConstraints,
+  kMaxMemPerLimit  // MaxMemPerNode below the job's memory (engine/max_memory.h)
 };
 /// The record can never start (not a limit a partition change or a node state lifts).
 inline bool never_runs(HoldReason h) {
@@ -113,6 +114,7 @@ inline constexpr const char* kInvalidQos = "Invalid qos specification";
 inline constexpr const char* kPartitionNotAvail = "Required partition not available (inactive or drain)";
 inline constexpr const char* kNodeConfigUnavailable = "Requested node configuration is not available";
 inline constexpr const char* kPartConfigUnavailable = "Requested partition configuration not available now";
+inline constexpr const char* kInvalidTaskMemory = "Memory required by task is not available";
 inline constexpr const char* kInvalidTimeLimit = "Requested time limit is invalid (missing or exceeds some limit)";
 inline constexpr const char* kInvalidNodeCount = "Node count specification invalid";
 inline constexpr const char* kReservationInvalid = "Requested reservation is invalid";

@@ -147,6 +147,12 @@ void apply_memory(JobRequest& job, const SubmitOptions& o, SourceLoc loc, Diagno
         sink, job, loc,
         fmt::format("SubmitLine {} '{}' is not a memory size", o.mem ? "--mem" : "--mem-per-cpu", printable(*text)));
   }
+  // MaxMemPerCPU below --mem-per-cpu: slurmctld multiplied the job's CPUs (ReqCPUS shows
+  // them) and divided its memory per CPU, while ReqMem kept the asked total; that total over
+  // ReqCPUS is then below what was asked, and is what the job ran with (the max_mem capture:
+  // --mem-per-cpu=5000 -n 2, ReqCPUS 6, ReqMem 10000M, 1667 MB a CPU). Kept, so the replay
+  // does not raise the CPUs a second time.
+  if (o.mem_per_cpu && !o.mem && job.mem_set && job.mem_per_cpu && job.mem_mb < *mb) return;
   job.mem_mb = *mb;
   job.mem_per_cpu = !o.mem;  // sbatch refuses both at once; --mem is per node
   job.mem_set = true;

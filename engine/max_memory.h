@@ -1,0 +1,26 @@
+#pragma once
+// MaxMemPerCPU / MaxMemPerNode at a job's partition (engine/max_memory.cpp).
+#include <cstdint>
+
+#include "analyzer/model.h"
+#include "engine/job.h"
+#include "engine/resources.h"
+
+namespace sa::engine {
+
+/// The memory maximum that applies in a partition: its own MaxMemPerCPU/Node, else the
+/// cluster's; mb 0 when there is none.
+struct MemoryLimit {
+  std::uint64_t mb = 0;
+  bool per_cpu = false;
+};
+MemoryLimit memory_limit(const Config& conf, const Partition& part);
+
+/// Applies the partition's memory maximum to a record's demand as job_limits_check does
+/// (_valid_pn_min_mem): per-CPU memory above MaxMemPerCPU multiplies the job's CPUs per task
+/// and divides its memory per CPU; per-node memory under MaxMemPerCPU raises the CPUs each
+/// node gives it. Returns false when the memory is above the maximum in a way no CPU count
+/// lifts (MaxMemPerNode): the record pends with Reason MaxMemPerLimit.
+bool apply_max_memory(const Config& conf, const Partition& part, const JobRequest& r, Demand& d);
+
+}  // namespace sa::engine
