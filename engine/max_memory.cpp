@@ -12,16 +12,14 @@ namespace {
 
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
 
-// The partition's first node in slurm.conf order: what _mem_per_node_part and
-// _cpus_per_node_part read for a whole partition.
+std::uint16_t clamp16(std::uint64_t v) { return static_cast<std::uint16_t>(std::min<std::uint64_t>(v, 0xFFFF)); }
+
+}  // namespace
+
 const Node* first_node(const Config& conf, const Partition& part) {
   if (part.nodes.empty()) return nullptr;
   return &conf.nodes[*std::min_element(part.nodes.begin(), part.nodes.end())];
 }
-
-std::uint16_t clamp16(std::uint64_t v) { return static_cast<std::uint16_t>(std::min<std::uint64_t>(v, 0xFFFF)); }
-
-}  // namespace
 
 MemoryLimit memory_limit(const Config& conf, const Partition& part) {
   // A partition's own MaxMemPer* replaces the cluster's, whichever form each has.

@@ -16,6 +16,10 @@ struct MemoryLimit {
 };
 MemoryLimit memory_limit(const Config& conf, const Partition& part);
 
+/// The partition's first node in slurm.conf order (nullptr without nodes): what slurmctld reads
+/// for the memory and CPUs of a partition's node (_mem_per_node_part, _cpus_per_node_part).
+const Node* first_node(const Config& conf, const Partition& part);
+
 /// Applies the partition's memory maximum to a record's demand as job_limits_check does
 /// (_valid_pn_min_mem): per-CPU memory above MaxMemPerCPU multiplies the job's CPUs per task
 /// and divides its memory per CPU; per-node memory under MaxMemPerCPU raises the CPUs each

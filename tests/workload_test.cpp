@@ -375,6 +375,32 @@ TEST(SacctReader, TimeMinAndTheAskedLimitFromTheSubmitLine) {
   EXPECT_EQ(test::where(sink).size(), 1u);  // 'soon' is not a time
 }
 
+// MaxMemPerCPU raised these jobs' CPUs (the max_mem capture's jobs 1 and 2): ReqTRES keeps the
+// CPUs asked, which the replay asks again; without ReqTRES, ReqCPUS is read as raised and the
+// memory per CPU as ReqMem over it, not the SubmitLine's, so the engine raises nothing twice.
+TEST(SacctReader, CpusRaisedByMaxMemPerCpuAreReadAsAsked) {
+  DiagnosticSink sink;
+  auto with_tres = read_text(
+      "JobIDRaw|Submit|ElapsedRaw|ReqCPUS|ReqMem|ReqTRES|SubmitLine\n"
+      "1|100|60|6|10000M|billing=2,cpu=2,mem=10000M,node=1|sbatch -n 2 --mem-per-cpu=5000 --wrap x\n"
+      "2|100|60|5|9000M|billing=2,cpu=2,mem=9000M,node=1|sbatch -n 5 --wrap x\n",
+      sink);
+  ASSERT_EQ(with_tres.jobs.size(), 2u);
+  EXPECT_EQ(with_tres.jobs[0].cpus, 2u);
+  EXPECT_EQ(with_tres.jobs[0].mem_mb, 5000u);
+  EXPECT_TRUE(with_tres.jobs[0].mem_per_cpu);
+  EXPECT_EQ(with_tres.jobs[1].cpus, 5u);  // 5 is no multiple of 2: not a MaxMemPerCPU raise
+  auto without = read_text(
+      "JobIDRaw|Submit|ElapsedRaw|ReqCPUS|ReqMem|SubmitLine\n"
+      "1|100|60|6|10000M|sbatch -n 2 --mem-per-cpu=5000 --wrap x\n",
+      sink);
+  ASSERT_EQ(without.jobs.size(), 1u);
+  EXPECT_EQ(without.jobs[0].cpus, 6u);
+  EXPECT_EQ(without.jobs[0].mem_mb, 1667u);
+  EXPECT_TRUE(without.jobs[0].mem_per_cpu);
+  EXPECT_FALSE(sink.has_errors());
+}
+
 // sbatch lowers -N's maximum to -n's task count before it submits (opt.c _opt_verify), so
 // -N 1-2 -n 1 is a one-node job to slurmctld (a serial one for pack_serial_at_end).
 TEST(SacctReader, ANodeMaximumAboveTheTaskCountIsLoweredAsSbatchDoes) {

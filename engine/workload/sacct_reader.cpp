@@ -255,6 +255,14 @@ bool RowReader::read_cpus_and_nodes(JobRequest& j) {
     bad(c.req_cpus ? c.req_cpus : c.alloc_cpus, fmt::format("job {}: no CPU count (ReqCPUS/AllocCPUS)", j.id));
     return false;
   }
+  // ReqTRES keeps the CPUs the job asked; ReqCPUS those MaxMemPerCPU raised them to, a whole
+  // multiple (job_limits_check multiplies the CPUs per task: the max_mem capture's -n 2
+  // --mem-per-cpu=5000, ReqTRES cpu=2, ReqCPUS 6). The replay asks what the job asked, which
+  // the engine raises the same way, and which priority and limits count (sacct Priority 4604,
+  // that of 2 CPUs). In every other capture the two agree.
+  if (const auto asked = tres_count(get(c.req_tres), "cpu");
+      asked && *asked > 0 && *asked < *cpus && *cpus % *asked == 0 && get(c.req_cpus) == std::to_string(*cpus))
+    cpus = *asked;
   j.cpus = static_cast<std::uint32_t>(std::min<std::int64_t>(*cpus, 0xFFFFFFF0LL));
   std::optional<std::int64_t> nodes = parse_trace_int(get(c.req_nodes));
   if (!nodes || *nodes <= 0) nodes = parse_trace_int(get(c.nnodes));
