@@ -10,7 +10,8 @@ namespace sa::engine {
 
 namespace {
 
-std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
+// (Without a + b - 1, which wraps for a hostile size near 2^64.)
+std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return a / b + (a % b != 0); }
 
 std::uint16_t clamp16(std::uint64_t v) { return static_cast<std::uint16_t>(std::min<std::uint64_t>(v, 0xFFFF)); }
 
@@ -41,7 +42,8 @@ bool apply_max_memory(const Config& conf, const Partition& part, const JobReques
     // "increasing cpus_per_task and decreasing mem_per_cpu by factor of N": each task takes N
     // times its CPUs at 1/N of the memory each (the max_mem capture: -n 2 --mem-per-cpu=5000
     // under MaxMemPerCPU=2000 ran on 6 CPUs, 1667 MB each; -n 1 -c 2 at 3000 MB on 4).
-    const std::uint64_t ratio = ceil_div(d.mem_per_cpu, limit.mb);
+    // (At most 0xFFFF, as Slurm's CPUs per task are 16 bits: a hostile size stays bounded.)
+    const std::uint64_t ratio = std::min<std::uint64_t>(ceil_div(d.mem_per_cpu, limit.mb), 0xFFFF);
     d.mem_per_cpu = ceil_div(d.mem_per_cpu, ratio);
     d.cpus = static_cast<std::uint32_t>(std::min<std::uint64_t>(std::uint64_t{d.cpus} * ratio, 0xFFFFFFF0U));
     if (d.cpus_per_node) {
@@ -92,7 +94,7 @@ bool apply_max_memory(const Config& conf, const Partition& part, const JobReques
     if (tasks && x.max_nodes) cpus_per_node = std::max(cpus_per_node, ceil_div(tasks, x.max_nodes));
     cpus_per_node *= cpt;
   }
-  return job_mem * cpus_per_node <= limit.mb;
+  return cpus_per_node == 0 || job_mem <= limit.mb / cpus_per_node;  // (job_mem x CPUs, without overflow)
 }
 
 }  // namespace sa::engine

@@ -18,7 +18,8 @@ namespace sa::rules {
 
 namespace {
 
-std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
+// (Without a + b - 1, which wraps for a hostile size near 2^64.)
+std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return a / b + (a % b != 0); }
 
 std::string key_text(const char* key, std::uint64_t mb) { return fmt::format("{}={}", key, mb); }
 
@@ -45,7 +46,7 @@ void check_partition(const LintContext& ctx, FindingSink& sink, const Partition&
   const std::string on_where = inherited ? "" : fmt::format(" on partition '{}'", p.name);
   if (d.mb && d.per_cpu && limit.per_cpu) {
     if (d.mb <= limit.mb) return;
-    const std::uint64_t ratio = ceil_div(d.mb, limit.mb);
+    const std::uint64_t ratio = std::min<std::uint64_t>(ceil_div(d.mb, limit.mb), 0xFFFF);
     Finding& f = sink.report(
         ctx.conf_loc(at),
         fmt::format("{}: {} is above {}: slurmctld multiplies the CPUs of every job without --mem by {} "
