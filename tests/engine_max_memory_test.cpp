@@ -2,6 +2,8 @@
 // capture of a real 22.05 shows them (tests/golden/mini_slurm_fidelity/max_mem).
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "engine/max_memory.h"
 #include "tests/engine_test_util.h"
 
@@ -87,6 +89,17 @@ TEST(EngineMaxMemory, MemoryAboveMaxMemPerNodeIsRefusedOrPendsWithMaxMemPerLimit
   ASSERT_EQ(find_job(r2, 1).recs.size(), 1U);
   EXPECT_EQ(find_job(r2, 1).recs[0].hold_reason, engine::HoldReason::kMaxMemPerLimit);
   EXPECT_EQ(r2.reason_name(find_job(r2, 1).reason), "MaxMemPerLimit");
+}
+
+// Hostile sizes stay bounded: the multiplier stops at Slurm's 16-bit CPUs per task, the job
+// cannot be placed and is refused, nothing wraps.
+TEST(EngineMaxMemory, AHostileMemorySizeIsBoundedAndRefused) {
+  test::SimSite s(kSite + "MaxMemPerCPU=1\nPartitionName=p Nodes=n[1-4] Default=YES\n");
+  engine::JobRequest huge = with_mem(job(1, 0, 4, 100, 600, "p"), std::numeric_limits<std::uint64_t>::max(), true);
+  engine::JobRequest wide = with_mem(job(2, 0, 2, 100, 600, "p"), 3, true);
+  auto r = s.run({huge, wide});
+  EXPECT_EQ(find_job(r, 1).state, engine::JobState::kRejected);
+  EXPECT_EQ(find_job(r, 2).alloc.cpus(), 6U);  // 3 MB a CPU under 1: three times the CPUs
 }
 
 TEST(EngineMaxMemory, APartitionsOwnMaximumReplacesTheClustersWhateverItsForm) {
