@@ -12,6 +12,7 @@
 namespace sa::engine {
 
 void Simulator::backfill_cycle() {
+  settle_limit_reasons();
   if (!bf_changed_) return;  // nothing changed since the last cycle
   bf_changed_ = false;
   queue_sort();

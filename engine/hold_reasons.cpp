@@ -66,4 +66,15 @@ std::string Simulator::hold_reason_text(const SimJob& job, const SimRecord& rec)
   }
 }
 
+void Simulator::settle_limit_reasons() {
+  if (limit_reason_due_.empty()) return;
+  const std::uint16_t shown = reason_id("PartitionConfig");
+  for (std::uint32_t j : limit_reason_due_) {
+    SimJob& job = jobs_[j];
+    if (job.state == JobState::kPending && job.reason == shown && !job.recs.empty())
+      set_reason(job, reason_id(hold_reason_text(job, job.recs.front())));
+  }
+  limit_reason_due_.clear();
+}
+
 }  // namespace sa::engine

@@ -24,6 +24,7 @@ struct Simulator::MainRun {
 };
 
 void Simulator::main_loop(bool full) {
+  settle_limit_reasons();
   queue_sort();
   steps_ += queue_.size() + 1;
   const std::size_t np = conf_.partitions.size();

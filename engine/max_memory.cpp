@@ -68,17 +68,13 @@ bool apply_max_memory(const Config& conf, const Partition& part, const JobReques
   if (!job_per_cpu && !limit.per_cpu) return job_mem <= limit.mb;
   if (!job_per_cpu) {
     // Per-node memory under a per-CPU maximum: each node must give the job enough CPUs to
-    // carry it ("Setting job's pn_min_cpus to 5 due to memory limit": the capture's -N 1 -n 1
-    // --mem=9000 under MaxMemPerCPU=2000 ran on 5 CPUs while its ReqCPUS stayed 1).
+    // carry it ("Setting job's pn_min_cpus to 5 due to memory limit": the max_mem capture's
+    // -N 1 -n 1 --mem=9000 under MaxMemPerCPU=2000 ran on 5 CPUs while its ReqCPUS stayed 1;
+    // max_mem_lax's -N 1 --ntasks-per-node=2 --mem=9000 on 5 too, not on 2 tasks of 3).
     const std::uint64_t min_cpus = ceil_div(job_mem, limit.mb);
     if (min_cpus > d.cpus_per_node) {
-      if (d.cpus_per_node && !d.task_cpus && x.ntasks_per_node) {
-        // --ntasks-per-node: -c becomes what spreads those CPUs over its tasks.
-        d.cpus_per_node = clamp16(x.ntasks_per_node * ceil_div(min_cpus, x.ntasks_per_node));
-      } else {
-        d.cpus_per_node = clamp16(min_cpus);
-        d.task_cpus = true;
-      }
+      d.cpus_per_node = clamp16(min_cpus);
+      d.task_cpus = true;
     }
     return true;
   }

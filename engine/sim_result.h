@@ -42,6 +42,11 @@ inline bool never_runs(HoldReason h) {
   return h == HoldReason::kQosNotAllowed || h == HoldReason::kAccountNotAllowed || h == HoldReason::kGroupNotAllowed ||
          h == HoldReason::kBadConstraints;
 }
+/// A partition limit job_limits_check tests (not the partition's state, not an access list).
+inline bool limit_hold(HoldReason h) {
+  return h == HoldReason::kPartitionTimeLimit || h == HoldReason::kPartitionNodeLimit ||
+         h == HoldReason::kMaxMemPerLimit;
+}
 /// Its state_reason on `version` as job_reason_string names it ("" for kNone). An account
 /// list's denial is AccountNotAllowed (WAIT_ACCOUNT) on 22.05; from 23.02
 /// part_policy_valid_acct sets none, and the job keeps job_allocate's PartitionConfig.

@@ -213,6 +213,9 @@ class Simulator {
   void compute_priority(SimJob& job, bool incr_only);
   PriorityInput priority_input(const SimJob& job, const SimRecord& rec) const;
   void trigger_main();
+  /// Each pass's queue build gives jobs shown PartitionConfig since submission their limit's
+  /// Reason (see on_submit).
+  void settle_limit_reasons();
   void trigger_direct();
   void main_loop(bool full);
   struct MainRun;  // one run's locals (main_loop.cpp)
@@ -357,15 +360,16 @@ class Simulator {
   std::vector<QueueEntry> queue_;
   bool queue_dirty_ = false;
   std::size_t active_jobs_ = 0;
-  std::size_t future_submits_ = 0;       // submissions still to come
-  std::size_t snapshots_left_ = 0;       // snapshots still to take
-  std::size_t future_eligible_ = 0;      // eligibility events still to come
-  std::size_t future_node_changes_ = 0;  // node events still to come
-  std::size_t future_cancels_ = 0;       // recorded scancels still to come
-  std::int64_t stuck_since_ = kNoTime;   // since when only limit-held jobs are left
-  std::size_t submit_cursor_ = 0;        // first job (submit order) not yet submitted
-  std::vector<std::uint32_t> running_;   // job indices
-  std::vector<std::uint32_t> active_;    // pending or running jobs, job-list (submit) order
+  std::size_t future_submits_ = 0;               // submissions still to come
+  std::size_t snapshots_left_ = 0;               // snapshots still to take
+  std::size_t future_eligible_ = 0;              // eligibility events still to come
+  std::size_t future_node_changes_ = 0;          // node events still to come
+  std::size_t future_cancels_ = 0;               // recorded scancels still to come
+  std::int64_t stuck_since_ = kNoTime;           // since when only limit-held jobs are left
+  std::size_t submit_cursor_ = 0;                // first job (submit order) not yet submitted
+  std::vector<std::uint32_t> running_;           // job indices
+  std::vector<std::uint32_t> active_;            // pending or running jobs, job-list (submit) order
+  std::vector<std::uint32_t> limit_reason_due_;  // shown PartitionConfig until the next pass
   /// Running jobs by the end backfill plans with (start + limit), then job id.
   struct PlannedEnd {
     std::int64_t end;

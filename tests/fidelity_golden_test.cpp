@@ -20,6 +20,7 @@
 #include "tests/engine_test_util.h"
 #include "tests/fidelity_capture.h"
 #include "tests/golden_capture.h"
+#include "tests/reason_compare.h"
 
 namespace sa {
 namespace {
@@ -291,6 +292,39 @@ TEST(FidelityGolden, MaxMemPerCpuRaisesTheCpusOfAJobAboveIt) {
   for (const engine::SimJob& j : r.result.jobs) {
     SCOPED_TRACE("job " + std::to_string(j.req.id));
     EXPECT_EQ(j.recs[0].priority, real_priority.at(j.req.id));
+  }
+}
+
+// The same maxima under EnforcePartLimits=NO (max_mem_lax, a real 22.05): --mem=30000 and -N 1
+// -n 8 --mem-per-cpu=3000 over MaxMemPerNode=20000, and a partition's DefMemPerNode=30000 over
+// it, were queued and pended with Reason MaxMemPerLimit from the first pass (squeue, +3 s; the
+// submission's own PartitionConfig before it) until scancel; -N 1 --ntasks-per-node=2
+// --mem=9000 under MaxMemPerCPU=2000 ran on 5 CPUs (pn_min_cpus), not 2 tasks of 3.
+TEST(FidelityGolden, MemoryAboveMaxMemPerNodePendsWithMaxMemPerLimit) {
+  Replay r("max_mem_lax");
+  ASSERT_EQ(r.result.jobs.size(), 7U);
+  const auto captured = test::captured_reasons(r.dir);
+  const auto real = real_jobs(r.dir);
+  const std::map<std::uint32_t, std::uint32_t> real_priority = {{1, 4622}, {2, 4706}, {3, 4622}, {4, 4621},
+                                                                {5, 4591}, {6, 4603}, {7, 4604}};
+  const std::map<std::uint32_t, std::uint32_t> real_cpus = {{4, 4}, {5, 1}, {6, 5}, {7, 6}};  // sacct AllocCPUS
+  for (const engine::SimJob& j : r.result.jobs) {
+    SCOPED_TRACE("job " + std::to_string(j.req.id));
+    EXPECT_EQ(j.recs[0].priority, real_priority.at(j.req.id));
+    if (j.req.id <= 3) {
+      EXPECT_EQ(j.start, engine::kNoTime);
+      EXPECT_EQ(j.recs[0].hold_reason, engine::HoldReason::kMaxMemPerLimit);
+      EXPECT_EQ(r.result.reason_name(j.reason), "MaxMemPerLimit");
+      const std::vector<test::Seen> seen = test::job_reasons(r.result, j, 0, j.end);
+      ASSERT_GE(seen.size(), 2U);
+      EXPECT_EQ(seen[seen.size() - 2].reason, "PartitionConfig");  // until the first pass
+      EXPECT_EQ(seen.back().reason, "MaxMemPerLimit");
+      EXPECT_TRUE(test::same_reasons(seen, captured.at(j.req.id)));
+      continue;
+    }
+    EXPECT_EQ(r.nodes_of(j), real.at(j.req.id).nodes);
+    EXPECT_LE(std::abs(j.start - j.req.extra.get().recorded_start), r.tick);
+    EXPECT_EQ(j.alloc.cpus(), real_cpus.at(j.req.id));
   }
 }
 

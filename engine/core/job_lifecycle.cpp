@@ -63,11 +63,21 @@ void Simulator::on_submit(std::uint32_t j) {
     ++future_eligible_;
   }
   // A job whose every partition record is held shows the partition's reason (BadConstraints
-  // only once the main loop reaches it).
+  // only once the main loop reaches it). One that fails a partition limit (job_limits_check)
+  // shows PartitionConfig until the next pass: job_allocate's _select_nodes_parts keeps its
+  // initial ESLURM_REQUESTED_PART_CONFIG_UNAVAILABLE when the limits fail under
+  // EnforcePartLimits=NO (22.05 and 24.05), and only build_job_queue's job_limits_check sets the
+  // limit's own Reason (the max_mem_lax capture: PartitionConfig at +1 and +2, MaxMemPerLimit
+  // from +3).
   if (std::all_of(job.recs.begin(), job.recs.end(), [](const SimRecord& r) {
         return r.hold_reason != HoldReason::kNone && r.hold_reason != HoldReason::kBadConstraints;
       })) {
-    set_reason(job, reason_id(hold_reason_text(job, job.recs.front())));
+    if (std::all_of(job.recs.begin(), job.recs.end(), [](const SimRecord& r) { return limit_hold(r.hold_reason); })) {
+      set_reason(job, reason_id("PartitionConfig"));
+      limit_reason_due_.push_back(j);
+    } else {
+      set_reason(job, reason_id(hold_reason_text(job, job.recs.front())));
+    }
   }
   bf_changed_ = true;
 }
