@@ -3,10 +3,13 @@
 
 #include <algorithm>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include <fmt/format.h>
 
+#include "analyzer/text_util.h"
+#include "analyzer/values.h"
 #include "cli/common.h"
 #include "cli/engine_options.h"
 #include "engine/coverage.h"
@@ -59,9 +62,32 @@ std::string job_ids_text(const engine::Workload& w) {
   return fmt::format(" (its {} jobs have ids {} to {})", w.jobs.size(), lo, hi);
 }
 
-int run_explain(const SiteOptions& so, const EngineOptions& e, std::uint32_t job_id, bool what_ifs) {
+// The job `text` names: a workload id (sacct's JobIDRaw, the SWF job number) or an array
+// task as sacct's JobID and squeue print it (123_4). nullopt after saying why on stderr.
+std::optional<std::uint32_t> resolve_job(const std::string& text, const engine::Workload& w) {
+  const std::size_t bar = text.find('_');
+  const auto array_id = parse_uint(std::string_view(text).substr(0, bar), IntWidth::k32);
+  const auto task =
+      bar == std::string::npos ? array_id : parse_uint(std::string_view(text).substr(bar + 1), IntWidth::k32);
+  if (!array_id || !task) {
+    std::cerr << "slurm-advisor: job '" << printable(text) << "' is neither a job id (123) nor an array task (123_4)\n";
+    return std::nullopt;
+  }
+  if (bar == std::string::npos) return static_cast<std::uint32_t>(*array_id);
+  for (const engine::JobRequest& j : w.jobs) {
+    const engine::RequestExtras& x = j.extra.get();
+    if (x.array_job_id == *array_id && x.array_task_id == *task) return j.id;
+  }
+  std::cerr << "slurm-advisor: array task " << *array_id << "_" << *task << " is not in the workload\n";
+  return std::nullopt;
+}
+
+int run_explain(const SiteOptions& so, const EngineOptions& e, const std::string& job_text, bool what_ifs) {
   auto in = load_site(so);
   if (!in) return kExitUsage;
+  const std::optional<std::uint32_t> resolved = resolve_job(job_text, in->workload);
+  if (!resolved) return kExitUsage;
+  const std::uint32_t job_id = *resolved;
   engine::SimOptions opt;
   if (!engine_sim_options(e, *in, opt)) return kExitUsage;
   if (!e.until.empty()) {
@@ -94,13 +120,16 @@ int run_explain(const SiteOptions& so, const EngineOptions& e, std::uint32_t job
 void register_explain(CLI::App& app, std::function<int()>& runner) {
   auto so = std::make_shared<SiteOptions>();
   auto eo = std::make_shared<EngineOptions>();
-  auto id = std::make_shared<std::uint32_t>(0);
+  auto id = std::make_shared<std::string>();
   auto no_what_if = std::make_shared<bool>(false);
   CLI::App* cmd = app.add_subcommand(
       "explain",
       "Why a job waited in a simulation or replay: each Reason it showed, what lay behind it, and when it "
       "would have started with each blocker lifted");
-  cmd->add_option("job", *id, "The job id (as in the workload)")->required();
+  cmd->add_option(
+         "job", *id,
+         "The job id as in the workload (sacct's JobIDRaw), or an array task as sacct's JobID shows it (123_4)")
+      ->required();
   add_site_options(*cmd, *so);
   add_engine_options(*cmd, *eo);
   cmd->add_option("--until", eo->until, "Stop the simulation here (epoch, ISO, or +DURATION after the first submit)");

@@ -94,6 +94,13 @@ struct JobRequest {
   RareBox<RequestExtras> extra;      // read with extra.get(), written with extra.edit()
 };
 
+/// The job as sacct's JobID and squeue name it: 123_4 for an array task, else its id.
+inline std::string job_label(const JobRequest& r) {
+  const RequestExtras& x = r.extra.get();
+  if (!x.array_job_id) return std::to_string(r.id);
+  return std::to_string(x.array_job_id) + "_" + std::to_string(x.array_task_id);
+}
+
 enum class JobState : std::uint8_t { kFuture, kPending, kRunning, kDone, kRejected };
 enum class StartedBy : std::uint8_t { kNone, kMain, kBackfill };
 

@@ -10,12 +10,14 @@
 
 namespace sa::engine {
 
+constexpr std::uint32_t kNoJob = 0xFFFFFFFF;  // MainRun::failed_by: no job named
+
 // One main-loop run's locals (job_scheduler.c _schedule): failed partitions and
 // reservations, depth counts and the decisions made so far.
 struct Simulator::MainRun {
   std::vector<char> failed;              // per partition
   std::vector<std::int64_t> part_depth;  // records seen per partition
-  std::vector<std::uint32_t> failed_by;  // the job that failed each partition
+  std::vector<std::uint32_t> failed_by;  // the job (index) that failed each partition; kNoJob: none named
   std::vector<char> failed_resv;         // per reservation
   NodeBitset avail;
   std::int64_t depth = 0;
@@ -31,7 +33,7 @@ void Simulator::main_loop(bool full) {
   MainRun run;
   run.failed.assign(np, 0);
   run.part_depth.assign(np, 0);
-  run.failed_by.assign(np, 0);
+  run.failed_by.assign(np, kNoJob);
   run.failed_resv.assign(resv_ ? resv_->list().size() : 0, 0);
   run.avail = pool_.usable();
   Allocation alloc;
@@ -68,7 +70,7 @@ bool Simulator::main_record(MainRun& run, const QueueEntry& e, bool full, bool a
   // Jobs younger than bf_min_age_reserve or below bf_min_prio_reserve do not block.
   if (s.bf_min_age_reserve > 0 && now_ - job.begin < s.bf_min_age_reserve) return true;
   if (s.bf_min_prio_reserve > 0 && rec.priority < static_cast<std::uint64_t>(s.bf_min_prio_reserve)) return true;
-  main_fail_partition(run, rec.part, job.req.id);
+  main_fail_partition(run, rec.part, e.job);
   return true;
 }
 
@@ -98,10 +100,14 @@ Simulator::MainStep Simulator::main_gate(MainRun& run, SimJob& job, const SimRec
     // A job behind the one that failed its partition: Priority, unless it already shows
     // something more specific. (Reservation jobs answer to their reservation instead.)
     if (job.reason == kReasonNone || job.reason == kReasonResources || job.reason == kReasonNodesUnavailable) {
+      const std::uint32_t by = run.failed_by[rec.part];
       set_reason(job, kReasonPriority,
-                 explained(job) ? fmt::format("partition {} held for job {}, ahead in the queue and unable to start",
-                                              conf_.partitions[rec.part].name, run.failed_by[rec.part])
-                                : std::string());
+                 !explained(job) ? std::string()
+                 : by == kNoJob
+                     ? fmt::format("partition {} held after a job at its association limit (assoc_limit_stop)",
+                                   conf_.partitions[rec.part].name)
+                     : fmt::format("partition {} held for job {}, ahead in the queue and unable to start",
+                                   conf_.partitions[rec.part].name, job_label(jobs_[by].req)));
     }
     return MainStep::kNext;
   }

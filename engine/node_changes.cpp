@@ -101,12 +101,23 @@ void Simulator::take_snapshot() {
   PendingSnapshot snap;
   snap.at = now_;
   compact_active();
+  // An array's unstarted tasks are its meta record: one row under the array's id, and none
+  // while the %N throttle holds it, as its begin time is set only when a task may run (the
+  // job_arrays capture's sprio at +16 lists 3 for 3_[1-2] and nothing for 5_[2-4%1]).
+  std::vector<char> meta_listed(arrays_.any() ? jobs_.size() : 0, 0);
   for (std::uint32_t j : active_) {
     const SimJob& job = jobs_[j];
     if (job.state != JobState::kPending || job.begin > now_) continue;
+    std::uint32_t id = job.req.id;
+    if (const std::int32_t g = arrays_.group_of(j); g >= 0 && JobArrays::unsplit(job)) {
+      auto& listed = meta_listed[static_cast<std::size_t>(g)];
+      if (listed || arrays_.throttled(g)) continue;
+      listed = 1;
+      id = arrays_.id(g);
+    }
     for (const SimRecord& rec : job.recs) {
       SprioRow row;
-      row.job_id = job.req.id;
+      row.job_id = id;
       row.partition = conf_.partitions[rec.part].name;
       row.user = job.req.user;
       row.account = job_account(job, site_);

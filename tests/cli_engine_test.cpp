@@ -1,12 +1,14 @@
 // simulate and sprio end to end: outputs, exit codes, and bad workloads as diagnostics.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 
 #include <nlohmann/json.hpp>
 
 #include "tests/cli_util.h"
+#include "tests/fidelity_capture.h"
 
 namespace {
 
@@ -158,6 +160,29 @@ TEST(CliEngine, ExplainTextJsonAndUnknownJob) {
   EXPECT_NE(unknown.out.find("job 999 is not in the workload (its 8 jobs have ids 1 to 8)"), std::string::npos)
       << unknown.out;
   EXPECT_EQ(run("explain x " + site).status, 2);
+}
+
+// The job_arrays capture: an array task is named as sacct's JobID shows it (5_3, JobIDRaw 11),
+// and so are the jobs its explanation mentions (3_1 ahead of it at submission).
+TEST(CliEngine, ExplainNamesAnArrayTaskAsSacctDoes) {
+  const std::string g = std::string(SA_SOURCE_DIR) + "/tests/golden/mini_slurm_fidelity/job_arrays/";
+  // sacct.psv with the SubmitLines of extra/sacct_text.tsv, which carry --array's %1.
+  const std::filesystem::path load =
+      sa::test::joined_trace(g + "sacct.psv", g + "extra/sacct_text.tsv", "cli_explain_job_arrays");
+  const std::string site = g + "slurm.conf --assoc " + g + "assoc.cfg --qos " + g + "qos.psv --workload " +
+                           load.string() + " --slurm-version 22.05 --no-what-if";
+  CommandResult t = run("explain 5_3 " + site);
+  EXPECT_EQ(t.status, 0);
+  EXPECT_NE(t.out.find("Job 5_3 (id 11): user simu5"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("job 3_1 (priority"), std::string::npos) << t.out;
+  EXPECT_EQ(run("explain 11 " + site).out.find("Job 5_3 (id 11)") != std::string::npos, true);
+  CommandResult j = run("explain 5_3 " + site + " --format json");
+  EXPECT_NE(j.out.find("\"id\": \"5_3\""), std::string::npos) << j.out;
+  CommandResult missing = run("explain 5_9 " + site, true);
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_NE(missing.out.find("array task 5_9 is not in the workload"), std::string::npos) << missing.out;
+  EXPECT_EQ(run("explain 5_ " + site).status, 2);
+  std::filesystem::remove(load);
 }
 
 // The real backfill_limits run: BIG (job 2) got no reservation, its earliest start lying

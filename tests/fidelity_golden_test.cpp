@@ -639,6 +639,15 @@ TEST(FidelityGolden, JobArraysAreOneRecordAndKeepTheirThrottle) {
   }
   EXPECT_EQ(pending,
             (std::map<std::string, std::string>{{"3_[1-2]", "Resources"}, {"5_[2-4%1]", "JobArrayTaskLimit"}}));
+  // sprio at the same second (snap_t16/sprio_l.txt) lists the meta record 3 alone: one row under
+  // the array's id, and none for 5_[2-4%1], whose begin time the throttle leaves unset.
+  engine::SimOptions at16;
+  at16.snapshot_at = {1795914995};
+  const engine::SimResult snap = engine::Simulator(r.site, at16).run(r.jobs);
+  ASSERT_EQ(snap.snapshots.size(), 1U);
+  std::vector<std::uint32_t> listed;
+  for (const engine::SprioRow& row : snap.snapshots.front().rows) listed.push_back(row.job_id);
+  EXPECT_EQ(listed, std::vector<std::uint32_t>{3});
 }
 
 }  // namespace

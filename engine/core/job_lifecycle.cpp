@@ -48,7 +48,7 @@ void Simulator::on_submit(std::uint32_t j) {
       set_reason(job, kReasonReservation);  // job_independent(): reservation not active yet
     } else if (const SimJob* ahead = ahead_at_submit(job)) {
       set_reason(job, kReasonPriority,
-                 explained(job) ? fmt::format("job {} (priority {}) was ahead at submission", ahead->req.id,
+                 explained(job) ? fmt::format("job {} (priority {}) was ahead at submission", job_label(ahead->req),
                                               ahead->recs.front().priority)
                                 : std::string());
     }
