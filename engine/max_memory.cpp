@@ -2,7 +2,6 @@
 // job_limits_check's call of _valid_pn_min_mem (job_mgr.c, 22.05 through 24.05), on every
 // scheduling attempt, with the job's own memory or the partition's default.
 #include <algorithm>
-#include <limits>
 
 #include "engine/max_memory.h"
 
@@ -46,6 +45,11 @@ bool apply_max_memory(const Config& conf, const Partition& part, const JobReques
     const std::uint64_t ratio = std::min<std::uint64_t>(ceil_div(d.mem_per_cpu, limit.mb), 0xFFFF);
     d.mem_per_cpu = ceil_div(d.mem_per_cpu, ratio);
     d.cpus = static_cast<std::uint32_t>(std::min<std::uint64_t>(std::uint64_t{d.cpus} * ratio, 0xFFFFFFF0U));
+    // 24.05.2 through 24.11.0 kept a -c the job gave (JOB_CPUS_SET) and raised only its CPU
+    // count (cpu_factor; SchedMD reverted it in 24.11.1: the CPUs per task must scale).
+    const bool keeps_task =
+        x.cpus_per_task && d.task_cpus && conf.version.at_least(24, 5, 2) && !conf.version.at_least(24, 11, 1);
+    if (keeps_task) return true;
     if (d.cpus_per_node) {
       d.cpus_per_node = clamp16(std::uint64_t{d.cpus_per_node} * ratio);
     } else {

@@ -91,6 +91,27 @@ TEST(EngineMaxMemory, MemoryAboveMaxMemPerNodeIsRefusedOrPendsWithMaxMemPerLimit
   EXPECT_EQ(r2.reason_name(find_job(r2, 1).reason), "MaxMemPerLimit");
 }
 
+// 24.05.2 through 24.11.0 keep a -c the job gave and raise only its CPU count (cpu_factor);
+// 22.05, 24.05.0 and 24.11.1 on scale the CPUs of each task.
+TEST(EngineMaxMemory, TheTaskSizeFollowsTheRelease) {
+  engine::JobRequest j = with_mem(job(1, 0, 2, 100, 600, "capped"), 3000, true);
+  j.extra.edit().cpus_per_task = 2;
+  auto demand_on = [&](const char* version) {
+    test::SimSite s(kSite + kParts, version);
+    return s.run({j}).jobs.front().recs.front().demand;
+  };
+  for (const char* scaled : {"22.05", "24.05", "24.11.1"}) {
+    SCOPED_TRACE(scaled);
+    EXPECT_EQ(demand_on(scaled).cpus, 4U);
+    EXPECT_EQ(demand_on(scaled).cpus_per_node, 4U);
+  }
+  for (const char* kept : {"24.05.2", "24.11.0"}) {
+    SCOPED_TRACE(kept);
+    EXPECT_EQ(demand_on(kept).cpus, 4U);
+    EXPECT_EQ(demand_on(kept).cpus_per_node, 2U);
+  }
+}
+
 // Hostile sizes stay bounded: the multiplier stops at Slurm's 16-bit CPUs per task, the job
 // cannot be placed and is refused, nothing wraps.
 TEST(EngineMaxMemory, AHostileMemorySizeIsBoundedAndRefused) {

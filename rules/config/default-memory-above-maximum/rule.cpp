@@ -50,7 +50,7 @@ void check_partition(const LintContext& ctx, FindingSink& sink, const Partition&
     Finding& f = sink.report(
         ctx.conf_loc(at),
         fmt::format("{}: {} is above {}: slurmctld multiplies the CPUs of every job without --mem by {} "
-                    "(its CPUs per task, at {} MB each), so a 4-CPU job runs on {} CPUs and is charged for them, and "
+                    "(at {} MB each), so a 4-CPU job runs on {} CPUs and is charged for them, and "
                     "the partition runs 1/{} as many such jobs at once",
                     who, key_text(def_key, d.mb), max_text, ratio, ceil_div(d.mb, ratio), 4 * ratio, ratio));
     f.fix = Fix{fmt::format("set DefMemPerCPU={} (MaxMemPerCPU) or lower{}, or raise MaxMemPerCPU to {} if jobs are "
