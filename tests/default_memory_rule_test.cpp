@@ -114,6 +114,38 @@ TEST(DefaultMemoryMissing, NodesWithUnderAMegabytePerCpuGetNoSuggestedDefault) {
   EXPECT_FALSE(report.findings[0].fix.has_value());
 }
 
+// A suggested default stays within MaxMemPerCPU, above which it would multiply the CPUs of
+// every job without --mem (CONF109): CONF106 and CONF105 both offer 2000 MB, not the nodes'
+// 4000 MB a CPU.
+TEST(DefaultMemoryMissing, TheSuggestedDefaultStaysWithinMaxMemPerCpu) {
+  const fs::path dir = sa::test::scratch_dir() / "sa_conf106_max";
+  fs::create_directories(dir);
+  const std::string head =
+      "ClusterName=t\nSlurmctldHost=h\nSelectType=select/cons_tres\nSelectTypeParameters=CR_Core_Memory\n"
+      "NodeName=n[1-2] CPUs=32 RealMemory=128000\nMaxMemPerCPU=2000\n";
+  std::ofstream(dir / "none.conf") << head << "PartitionName=p Nodes=n[1-2] Default=YES MaxTime=1:00:00 State=UP\n";
+  std::ofstream(dir / "tiny.conf") << head << "DefMemPerCPU=100\n"
+                                   << "PartitionName=p Nodes=n[1-2] Default=YES MaxTime=1:00:00 State=UP\n";
+  const auto missing = lint((dir / "none.conf").string());
+  ASSERT_EQ(missing.findings.size(), 1u);
+  ASSERT_TRUE(missing.findings[0].fix.has_value());
+  EXPECT_EQ(missing.findings[0].fix->value, "2000");
+  EXPECT_NE(missing.findings[0].fix->description.find("MaxMemPerCPU, under the smallest"), std::string::npos)
+      << missing.findings[0].fix->description;
+  sa::engine::SitePaths paths;
+  paths.conf = (dir / "tiny.conf").string();
+  auto site = sa::engine::load_site(paths);
+  ASSERT_TRUE(site.ok()) << site.error();
+  sa::rules::LintOptions options;
+  options.only = {"CONF105"};
+  options.simulate = false;
+  const auto tiny = sa::rules::run_lint(**site, options);
+  fs::remove_all(dir);
+  ASSERT_EQ(tiny.findings.size(), 1u);
+  ASSERT_TRUE(tiny.findings[0].fix.has_value());
+  EXPECT_EQ(tiny.findings[0].fix->value, "2000");
+}
+
 TEST(DefaultMemoryMissing, DefMemPerGpuLeavesOnlyJobsWithoutGpusAndInforms) {
   const auto report = lint((kDir / "gpu_default_only.conf").string());
   ASSERT_EQ(report.findings.size(), 1u);

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "analyzer/text_util.h"
+#include "engine/max_memory.h"
 #include "rules/analysis/backfill_stats.h"
 #include "rules/framework/context.h"
 #include "rules/framework/rule.h"
@@ -84,10 +85,15 @@ void check_default(const LintContext& ctx, FindingSink& sink, const Config::Memo
                   where, what, d.own ? fmt::format("partition '{}'", example.name) : std::string("the cluster"),
                   n->name, n->cpus, n->usable_mem_mb(), enforced));
   f.related.push_back({ctx.conf_loc(n->loc).file, ctx.conf_loc(n->loc).line, 0, n->name});
-  const std::uint64_t fit = smallest_per_cpu(c, nodes);
-  f.fix = Fix{fmt::format("set DefMemPerCPU near a node's memory per CPU, e.g. {} MB (the smallest node's share{}), so "
-                          "a job without --mem gets its CPUs' part of the node; users who need more ask with --mem",
-                          fit, d.own ? fmt::format(", on partition '{}'", example.name) : ""),
+  // (Not above a MaxMemPerCPU, where the default would multiply every such job's CPUs: CONF109.)
+  const engine::MemoryLimit limit = engine::memory_limit(c, example);
+  const std::uint64_t share = smallest_per_cpu(c, nodes);
+  const std::uint64_t fit = limit.per_cpu && limit.mb ? std::min(share, limit.mb) : share;
+  const std::string why = fit < share ? fmt::format("MaxMemPerCPU, under the smallest node's share of {} MB", share)
+                                      : std::string("the smallest node's share");
+  f.fix = Fix{fmt::format("set DefMemPerCPU near a node's memory per CPU, e.g. {} MB ({}{}), so a job without --mem "
+                          "gets its CPUs' part of the node; users who need more ask with --mem",
+                          fit, why, d.own ? fmt::format(", on partition '{}'", example.name) : ""),
               "DefMemPerCPU",
               std::to_string(fit),
               {}};

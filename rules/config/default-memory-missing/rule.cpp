@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "analyzer/text_util.h"
+#include "engine/max_memory.h"
 #include "rules/analysis/backfill_stats.h"
 #include "rules/analysis/evidence.h"
 #include "rules/framework/context.h"
@@ -49,16 +50,21 @@ std::vector<Exposed> exposed_partitions(const Config& c) {
 // The smallest usable memory per CPU over the exposed nodes, divided among the jobs
 // OverSubscribe=FORCE:n stacks on a CPU: a DefMemPerCPU no node is short of, and one that
 // lets FORCE:n happen (GANG003 leaves these partitions to this rule).
-std::uint64_t fitting_def_mem(const Config& c, const std::vector<Exposed>& exposed) {
-  std::uint64_t best = 0;
+// `capped`: a MaxMemPerCPU is lower, and the default is that (above it, it would multiply
+// every such job's CPUs: CONF109).
+std::uint64_t fitting_def_mem(const Config& c, const std::vector<Exposed>& exposed, bool& capped) {
+  std::uint64_t best = 0, max_per_cpu = 0;
   for (const Exposed& e : exposed) {
     const std::uint64_t rows = e.part->oversubscribe.mode == OverSubscribe::Mode::kForce ? share_rows(*e.part) : 1;
     for (std::uint32_t n : e.nodes) {
       const std::uint64_t v = c.nodes[n].usable_mem_mb() / (c.nodes[n].cpus * rows);
       if (v > 0 && (best == 0 || v < best)) best = v;
     }
+    const engine::MemoryLimit limit = engine::memory_limit(c, *e.part);
+    if (limit.per_cpu && limit.mb && (max_per_cpu == 0 || limit.mb < max_per_cpu)) max_per_cpu = limit.mb;
   }
-  return best;
+  capped = best && max_per_cpu && max_per_cpu < best;
+  return capped ? max_per_cpu : best;
 }
 
 // The simulated jobs that ran so: started in an exposed partition with a whole node's memory
@@ -212,17 +218,20 @@ void check(const LintContext& ctx, FindingSink& sink) {
     p.note = fmt::format("partition {}: no default memory", e.part->name);
     f.related.push_back(p);
   }
-  const std::uint64_t def_mem = fitting_def_mem(c, exposed);
+  bool capped = false;
+  const std::uint64_t def_mem = fitting_def_mem(c, exposed, capped);
   // Nodes with less than a MB per CPU (per job under FORCE) leave no default to suggest, and
   // DefMemPerCPU=0 would mean something else (0 MB a CPU, memory unbounded).
   if (def_mem == 0) return;
   const bool forced = std::any_of(exposed.begin(), exposed.end(), [](const Exposed& e) {
     return e.part->oversubscribe.mode == OverSubscribe::Mode::kForce && share_rows(*e.part) > 1;
   });
-  f.fix = Fix{fmt::format("set DefMemPerCPU={} (MB, the smallest of these nodes' memory per CPU{}), so a job without "
-                          "--mem gets its CPUs' part of a node and others can use the rest; users who need more ask "
-                          "with --mem{}",
-                          def_mem, forced ? ", shared by the jobs OverSubscribe=FORCE stacks on it" : "",
+  f.fix = Fix{fmt::format("set DefMemPerCPU={} (MB, {}{}), so a job without --mem gets its CPUs' part of a node and "
+                          "others can use the rest; users who need more ask with --mem{}",
+                          def_mem,
+                          capped ? "MaxMemPerCPU, under the smallest of these nodes' memory per CPU"
+                                 : "the smallest of these nodes' memory per CPU",
+                          forced ? ", shared by the jobs OverSubscribe=FORCE stacks on it" : "",
                           // The man page calls the three defaults mutually exclusive, while
                           // cons_tres _set_gpu_defaults still reads DefMemPerGPU for GPU jobs:
                           // what the pair does is the site's to check, so the fix says so.
