@@ -212,6 +212,9 @@ struct PreemptSettings {
   // PreemptParameters=min_exempt_priority (23.02+): a job above it is never a victim.
   std::uint32_t min_exempt_priority = 0xFFFFFFFFU;  // unset: no job is exempt by priority
   bool enabled() const { return type != "preempt/none"; }
+  /// slurm_conf.preempt_mode is nonzero: a base mode or GANG (what backfill.c's NoReserve
+  /// one-minute test asks, whatever PreemptType says).
+  bool mode_set() const { return mode.base != PreemptMode::Base::kOff || mode.gang; }
 };
 
 struct SelectSettings {

@@ -103,8 +103,12 @@ bool BackfillPass::test_record(const Simulator::QueueEntry& e, SimJob& job, bool
   // Reserve nothing for jobs below bf_min_prio_reserve, younger than bf_min_age_reserve,
   // already reserved in another partition (bf_one_resv_per_job), or past the partition's
   // bf_job_part_count_reserve.
+  // A QOS with Flags=NoReserve (the job's) never plans either (backfill.c skips its
+  // reservation after the test).
+  const bool no_reserve =
+      job.qos >= 0 && sim_.site_.qos.records[static_cast<std::size_t>(job.qos)].has_flag("NoReserve");
   const bool test_now_only =
-      (s_.bf_min_prio_reserve > 0 && rec.priority < static_cast<std::uint64_t>(s_.bf_min_prio_reserve)) ||
+      no_reserve || (s_.bf_min_prio_reserve > 0 && rec.priority < static_cast<std::uint64_t>(s_.bf_min_prio_reserve)) ||
       (s_.bf_min_age_reserve > 0 && sim_.now_ - job.begin < s_.bf_min_age_reserve) ||
       (s_.bf_one_resv_per_job && reserved_jobs_.count(e.job)) ||
       (s_.bf_job_part_count_reserve > 0 && resv_per_part_[rec.part] >= s_.bf_job_part_count_reserve);
@@ -117,7 +121,11 @@ bool BackfillPass::test_record(const Simulator::QueueEntry& e, SimJob& job, bool
   const std::int64_t full = sim_.plan_limit(rec);
   const std::int64_t time_min = job.req.extra.get().time_min;
   const bool cut = time_min != kNoTime && time_min < full;
-  const std::int64_t tl = cut ? time_min : full;
+  // NoReserve under preemption: backfill.c tests the job with a one-minute limit, so it starts
+  // in any hole open now however soon a plan claims the nodes (the preemptible standby job),
+  // and then restores its own limit for the run (skip_start).
+  const bool one_minute = no_reserve && sim_.conf_.preempt.mode_set();
+  const std::int64_t tl = one_minute ? 60 : cut ? time_min : full;
   std::int64_t pred = 0;
   const Plan plan = plan_job(job, rec, tl, pred);
   if (plan == Plan::kStop) return false;
@@ -137,7 +145,7 @@ bool BackfillPass::test_record(const Simulator::QueueEntry& e, SimJob& job, bool
     if (now || (plan == Plan::kReserve && !test_now_only)) return reserve(e, rec, now ? sim_.now_ : pred, tl);
     return true;
   }
-  if (plan == Plan::kStartNow) return start(e, job, cut ? time_min : kNoTime);
+  if (plan == Plan::kStartNow) return start(e, job, cut && !no_reserve ? time_min : kNoTime);
   if (now_tested_ && preempt_now(e, job, rec, tl)) return !stop_at_max_job_start();  // (a suspend-mode start counts)
   if (plan != Plan::kReserve || test_now_only) return true;
   return reserve(e, rec, pred, tl);

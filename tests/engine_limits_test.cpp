@@ -275,6 +275,28 @@ TEST(EngineLimits, BackfillReservesNothingForALimitBlockedJob) {
   EXPECT_LE(find_job(r, 3).start, 15);
 }
 
+// QOS Flags=NoReserve without preemption: the job is tested for a start now only and plans
+// nothing (backfill.c), so Long backfills past Big's would-be reservation; without the flag
+// Big holds every node from R's end and Long waits for Big.
+TEST(EngineLimits, ANoReserveQosPlansNothing) {
+  const std::string conf =
+      "PartitionName=p Nodes=n[1-4] Default=YES MaxTime=UNLIMITED\n"
+      "SchedulerParameters=bf_interval=10\n";
+  const std::string dump = "Account - 'y'\nParent - 'y'\nUser - 'b':DefaultAccount='y'\n";
+  const std::string header = "Name|Priority|Flags\nnormal|0|\n";
+  auto run = [&](const std::string& flags) {
+    LimitSite s(conf, dump, header + "standby|0|" + flags + "\n");
+    return s.run({as(job(1, 0, 12, 1000, 1000, "", 0, "b"), "y"),
+                  as(job(2, 5, 16, 100, 200, "", -1000, "b"), "y", "standby"),
+                  as(job(3, 5, 4, 5000, 5000, "", 0, "b"), "y")});
+  };
+  const engine::SimResult flagged = run("NoReserve");
+  EXPECT_LE(find_job(flagged, 3).start, 15);
+  EXPECT_EQ(find_job(flagged, 3).started_by, engine::StartedBy::kBackfill);
+  const engine::SimResult plain = run("");
+  EXPECT_GE(find_job(plain, 3).start, find_job(plain, 2).end);
+}
+
 TEST(EngineLimits, ExplainNamesTheLimitItsHoldersAndTheStartWithoutIt) {
   LimitSite s(std::string(kBuiltin) + kLimitsOn,
               "Account - 'chem':GrpTRES=cpu=8\nParent - 'chem'\nUser - 'a':DefaultAccount='chem'\n", "");

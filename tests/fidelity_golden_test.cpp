@@ -328,6 +328,28 @@ TEST(FidelityGolden, MemoryAboveMaxMemPerNodePendsWithMaxMemPerLimit) {
   }
 }
 
+// QOS standby with Flags=NoReserve under preempt/qos CANCEL (no_reserve, a real 22.05): job 2
+// (the whole cluster) was planned at job 1's limit; standby job 3 (-t 10 on half of n4, whose 10
+// minutes cross that plan) was backfilled on n4 at +9 all the same, as backfill.c tests such a
+// job with one minute, and job 2 preempted it at job 1's end; lowctl job 4, the same shape
+// without the flag, waited for job 2. The replay takes job 3's recorded 114 s as its run,
+// which ends before job 2 needs n4; run for the 300 s it was submitted with, it is preempted.
+TEST(FidelityGolden, NoReserveStandbyJobsFillHolesAndArePreempted) {
+  Replay r("no_reserve");
+  expect_real_nodes_and_starts(r, 4);
+  const engine::SimJob& standby = r.result.jobs[2];
+  ASSERT_EQ(standby.req.id, 3U);
+  EXPECT_EQ(standby.started_by, engine::StartedBy::kBackfill);
+  EXPECT_EQ(r.result.jobs[3].started_by, engine::StartedBy::kMain);  // lowctl: after job 2
+  EXPECT_GE(r.result.jobs[3].start, r.result.jobs[1].end);
+  engine::Workload asked = r.jobs;
+  asked.jobs[2].run_time = 300;  // sleep 300
+  const engine::SimResult full = engine::Simulator(r.site, {}).run(asked);
+  EXPECT_EQ(full.jobs[2].end_state, engine::EndState::kPreempted);
+  EXPECT_EQ(full.jobs[2].end, full.jobs[1].start);
+  EXPECT_LE(std::abs(full.jobs[1].start - full.jobs[0].end), 1);  // job 2 at job 1's end, not after job 3's
+}
+
 // The same switches under select/linear on 22.05 (select_linear.c _job_test_topo, which 24.05
 // removed): whole nodes, the lowest switch with the job's CPUs and nodes, then its leaves by
 // fewest CPUs. Real Slurm put job 1 on n4, job 2's four nodes on n[1-3,5] (spine1's leaves,
