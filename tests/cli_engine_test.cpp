@@ -102,7 +102,7 @@ TEST(CliEngine, BadInputsAreDiagnosticsNotCrashes) {
   EXPECT_NE(r.out.find("bad.psv:3:3: error:"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("[WORK001]"), std::string::npos);
   EXPECT_NE(r.out.find("1 jobs"), std::string::npos);  // the good line still ran
-  const std::string junk = write_temp("junk.bin", std::string("\x1f\x8b\x08\x00garbage", 12));
+  const std::string junk = write_temp("junk.bin", std::string("\x1f\x8b\x08\x00garbage\0", 12));
   EXPECT_EQ(run("simulate " + kSite + " --workload " + junk).status, 2);
   const std::string noise = write_temp("noise.txt", std::string("\xff\xfe|\x01\n|||\n\x80", 9));
   CommandResult n = run("simulate " + kSite + " --workload " + noise, true);
