@@ -44,7 +44,7 @@ TEST(EngineMaxMemory, PerCpuMemoryAboveTheMaximumMultipliesTheCpusOfEachTask) {
   EXPECT_EQ(d1.mem_per_cpu, 1667U);
   EXPECT_EQ(d1.cpus_per_node, 3U);
   EXPECT_EQ(find_job(r, 1).alloc.cpus(), 6U);
-  // -c 2 at 3000 MB: -c 4 at 1500 (job 2); the default above the maximum likewise (job 4).
+  // -c 2 at 3000 MB: -c 4 at 1500 (job 2); the default above the maximum likewise (job 3).
   EXPECT_EQ(find_job(r, 2).alloc.cpus(), 4U);
   EXPECT_EQ(find_job(r, 2).recs[0].demand.mem_per_cpu, 1500U);
   EXPECT_EQ(find_job(r, 3).alloc.cpus(), 4U);
