@@ -523,6 +523,15 @@ TEST(FidelityGolden, DependenciesHoldsAndLicencesReplayAsRealSlurmRanThem) {
   // Licenses=lic:2: the third -L lic:1 job waits for a licence.
   EXPECT_TRUE(shows(13, "Licenses"));
   EXPECT_EQ(by_id.at(13)->start, std::min(by_id.at(11)->end, by_id.at(12)->end));
+  // sprio at +10 (snap_t10/sprio_l.txt) lists job 13 alone: the jobs waiting on a dependency
+  // have no begin time yet, and the held job no priority.
+  engine::SimOptions at10;
+  at10.snapshot_at = {1795635385};
+  const engine::SimResult snap = engine::Simulator(r.site, at10).run(r.jobs);
+  ASSERT_EQ(snap.snapshots.size(), 1U);
+  std::vector<std::uint32_t> listed;
+  for (const engine::SprioRow& row : snap.snapshots.front().rows) listed.push_back(row.job_id);
+  EXPECT_EQ(listed, std::vector<std::uint32_t>{13});
 }
 
 TEST(FidelityGolden, SingletonJobsRunOneAtATimePerUserAndName) {
