@@ -62,6 +62,17 @@ struct Replay : test::GoldenCapture {
     edited.config = &c;
     return engine::Simulator(edited, {}).run(jobs);
   }
+  /// The job ids a sprio at time t lists, in its order (the same jobs simulated up to t).
+  std::vector<std::uint32_t> sprio_ids_at(std::int64_t t) const {
+    engine::SimOptions at;
+    at.snapshot_at = {t};
+    const engine::SimResult snap = engine::Simulator(site, at).run(jobs);
+    std::vector<std::uint32_t> ids;
+    for (const engine::PendingSnapshot& s : snap.snapshots) {
+      for (const engine::SprioRow& row : s.rows) ids.push_back(row.job_id);
+    }
+    return ids;
+  }
   std::string nodes_of(const engine::SimJob& j) const {
     const std::string list = test::alloc_node_list(conf->config, result, j);
     return list.empty() ? "None assigned" : list;  // sacct's words for a job that never ran
@@ -525,13 +536,7 @@ TEST(FidelityGolden, DependenciesHoldsAndLicencesReplayAsRealSlurmRanThem) {
   EXPECT_EQ(by_id.at(13)->start, std::min(by_id.at(11)->end, by_id.at(12)->end));
   // sprio at +10 (snap_t10/sprio_l.txt) lists job 13 alone: the jobs waiting on a dependency
   // have no begin time yet, and the held job no priority.
-  engine::SimOptions at10;
-  at10.snapshot_at = {1795635385};
-  const engine::SimResult snap = engine::Simulator(r.site, at10).run(r.jobs);
-  ASSERT_EQ(snap.snapshots.size(), 1U);
-  std::vector<std::uint32_t> listed;
-  for (const engine::SprioRow& row : snap.snapshots.front().rows) listed.push_back(row.job_id);
-  EXPECT_EQ(listed, std::vector<std::uint32_t>{13});
+  EXPECT_EQ(r.sprio_ids_at(1795635385), std::vector<std::uint32_t>{13});
 }
 
 TEST(FidelityGolden, SingletonJobsRunOneAtATimePerUserAndName) {
@@ -672,13 +677,7 @@ TEST(FidelityGolden, JobArraysAreOneRecordAndKeepTheirThrottle) {
             (std::map<std::string, std::string>{{"3_[1-2]", "Resources"}, {"5_[2-4%1]", "JobArrayTaskLimit"}}));
   // sprio at the same second (snap_t16/sprio_l.txt) lists the meta record 3 alone: one row under
   // the array's id, and none for 5_[2-4%1], whose begin time the throttle leaves unset.
-  engine::SimOptions at16;
-  at16.snapshot_at = {1795914995};
-  const engine::SimResult snap = engine::Simulator(r.site, at16).run(r.jobs);
-  ASSERT_EQ(snap.snapshots.size(), 1U);
-  std::vector<std::uint32_t> listed;
-  for (const engine::SprioRow& row : snap.snapshots.front().rows) listed.push_back(row.job_id);
-  EXPECT_EQ(listed, std::vector<std::uint32_t>{3});
+  EXPECT_EQ(r.sprio_ids_at(1795914995), std::vector<std::uint32_t>{3});
 }
 
 }  // namespace
