@@ -105,8 +105,7 @@ bool BackfillPass::test_record(const Simulator::QueueEntry& e, SimJob& job, bool
   // bf_job_part_count_reserve.
   // A QOS with Flags=NoReserve (the job's) never plans either (backfill.c skips its
   // reservation after the test).
-  const bool no_reserve =
-      job.qos >= 0 && sim_.site_.qos.records[static_cast<std::size_t>(job.qos)].has_flag("NoReserve");
+  const bool no_reserve = job.qos >= 0 && sim_.limits_.qos_table(job.qos).no_reserve;
   const bool test_now_only =
       no_reserve || (s_.bf_min_prio_reserve > 0 && rec.priority < static_cast<std::uint64_t>(s_.bf_min_prio_reserve)) ||
       (s_.bf_min_age_reserve > 0 && sim_.now_ - job.begin < s_.bf_min_age_reserve) ||

@@ -20,6 +20,7 @@ class JobArrays {
   /// task becomes eligible at its submission.
   void bind(std::vector<SimJob>& jobs);
   bool any() const { return !groups_.empty(); }
+  std::size_t groups() const { return groups_.size(); }
   /// The job's array (an index), or -1.
   std::int32_t group_of(std::uint32_t j) const { return group_.empty() ? -1 : group_[j]; }
   /// Still in the meta record: an array task that never started (a requeued task has its own).

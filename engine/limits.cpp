@@ -184,6 +184,7 @@ Limits::Limits(const Config& config, const AssocTree* tree, const QosTable& qos)
     t.max_wall = minutes(q.max_wall);
     t.deny_on_limit = q.has_flag("DenyOnLimit");
     t.over_part_qos = q.has_flag("OverPartQOS");
+    t.no_reserve = q.has_flag("NoReserve");
     t.usage_factor = q.usage_factor;
     if (config.version.at_least(23, 11) && q.has_flag("Relative")) make_relative(t, relative_base(config, q.name));
     finish(t);

@@ -49,6 +49,7 @@ struct LimitTable {
   std::int64_t max_jobs_pa = kUnlimited, max_submit_pa = kUnlimited;  // QOS per account
   std::int64_t grp_wall = kUnlimited, max_wall = kUnlimited;
   bool deny_on_limit = false, over_part_qos = false;
+  bool no_reserve = false;  // QOS Flags=NoReserve: backfill plans nothing for its jobs
   double usage_factor = 1.0;
   bool any = false;  // some limit is set
   LimitTable();

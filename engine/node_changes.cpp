@@ -104,7 +104,7 @@ void Simulator::take_snapshot() {
   // An array's unstarted tasks are its meta record: one row under the array's id, and none
   // while the %N throttle holds it, as its begin time is set only when a task may run (the
   // job_arrays capture's sprio at +16 lists 3 for 3_[1-2] and nothing for 5_[2-4%1]).
-  std::vector<char> meta_listed(arrays_.any() ? jobs_.size() : 0, 0);
+  std::vector<char> meta_listed(arrays_.groups(), 0);
   for (std::uint32_t j : active_) {
     const SimJob& job = jobs_[j];
     // A job still waiting on a dependency has no begin time either (job_independent clears it),

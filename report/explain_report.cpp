@@ -51,9 +51,9 @@ std::string offset_text(std::int64_t s) {
 void print_explanation(std::ostream& out, const engine::Explanation& e) {
   const engine::SimJob& j = e.job;
   const engine::SimRecord* rec = j.run_or_first_rec_if_any();
-  const engine::RequestExtras& x = j.req.extra.get();
-  const std::string id = x.array_job_id ? fmt::format("{}_{} (id {})", x.array_job_id, x.array_task_id, j.req.id)
-                                        : std::to_string(j.req.id);
+  const bool task = j.req.extra.get().array_job_id != 0;
+  const std::string id =
+      task ? fmt::format("{} (id {})", engine::job_label(j.req), j.req.id) : engine::job_label(j.req);
   out << fmt::format("Job {}: user {}, account {}, QOS {}, partition {}; {} CPUs on {} node(s), time limit {}\n", id,
                      j.req.user, e.account, e.qos, e.partition, rec ? rec->demand.cpus : j.req.cpus,
                      rec ? rec->demand.min_nodes : j.req.nodes, rec ? limit_text(rec->time_limit) : "-");
@@ -128,8 +128,7 @@ nlohmann::json explanation_json(const engine::Explanation& e) {
                         {"what_if", what_ifs}};
   if (j.cancelled_pending()) out["cancelled_while_pending_at"] = j.end;
   // An array task also under the name sacct's JobID and squeue give it, as squeue's JSON does.
-  if (const engine::RequestExtras& x = j.req.extra.get(); x.array_job_id)
-    out["id"] = fmt::format("{}_{}", x.array_job_id, x.array_task_id);
+  if (j.req.extra.get().array_job_id) out["id"] = engine::job_label(j.req);
   return out;
 }
 

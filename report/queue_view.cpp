@@ -76,8 +76,7 @@ std::vector<QueueRow> queue_at(const engine::SimResult& result, const engine::Si
     if (j.end != engine::kNoTime && j.end <= at) continue;  // finished (or cancelled while pending) by then
     QueueRow row;
     row.job_id = j.req.id;
-    if (const engine::RequestExtras& x = j.req.extra.get(); x.array_job_id != 0)
-      row.id = fmt::format("{}_{}", x.array_job_id, x.array_task_id);
+    if (j.req.extra.get().array_job_id != 0) row.id = engine::job_label(j.req);
     row.user = j.req.user;
     row.account = engine::job_account(j, site);
     row.qos = engine::job_qos(j, site);
