@@ -21,6 +21,24 @@ const Node* first_node(const Config& conf, const Partition& part) {
   return &conf.nodes[*std::min_element(part.nodes.begin(), part.nodes.end())];
 }
 
+CpuRaise cpu_raise(std::uint64_t mem_per_cpu, std::uint64_t max_per_cpu) {
+  const std::uint64_t factor = std::min<std::uint64_t>(ceil_div(mem_per_cpu, max_per_cpu), 0xFFFF);
+  return {factor, ceil_div(mem_per_cpu, factor)};
+}
+
+std::uint64_t node_min_cpus(std::uint64_t mem_per_node, std::uint64_t max_per_cpu) {
+  return ceil_div(mem_per_node, max_per_cpu);
+}
+
+std::uint64_t lowest_max_per_cpu(const Config& conf, const std::vector<const Partition*>& parts) {
+  std::uint64_t lowest = 0;
+  for (const Partition* p : parts) {
+    const MemoryLimit limit = memory_limit(conf, *p);
+    if (limit.per_cpu && limit.mb && (lowest == 0 || limit.mb < lowest)) lowest = limit.mb;
+  }
+  return lowest;
+}
+
 MemoryLimit memory_limit(const Config& conf, const Partition& part) {
   // A partition's own MaxMemPer* replaces the cluster's, whichever form each has.
   if (part.max_mem_per_cpu) return {part.max_mem_per_cpu, true};
@@ -41,9 +59,9 @@ bool apply_max_memory(const Config& conf, const Partition& part, const JobReques
     // "increasing cpus_per_task and decreasing mem_per_cpu by factor of N": each task takes N
     // times its CPUs at 1/N of the memory each (the max_mem capture: -n 2 --mem-per-cpu=5000
     // under MaxMemPerCPU=2000 ran on 6 CPUs, 1667 MB each; -n 1 -c 2 at 3000 MB on 4).
-    // (At most 0xFFFF, as Slurm's CPUs per task are 16 bits: a hostile size stays bounded.)
-    const std::uint64_t ratio = std::min<std::uint64_t>(ceil_div(d.mem_per_cpu, limit.mb), 0xFFFF);
-    d.mem_per_cpu = ceil_div(d.mem_per_cpu, ratio);
+    const CpuRaise raise = cpu_raise(d.mem_per_cpu, limit.mb);
+    const std::uint64_t ratio = raise.factor;
+    d.mem_per_cpu = raise.mem_per_cpu;
     d.cpus = static_cast<std::uint32_t>(std::min<std::uint64_t>(std::uint64_t{d.cpus} * ratio, 0xFFFFFFF0U));
     // 24.05.2 through 24.11.0 kept a -c the job gave (JOB_CPUS_SET) and raised only its CPU
     // count (cpu_factor; SchedMD reverted it in 24.11.1: the CPUs per task must scale).
@@ -75,7 +93,7 @@ bool apply_max_memory(const Config& conf, const Partition& part, const JobReques
     // carry it ("Setting job's pn_min_cpus to 5 due to memory limit": the max_mem capture's
     // -N 1 -n 1 --mem=9000 under MaxMemPerCPU=2000 ran on 5 CPUs while its ReqCPUS stayed 1;
     // max_mem_lax's -N 1 --ntasks-per-node=2 --mem=9000 on 5 too, not on 2 tasks of 3).
-    const std::uint64_t min_cpus = ceil_div(job_mem, limit.mb);
+    const std::uint64_t min_cpus = node_min_cpus(job_mem, limit.mb);
     if (min_cpus > d.cpus_per_node) {
       d.cpus_per_node = clamp16(min_cpus);
       d.task_cpus = true;

@@ -18,9 +18,6 @@ namespace sa::rules {
 
 namespace {
 
-// (Without a + b - 1, which wraps for a hostile size near 2^64.)
-std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return a / b + (a % b != 0); }
-
 std::string key_text(const char* key, std::uint64_t mb) { return fmt::format("{}={}", key, mb); }
 
 // "partition 'p'", or for partitions judged once on the cluster's settings
@@ -46,13 +43,14 @@ void check_partition(const LintContext& ctx, FindingSink& sink, const Partition&
   const std::string on_where = inherited ? "" : fmt::format(" on partition '{}'", p.name);
   if (d.mb && d.per_cpu && limit.per_cpu) {
     if (d.mb <= limit.mb) return;
-    const std::uint64_t ratio = std::min<std::uint64_t>(ceil_div(d.mb, limit.mb), 0xFFFF);
-    Finding& f = sink.report(
-        ctx.conf_loc(at),
-        fmt::format("{}: {} is above {}: slurmctld multiplies the CPUs of every job without --mem by {} "
-                    "(at {} MB each), so a 4-CPU job runs on {} CPUs and is charged for them, and "
-                    "the partition runs 1/{} as many such jobs at once",
-                    who, key_text(def_key, d.mb), max_text, ratio, ceil_div(d.mb, ratio), 4 * ratio, ratio));
+    const engine::CpuRaise raise = engine::cpu_raise(d.mb, limit.mb);
+    const std::uint64_t ratio = raise.factor;
+    Finding& f =
+        sink.report(ctx.conf_loc(at),
+                    fmt::format("{}: {} is above {}: slurmctld multiplies the CPUs of every job without --mem by {} "
+                                "(at {} MB each), so a 4-CPU job runs on {} CPUs and is charged for them, and "
+                                "the partition runs 1/{} as many such jobs at once",
+                                who, key_text(def_key, d.mb), max_text, ratio, raise.mem_per_cpu, 4 * ratio, ratio));
     f.fix = Fix{fmt::format("set DefMemPerCPU={} (MaxMemPerCPU) or lower{}, or raise MaxMemPerCPU to {} if jobs are "
                             "meant to have that much a CPU",
                             limit.mb, on_where, d.mb),
@@ -97,7 +95,7 @@ void check_partition(const LintContext& ctx, FindingSink& sink, const Partition&
     return;
   }
   // Per-node memory under a per-CPU maximum: each node must give the job enough CPUs.
-  const std::uint64_t min_cpus = ceil_div(per_node, limit.mb);
+  const std::uint64_t min_cpus = engine::node_min_cpus(per_node, limit.mb);
   if (min_cpus <= 1) return;
   std::uint32_t widest = 0;
   for (std::uint32_t i : p.nodes) widest = std::max(widest, c.nodes[i].cpus);

@@ -53,16 +53,17 @@ std::vector<Exposed> exposed_partitions(const Config& c) {
 // `capped`: a MaxMemPerCPU is lower, and the default is that (above it, it would multiply
 // every such job's CPUs: CONF109).
 std::uint64_t fitting_def_mem(const Config& c, const std::vector<Exposed>& exposed, bool& capped) {
-  std::uint64_t best = 0, max_per_cpu = 0;
+  std::uint64_t best = 0;
+  std::vector<const Partition*> parts;
   for (const Exposed& e : exposed) {
+    parts.push_back(e.part);
     const std::uint64_t rows = e.part->oversubscribe.mode == OverSubscribe::Mode::kForce ? share_rows(*e.part) : 1;
     for (std::uint32_t n : e.nodes) {
       const std::uint64_t v = c.nodes[n].usable_mem_mb() / (c.nodes[n].cpus * rows);
       if (v > 0 && (best == 0 || v < best)) best = v;
     }
-    const engine::MemoryLimit limit = engine::memory_limit(c, *e.part);
-    if (limit.per_cpu && limit.mb && (max_per_cpu == 0 || limit.mb < max_per_cpu)) max_per_cpu = limit.mb;
   }
+  const std::uint64_t max_per_cpu = engine::lowest_max_per_cpu(c, parts);
   capped = best && max_per_cpu && max_per_cpu < best;
   return capped ? max_per_cpu : best;
 }
