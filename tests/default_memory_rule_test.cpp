@@ -126,24 +126,36 @@ TEST(DefaultMemoryMissing, TheSuggestedDefaultStaysWithinMaxMemPerCpu) {
   std::ofstream(dir / "none.conf") << head << "PartitionName=p Nodes=n[1-2] Default=YES MaxTime=1:00:00 State=UP\n";
   std::ofstream(dir / "tiny.conf") << head << "DefMemPerCPU=100\n"
                                    << "PartitionName=p Nodes=n[1-2] Default=YES MaxTime=1:00:00 State=UP\n";
+  // Two partitions on the cluster's default, one with its own lower maximum: the one default
+  // suggested for both stays within the lower.
+  std::ofstream(dir / "tiny_two.conf") << head << "DefMemPerCPU=100\n"
+                                       << "PartitionName=p Nodes=n[1-2] Default=YES MaxTime=1:00:00 State=UP\n"
+                                       << "PartitionName=q Nodes=n[1-2] MaxTime=1:00:00 State=UP MaxMemPerCPU=1000\n";
   const auto missing = lint((dir / "none.conf").string());
   ASSERT_EQ(missing.findings.size(), 1u);
   ASSERT_TRUE(missing.findings[0].fix.has_value());
   EXPECT_EQ(missing.findings[0].fix->value, "2000");
   EXPECT_NE(missing.findings[0].fix->description.find("MaxMemPerCPU, under the smallest"), std::string::npos)
       << missing.findings[0].fix->description;
-  sa::engine::SitePaths paths;
-  paths.conf = (dir / "tiny.conf").string();
-  auto site = sa::engine::load_site(paths);
-  ASSERT_TRUE(site.ok()) << site.error();
-  sa::rules::LintOptions options;
-  options.only = {"CONF105"};
-  options.simulate = false;
-  const auto tiny = sa::rules::run_lint(**site, options);
+  auto conf105 = [&](const char* name) {
+    sa::engine::SitePaths paths;
+    paths.conf = (dir / name).string();
+    auto site = sa::engine::load_site(paths);
+    EXPECT_TRUE(site.ok()) << site.error();
+    sa::rules::LintOptions options;
+    options.only = {"CONF105"};
+    options.simulate = false;
+    return sa::rules::run_lint(**site, options);
+  };
+  const auto tiny = conf105("tiny.conf");
+  const auto two = conf105("tiny_two.conf");
   fs::remove_all(dir);
   ASSERT_EQ(tiny.findings.size(), 1u);
   ASSERT_TRUE(tiny.findings[0].fix.has_value());
   EXPECT_EQ(tiny.findings[0].fix->value, "2000");
+  ASSERT_EQ(two.findings.size(), 1u);
+  ASSERT_TRUE(two.findings[0].fix.has_value());
+  EXPECT_EQ(two.findings[0].fix->value, "1000");
 }
 
 TEST(DefaultMemoryMissing, DefMemPerGpuLeavesOnlyJobsWithoutGpusAndInforms) {

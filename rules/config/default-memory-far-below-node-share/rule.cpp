@@ -49,7 +49,7 @@ std::uint64_t smallest_per_cpu(const Config& c, const std::vector<std::uint32_t>
 }
 
 void check_default(const LintContext& ctx, FindingSink& sink, const Config::MemoryDefault& d,
-                   const std::vector<std::uint32_t>& nodes, const Partition& example) {
+                   const std::vector<std::uint32_t>& nodes, const Partition& example, std::uint64_t max_per_cpu) {
   const Config& c = ctx.config();
   const Node* n = typical_node(c, nodes, d.per_cpu);
   if (!n) return;
@@ -85,10 +85,8 @@ void check_default(const LintContext& ctx, FindingSink& sink, const Config::Memo
                   where, what, d.own ? fmt::format("partition '{}'", example.name) : std::string("the cluster"),
                   n->name, n->cpus, n->usable_mem_mb(), enforced));
   f.related.push_back({ctx.conf_loc(n->loc).file, ctx.conf_loc(n->loc).line, 0, n->name});
-  // (Not above a MaxMemPerCPU, where the default would multiply every such job's CPUs: CONF109.)
-  const engine::MemoryLimit limit = engine::memory_limit(c, example);
   const std::uint64_t share = smallest_per_cpu(c, nodes);
-  const std::uint64_t fit = limit.per_cpu && limit.mb ? std::min(share, limit.mb) : share;
+  const std::uint64_t fit = max_per_cpu ? std::min(share, max_per_cpu) : share;
   const std::string why = fit < share ? fmt::format("MaxMemPerCPU, under the smallest node's share of {} MB", share)
                                       : std::string("the smallest node's share");
   f.fix = Fix{fmt::format("set DefMemPerCPU near a node's memory per CPU, e.g. {} MB ({}{}), so a job without --mem "
@@ -104,21 +102,24 @@ void check(const LintContext& ctx, FindingSink& sink) {
   // A default bounds a job only where memory is allocated (CR_*_Memory, CR_Memory).
   if (!c.select.memory) return;
   std::vector<std::uint32_t> inherited;
+  std::vector<const Partition*> inheriting;
   const Partition* first_inheriting = nullptr;
   for (const Partition& p : c.partitions) {
     const Config::MemoryDefault d = c.memory_default(p);
     if (!d.mb || p.nodes.empty() || p.state != PartitionState::kUp) continue;
     if (d.own) {
-      check_default(ctx, sink, d, p.nodes, p);
+      check_default(ctx, sink, d, p.nodes, p, engine::lowest_max_per_cpu(c, {&p}));
       continue;
     }
     inherited.insert(inherited.end(), p.nodes.begin(), p.nodes.end());
+    inheriting.push_back(&p);
     if (!first_inheriting || p.is_default) first_inheriting = &p;
   }
   if (!first_inheriting) return;
   std::sort(inherited.begin(), inherited.end());
   inherited.erase(std::unique(inherited.begin(), inherited.end()), inherited.end());
-  check_default(ctx, sink, c.memory_default(*first_inheriting), inherited, *first_inheriting);
+  check_default(ctx, sink, c.memory_default(*first_inheriting), inherited, *first_inheriting,
+                engine::lowest_max_per_cpu(c, inheriting));
 }
 
 }  // namespace
