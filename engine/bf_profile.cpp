@@ -179,7 +179,7 @@ bool ReleaseProfile::will_run(const NodePool& pool, const Demand& d, const NodeB
         count += open(k, d.whole_nodes, avail, cand_);
         if (by_count && !d.whole_nodes) idle_count += open(k, true, avail, cand_idle_);
       },
-      fits, pred);
+      fits, [&](std::size_t k) { return ends_[k].overdue; }, pred);
 }
 
 const std::uint64_t* ReleaseProfile::open_at(std::size_t p, bool idle) {

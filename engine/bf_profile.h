@@ -18,6 +18,7 @@ class ReleaseProfile {
   struct End {
     std::int64_t end;         // planned end (start + limit)
     const Allocation* alloc;  // what it hands back
+    std::int64_t overdue;     // the end guessed once `end` has passed (release_in_batches)
   };
   /// The states of `base` (kept by reference: it must outlive the profile's use and change
   /// only through a new build) as `ends`, in planned-end order, hand their allocations back
@@ -106,15 +107,18 @@ class ReleaseProfile {
 /// The will-run test's release walk (cons_tres _will_run_test): running jobs that hold a node
 /// the job may use are released in planned-end order in batches of growing time windows
 /// (30 s, then doubling, or +bf_window_linear), and the job is tried after each batch; the
-/// predicted start is the (rounded-up) end of the last job released. A batch cut short after
-/// 200 removals is not tried. `ends[k].end` is end k's planned end; touches(k): end k holds
-/// an allowed node; release(k): hand it back; fits(p): the job fits once the first p ends
-/// are released.
-template <class Ends, class Touches, class Release, class Fits>
+/// predicted start is the end of the last job released. A batch cut short after 200 removals
+/// is not tried. `ends[k].end` is end k's planned end; touches(k): end k holds an allowed
+/// node; release(k): hand it back; fits(p): the job fits once the first p ends are released;
+/// overdue(k): the end slurmctld guesses for end k once it has passed (_guess_job_end: the
+/// planned end plus KillWait and OverTimeLimit; a job runs past its end until the next
+/// periodic limit test, and longer under OverTimeLimit).
+template <class Ends, class Touches, class Release, class Fits, class Overdue>
 bool release_in_batches(const Ends& ends, std::int64_t now, std::int64_t window_linear, Touches&& touches,
-                        Release&& release, Fits&& fits, std::int64_t& pred) {
-  // Jobs past their planned end (OverTimeLimit) count as ending now + 1.
-  auto end_of = [&](std::size_t k) { return std::max(now + 1, ends[k].end); };
+                        Release&& release, Fits&& fits, Overdue&& overdue, std::int64_t& pred) {
+  // The batches follow the planned ends as they are, past or not; only the predicted start
+  // is guessed for an end that has passed.
+  auto end_of = [&](std::size_t k) { return ends[k].end; };
   std::int64_t window = 30, end_time = 0;
   std::size_t it = 0;
   bool more = true;
@@ -149,8 +153,8 @@ bool release_in_batches(const Ends& ends, std::int64_t now, std::int64_t window_
       window = window_linear > 0 ? window + window_linear : window * 2;
     } while (it < ends.size() && end_of(it) > end_time + window);
     if (fits(it)) {
-      const std::int64_t e = end_of(static_cast<std::size_t>(last));
-      pred = e <= now ? now + 1 : e;
+      const auto k = static_cast<std::size_t>(last);
+      pred = end_of(k) > now ? end_of(k) : std::max(now + 1, overdue(k));
       return true;
     }
   }

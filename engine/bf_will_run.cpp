@@ -49,7 +49,8 @@ bool BackfillPass::will_run_shared(const Demand& d, const NodeBitset& avail, std
         }
         released_.push_back(ends[k].job);
       },
-      [&](std::size_t) { return may_fit() && sim_.pool_.fit(scratch_, d, avail, &alloc, s_.bf_busy_nodes); }, pred);
+      [&](std::size_t) { return may_fit() && sim_.pool_.fit(scratch_, d, avail, &alloc, s_.bf_busy_nodes); },
+      [&](std::size_t k) { return sim_.overdue_end(ends[k]); }, pred);
   for (std::uint32_t j : released_) scratch_.take(sim_.jobs_[j].alloc);
   return ok;
 }
@@ -59,7 +60,7 @@ void BackfillPass::fresh_profile() {
   if (!profile_stale_) return;
   std::vector<ReleaseProfile::End> pe;
   pe.reserve(sim_.ends_.size());
-  for (const PlannedEnd& e : sim_.ends_) pe.push_back({e.end, &sim_.jobs_[e.job].alloc});
+  for (const PlannedEnd& e : sim_.ends_) pe.push_back({e.end, &sim_.jobs_[e.job].alloc, sim_.overdue_end(e)});
   profile_.build(sim_.pool_.state(), std::move(pe));
   profile_stale_ = false;
 }

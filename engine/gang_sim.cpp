@@ -124,14 +124,11 @@ void Simulator::resume(std::uint32_t j) {
   // Suspended time does not count against the limit: end_time = now + limit - run so far
   // (unless a preemption's grace period set it).
   if (limit >= 0 && r.preempt_time == kNoTime) set_limit_end(j, now_ + limit - r.pre_sus_time);
-  std::int64_t left = job.req.run_time - r.pre_sus_time;
-  if (limit >= 0) {
-    const Partition& part = conf_.partitions[rec.part];
-    const std::int64_t over = static_cast<std::int64_t>(part.over_time_limit.value_or(conf_.over_time_limit)) * 60;
-    left = std::min(left, limit + over - r.pre_sus_time);
-  }
-  if (r.preempt_time != kNoTime) left = std::min(left, job.limit_end - now_);
-  job.planned_end = now_ + std::max<std::int64_t>(left, 0);
+  const std::int64_t left = job.req.run_time - r.pre_sus_time;
+  if (r.preempt_time != kNoTime)  // a limit test stops it once the grace period is over
+    job.planned_end = std::min(now_ + std::max<std::int64_t>(left, 0), limit_check_at(job.limit_end));
+  else
+    job.planned_end = run_end(left, limit >= 0 ? job.limit_end : kNoTime, rec.part);
   schedule_end(j);
   counts_.resumed();
   r.events.push_back({now_, JobEvent::Kind::kResume, 0});
@@ -184,7 +181,13 @@ void Simulator::stop_preempted(std::uint32_t j, std::uint32_t by) {
 
 void Simulator::preempt(std::uint32_t victim, std::uint32_t by, bool honour_grace) {
   SimJob& job = jobs_[victim];
-  if (job.state != JobState::kRunning || job.rare.get().preempt_time != kNoTime) return;
+  if (job.state != JobState::kRunning) return;
+  if (job.rare.get().preempt_time != kNoTime) {
+    // _job_check_grace: signalled before; a preemptor that comes back once the grace period
+    // is over stops it (p2: jobs 3 and 4 at +42, ten seconds after their grace ended).
+    if (now_ >= job.limit_end) stop_preempted(victim, by);
+    return;
+  }
   const std::int64_t grace =
       honour_grace ? preempt_.grace(job.recs[static_cast<std::size_t>(job.run_rec)].part, job.qos) : 0;
   if (grace <= 0) {
@@ -198,25 +201,15 @@ void Simulator::preempt(std::uint32_t victim, std::uint32_t by, bool honour_grac
   r.events.push_back({now_, JobEvent::Kind::kPreemptGrace, by});
   if (r.suspended) resume(victim);  // SIGCONT
   set_limit_end(victim, std::min(job.limit_end, now_ + grace));
-  if (job.planned_end != kNoTime && job.planned_end > job.limit_end) {
+  // Nothing happens when the grace period ends: the next limit test stops the job, unless
+  // its preemptor comes back first (above) or its own work ends before (then TIMEOUT: its
+  // end_time has passed, on_end).
+  const std::int64_t test_at = limit_check_at(job.limit_end);
+  if (job.planned_end != kNoTime && job.planned_end > test_at) {
     job.planned_end = kNoTime;
-    events_.push(job.limit_end, EventType::kGraceEnd, victim);
+    events_.push(test_at, EventType::kGraceEnd, victim);
   }
   (void)by;
-}
-
-void Simulator::on_grace_end(std::uint32_t j) {
-  SimJob& job = jobs_[j];
-  if (job.state != JobState::kRunning || job.rare.get().preempt_time == kNoTime || now_ < job.limit_end) return;
-  std::uint32_t by = 0;
-  const RareVec<JobEvent>& events = job.rare.get().events;
-  for (auto it = events.rbegin(); it != events.rend(); ++it) {
-    if (it->kind == JobEvent::Kind::kPreemptGrace) {
-      by = it->by;
-      break;
-    }
-  }
-  stop_preempted(j, by);
 }
 
 struct Simulator::PreemptCandidate {

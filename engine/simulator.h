@@ -273,6 +273,13 @@ class Simulator {
                  std::int64_t run_limit = kNoTime);
   /// The time limit of the job's current run (its record's, unless backfill started it with its --time-min).
   std::int64_t run_time_limit(const SimJob& job) const;
+  /// OverTimeLimit of partition `part` in seconds (its own, else the cluster's).
+  std::int64_t over_time(std::uint32_t part) const;
+  /// The first of slurmctld's periodic time-limit tests at or after `t` (limit_check.cpp).
+  std::int64_t limit_check_at(std::int64_t t) const;
+  /// When a run with `left` seconds of work from now and limit end `limit_end` (kNoTime: no
+  /// limit) in partition `part` ends: its own end, or the first limit test that finds it over.
+  std::int64_t run_end(std::int64_t left, std::int64_t limit_end, std::uint32_t part) const;
   void charge_usage(SimJob& job, std::int64_t from, std::int64_t to);
   /// The CPUs a --cpus-per-task job keeps per node once its tasks are laid out.
   void lay_out_tasks(Allocation& alloc, const Demand& d) const;
@@ -378,6 +385,9 @@ class Simulator {
     bool operator<(const PlannedEnd& o) const { return end != o.end ? end < o.end : id < o.id; }
   };
   std::vector<PlannedEnd> ends_;
+  /// The end backfill's will-run test guesses for a running job once its planned end has
+  /// passed (cons_tres _guess_job_end): that end plus KillWait and its OverTimeLimit.
+  std::int64_t overdue_end(const PlannedEnd& e) const;
   bool ends_dirty_ = false;  // a resume moved an end: ends_ is re-sorted before backfill reads it
   void sort_ends();
   void schedule_end(std::uint32_t j);

@@ -93,14 +93,16 @@ TEST(EnginePreempt, CancelEndsThePreemptedJobAndGraceTimeDelaysIt) {
   EXPECT_EQ(j1.end, 101);
   EXPECT_EQ(find_job(r, 3).start, 101);
   // Job 4 needs job 2's node: SIGTERM at 101 (the first preemption's hold of KillWait +
-  // MessageTimeout belongs to job 3, not job 4), killed and requeued when GraceTime ends.
+  // MessageTimeout belongs to job 3, not job 4). GraceTime ends at 131; nothing looks at the
+  // job then: slurmctld's limit test (31 s after its start, then every 30 s) requeues it at
+  // 151, before job 4's own hold (to 141) meets a main-loop run (sched_interval: 180).
   const engine::SimJob& j2 = find_job(r, 2);
   ASSERT_GE(j2.rare.get().events.size(), 2u);
   EXPECT_EQ(j2.rare.get().events[0].kind, JobEvent::Kind::kPreemptGrace);
   EXPECT_EQ(j2.rare.get().events[0].at, 101);
   EXPECT_EQ(j2.rare.get().events[1].kind, JobEvent::Kind::kPreemptRequeue);
-  EXPECT_EQ(j2.rare.get().events[1].at, 131);
-  EXPECT_EQ(find_job(r, 4).start, 131);
+  EXPECT_EQ(j2.rare.get().events[1].at, 151);
+  EXPECT_EQ(find_job(r, 4).start, 151);
 }
 
 TEST(EnginePreempt, ExemptTimeProtectsYoungJobs) {

@@ -612,6 +612,20 @@ TEST(FidelityGolden, TimeMinJobsRunWithTheirMinimumAsTheirLimit) {
     }
     EXPECT_EQ(j.end_state, j.req.id == 5 ? engine::EndState::kTimeout : engine::EndState::kCompleted);
   }
+  // slurmctld tested time limits 31 s after its boot second and every 30 s after (02:36:00,
+  // 02:36:30, 02:37:00 in its log): job 5's minute, up to 02:36:40, ran to the test of
+  // 02:37:00, 80 s of its 150 s of work, as sacct records. Replayed from slurmctld's start with
+  // the work each job was given (sacct's ElapsedRaw would end it by itself), the engine's
+  // tests fall on the same seconds.
+  engine::Workload given = r.jobs;
+  test::give_intended_work(given, r.dir / "extra" / "jobmap.tsv");
+  engine::SimOptions from_boot;
+  from_boot.start = test::boot_time(r.dir / "extra" / "scontrol_config_at_start.txt") - r.jobs.epoch_offset;
+  const engine::SimResult b = engine::Simulator(r.site, from_boot).run(given);
+  const engine::SimJob& j5 = test::find_job(b, 5);
+  EXPECT_EQ(j5.req.run_time, 150);
+  EXPECT_EQ(j5.end + r.jobs.epoch_offset, 1795919820);  // sacct's End
+  EXPECT_EQ(j5.end_state, engine::EndState::kTimeout);
 }
 
 // Job arrays (engine/job_arrays.h), a real 22.05 with bf_max_job_array_resv=1: slurmctld keeps

@@ -99,8 +99,12 @@ void Simulator::on_end(std::uint32_t j) {
   // A run cut short by a DOWN node leaves its end event behind: it no longer applies.
   if (job.state != JobState::kRunning || job.planned_end != now_) return;
   const std::int64_t cancelled_at = job.req.extra.get().cancelled_at;
+  // A run cut short is TIMEOUT, and so is one whose own end comes after its end_time plus
+  // OverTimeLimit (job_complete; a preempted job's end_time is its grace end: p2x jobs 3, 4).
+  const std::uint32_t part = job.recs[static_cast<std::size_t>(job.run_rec)].part;
+  const bool late = job.limit_end != kNoTime && now_ > job.limit_end + over_time(part);
   finish_job(j, cancelled_at != kNoTime && now_ >= cancelled_at ? EndState::kCancelled
-                : job.ran(now_) < job.req.run_time              ? EndState::kTimeout
+                : job.ran(now_) < job.req.run_time || late      ? EndState::kTimeout
                                                                 : EndState::kCompleted);
   trigger_direct();
   bf_changed_ = true;
@@ -212,16 +216,13 @@ void Simulator::start_job(std::uint32_t j, std::uint32_t r, const Allocation& gi
   held[kTresNode] = alloc.nodes();
   held[kTresGpu] = alloc.gpus();
   job.billable = weighted_billing(conf_, part, held);
-  // Jobs are killed at their limit plus OverTimeLimit, and by the load's recorded scancel.
+  // Jobs are killed by the first limit test past their limit plus OverTimeLimit, and by the
+  // load's recorded scancel.
   std::int64_t run = job.req.run_time;
   if (const std::int64_t at = job.req.extra.get().cancelled_at; at != kNoTime) run = std::min(run, at - now_);
-  if (limit >= 0) {
-    const std::int64_t over = static_cast<std::int64_t>(part.over_time_limit.value_or(conf_.over_time_limit)) * 60;
-    run = std::min(run, limit + over);
-  }
   if (limits_.active()) limits_.job_begin(limit_key(job, rec), alloc_tres(job), limit);
   if (!dependents_.empty() && !dependents_[j].empty()) dependencies_moved(j);  // after:J
-  job.planned_end = now_ + std::max<std::int64_t>(run, 0);
+  job.planned_end = run_end(run, limit >= 0 ? now_ + limit : kNoTime, rec.part);
   schedule_end(j);
   running_.push_back(j);
   job.limit_end = now_ + (limit < 0 ? kYear : limit);
