@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/max_memory.h"
 #include "engine/simulator.h"
 
 namespace sa::engine {
@@ -45,8 +46,8 @@ TresCounts Simulator::request_tres(const Demand& d, const Partition& part) const
     t[kTresMem] = static_cast<std::int64_t>(d.mem_per_cpu) * d.cpus;
   else if (d.mem_per_node)
     t[kTresMem] = static_cast<std::int64_t>(d.mem_per_node) * d.min_nodes;
-  else if (!part.nodes.empty())
-    t[kTresMem] = static_cast<std::int64_t>(conf_.nodes[part.nodes.front()].real_memory_mb) * d.min_nodes;
+  else if (const Node* first = first_node(conf_, part))  // job_get_tres_mem's _mem_per_node_part
+    t[kTresMem] = static_cast<std::int64_t>(first->usable_mem_mb()) * d.min_nodes;
   // Billing: the partition's TRESBillingWeights over the request, else its CPUs.
   t[kTresBilling] = static_cast<std::int64_t>(weighted_billing(conf_, part, t));
   return t;
