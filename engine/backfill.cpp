@@ -239,6 +239,7 @@ void BackfillPass::start_reservation_job(const Simulator::QueueEntry& e, SimJob&
 void BackfillPass::pool_changed() {
   if (sim_.rows_) scratch_ = sim_.pool_.state();
   profile_stale_ = true;
+  holds_stale_ = true;
 }
 
 // The start time and nodes of one record: now, at a later slot, or none within the window.
@@ -348,6 +349,7 @@ bool BackfillPass::stop_at_max_job_start() {
 // What a start changes in the cycle's own picture of the machine.
 void BackfillPass::after_start(const SimJob& job) {
   answers_.job_started();
+  holds_stale_ = true;
   if (sim_.rows_) {
     // Shared CPUs are not a count: copy what the rows left on its nodes.
     for (const AllocPiece& p : job.alloc.pieces) scratch_.nodes[p.node] = sim_.pool_.state().nodes[p.node];

@@ -42,6 +42,8 @@ class BackfillPass {
   void pool_changed();
 
   bool will_run_shared(const Demand& d, const NodeBitset& avail, std::int64_t& pred, Allocation& alloc);
+  void count_unit_holds();
+  void release_into_scratch(const Allocation& a, int sign);
   void fresh_profile();
   void will_run(WillRunAnswer& w);
   WillRunAnswer& will_run_cached(const Demand& d, const NodeBitset& av);
@@ -65,6 +67,13 @@ class BackfillPass {
   bool now_tested_ = false;            // plan_job tested the record for a start now
   SlotMap::Scan scan_{slots_, base_};  // plan_job's search over slots_ for base_'s nodes
   std::vector<std::uint32_t> released_;
+  // Where CPUs may be shared, how many running jobs hold each allocation unit (by
+  // UnitLayout word * 64 + bit) and how many units of each node some job holds: a unit a
+  // released job gives back is free only when no other job holds it (a job suspended by
+  // gang shares its cores with the job that suspended it).
+  std::vector<std::uint16_t> unit_holds_;
+  std::vector<std::uint32_t> held_units_;
+  bool holds_stale_ = true;
   WillRunAnswers answers_;
   bool resv_jobs_ = false;  // the queue holds reservation jobs: answers may be used stale
   std::map<std::string, std::int64_t> per_user_, per_assoc_, per_user_part_;

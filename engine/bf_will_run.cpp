@@ -1,6 +1,7 @@
 // The backfill cycle's will-run test (cons_tres _will_run_test) and its answers: what the
 // scheduling steps of backfill.cpp ask of the select plugin, kept apart from those steps.
 #include <algorithm>
+#include <bit>
 
 #include "engine/backfill_pass.h"
 
@@ -35,6 +36,7 @@ bool BackfillPass::will_run_shared(const Demand& d, const NodeBitset& avail, std
   };
   candidates_.for_each([&](std::size_t i) { add_capacity(static_cast<std::uint32_t>(i), 1); });
   released_.clear();
+  count_unit_holds();
   const bool ok = release_in_batches(
       ends, sim_.now_, s_.bf_window_linear,
       [&](std::size_t k) { return overlaps(sim_.jobs_[ends[k].job].alloc, avail); },
@@ -43,7 +45,7 @@ bool BackfillPass::will_run_shared(const Demand& d, const NodeBitset& avail, std
         for (const AllocPiece& p : a.pieces) {
           if (avail.test(p.node)) add_capacity(p.node, -1);
         }
-        scratch_.give_back(a);
+        release_into_scratch(a, -1);
         for (const AllocPiece& p : a.pieces) {
           if (avail.test(p.node)) add_capacity(p.node, 1);
         }
@@ -51,8 +53,74 @@ bool BackfillPass::will_run_shared(const Demand& d, const NodeBitset& avail, std
       },
       [&](std::size_t) { return may_fit() && sim_.pool_.fit(scratch_, d, avail, &alloc, s_.bf_busy_nodes); },
       [&](std::size_t k) { return sim_.overdue_end(ends[k]); }, pred);
-  for (std::uint32_t j : released_) scratch_.take(sim_.jobs_[j].alloc);
+  // The scratch was the pool before the walk: its released nodes are copied back.
+  for (std::uint32_t j : released_) release_into_scratch(sim_.jobs_[j].alloc, 1);
   return ok;
+}
+
+// The holds of every running job's units (suspended jobs included), counted once per picture
+// of the pool.
+void BackfillPass::count_unit_holds() {
+  if (!holds_stale_) return;
+  holds_stale_ = false;
+  const CoreRows& rows = *sim_.rows_;
+  unit_holds_.assign(rows.layout().total_words() * 64, 0);
+  held_units_.assign(sim_.pool_.size(), 0);
+  if (rows.linear()) return;  // select/linear: a node is free when no job holds it
+  for (std::uint32_t j : sim_.running_) {
+    const Allocation& a = sim_.jobs_[j].alloc;
+    for (const AllocPiece& p : a.pieces) {
+      const std::uint32_t off = rows.layout().offset(p.node);
+      for (std::uint32_t w = 0; w < rows.layout().words(p.node) && p.unit_word + w < a.units.size(); ++w) {
+        std::uint64_t bits = a.units[p.unit_word + w] & rows.layout().valid(p.node, w);
+        for (; bits; bits &= bits - 1) {
+          if (unit_holds_[(off + w) * 64 + static_cast<std::uint32_t>(std::countr_zero(bits))]++ == 0)
+            ++held_units_[p.node];
+        }
+      }
+    }
+  }
+}
+
+// sign -1: gives a running job's allocation back to the scratch pool, its units free only
+// where no other job holds them (the rows' union, as CoreRows::refresh_node counts it);
+// sign +1: undoes that, the released nodes as the pool has them.
+void BackfillPass::release_into_scratch(const Allocation& a, int sign) {
+  const CoreRows& rows = *sim_.rows_;
+  const PoolState& pool = sim_.pool_.state();
+  if (sign > 0) {
+    for (const AllocPiece& p : a.pieces) {
+      scratch_.nodes[p.node] = pool.nodes[p.node];
+      scratch_.free.assign(p.node, pool.free.test(p.node));
+      scratch_.idle.assign(p.node, pool.idle.test(p.node));
+    }
+  } else {
+    scratch_.give_back(a);
+  }
+  if (rows.linear()) {
+    for (const AllocPiece& p : a.pieces) {
+      NodeResources& n = scratch_.nodes[p.node];
+      if (sign < 0 && n.jobs > 0) n.cpus_free = 0;  // another job still holds the whole node
+      if (n.cpus_free == 0) scratch_.free.reset(p.node);
+    }
+    return;
+  }
+  for (const AllocPiece& p : a.pieces) {
+    const std::uint32_t off = rows.layout().offset(p.node);
+    for (std::uint32_t w = 0; w < rows.layout().words(p.node) && p.unit_word + w < a.units.size(); ++w) {
+      std::uint64_t bits = a.units[p.unit_word + w] & rows.layout().valid(p.node, w);
+      for (; bits; bits &= bits - 1) {
+        std::uint16_t& h = unit_holds_[(off + w) * 64 + static_cast<std::uint32_t>(std::countr_zero(bits))];
+        if (sign < 0 && --h == 0) --held_units_[p.node];
+        if (sign > 0 && h++ == 0) ++held_units_[p.node];
+      }
+    }
+    if (sign > 0) continue;
+    NodeResources& n = scratch_.nodes[p.node];
+    const std::uint32_t units = rows.layout().units(p.node);
+    n.cpus_free = std::min(n.cpus_total, (units - std::min(held_units_[p.node], units)) * n.unit);
+    if (n.cpus_free == 0) scratch_.free.reset(p.node);
+  }
 }
 
 // The release profile of the pool as it is now: built once per cycle and after each start.

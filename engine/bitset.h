@@ -22,6 +22,7 @@ class NodeBitset {
   bool test(std::size_t i) const { return (words_[i >> 6] >> (i & 63)) & 1U; }
   void set(std::size_t i) { words_[i >> 6] |= std::uint64_t{1} << (i & 63); }
   void reset(std::size_t i) { words_[i >> 6] &= ~(std::uint64_t{1} << (i & 63)); }
+  void assign(std::size_t i, bool on) { on ? set(i) : reset(i); }
   NodeBitset& operator&=(const NodeBitset& o) {
     for (std::size_t w = 0; w < words_.size(); ++w) words_[w] &= o.words_[w];
     return *this;
