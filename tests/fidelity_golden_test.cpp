@@ -628,6 +628,38 @@ TEST(FidelityGolden, TimeMinJobsRunWithTheirMinimumAsTheirLimit) {
   EXPECT_EQ(j5.end_state, engine::EndState::kTimeout);
 }
 
+// OverTimeLimit=3 and KillWait=30 (a real 22.05): job 1 (n1, -t 1, 300 s of work) ran past its
+// end_time (07:41:41) to the limit test of 07:45:08, the first at least 3 minutes past it
+// (TIMEOUT after 267 s). Backfill planned the whole-cluster job 2 at that end_time, then, once
+// it had passed, at end_time + KillWait + OverTimeLimit (07:45:11 in slurmctld's log:
+// _guess_job_end), so the one-minute job 3 (n2, submitted at +75) was backfilled at once. The
+// engine used to plan job 2 at now + 1 once job 1's end had passed, holding n2 for it (job 3
+// then ran after job 2), and to kill job 1 exactly OverTimeLimit past its end_time.
+TEST(FidelityGolden, OverTimeLimitRunsToTheLimitTestAndBackfillGuessesTheEnd) {
+  // Replayed from slurmctld's start with the work each job was given: the limit tests then fall
+  // on the real seconds (a replay from the first submission puts them 2 s earlier, and there
+  // job 1, started a second early, meets the test before: killed 28 s early).
+  const Replay r("over_time_limit");
+  const auto real = real_jobs(r.dir);
+  engine::Workload given = r.jobs;
+  test::give_intended_work(given, r.dir / "extra" / "jobmap.tsv");
+  engine::SimOptions from_boot;
+  from_boot.start = test::boot_time(r.dir / "extra" / "scontrol_config_at_start.txt") - r.jobs.epoch_offset;
+  const engine::SimResult b = engine::Simulator(r.site, from_boot).run(given);
+  const std::int64_t at = r.jobs.epoch_offset;
+  const engine::SimJob& j1 = test::find_job(b, 1);
+  EXPECT_EQ(j1.req.run_time, 300);
+  EXPECT_EQ(j1.end + at, 1795938308);  // sacct's End
+  EXPECT_EQ(j1.end_state, engine::EndState::kTimeout);
+  // Job 3 in the backfill cycle after its submission (07:41:58.07; the engine's cycles fall on
+  // slurmctld's start + 5 k, a second earlier).
+  const engine::SimJob& j3 = test::find_job(b, 3);
+  EXPECT_LE(std::abs(j3.start + at - 1795938118), 1);
+  EXPECT_EQ(j3.started_by, engine::StartedBy::kBackfill);
+  EXPECT_EQ(test::find_job(b, 2).start, j1.end);
+  for (const engine::SimJob& j : b.jobs) EXPECT_EQ(r.nodes_of(j), real.at(j.req.id).nodes) << "job " << j.req.id;
+}
+
 // Job arrays (engine/job_arrays.h), a real 22.05 with bf_max_job_array_resv=1: slurmctld keeps
 // an array's unstarted tasks in one record. Backfill tested 3_* (two tasks of two whole nodes
 // each) once a cycle and planned one task only; job 4 (8 CPUs for 5 minutes) started on n4 at
