@@ -67,6 +67,12 @@ bool Simulator::main_record(MainRun& run, const QueueEntry& e, bool full, bool a
   if (gate == MainStep::kStop) return false;
   if (gate == MainStep::kNext) return true;
   if (main_try(run, e, alloc) != MainStep::kTry) return true;
+  // A job whose -w nodes cover its node count does not fail its partition: only its nodes
+  // are kept from the rest of the run (job_scheduler.c, req_node_bitmap).
+  if (const NodeBitset* req = rec.demand.required; req && req->count_at_least(rec.demand.min_nodes)) {
+    run.avail.subtract(*req);
+    return true;
+  }
   // Jobs younger than bf_min_age_reserve or below bf_min_prio_reserve do not block.
   if (s.bf_min_age_reserve > 0 && now_ - job.begin < s.bf_min_age_reserve) return true;
   if (s.bf_min_prio_reserve > 0 && rec.priority < static_cast<std::uint64_t>(s.bf_min_prio_reserve)) return true;

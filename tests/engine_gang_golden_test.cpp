@@ -19,13 +19,12 @@
 // WORK_S+2 accounted seconds: a sleep in progress at SIGSTOP completes during the
 // suspension; fork overhead adds).
 //
-// Pinned jobs (-w): JobRequest has no required node list, so the replay emulates `-w nK` by
-// a clone of the job's partition (same PriorityTier, PreemptMode, GraceTime, OverSubscribe)
-// restricted to nK, named "<partition>_nK". Every p2/p3 job is pinned; p1 and the g scenarios
-// have no pins. What the emulation cannot keep: preemption candidates are taken from the
-// clone's nodes instead of the whole partition's (p3a's candidate-order quirk, see below),
-// and a clone partition empties when its node's jobs end (which exposes the stale-active-row
-// bug below more often than the real partitions would).
+// Pinned jobs (-w): replayed as the job's --nodelist. Every p2/p3/p4 job is pinned; p1 and the
+// g scenarios have no pins. (Until 2026-11-29 the replay emulated `-w nK` by a clone of the
+// job's partition restricted to nK, from before the engine read -w; that took preemption
+// candidates from the clone's nodes only, which hid p3a's candidate-order quirk below, and
+// gave every pinned job a partition of its own, which hid that a -w job that cannot start
+// fails only its own nodes in the main loop, not its partition.)
 //
 // Boundary races: in two places a job's last running second ended a few ms after a timeslicer
 // wake-up, so slurmctld suspended it with ~25 ms of work left and it finished after its next
@@ -117,14 +116,8 @@ struct Capture {
     read_job_map();
     std::string text;
     for (const std::string& line : lines_of(dir / "slurm.conf")) text += line + "\n";
-    // p4 replays -w as the job's --nodelist, which the engine has read since the earlier
-    // captures were written; those keep the clone partitions their checks were made with.
-    if (scenario.starts_with("p4")) {
-      for (engine::JobRequest& j : work.jobs) {
-        if (auto pin = pinned.find(j.id); pin != pinned.end()) j.extra.edit().nodelist = pin->second;
-      }
-    } else {
-      text += pin_partitions();
+    for (engine::JobRequest& j : work.jobs) {
+      if (auto pin = pinned.find(j.id); pin != pinned.end()) j.extra.edit().nodelist = pin->second;
     }
     conf = analyze_text((dir / "slurm.conf").string(), text, {*SlurmVersion::parse("22.05")});
     site.config = &conf->config;
@@ -227,37 +220,6 @@ struct Capture {
       return a.submit != b.submit ? a.submit < b.submit : a.id < b.id;
     });
     t0 = work.jobs.empty() ? 0 : work.jobs.front().submit;
-  }
-
-  /// The -w emulation: "<partition>_<node>" partitions, appended to slurm.conf.
-  std::string pin_partitions() {
-    if (pinned.empty()) return "";
-    std::map<std::string, std::string> lines;
-    std::string fallback;
-    for (const std::string& line : lines_of(dir / "slurm.conf")) {
-      if (!line.starts_with("PartitionName=")) continue;
-      const std::string part = line.substr(14, line.find_first_of(" \t") - 14);
-      lines[part] = line;
-      if (line.find("Default=YES") != std::string::npos) fallback = part;
-    }
-    std::string out;
-    std::set<std::string> made;
-    for (engine::JobRequest& j : work.jobs) {
-      auto pin = pinned.find(j.id);
-      if (pin == pinned.end()) continue;
-      const std::string part = j.partitions.empty() ? fallback : j.partitions[0].str();
-      const std::string clone = part + "_" + pin->second;
-      j.partitions = {clone};
-      if (!made.insert(clone).second) continue;
-      std::string rest;
-      for (const std::string& tok : split(lines.at(part), ' ')) {
-        if (tok.empty() || tok.starts_with("PartitionName=") || tok.starts_with("Nodes=")) continue;
-        if (tok.starts_with("Default=")) continue;
-        rest += " " + tok;
-      }
-      out += "PartitionName=" + clone + " Nodes=" + pin->second + " Default=NO" + rest + "\n";
-    }
-    return out;
   }
 
   void read_events() {
@@ -826,22 +788,20 @@ TEST(EngineGangGolden, P3aQosSuspendTimeslicesAndRequeueModeRequeues) {
   EXPECT_LE(std::llabs(find(r, 6).start - c.last_run(6).start), kStartTol);
 }
 
-// Disabled: the engine disagrees with the capture (the lead must fix the engine).
 // p3a job 4 (urgent, p1, -w n1) pended Resources from +10.6 to +16.0: with preempt/qos the
 // extra-row (suspend) path of cons_common job_test.c _run_now is tried only when the FIRST
 // candidate of the preemption list has PreemptMode SUSPEND, and the list (every running job
 // on the partition's nodes, lowest QOS priority first) was headed by scav job 3 (priority 0,
 // requeue) on n3. It started in the pass after job 3 was requeued for job 6 (+16). The engine's
-// try_preempt (engine/gang_sim.cpp) implements that quirk, but the replay cannot show it: the
-// engine has no -w (JobRequest has no required node list), and the -w emulation gives job 4 a
-// partition p1_n1 whose only candidate is job 1, so it starts in the extra row at its first
-// pass (+11; job 4 then ends +98 instead of +102). Needs a required-node list on JobRequest
-// (sbatch -w / sacct NodeList of pinned jobs) honoured by placement but not by the candidate
-// scan (slurm_find_preemptable_jobs looks at the partition's nodes).
-TEST(EngineGangGolden, DISABLED_P3aTheSamePartitionPreemptorWaitsBehindARequeueModeCandidate) {
+// try_preempt (engine/gang_sim.cpp) implements that quirk; the replay shows it since -w is
+// replayed as a node list (a clone partition of n1 alone made job 1 the only candidate, and job
+// 4 started at +11). Its last running second ended just after a timeslicer wake-up (+98): the
+// real run suspended it with a few ms of work left and ended it at its next resume (+102), the
+// boundary race above.
+TEST(EngineGangGolden, P3aTheSamePartitionPreemptorWaitsBehindARequeueModeCandidate) {
   Capture c("p3a_qos_suspend_requeue");
   const engine::SimResult r = c.run();
-  expect_job(c, r, 4);
+  expect_job(c, r, 4, 2);
 }
 
 // ------------------------------------------------------- p2: REQUEUE, CANCEL, GraceTime
@@ -986,7 +946,6 @@ const std::set<std::pair<std::string, std::uint32_t>> kStartDiverges = {
     {"p2_partition_requeue_cancel", 2},  // the rerun (BeginTime after KillWait)
     {"p2_partition_requeue_cancel", 7},
     {"p2_partition_requeue_cancel", 8},
-    {"p3a_qos_suspend_requeue", 4},
     {"p4_stale_end_backfill", 5}};  // 3 s after Q's end (P4WillRunWindows...)
 
 TEST(EngineGangGolden, EveryJobRunsOnTheNodesSacctListsAndStartsWithinTwoSeconds) {

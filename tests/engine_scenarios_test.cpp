@@ -57,6 +57,32 @@ TEST(EngineScenarios, FirstBlockedJobBlocksItsPartitionAndItsNodes) {
   for (std::uint32_t id = 1; id <= 5; ++id) EXPECT_EQ(find_job(r, id).started_by, StartedBy::kMain) << id;
 }
 
+// A job whose -w nodes cover its node count fails only those nodes for the rest of the run,
+// not its partition (job_scheduler.c _schedule, req_node_bitmap): the gang p2 capture's job
+// 10 started on n5 in the pass where jobs pinned to busy n3 and n4 were tried first.
+TEST(EngineScenarios, AJobPinnedToBusyNodesDoesNotBlockItsPartition) {
+  test::SimSite s(std::string(kNodes) +
+                  "SchedulerType=sched/builtin\n"
+                  "PartitionName=p Nodes=n[1-4] Default=YES MaxTime=UNLIMITED\n");
+  std::vector<engine::JobRequest> jobs = {job(1, 0, 8, 1000, 2000, "p"), job(2, 10, 4, 100, 200, "p", -1000),
+                                          job(3, 10, 4, 100, 200, "p", -500), job(4, 10, 4, 100, 200, "p", -100),
+                                          job(5, 10, 4, 100, 200, "p", -50)};
+  jobs[1].extra.edit().nodelist = "n1";  // held by job 1
+  jobs[3].extra.edit().nodelist = "n1";  // also n1: not tried on it after job 2 kept it
+  auto r = s.run(jobs);
+  ASSERT_EQ(find_job(r, 1).start, 1);
+  EXPECT_EQ(find_job(r, 2).start, 1001);
+  EXPECT_EQ(find_job(r, 3).start, 11);  // behind job 2 in the same partition, on n3
+  EXPECT_EQ(find_job(r, 5).start, 11);
+  EXPECT_EQ(find_job(r, 3).started_by, StartedBy::kMain);
+  // With -N 2 a one-node list does not cover the node count: the partition fails as usual.
+  jobs[1].nodes = 2;
+  jobs[1].cpus = 8;
+  jobs[1].extra.edit().nodelist = "n1";
+  auto blocked = s.run(jobs);
+  EXPECT_EQ(find_job(blocked, 3).start, 1001);
+}
+
 const std::string kBackfillSite = std::string(kNodes) + "PartitionName=p Nodes=n[1-4] Default=YES MaxTime=UNLIMITED\n";
 
 // EnforcePartLimits=NO: a job over its partition's MaxTime is not refused; it pends with the
