@@ -125,8 +125,10 @@ void Simulator::resume(std::uint32_t j) {
   // (unless a preemption's grace period set it).
   if (limit >= 0 && r.preempt_time == kNoTime) set_limit_end(j, now_ + limit - r.pre_sus_time);
   const std::int64_t left = job.req.run_time - r.pre_sus_time;
-  if (r.preempt_time != kNoTime)  // a limit test stops it once the grace period is over
-    job.planned_end = std::min(now_ + std::max<std::int64_t>(left, 0), limit_check_at(job.limit_end));
+  // A limit test stops it once the grace period is over: the first from now on (a suspended
+  // job is skipped by the tests, so one whose grace ran out meanwhile goes at the next).
+  if (r.preempt_time != kNoTime)
+    job.planned_end = std::min(now_ + std::max<std::int64_t>(left, 0), limit_check_at(std::max(job.limit_end, now_)));
   else
     job.planned_end = run_end(left, limit >= 0 ? job.limit_end : kNoTime, rec.part);
   schedule_end(j);

@@ -47,6 +47,34 @@ TEST(EnginePreempt, SuspendGangSuspendsTheLowerTierJobUntilThePreemptorEnds) {
   EXPECT_EQ(r.counters.suspends, 1u);
 }
 
+// Four low jobs timeslice on two nodes (FORCE:2, REQUEUE with GraceTime=20) when a high job
+// arrives at 100. Job 1 gets its grace at 101 (end 121), but gang suspends it at 120: the limit
+// test at 121 skips a suspended job (job_time_limit), so the first test after its resume at 150
+// requeues it (151), not a TIMEOUT at its cut limit. A requeued job then waits for its
+// BeginTime (+121 s) even when gang requeues it the moment it restarts under the high job's
+// shadow: each restart and requeue comes 121 s or more after the last (the engine used to
+// restart it from its stale queue entry within the same second, endlessly).
+TEST(EnginePreempt, AGraceThatRunsOutWhileSuspendedEndsAtTheTestAfterItsResume) {
+  test::SimSite s(site("PreemptType=preempt/partition_prio\nPreemptMode=SUSPEND,GANG\nSchedulerTimeSlice=30",
+                       "OverSubscribe=FORCE:2 PreemptMode=REQUEUE GraceTime=20"));
+  auto r = s.run({job(1, 0, 4, 1000, -1, "low"), job(2, 0, 4, 1000, -1, "low"), job(3, 0, 4, 1000, -1, "low"),
+                  job(4, 0, 4, 1000, -1, "low"), job(5, 100, 4, 200, -1, "high")});
+  const engine::SimJob& j1 = find_job(r, 1);
+  std::vector<std::int64_t> requeued;
+  std::int64_t graced = engine::kNoTime;
+  for (const engine::JobEvent& e : j1.rare.get().events) {
+    if (e.kind == JobEvent::Kind::kPreemptGrace) graced = e.at;
+    if (e.kind == JobEvent::Kind::kPreemptRequeue) requeued.push_back(e.at);
+  }
+  EXPECT_EQ(graced, 101);
+  ASSERT_GE(requeued.size(), 2u);
+  EXPECT_EQ(requeued[0], 151);
+  for (std::size_t k = 1; k < requeued.size(); ++k) EXPECT_GE(requeued[k] - requeued[k - 1], 121) << k;
+  EXPECT_EQ(j1.end_state, engine::EndState::kCompleted);  // its last run
+  EXPECT_EQ(find_job(r, 5).start, 241);
+  for (const engine::SimJob& j : r.jobs) EXPECT_EQ(j.state, engine::JobState::kDone) << "job " << j.req.id;
+}
+
 TEST(EnginePreempt, SuspendedJobsKeepTheirMemory) {
   // Each low job holds 4 CPUs x 500 MB = 2000 of a node's 3000 MB. The high job asks for
   // 2000 MB: a suspended job would stay resident, so there is no room and nothing is

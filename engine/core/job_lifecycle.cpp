@@ -98,6 +98,12 @@ void Simulator::on_end(std::uint32_t j) {
   SimJob& job = jobs_[j];
   // A run cut short by a DOWN node leaves its end event behind: it no longer applies.
   if (job.state != JobState::kRunning || job.planned_end != now_) return;
+  // Cut short at a limit test while its preemption's grace runs out: the test preempts it
+  // (job_time_limit's preempt_time branch), whatever path planned the end.
+  if (job.rare.get().preempt_time != kNoTime && job.ran(now_) < job.req.run_time && now_ >= job.limit_end) {
+    on_grace_end(j);
+    return;
+  }
   const std::int64_t cancelled_at = job.req.extra.get().cancelled_at;
   // A run cut short is TIMEOUT, and so is one whose own end comes after its end_time plus
   // OverTimeLimit (job_complete; a preempted job's end_time is its grace end: p2x jobs 3, 4).

@@ -39,8 +39,9 @@ std::int64_t Simulator::over_time(std::uint32_t part) const {
 std::int64_t Simulator::run_end(std::int64_t left, std::int64_t limit_end, std::uint32_t part) const {
   const std::int64_t own = now_ + std::max<std::int64_t>(left, 0);
   if (limit_end == kNoTime) return own;
-  // job_time_limit kills a job once end_time <= now - OverTimeLimit.
-  return std::min(own, limit_check_at(limit_end + over_time(part)));
+  // job_time_limit kills a job once end_time <= now - OverTimeLimit, at the first test from
+  // now on (a job resumed past its limit goes at the next).
+  return std::min(own, limit_check_at(std::max(limit_end + over_time(part), now_)));
 }
 
 std::int64_t Simulator::overdue_end(const PlannedEnd& e) const {
@@ -60,6 +61,9 @@ void Simulator::on_grace_end(std::uint32_t j) {
   // set stops it once its end_time (PreemptTime + GraceTime) has passed.
   SimJob& job = jobs_[j];
   if (job.state != JobState::kRunning || job.rare.get().preempt_time == kNoTime || now_ < job.limit_end) return;
+  // job_time_limit skips a suspended job: gang suspended it over its grace end, and the
+  // test after its resume stops it (Simulator::resume plans that end, on_end acts on it).
+  if (job.rare.get().suspended) return;
   std::uint32_t by = 0;
   const RareVec<JobEvent>& events = job.rare.get().events;
   for (auto it = events.rbegin(); it != events.rend(); ++it) {
