@@ -267,6 +267,7 @@ struct PartitionTimeline {
 struct StepLimitStop {
   std::int64_t start = 0, end = 0;
   std::size_t pending = 0, running = 0, unsubmitted = 0;
+  bool stalled = false;  // the clock stood still (SimResult::stalled), not the step bound
 };
 
 struct SimResult {
@@ -279,6 +280,7 @@ struct SimResult {
   std::int64_t start = 0, end = 0;
   std::uint64_t steps = 0;           // scheduling steps the run took (Site::max_sim_steps bounds them)
   bool step_limit = false;           // the run stopped at `end` because it reached that bound
+  bool stalled = false;              // ... or because its clock stood still (SimOptions::still_events)
   std::vector<long double> usage;    // final raw usage per association
   std::vector<double> target_share;  // per association (classic product of shares)
   std::int64_t epoch_offset = 0;
@@ -299,6 +301,7 @@ struct SimResult {
   std::optional<StepLimitStop> step_limit_stop() const {
     if (!step_limit) return std::nullopt;
     StepLimitStop s{start, end};
+    s.stalled = stalled;
     for (const SimJob& j : jobs) {
       s.pending += j.state == JobState::kPending;
       s.running += j.state == JobState::kRunning;

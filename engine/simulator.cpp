@@ -111,9 +111,21 @@ SimResult Simulator::run(Workload&& workload) { return run_events(start_clock(wo
 SimResult Simulator::run_events(std::int64_t start) {
   const std::int64_t span_guess = jobs_.empty() ? 1 : std::max<std::int64_t>(1, jobs_.back().req.submit - start);
   std::uint64_t tick = 0;
+  const std::uint64_t still_limit =
+      opt_.still_events ? opt_.still_events
+                        : std::max<std::uint64_t>(4'000'000, 8 * (jobs_.size() + site_.node_events.size()));
+  std::int64_t still_at = kNoTime;
+  std::uint64_t still = 0;
   while (!events_.empty()) {
     const Event ev = events_.top();
     if (!worth_running(ev)) break;
+    if (ev.time != still_at) {
+      still_at = ev.time;
+      still = 0;
+    } else if (++still >= still_limit) {
+      result_.step_limit = result_.stalled = true;
+      break;
+    }
     events_.pop();
     now_ = ev.time;
     counts_.event();

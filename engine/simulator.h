@@ -87,6 +87,10 @@ struct SimOptions {
   /// it for its re-simulations when the base run stopped at its step limit, as their evidence
   /// is then withheld anyway.
   const std::atomic<bool>* cancel = nullptr;
+  /// Events the run handles within one simulated second before it stops as stuck (0: four
+  /// million, or eight a job and node event if more): only an engine loop keeps the clock
+  /// still that long, and the bound keeps such a loop from running (and growing) for ever.
+  std::uint64_t still_events = 0;
 };
 
 /// The nodes a job may use in one partition (job_nodes.cpp): --constraint, -w and -x,

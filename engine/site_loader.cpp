@@ -138,6 +138,16 @@ std::optional<Diagnostic> step_limit_diagnostic(const std::optional<StepLimitSto
   d.code = "WORK008";
   d.severity = Severity::kWarning;
   d.loc = {site.conf->root, 1, 1};
+  if (stop->stalled) {
+    d.message = fmt::format(
+        "{} stopped {} into the load: its clock stood still for millions of events, which only a loop in the "
+        "engine does; {} jobs were pending, {} running and {} not yet submitted, and what it reports covers only "
+        "that span",
+        step_limit_subject(variant), format_duration(stop->end - stop->start), stop->pending, stop->running,
+        stop->unsubmitted);
+    d.hint = "this is a slurm-advisor bug, not a limit to raise: please report it with these input files";
+    return d;
+  }
   d.message = step_limit_text(*stop, site.site.max_sim_steps, step_limit_subject(variant)) +
               "; what it reports covers only that span";
   d.hint = fmt::format(

@@ -208,6 +208,39 @@ std::string deep_queue_swf() {
   return test::write_temp("steps.swf", swf);
 }
 
+// A clock that stands still (an engine loop: a34cc65 fixed one that restarted a requeued job
+// in the same second for ever) stops the run however many steps remain, and is reported as
+// a bug, not as a limit to raise. Forced here with a bound of 50 events in one second on a load
+// whose first second holds more: 200 submissions at 0.
+TEST(InputBounds, ARunWhoseClockStandsStillStopsAndSaysSo) {
+  engine::SitePaths paths;
+  paths.conf = deep_queue_conf();
+  std::string swf;
+  for (int i = 1; i <= 200; ++i) swf += fmt::format("{} 0 0 3600 4 -1 -1 4 3600 -1 1 1 1 -1 1 -1 -1 -1\n", i);
+  paths.workload = test::write_temp("still.swf", swf);
+  auto in = engine::load_site(paths);
+  ASSERT_TRUE(in) << in.error();
+  engine::SimOptions still;
+  still.still_events = 50;
+  const engine::SimResult r = engine::Simulator((*in)->site, still).run((*in)->workload);
+  ASSERT_TRUE(r.step_limit);
+  EXPECT_TRUE(r.stalled);
+  EXPECT_EQ(r.end, r.start);
+  EXPECT_LT(r.steps, 200u);
+  const auto stop = r.step_limit_stop();
+  ASSERT_TRUE(stop);
+  EXPECT_TRUE(stop->stalled);
+  const auto d = engine::step_limit_diagnostic(stop, **in);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->code, "WORK008");
+  EXPECT_NE(d->message.find("the simulation stopped 00:00:00 into the load: its clock stood still"), std::string::npos)
+      << d->message;
+  EXPECT_NE(d->hint.find("slurm-advisor bug"), std::string::npos) << d->hint;
+  // The default bound is far above any real second: the whole load runs.
+  const engine::SimResult whole = engine::Simulator((*in)->site, {}).run((*in)->workload);
+  EXPECT_FALSE(whole.stalled);
+}
+
 // The engine stops a run at Site::max_sim_steps and says where; the same limit stops it at
 // the same step every time, and a run within it is not marked.
 TEST(InputBounds, ASimulationStopsAtItsStepLimit) {
