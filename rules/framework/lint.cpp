@@ -297,7 +297,8 @@ LintReport run_lint(const engine::LoadedSite& site, const LintOptions& o) {
         diagnostics.report(std::move(*d));
         if (o.input_diagnostics) surface_diagnostics(diagnostics, site.conf->sources, sink);
       }
-      stopped = engine::step_limit_subject(variant) + " stopped at its step limit";
+      stopped = engine::step_limit_subject(variant) +
+                (cut->stop.stalled ? " stopped with its clock standing still" : " stopped at its step limit");
     }
     withhold_thin_evidence(*report.coverage, context, static_context, sink.findings(), report.skipped, stopped);
   }
