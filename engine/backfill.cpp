@@ -55,7 +55,7 @@ BackfillTally BackfillPass::run() {
   for (std::size_t qi = 0; qi < sim_.queue_.size(); ++qi) {
     const Simulator::QueueEntry e = sim_.queue_[qi];
     SimJob& job = sim_.jobs_[e.job];
-    if (job.state != JobState::kPending || job.begin > sim_.now_) continue;  // (requeued: see main_loop)
+    if (!job.eligible_pending(sim_.now_)) continue;  // (requeued: see main_loop)
     ArrayWalk::Step as = ArrayWalk::Step::kNotArray;
     if (sim_.arrays_.any()) {
       std::uint16_t head_reason = kReasonNone;

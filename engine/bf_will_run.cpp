@@ -9,6 +9,19 @@ namespace sa::engine {
 
 namespace {
 
+// Calls f(node, unit) for every allocation unit `a` holds, units numbered as UnitLayout's
+// words * 64 + bit.
+template <class F>
+void for_each_unit(const UnitLayout& layout, const Allocation& a, F&& f) {
+  for (const AllocPiece& p : a.pieces) {
+    const std::uint32_t off = layout.offset(p.node);
+    for (std::uint32_t w = 0; w < layout.words(p.node) && p.unit_word + w < a.units.size(); ++w) {
+      for (std::uint64_t bits = a.units[p.unit_word + w] & layout.valid(p.node, w); bits; bits &= bits - 1)
+        f(p.node, std::size_t{off + w} * 64 + static_cast<std::uint32_t>(std::countr_zero(bits)));
+    }
+  }
+}
+
 bool overlaps(const Allocation& a, const NodeBitset& nodes) {
   for (const AllocPiece& p : a.pieces) {
     if (nodes.test(p.node)) return true;
@@ -68,17 +81,9 @@ void BackfillPass::count_unit_holds() {
   held_units_.assign(sim_.pool_.size(), 0);
   if (rows.linear()) return;  // select/linear: a node is free when no job holds it
   for (std::uint32_t j : sim_.running_) {
-    const Allocation& a = sim_.jobs_[j].alloc;
-    for (const AllocPiece& p : a.pieces) {
-      const std::uint32_t off = rows.layout().offset(p.node);
-      for (std::uint32_t w = 0; w < rows.layout().words(p.node) && p.unit_word + w < a.units.size(); ++w) {
-        std::uint64_t bits = a.units[p.unit_word + w] & rows.layout().valid(p.node, w);
-        for (; bits; bits &= bits - 1) {
-          if (unit_holds_[(off + w) * 64 + static_cast<std::uint32_t>(std::countr_zero(bits))]++ == 0)
-            ++held_units_[p.node];
-        }
-      }
-    }
+    for_each_unit(rows.layout(), sim_.jobs_[j].alloc, [&](std::uint32_t node, std::size_t unit) {
+      if (unit_holds_[unit]++ == 0) ++held_units_[node];
+    });
   }
 }
 
@@ -105,17 +110,13 @@ void BackfillPass::release_into_scratch(const Allocation& a, int sign) {
     }
     return;
   }
+  for_each_unit(rows.layout(), a, [&](std::uint32_t node, std::size_t unit) {
+    std::uint16_t& h = unit_holds_[unit];
+    if (sign < 0 && --h == 0) --held_units_[node];
+    if (sign > 0 && h++ == 0) ++held_units_[node];
+  });
+  if (sign > 0) return;
   for (const AllocPiece& p : a.pieces) {
-    const std::uint32_t off = rows.layout().offset(p.node);
-    for (std::uint32_t w = 0; w < rows.layout().words(p.node) && p.unit_word + w < a.units.size(); ++w) {
-      std::uint64_t bits = a.units[p.unit_word + w] & rows.layout().valid(p.node, w);
-      for (; bits; bits &= bits - 1) {
-        std::uint16_t& h = unit_holds_[(off + w) * 64 + static_cast<std::uint32_t>(std::countr_zero(bits))];
-        if (sign < 0 && --h == 0) --held_units_[p.node];
-        if (sign > 0 && h++ == 0) ++held_units_[p.node];
-      }
-    }
-    if (sign > 0) continue;
     NodeResources& n = scratch_.nodes[p.node];
     const std::uint32_t units = rows.layout().units(p.node);
     n.cpus_free = std::min(n.cpus_total, (units - std::min(held_units_[p.node], units)) * n.unit);

@@ -123,14 +123,12 @@ void Simulator::resume(std::uint32_t j) {
   const std::int64_t limit = run_time_limit(job);
   // Suspended time does not count against the limit: end_time = now + limit - run so far
   // (unless a preemption's grace period set it).
-  if (limit >= 0 && r.preempt_time == kNoTime) set_limit_end(j, now_ + limit - r.pre_sus_time);
-  const std::int64_t left = job.req.run_time - r.pre_sus_time;
-  // A limit test stops it once the grace period is over: the first from now on (a suspended
-  // job is skipped by the tests, so one whose grace ran out meanwhile goes at the next).
-  if (r.preempt_time != kNoTime)
-    job.planned_end = std::min(now_ + std::max<std::int64_t>(left, 0), limit_check_at(std::max(job.limit_end, now_)));
-  else
-    job.planned_end = run_end(left, limit >= 0 ? job.limit_end : kNoTime, rec.part);
+  const bool graced = r.preempt_time != kNoTime;
+  if (limit >= 0 && !graced) set_limit_end(j, now_ + limit - r.pre_sus_time);
+  // A limit test stops a graced job once the grace period is over, with no OverTimeLimit (a
+  // suspended job is skipped by the tests, so one whose grace ran out meanwhile goes at the next).
+  job.planned_end = run_end(job.req.run_time - r.pre_sus_time, graced || limit >= 0 ? job.limit_end : kNoTime,
+                            graced ? 0 : over_time(rec.part));
   schedule_end(j);
   counts_.resumed();
   r.events.push_back({now_, JobEvent::Kind::kResume, 0});
@@ -211,7 +209,6 @@ void Simulator::preempt(std::uint32_t victim, std::uint32_t by, bool honour_grac
     job.planned_end = kNoTime;
     events_.push(test_at, EventType::kGraceEnd, victim);
   }
-  (void)by;
 }
 
 struct Simulator::PreemptCandidate {

@@ -60,9 +60,7 @@ void Simulator::queue_insert(std::uint32_t j) {
 
 void Simulator::queue_sort() {
   // Started and ended, or requeued (back at its BeginTime, on_eligible queues it again).
-  std::erase_if(queue_, [this](const QueueEntry& e) {
-    return jobs_[e.job].state != JobState::kPending || jobs_[e.job].begin > now_;
-  });
+  std::erase_if(queue_, [this](const QueueEntry& e) { return !jobs_[e.job].eligible_pending(now_); });
   if (!queue_dirty_) return;
   auto before = [this](const QueueEntry& x, const QueueEntry& y) { return queue_less(x, y); };
   if (pairwise_queue())

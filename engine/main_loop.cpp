@@ -44,7 +44,7 @@ void Simulator::main_loop(bool full) {
     // Started through another record, or requeued since the queue was sorted: its entry
     // waits for the BeginTime the requeue set (gang can requeue a job the moment this loop
     // starts it, and a live stale entry would start it again in the same run, endlessly).
-    if (job.state != JobState::kPending || job.begin > now_) continue;
+    if (!job.eligible_pending(now_)) continue;
     ArrayWalk::Step as = ArrayWalk::Step::kNotArray;
     if (arrays_.any()) {
       std::uint16_t head_reason = kReasonNone;

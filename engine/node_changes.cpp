@@ -110,7 +110,7 @@ void Simulator::take_snapshot() {
     // A job still waiting on a dependency has no begin time either (job_independent clears it),
     // and sprio leaves it out (the dependencies capture's sprio at +10 lists only job 13 of
     // the eight pending there).
-    if (job.state != JobState::kPending || job.begin > now_ || job.waits_on_deps) continue;
+    if (!job.eligible_pending(now_) || job.waits_on_deps) continue;
     std::uint32_t id = job.req.id;
     if (const std::int32_t g = arrays_.group_of(j); g >= 0 && JobArrays::unsplit(job)) {
       auto& listed = meta_listed[static_cast<std::size_t>(g)];

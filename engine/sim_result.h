@@ -194,6 +194,9 @@ struct SimJob {
   const SimRecord* run_or_first_rec_if_any() const { return recs.empty() ? nullptr : &run_or_first_rec(); }
   /// The load's scancel came before it started (EndState::kCancelled, never started here).
   bool cancelled_pending() const { return state == JobState::kDone && start == kNoTime; }
+  /// Pending and eligible by `now`: what a scheduling pass may try (a requeued job waits for
+  /// the BeginTime its requeue set).
+  bool eligible_pending(std::int64_t now) const { return state == JobState::kPending && begin <= now; }
   /// When its wait ended: its start, else the load's scancel, else the run's end.
   std::int64_t waited_until(std::int64_t run_end) const {
     return start != kNoTime ? start : cancelled_pending() ? end : run_end;

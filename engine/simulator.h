@@ -281,9 +281,10 @@ class Simulator {
   std::int64_t over_time(std::uint32_t part) const;
   /// The first of slurmctld's periodic time-limit tests at or after `t` (limit_check.cpp).
   std::int64_t limit_check_at(std::int64_t t) const;
-  /// When a run with `left` seconds of work from now and limit end `limit_end` (kNoTime: no
-  /// limit) in partition `part` ends: its own end, or the first limit test that finds it over.
-  std::int64_t run_end(std::int64_t left, std::int64_t limit_end, std::uint32_t part) const;
+  /// When a run with `left` seconds of work from now ends, given its limit end `limit_end`
+  /// (kNoTime: no limit) and `over` seconds of allowance past it: its own end, or the first
+  /// limit test from now on that finds it over.
+  std::int64_t run_end(std::int64_t left, std::int64_t limit_end, std::int64_t over) const;
   void charge_usage(SimJob& job, std::int64_t from, std::int64_t to);
   /// The CPUs a --cpus-per-task job keeps per node once its tasks are laid out.
   void lay_out_tasks(Allocation& alloc, const Demand& d) const;

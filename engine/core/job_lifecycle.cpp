@@ -228,7 +228,7 @@ void Simulator::start_job(std::uint32_t j, std::uint32_t r, const Allocation& gi
   if (const std::int64_t at = job.req.extra.get().cancelled_at; at != kNoTime) run = std::min(run, at - now_);
   if (limits_.active()) limits_.job_begin(limit_key(job, rec), alloc_tres(job), limit);
   if (!dependents_.empty() && !dependents_[j].empty()) dependencies_moved(j);  // after:J
-  job.planned_end = run_end(run, limit >= 0 ? now_ + limit : kNoTime, rec.part);
+  job.planned_end = run_end(run, limit >= 0 ? now_ + limit : kNoTime, over_time(rec.part));
   schedule_end(j);
   running_.push_back(j);
   job.limit_end = now_ + (limit < 0 ? kYear : limit);

@@ -36,12 +36,12 @@ std::int64_t Simulator::over_time(std::uint32_t part) const {
   return minutes >= kInfinite16 ? kYearSeconds : minutes * 60;
 }
 
-std::int64_t Simulator::run_end(std::int64_t left, std::int64_t limit_end, std::uint32_t part) const {
+std::int64_t Simulator::run_end(std::int64_t left, std::int64_t limit_end, std::int64_t over) const {
   const std::int64_t own = now_ + std::max<std::int64_t>(left, 0);
   if (limit_end == kNoTime) return own;
-  // job_time_limit kills a job once end_time <= now - OverTimeLimit, at the first test from
-  // now on (a job resumed past its limit goes at the next).
-  return std::min(own, limit_check_at(std::max(limit_end + over_time(part), now_)));
+  // job_time_limit kills a job once end_time <= now - OverTimeLimit (a preempted job once its
+  // grace end has passed), at the first test from now on (one resumed past it goes at the next).
+  return std::min(own, limit_check_at(std::max(limit_end + over, now_)));
 }
 
 std::int64_t Simulator::overdue_end(const PlannedEnd& e) const {
