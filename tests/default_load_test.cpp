@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "engine/coverage.h"
@@ -276,6 +277,84 @@ TEST(DefaultLoad, GpuNodesAreOfferedTheirGpuTimeNotTheirCpuTime) {
   EXPECT_LT(offered, 1.1) << d.workload.jobs.size() << " jobs";  // counted in CPUs: 1.32
 }
 
+// The CPU-seconds a partition's jobs were offered over its CPUs and the arrival span (work
+// past the span's day of drain cut off, as the load counts it).
+std::map<std::string, double> offered_by_partition(const engine::DefaultLoad& d, const SimSite& s, std::int64_t span) {
+  std::map<std::string, double> work, cpus;
+  for (const engine::JobRequest& j : d.workload.jobs) {
+    const double run = static_cast<double>(std::min<std::int64_t>(j.run_time, span + 86400 - j.submit));
+    work[j.partitions.front()] += static_cast<double>(j.cpus) * run;
+  }
+  for (const auto& p : s.site.config->partitions) {
+    for (std::uint32_t n : p.nodes) cpus[p.name] += s.site.config->nodes[n].cpus;
+  }
+  std::map<std::string, double> out;
+  for (const auto& [name, w] : work) out[name] = w / (cpus[name] * static_cast<double>(span));
+  return out;
+}
+
+// The mean over six seeds of offered_by_partition on 14 days of the default load: a partition
+// of few large nodes draws a few hundred jobs there, a handful of them large and long, so one
+// seed's load lies well apart from the next.
+std::map<std::string, double> mean_offered(const SimSite& s, std::size_t partitions) {
+  std::map<std::string, double> mean;
+  engine::DefaultLoadOptions o;
+  o.duration = 14 * 86400;
+  for (o.seed = 1; o.seed <= 6; ++o.seed) {
+    const engine::DefaultLoad d = engine::default_load(s.site, o);
+    const auto offered = offered_by_partition(d, s, o.duration);
+    EXPECT_EQ(offered.size(), partitions) << d.description;
+    for (const auto& [name, share] : offered) mean[name] += share / 6;
+  }
+  return mean;
+}
+
+TEST(DefaultLoad, EveryPartitionIsOfferedTheSameShareOfItsCpus) {
+  // Two partitions of 1,024 CPUs each: eight 128-CPU nodes and 64 16-CPU nodes. Job shapes are
+  // cut from the nodes (a node, a quarter of the partition), so a job of "big" asks several
+  // times the CPUs of one of "small": picked in proportion to their CPUs, big was offered far
+  // more than its CPUs and small far less. Each is offered the load's 95 %.
+  SimSite s(
+      "SchedulerType=sched/backfill\nSelectType=select/cons_tres\nSelectTypeParameters=CR_Core\n"
+      "NodeName=b[1-8] CPUs=128 RealMemory=512000 State=UNKNOWN\n"
+      "NodeName=s[1-64] CPUs=16 RealMemory=64000 State=UNKNOWN\n"
+      "PartitionName=big Nodes=b[1-8] MaxTime=2-00:00:00\n"
+      "PartitionName=small Nodes=s[1-64] Default=YES MaxTime=2-00:00:00\n");
+  const auto mean = mean_offered(s, 2);
+  EXPECT_NEAR(mean.at("big"), 0.95, 0.15);    // 1.64 when picked by CPUs alone
+  EXPECT_NEAR(mean.at("small"), 0.95, 0.15);  // 0.36
+}
+
+TEST(DefaultLoad, AOneHourTestPartitionIsOfferedShortJobsNotItsNodesTime) {
+  // "test" (one hour, a higher tier) holds four of batch's sixteen nodes. Its jobs run a few
+  // minutes, as test jobs do: it is offered its half of those nodes in short jobs, a light
+  // load, and batch the rest of the 95 %.
+  SimSite s(
+      "SchedulerType=sched/backfill\nNodeName=n[1-16] CPUs=16 RealMemory=64000 State=UNKNOWN\n"
+      "PartitionName=batch Nodes=n[1-16] Default=YES MaxTime=2-00:00:00\n"
+      "PartitionName=test Nodes=n[1-4] MaxTime=01:00:00 PriorityTier=10\n");
+  engine::DefaultLoadOptions o;
+  o.duration = 14 * 86400;
+  const engine::DefaultLoad d = engine::default_load(s.site, o);
+  const auto offered = offered_by_partition(d, s, o.duration);
+  ASSERT_EQ(offered.size(), 2u) << d.description;
+  EXPECT_LT(offered.at("test"), 0.1) << d.description;
+  EXPECT_NEAR(offered.at("batch"), 0.95, 0.15) << d.description;
+}
+
+TEST(DefaultLoad, NodesSharedByPartitionsAreOfferedTheirCpusOnce) {
+  // "all" and "debug" hold the same eight nodes and "other" eight more: the shared nodes are
+  // offered 95 % of their CPUs between the two partitions, not 95 % to each (means of six
+  // seeds: 1.31 and 0.65 when each partition counted its own CPUs).
+  SimSite s(std::string(kNodes) + "NodeName=m[1-8] CPUs=16 RealMemory=64000 State=UNKNOWN\n" +
+            "PartitionName=all Nodes=n[1-8] Default=YES MaxTime=1-00:00:00\n"
+            "PartitionName=debug Nodes=n[1-8] MaxTime=1-00:00:00\n"
+            "PartitionName=other Nodes=m[1-8] MaxTime=1-00:00:00\n");
+  const auto mean = mean_offered(s, 3);
+  EXPECT_NEAR(mean.at("all") + mean.at("debug"), 0.95, 0.15);
+  EXPECT_NEAR(mean.at("other"), 0.95, 0.15);
+}
+
 TEST(DefaultLoad, LeavesPartitionsThatTakeNoUserJobsIdleAndSaysWhy) {
   SimSite s(std::string(kNodes) +
             "PartitionName=p Nodes=n[1-4] Default=YES\nPartitionName=admin Nodes=n[1-8] RootOnly=YES\n"
@@ -339,7 +418,7 @@ TEST(ScaleToSite, MapsSizesAndArrivalsOntoTheSite) {
 namespace {
 
 std::string gzip_file(const std::string& name, const std::string& text) {
-  const std::string path = (sa::test::scratch_dir() / name).string();
+  std::string path = (sa::test::scratch_dir() / name).string();
   gzFile z = gzopen(path.c_str(), "wb");
   gzwrite(z, text.data(), static_cast<unsigned>(text.size()));
   gzclose(z);

@@ -83,20 +83,20 @@ TEST(DefaultMemoryMissing, WhereTheLoadAsksForMemoryItsJobsAreRunWithoutIt) {
   ASSERT_TRUE(report.scenario.has_value());  // the default load was simulated
   ASSERT_EQ(report.findings.size(), 1u);
   const sa::rules::Finding& f = report.findings[0];
-  EXPECT_NE(f.message.find("in the simulated load with its jobs given no --mem, 75 of the 115 jobs started there ran "
-                           "so, asking 4 CPUs on average, and the mean wait went from 03:06:16 (as simulated, with "
-                           "--mem) to 15:09:16"),
+  EXPECT_NE(f.message.find("in the simulated load with its jobs given no --mem, 66 of the 102 jobs started there ran "
+                           "so, asking 5 CPUs on average, and the mean wait went from 03:22:51 (as simulated, with "
+                           "--mem) to 16:38:53"),
             std::string::npos)
       << f.message;
   EXPECT_NE(f.evidence["scenario"]["load"].get<std::string>().find("; its jobs given no --mem"), std::string::npos);
-  EXPECT_EQ(f.evidence["metrics"]["jobs_alone_on_their_nodes"], 75);
-  EXPECT_EQ(f.evidence["metrics"]["pending_at_end"], 49);
+  EXPECT_EQ(f.evidence["metrics"]["jobs_alone_on_their_nodes"], 66);
+  EXPECT_EQ(f.evidence["metrics"]["pending_at_end"], 57);
   ASSERT_TRUE(f.fix.has_value());
   EXPECT_EQ(f.fix->resimulated["scenario"]["variant"], "DefMemPerCPU=4000, its jobs given no --mem");
   EXPECT_EQ(f.fix->resimulated["jobs_alone_on_their_nodes"], 0);
-  EXPECT_EQ(f.evidence["metrics"]["jobs_started_there"], 115);
-  EXPECT_EQ(f.fix->resimulated["jobs_started_there"], 155);  // the variant's own partitions, by name
-  EXPECT_EQ(f.fix->resimulated["pending_at_end"], 9);
+  EXPECT_EQ(f.evidence["metrics"]["jobs_started_there"], 102);
+  EXPECT_EQ(f.fix->resimulated["jobs_started_there"], 154);  // the variant's own partitions, by name
+  EXPECT_EQ(f.fix->resimulated["pending_at_end"], 5);
   EXPECT_EQ(f.evidence["fix_effect"], "better");
 }
 

@@ -223,10 +223,10 @@ Plan plan_partitions(const Site& site, std::int64_t duration) {
     std::uint64_t gpus = 0;
     for (std::uint32_t n : p.nodes) {
       if (!c.nodes[n].usable()) continue;
-      pl.weight += c.nodes[n].cpus;
+      pl.cpus += c.nodes[n].cpus;
       gpus += c.nodes[n].gpus();
     }
-    if (gpus) pl.cpus_per_gpu = pl.weight / static_cast<double>(gpus);
+    if (gpus) pl.cpus_per_gpu = pl.cpus / static_cast<double>(gpus);
     pl.shapes = shapes_for(c, p);
     pl.max_time = p.max_time > 0 ? p.max_time : 7 * 86400;
     pl.max_run = std::max<std::int64_t>(3600, duration / 2);

@@ -29,7 +29,13 @@ struct Submitter {
 
 struct PartLoad {
   const Partition* part = nullptr;
-  double weight = 0;  // its CPUs
+  double cpus = 0;  // its usable nodes' CPUs
+  // The CPUs of the machine it is offered: its nodes' CPUs, a node that n loaded partitions
+  // share counting 1/n to each, so every node is offered the load once.
+  double share = 0;
+  // How often a job goes to it: its share over its jobs' mean CPUs, so each partition is
+  // offered its share whatever its node sizes (set with the arrival rate, default_load.cpp).
+  double weight = 0;
   // Its CPUs per GPU (0: no GPUs): what a GPU job keeps from others, in CPUs, when the load's
   // work is counted (a GPU is the scarcer resource on most GPU nodes).
   double cpus_per_gpu = 0;
