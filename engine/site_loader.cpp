@@ -121,6 +121,12 @@ Result<std::unique_ptr<LoadedSite>> load_site(const SitePaths& p) {
 }
 
 std::string step_limit_text(const StepLimitStop& stop, std::int64_t limit, const std::string& subject) {
+  if (stop.stalled) {
+    return fmt::format(
+        "{} stopped {} into the load: its clock stood still for millions of events, which only a loop in the engine "
+        "does; {} jobs were pending, {} running and {} not yet submitted",
+        subject, format_duration(stop.end - stop.start), stop.pending, stop.running, stop.unsubmitted);
+  }
   return fmt::format(
       "{} stopped at its limit of {} scheduling steps, {} into the load: {} jobs were pending, {} running and {} not "
       "yet submitted",
@@ -138,18 +144,13 @@ std::optional<Diagnostic> step_limit_diagnostic(const std::optional<StepLimitSto
   d.code = "WORK008";
   d.severity = Severity::kWarning;
   d.loc = {site.conf->root, 1, 1};
+  d.message =
+      step_limit_text(*stop, site.site.max_sim_steps, step_limit_subject(variant)) +
+      (stop->stalled ? ", and what it reports covers only that span" : "; what it reports covers only that span");
   if (stop->stalled) {
-    d.message = fmt::format(
-        "{} stopped {} into the load: its clock stood still for millions of events, which only a loop in the "
-        "engine does; {} jobs were pending, {} running and {} not yet submitted, and what it reports covers only "
-        "that span",
-        step_limit_subject(variant), format_duration(stop->end - stop->start), stop->pending, stop->running,
-        stop->unsubmitted);
-    d.hint = "this is a slurm-advisor bug, not a limit to raise: please report it with these input files";
+    d.hint = std::string(kStalledHint);
     return d;
   }
-  d.message = step_limit_text(*stop, site.site.max_sim_steps, step_limit_subject(variant)) +
-              "; what it reports covers only that span";
   d.hint = fmt::format(
       "a deep queue walked often takes most steps (every main-loop run and backfill cycle walks the whole queue); "
       "if the run is meant to be this long, raise the limit with --limit sim-steps={}",

@@ -54,9 +54,13 @@ Result<std::unique_ptr<LoadedSite>> load_site(const SitePaths& paths);
 void use_default_load(LoadedSite& site, const DefaultLoadOptions& options);
 
 /// "<subject> stopped at its limit of N scheduling steps, <span> into the load: P jobs were
-/// pending, R running and U not yet submitted": WORK008's words, for the commands that say
-/// which of several runs stopped.
+/// pending, R running and U not yet submitted" (or, where its clock stood still, says so):
+/// WORK008's words, for the commands that say which of several runs stopped.
 std::string step_limit_text(const StepLimitStop& stop, std::int64_t limit, const std::string& subject);
+
+/// What to do about a run whose clock stood still: report it, as no limit mends it.
+inline constexpr const char* kStalledHint =
+    "this is a slurm-advisor bug, not a limit to raise: please report it with these input files";
 
 /// The run WORK008 speaks of: "the simulation" for the site as configured, else "the
 /// re-simulation with <variant>" (a lint re-simulation's change).

@@ -30,14 +30,18 @@ std::string verdict(const rules::LintDiff& d, Severity fail_on) {
         "{}: this change makes the policy worse.</div>\n",
         blocking, blocking == 1 ? "" : "s", rules::level_name(fail_on));
   }
-  // A run cut at the step limit proves nothing about outcomes: never green over one either.
+  // A run that stopped early (its step limit, or a still clock) proves nothing about
+  // outcomes: never green over one either.
   if (!d.cut_runs.empty()) {
     std::string items;
     for (const std::string& r : d.cut_runs) items += "<li>" + esc(r) + "</li>";
     return fmt::format(
-        "<div class=\"verdict {}\" id=\"verdict\">The outcomes on the load were not compared:<ul>{}</ul>Raise "
-        "the limit with <code>--limit sim-steps=N</code> if the load is meant to be this long.</div>\n",
-        d.regressions_gated ? "fail" : "warn", items);
+        "<div class=\"verdict {}\" id=\"verdict\">The outcomes on the load were not compared:<ul>{}</ul>{}</div>\n",
+        d.regressions_gated ? "fail" : "warn", items,
+        d.stalled_run ? std::string("A run whose clock stood still is a slurm-advisor bug, not a limit to raise: "
+                                    "please report it with these input files.")
+                      : std::string("Raise the limit with <code>--limit sim-steps=N</code> if the load is meant to be "
+                                    "this long."));
   }
   // Outcomes count as much as findings: the banner is never green over a doubled p95 wait.
   if (!d.regressions.empty()) {

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/site_loader.h"
 #include "report/coverage_report.h"
 #include "report/lint_report.h"
 #include "rules/analysis/evidence.h"
@@ -78,7 +79,9 @@ void print_diff_text(std::ostream& out, const rules::LintDiff& d, const std::str
   if (!d.cut_runs.empty()) {
     out << "outcomes not compared:\n";
     for (const std::string& r : d.cut_runs) out << "  ! " << r << "\n";
-    out << "  (raise the limit with --limit sim-steps=N if the load is meant to be this long"
+    out << (d.stalled_run
+                ? std::string("  (") + engine::kStalledHint
+                : std::string("  (raise the limit with --limit sim-steps=N if the load is meant to be this long"))
         << (d.regressions_gated ? "; --fail-on-regression fails the diff, as nothing shows the outcomes are no worse"
                                 : "")
         << ")\n";

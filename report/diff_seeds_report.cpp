@@ -80,7 +80,7 @@ std::string seeds_html(const tune::SeedComparison& s) {
       s.seeds, s.first_seed, s.first_seed + s.seeds - 1, esc(s.load));
   if (!s.cut_runs.empty()) {
     out +=
-        "<p>No outcome is compared over the seeds: a run that stopped at the step limit covers only part of its "
+        "<p>No outcome is compared over the seeds: a run that stopped early (WORK008) covers only part of its "
         "load.</p>\n<ul>";
     for (const std::string& r : s.cut_runs) out += "<li>" + esc(r) + "</li>";
     return out + "</ul>\n</section>\n";

@@ -172,8 +172,8 @@ std::string ranked_table(const SearchOutcome& o, const SearchSpec& spec) {
 std::string skipped_section(const SearchOutcome& o, const SearchSpec& spec) {
   if (o.skipped.empty()) return {};
   std::string out =
-      "<section id=\"skipped\"><h2>Skipped: not ranked (the analyzer refused the combination, or a run stopped at the "
-      "step limit)</h2>\n<table "
+      "<section id=\"skipped\"><h2>Skipped: not ranked (the analyzer refused the combination, or a run stopped "
+      "early, WORK008)</h2>\n<table "
       "id=\"skipped-candidates\"><thead><tr>";
   for (const tune::Dimension& d : spec.dims) out += "<th>" + esc(d.name()) + "</th>";
   out += "<th>reason</th></tr></thead><tbody>\n";

@@ -9,6 +9,7 @@
 
 #include <fstream>
 #include <iterator>
+#include <sstream>
 #include <string>
 
 #include "analyzer/assoc_model.h"
@@ -20,6 +21,8 @@
 #include "engine/workload/synthetic.h"
 #include "engine/workload/trace_fields.h"
 #include "engine/workload/workload.h"
+#include "report/diff_report.h"
+#include "rules/analysis/diff.h"
 #include "tests/cli_util.h"
 #include "tests/test_util.h"
 
@@ -236,6 +239,17 @@ TEST(InputBounds, ARunWhoseClockStandsStillStopsAndSaysSo) {
   EXPECT_NE(d->message.find("the simulation stopped 00:00:00 into the load: its clock stood still"), std::string::npos)
       << d->message;
   EXPECT_NE(d->hint.find("slurm-advisor bug"), std::string::npos) << d->hint;
+  // diff names such a run as stalled and says to report it, not to raise --limit sim-steps.
+  rules::LintDiff diff;
+  diff.cut_runs.push_back(engine::step_limit_text(*stop, 1000, "the new config's simulation") + " (WORK008)");
+  diff.stalled_run = true;
+  std::ostringstream text;
+  report::print_diff_text(text, diff, "old.conf", "new.conf");
+  EXPECT_NE(text.str().find("! the new config's simulation stopped 00:00:00 into the load: its clock stood still"),
+            std::string::npos)
+      << text.str();
+  EXPECT_NE(text.str().find("(this is a slurm-advisor bug, not a limit to raise"), std::string::npos) << text.str();
+  EXPECT_EQ(text.str().find("sim-steps"), std::string::npos) << text.str();
   // The default bound is far above any real second: the whole load runs.
   const engine::SimResult whole = engine::Simulator((*in)->site, {}).run((*in)->workload);
   EXPECT_FALSE(whole.stalled);

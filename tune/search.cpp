@@ -318,8 +318,9 @@ namespace {
 std::string cut_text(const std::vector<std::size_t>& cut, std::size_t seeds) {
   std::vector<std::string> ordinals;
   for (std::size_t k : cut) ordinals.push_back(std::to_string(k + 1));
-  return fmt::format("stopped at the step limit (WORK008) on {} of {} seed load{} ({} {})", cut.size(), seeds,
-                     seeds == 1 ? "" : "s", cut.size() == 1 ? "load" : "loads", join(ordinals, ", "));
+  return fmt::format(
+      "stopped early (WORK008: its step limit, or its clock standing still) on {} of {} seed load{} ({} {})",
+      cut.size(), seeds, seeds == 1 ? "" : "s", cut.size() == 1 ? "load" : "loads", join(ordinals, ", "));
 }
 
 }  // namespace

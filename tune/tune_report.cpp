@@ -107,7 +107,7 @@ void print_tune_text(std::ostream& out, const SearchOutcome& o, const ReportCont
     }
   }
   if (!o.skipped.empty())
-    out << "\nskipped, not ranked (the analyzer refused the combination, or a run stopped at the step limit):\n";
+    out << "\nskipped, not ranked (the analyzer refused the combination, or a run stopped early, WORK008):\n";
   for (const CandidateResult& c : o.skipped) out << fmt::format("  {}: {}\n", settings_text(c, spec), *c.skip_reason);
   const CandidateResult* r = o.recommended();
   if (!r) {

@@ -185,13 +185,15 @@ void diff_runs(const Simulation& a, const Simulation& b, LintDiff& out) {
   if (out.moved.size() > 10) out.moved.resize(10);
 }
 
-// One line for a run that stopped at the sim-steps limit; nothing for a whole run.
-void cut_run(const char* which, const Simulation& sim, std::vector<std::string>& out) {
+// One line for a run that stopped early (its step limit, or a still clock); nothing for a
+// whole run.
+void cut_run(const char* which, const Simulation& sim, LintDiff& out) {
   const std::optional<engine::StepLimitStop> stop = sim.result.step_limit_stop();
   if (!stop) return;
-  out.push_back(
+  out.cut_runs.push_back(
       engine::step_limit_text(*stop, sim.site.max_sim_steps, fmt::format("the {} config's simulation", which)) +
       " (WORK008)");
+  out.stalled_run = out.stalled_run || stop->stalled;
 }
 
 }  // namespace
@@ -246,8 +248,8 @@ LintDiff diff_lints(const LintReport& before, const LintReport& after, const Con
   diff_settings(old_config, new_config, out);
   if (before.simulation && after.simulation) {
     out.scenario = after.scenario;
-    cut_run("old", *before.simulation, out.cut_runs);
-    cut_run("new", *after.simulation, out.cut_runs);
+    cut_run("old", *before.simulation, out);
+    cut_run("new", *after.simulation, out);
     if (out.cut_runs.empty()) diff_runs(*before.simulation, *after.simulation, out);
   }
   return out;

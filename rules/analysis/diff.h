@@ -65,6 +65,7 @@ struct LintDiff {
   /// the load, and a cut run against a whole one compares a part with the whole: no outcome
   /// (utilisation, coverage, waits, moved jobs, regressions) is compared then.
   std::vector<std::string> cut_runs;
+  bool stalled_run = false;  // one of them stopped because its clock stood still (a bug to report)
   /// Outcomes worse beyond the threshold (outcome_regressions), and whether
   /// --fail-on-regression was given, which makes any of them fail the diff.
   std::vector<Regression> regressions;
