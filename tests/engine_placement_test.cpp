@@ -3,7 +3,11 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "analyzer/hostlist.h"
+#include "engine/resources.h"
 #include "tests/engine_test_util.h"
 
 namespace sa {
@@ -471,6 +475,44 @@ TEST(EnginePlacement, ANodelistLongerThanTheNodeCountIsASetToChooseFrom) {
   const SimSite before(kEight, "22.05");
   const engine::SimResult o = before.run({j});
   EXPECT_EQ(nodes_of(before, o, 1), "n[1-4]");
+}
+
+}  // namespace
+}  // namespace sa
+
+namespace sa {
+namespace {
+
+// A GPU job's node order: the counting sort within each Weight gives what a stable sort of the
+// whole list gives, on lists in Weight order and (its fallback) on one that is not.
+TEST(WeightOrder, CountingSortWithinWeightsEqualsAStableSort) {
+  std::uint64_t x = 0x2545F4914F6CDD1DULL;
+  auto next = [&x] {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return x;
+  };
+  for (int round = 0; round < 500; ++round) {
+    std::vector<engine::WeightedNode> nodes;
+    std::uint64_t weight = next() % 4;
+    const std::size_t n = 1 + next() % 300;
+    for (std::size_t k = 0; k < n; ++k) {
+      if (next() % 16 == 0) weight += 1 + next() % 3;  // the next Weight, heavier
+      const std::uint64_t low = round % 5 == 0 ? 0xff : 0xf0 + next() % 16;
+      nodes.push_back({static_cast<std::uint32_t>(k), weight << 8 | low});
+    }
+    if (round % 7 == 0) std::swap(nodes.front(), nodes.back());  // out of Weight order
+    std::vector<engine::WeightedNode> expected = nodes;
+    std::stable_sort(expected.begin(), expected.end(),
+                     [](const engine::WeightedNode& a, const engine::WeightedNode& b) { return a.weight < b.weight; });
+    engine::sort_low_byte_within_weights(nodes);
+    ASSERT_EQ(nodes.size(), expected.size());
+    for (std::size_t k = 0; k < n; ++k) {
+      ASSERT_EQ(nodes[k].node, expected[k].node) << "round " << round << " at " << k;
+      ASSERT_EQ(nodes[k].weight, expected[k].weight) << "round " << round << " at " << k;
+    }
+  }
 }
 
 }  // namespace
