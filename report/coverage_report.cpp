@@ -43,7 +43,7 @@ nlohmann::json coverage_json(const engine::LoadCoverage& c, const std::vector<st
 
 void print_coverage_text(std::ostream& out, const engine::LoadCoverage& c, const std::string& indent) {
   out << fmt::format("load coverage: {} of {} offered jobs started ({:.0f}%)", c.total.started, c.total.offered,
-                     100 * c.coverage());
+                     c.total.percent());
   if (c.total.cancelled)
     out << fmt::format("; {} cancelled before starting, as the load recorded, left out of the share",
                        c.total.cancelled);
@@ -63,7 +63,7 @@ std::string coverage_html(const engine::LoadCoverage& c, const std::vector<std::
       "<table id=\"coverage\"><caption>Load coverage: {} of {} offered jobs started "
       "({:.0f}%{})</caption><thead><tr>{}{}{}{}{}{}"
       "</tr></thead><tbody>\n",
-      c.total.started, c.total.offered, 100 * c.coverage(),
+      c.total.started, c.total.offered, c.total.percent(),
       c.total.cancelled ? fmt::format("; {} cancelled while pending, as recorded, left out", c.total.cancelled) : "",
       sort_th("partition", false), sort_th("offered", true), sort_th("started", true),
       sort_th("pending at the end", true), sort_th("refused", true),

@@ -7,6 +7,7 @@
 
 #include "cli_util.h"
 #include "conf_text.h"
+#include "engine/coverage.h"
 #include "engine/site_loader.h"
 #include "rules/framework/lint.h"
 #include "rules/framework/withhold.h"
@@ -35,6 +36,22 @@ std::optional<sa::rules::Finding> load001(const std::string& conf, const std::st
 // A partition the load gave a handful of jobs is under 80% when the last one is still queued
 // at the end: no run too thin to show anything (a site of 300 small partitions, 954 of 966
 // jobs started, read "only ... (99%)"). Five jobs short, or any refused, still count.
+// Reports print coverage in whole percent; a load that left a job out never reads 100 %.
+TEST(LoadCoverage, APercentShortOfEveryJobIsAtMost99) {
+  sa::engine::PartitionCoverage c;
+  c.offered = 2507;
+  c.started = 2495;  // ElBi21's default load: 99.5 % rounds to 100
+  EXPECT_EQ(c.percent(), 99);
+  c.offered = 313;
+  c.started = 97;
+  EXPECT_EQ(c.percent(), 31);
+  c.started = 313;
+  EXPECT_EQ(c.percent(), 100);
+  c.offered = 320;
+  c.cancelled = 7;  // cancelled before they started, as recorded: not asked for
+  EXPECT_EQ(c.percent(), 100);
+}
+
 TEST(LoadCoverage, AFewJobsStillQueuedMakeNoPartitionThin) {
   auto a = sa::test::analyze_body(
       "NodeName=n[1-4] CPUs=8 RealMemory=32000\nPartitionName=small Nodes=n1 Default=YES\n"

@@ -203,11 +203,11 @@ struct ArrivalRate {
 // The rate that offers o.offered_load of the capacity, lowered where it would bring more than
 // o.max_jobs, and each partition's weight: its share of the capacity over its jobs' mean
 // CPUs, so a partition of large nodes is offered as much of its CPUs as one of small nodes
-// (picked by CPUs alone, CliMA's `any`, whose jobs ask four times the CPUs of `clima2`'s, was
-// offered 2.2 times its CPUs and `clima2` a quarter of them). Run times still weigh: a
-// one-hour test partition is offered its share in short jobs, a light load, as test
-// partitions carry, not its nodes' whole time. Estimated on a separate stream so the arrivals
-// do not depend on how many samples this takes.
+// (picked by CPUs alone, CliMA's `any`, whose jobs ask about five times the CPUs of
+// `clima2`'s, was offered 2.2 times its CPUs and `clima2` a quarter of them). Run times still
+// weigh: a one-hour test partition is offered its share in short jobs, a light load, as test
+// partitions carry, not its nodes' whole time. Estimated on a separate stream so the
+// arrivals do not depend on how many samples this takes.
 ArrivalRate arrival_rate(const Site& site, Plan& plan, const DefaultLoadOptions& o) {
   Rng sampler(o.seed ^ 0x9e3779b97f4a7c15ULL);
   const int parts = static_cast<int>(plan.loads.size());

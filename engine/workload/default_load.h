@@ -4,11 +4,10 @@
 // partition is offered the same fraction of its CPUs (a node that several partitions hold is
 // split between them), in shapes cut from its own nodes, run times scaled to the cap on a
 // job's limit there with a tail of jobs that run close to it, and users drawn from the share
-// tree by target share among those the partition admits. The
-// arrival rate offers `offered_load` times the machine's CPU capacity on a daily cycle, so
-// queues form every afternoon and policy decides who goes first, and drain at night as on a
-// real machine (a load above capacity all week only grows one queue, and costs backfill
-// time to no purpose).
+// tree by target share among those the partition admits. The arrival rate offers
+// `offered_load` times the machine's CPU capacity on a daily cycle, so queues form every
+// afternoon and policy decides who goes first, and drain at night as on a real machine (a
+// load above capacity all week only grows one queue, and costs backfill time to no purpose).
 //
 // Every job is one the site admits: its partition takes submissions and user jobs, its
 // account, QOS and group pass the partition's Allow/Deny lists and the association's QOS

@@ -149,7 +149,7 @@ std::string limit_text(std::int64_t cap) { return cap < 0 ? "UNLIMITED" : slurm_
 
 // A wider window counts as shortening the unplanned jobs' waits when their mean falls by a
 // tenth and by ten minutes or more. Less is what the load's own draw moves: on the corpus,
-// gains of 2 to 4 % came and went with a change to how the default load spreads its jobs,
+// gains of 1 to 5 % came and went with a change to how the default load spreads its jobs,
 // and turned the finding from a note to a warning and back, with a 22-day window as the fix
 // (TalTech). No admin widens a window, which costs backfill time, for that.
 constexpr double kShorterBy = 0.10;

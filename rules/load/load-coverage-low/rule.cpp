@@ -304,12 +304,9 @@ void check(const LintContext& ctx, FindingSink& sink) {
     else
       related.push_back(loc);
   }
-  // A run that left some jobs out reads at most 99% (2,495 started of 2,507 is not "only ... (100%)").
-  const double percent = cov.total.started < cov.total.offered ? std::min(99.0, std::round(100 * cov.coverage()))
-                                                               : std::round(100 * cov.coverage());
   Finding& f = sink.report(
       where, fmt::format("only {} of {} simulated jobs started ({:.0f}%){}{}; {}", cov.total.started, cov.total.offered,
-                         percent, parts.empty() ? "" : ": ", join(parts, "; "), consequence));
+                         cov.total.percent(), parts.empty() ? "" : ": ", join(parts, "; "), consequence));
   f.related = std::move(related);
   f.evidence = simulated_evidence(*sim);
   f.evidence["coverage"] = {{"offered", cov.total.offered},
