@@ -43,7 +43,9 @@ class BackfillPass {
 
   bool will_run_shared(const Demand& d, const NodeBitset& avail, std::int64_t& pred, Allocation& alloc);
   void count_unit_holds();
-  void release_into_scratch(const Allocation& a, int sign);
+  void hold_units(const Allocation& a);
+  void release_into_scratch(const Allocation& a);
+  void restore_scratch(const Allocation& a);
   void fresh_profile();
   void will_run(WillRunAnswer& w);
   WillRunAnswer& will_run_cached(const Demand& d, const NodeBitset& av);

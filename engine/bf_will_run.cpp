@@ -58,7 +58,7 @@ bool BackfillPass::will_run_shared(const Demand& d, const NodeBitset& avail, std
         for (const AllocPiece& p : a.pieces) {
           if (avail.test(p.node)) add_capacity(p.node, -1);
         }
-        release_into_scratch(a, -1);
+        release_into_scratch(a);
         for (const AllocPiece& p : a.pieces) {
           if (avail.test(p.node)) add_capacity(p.node, 1);
         }
@@ -67,7 +67,7 @@ bool BackfillPass::will_run_shared(const Demand& d, const NodeBitset& avail, std
       [&](std::size_t) { return may_fit() && sim_.pool_.fit(scratch_, d, avail, &alloc, s_.bf_busy_nodes); },
       [&](std::size_t k) { return sim_.overdue_end(ends[k]); }, pred);
   // The scratch was the pool before the walk: its released nodes are copied back.
-  for (std::uint32_t j : released_) release_into_scratch(sim_.jobs_[j].alloc, 1);
+  for (std::uint32_t j : released_) restore_scratch(sim_.jobs_[j].alloc);
   return ok;
 }
 
@@ -77,50 +77,56 @@ void BackfillPass::count_unit_holds() {
   if (!holds_stale_) return;
   holds_stale_ = false;
   const CoreRows& rows = *sim_.rows_;
+  if (rows.linear()) return;  // select/linear: a node is free when no job holds it
   unit_holds_.assign(rows.layout().total_words() * 64, 0);
   held_units_.assign(sim_.pool_.size(), 0);
-  if (rows.linear()) return;  // select/linear: a node is free when no job holds it
-  for (std::uint32_t j : sim_.running_) {
-    for_each_unit(rows.layout(), sim_.jobs_[j].alloc, [&](std::uint32_t node, std::size_t unit) {
-      if (unit_holds_[unit]++ == 0) ++held_units_[node];
-    });
-  }
+  for (std::uint32_t j : sim_.running_) hold_units(sim_.jobs_[j].alloc);
 }
 
-// sign -1: gives a running job's allocation back to the scratch pool, its units free only
-// where no other job holds them (the rows' union, as CoreRows::refresh_node counts it);
-// sign +1: undoes that, the released nodes as the pool has them.
-void BackfillPass::release_into_scratch(const Allocation& a, int sign) {
+void BackfillPass::hold_units(const Allocation& a) {
+  for_each_unit(sim_.rows_->layout(), a, [&](std::uint32_t node, std::size_t unit) {
+    if (unit_holds_[unit]++ == 0) ++held_units_[node];
+  });
+}
+
+// Gives a running job's allocation back to the scratch pool, its units free only where no
+// other job holds them (the rows' union, as CoreRows::refresh_node counts it).
+void BackfillPass::release_into_scratch(const Allocation& a) {
   const CoreRows& rows = *sim_.rows_;
-  const PoolState& pool = sim_.pool_.state();
-  if (sign > 0) {
-    for (const AllocPiece& p : a.pieces) {
-      scratch_.nodes[p.node] = pool.nodes[p.node];
-      scratch_.free.assign(p.node, pool.free.test(p.node));
-      scratch_.idle.assign(p.node, pool.idle.test(p.node));
-    }
-  } else {
-    scratch_.give_back(a);
-  }
+  scratch_.give_back(a);
   if (rows.linear()) {
     for (const AllocPiece& p : a.pieces) {
       NodeResources& n = scratch_.nodes[p.node];
-      if (sign < 0 && n.jobs > 0) n.cpus_free = 0;  // another job still holds the whole node
+      if (n.jobs > 0) n.cpus_free = 0;  // another job still holds the whole node
       if (n.cpus_free == 0) scratch_.free.reset(p.node);
     }
     return;
   }
   for_each_unit(rows.layout(), a, [&](std::uint32_t node, std::size_t unit) {
-    std::uint16_t& h = unit_holds_[unit];
-    if (sign < 0 && --h == 0) --held_units_[node];
-    if (sign > 0 && h++ == 0) ++held_units_[node];
+    if (--unit_holds_[unit] == 0) --held_units_[node];
   });
-  if (sign > 0) return;
   for (const AllocPiece& p : a.pieces) {
     NodeResources& n = scratch_.nodes[p.node];
     const std::uint32_t units = rows.layout().units(p.node);
     n.cpus_free = std::min(n.cpus_total, (units - std::min(held_units_[p.node], units)) * n.unit);
     if (n.cpus_free == 0) scratch_.free.reset(p.node);
+  }
+}
+
+// Undoes release_into_scratch: the released nodes as the pool has them, their units held again.
+void BackfillPass::restore_scratch(const Allocation& a) {
+  const PoolState& pool = sim_.pool_.state();
+  for (const AllocPiece& p : a.pieces) {
+    scratch_.nodes[p.node] = pool.nodes[p.node];
+    scratch_.free.assign(p.node, pool.free.test(p.node));
+    scratch_.idle.assign(p.node, pool.idle.test(p.node));
+  }
+  if (!sim_.rows_->linear()) {
+    hold_units(a);
+    return;
+  }
+  for (const AllocPiece& p : a.pieces) {
+    if (scratch_.nodes[p.node].cpus_free == 0) scratch_.free.reset(p.node);
   }
 }
 
