@@ -296,40 +296,47 @@ BackfillPass::Plan BackfillPass::plan_job(SimJob& job, const SimRecord& rec, std
       start_res = later_start;
       continue;
     }
-    WillRunAnswer& w = *known;
-    pred = w.pred;
-    if (!w.ok) {
-      if (!later_start) break;
-      start_res = later_start;
-      continue;
-    }
-    pred = std::max(pred, start_res);
-    if (pred <= now) {
-      alloc_ = alloc_of(w);
-      // The profile's answer and its node walk disagreeing would start a job on no node.
-      if (alloc_.pieces.empty()) break;
-      return Plan::kStartNow;
-    }
-    if (later_start && pred > later_start) {
-      start_res = later_start;
-      continue;
-    }
-    if (pred > now + s_.bf_window) {
-      ++tally_.no_resv_beyond_window;
-      job.bf_beyond_window = true;
-      break;
-    }
-    // The select plugin does not know pending reservations: a plan that runs into one
-    // is retried from its predicted start.
-    const std::int64_t r0 = pred / res_ * res_, r1 = (pred + tl) / res_ * res_;
-    if (surely_conflicts(w, r0, r1) || slots_.conflicts(r0, r1, alloc_of(w))) {
-      start_res = pred > start_res ? pred : start_res + res_;
-      continue;
-    }
-    alloc_ = alloc_of(w);
-    return Plan::kReserve;
+    const Plan plan = judge(job, *known, tl, later_start, start_res, pred);
+    if (plan != Plan::kRetry) return plan;
   }
   return Plan::kNone;
+}
+
+// What a try's will-run answer w makes of the plan (the rest of the start_res loop body):
+// a start now, a reservation, no plan (kNone), or another try from the new start_res.
+BackfillPass::Plan BackfillPass::judge(SimJob& job, WillRunAnswer& w, std::int64_t tl, std::int64_t later_start,
+                                       std::int64_t& start_res, std::int64_t& pred) {
+  const std::int64_t now = sim_.now_;
+  pred = w.pred;
+  if (!w.ok) {
+    if (!later_start) return Plan::kNone;
+    start_res = later_start;
+    return Plan::kRetry;
+  }
+  pred = std::max(pred, start_res);
+  if (pred <= now) {
+    alloc_ = alloc_of(w);
+    // The profile's answer and its node walk disagreeing would start a job on no node.
+    return alloc_.pieces.empty() ? Plan::kNone : Plan::kStartNow;
+  }
+  if (later_start && pred > later_start) {
+    start_res = later_start;
+    return Plan::kRetry;
+  }
+  if (pred > now + s_.bf_window) {
+    ++tally_.no_resv_beyond_window;
+    job.bf_beyond_window = true;
+    return Plan::kNone;
+  }
+  // The select plugin does not know pending reservations: a plan that runs into one
+  // is retried from its predicted start.
+  const std::int64_t r0 = pred / res_ * res_, r1 = (pred + tl) / res_ * res_;
+  if (surely_conflicts(w, r0, r1) || slots_.conflicts(r0, r1, alloc_of(w))) {
+    start_res = pred > start_res ? pred : start_res + res_;
+    return Plan::kRetry;
+  }
+  alloc_ = alloc_of(w);
+  return Plan::kReserve;
 }
 
 // Starts the job on alloc_; false when bf_max_job_start ends the cycle.

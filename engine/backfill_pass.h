@@ -23,7 +23,7 @@ class BackfillPass {
   BackfillTally run();
 
  private:
-  enum class Plan { kNone, kStartNow, kReserve, kStop };
+  enum class Plan { kNone, kStartNow, kReserve, kStop, kRetry };  // kRetry: judge()'s next try
   using LimitPhase = Simulator::LimitPhase;
   using PlannedEnd = Simulator::PlannedEnd;
 
@@ -33,6 +33,8 @@ class BackfillPass {
   bool held_by_cycle_limits(SimJob& job, const SimRecord& rec);
   void start_reservation_job(const Simulator::QueueEntry& e, SimJob& job, const SimRecord& rec);
   Plan plan_job(SimJob& job, const SimRecord& rec, std::int64_t tl, std::int64_t& pred);
+  Plan judge(SimJob& job, WillRunAnswer& w, std::int64_t tl, std::int64_t later_start, std::int64_t& start_res,
+             std::int64_t& pred);
   bool start(const Simulator::QueueEntry& e, const SimJob& job, std::int64_t run_limit = kNoTime);
   bool preempt_now(const Simulator::QueueEntry& e, SimJob& job, const SimRecord& rec, std::int64_t tl);
   void after_start(const SimJob& job);

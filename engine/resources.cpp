@@ -158,7 +158,50 @@ std::vector<std::uint32_t> switch_ranks(const Config& config) {
   return rank;
 }
 
+// A node's resources when nothing runs on it, and its allocation units: CR_Core allocates
+// whole cores, so a 1-CPU task on a hyperthreaded node takes both threads.
+NodeResources idle_resources(const Node& n, SelectSettings::Resource resource) {
+  NodeResources r;
+  r.cpus_total = r.cpus_free = n.cpus;
+  r.mem_total = r.mem_free = n.usable_mem_mb();
+  r.gpus_total = static_cast<std::uint32_t>(std::min<std::uint64_t>(n.gpus(), 0xFFFFFFFF));
+  r.gpus_free = r.gpus_total;
+  const std::uint32_t core = n.schedulable_threads();
+  const std::uint32_t socket = n.cores_per_socket * core;
+  auto bounded = [&](std::uint32_t u) {
+    return std::max<std::uint32_t>(1, std::min(u, std::max<std::uint32_t>(1, n.cpus)));
+  };
+  switch (resource) {
+    case SelectSettings::Resource::kCore:
+      r.unit = bounded(core);
+      r.alt_unit = bounded(socket);
+      break;
+    case SelectSettings::Resource::kSocket:
+      r.unit = bounded(socket);
+      r.alt_unit = bounded(core);
+      break;
+    default:
+      r.unit = r.alt_unit = 1;
+  }
+  return r;
+}
+
 }  // namespace
+
+// fit_best continues a set from the last candidate p to node i when i follows p in
+// slurm.conf and has the set's Weight (every node of a set has its first's). If the node
+// before i in slurm.conf comes right before it in the numbering, after it, or has another
+// Weight, only an adjacent candidate can continue a set.
+void NodePool::find_set_breaks() {
+  const std::size_t n_nodes = config_index_.size();
+  set_breaks_ = NodeBitset(n_nodes);
+  for (std::uint32_t i = 0; i < n_nodes; ++i) {
+    const std::uint32_t c = config_index_[i];
+    const std::size_t pred = c > 0 ? internal_index_[c - 1] : n_nodes;
+    if (pred + 1 < i && weight_[pred] == weight_[i]) sets_follow_numbering_ = false;
+    if (i == 0 || pred != i - 1 || weight_[i] != weight_[i - 1]) set_breaks_.set(i);
+  }
+}
 
 NodePool::NodePool(const Config& config) {
   // Every select plugin of 22.05 chooses nodes by best fit (cons_tres/cons_res _eval_nodes,
@@ -193,29 +236,7 @@ NodePool::NodePool(const Config& config) {
   state_.nodes.reserve(n_nodes);
   for (std::uint32_t i = 0; i < n_nodes; ++i) {
     const Node& n = config.nodes[config_index_[i]];
-    NodeResources r;
-    r.cpus_total = r.cpus_free = n.cpus;
-    r.mem_total = r.mem_free = n.usable_mem_mb();
-    r.gpus_total = static_cast<std::uint32_t>(std::min<std::uint64_t>(n.gpus(), 0xFFFFFFFF));
-    r.gpus_free = r.gpus_total;
-    // CR_Core allocates whole cores: a 1-CPU task on a hyperthreaded node takes both threads.
-    const std::uint32_t core = n.schedulable_threads();
-    const std::uint32_t socket = n.cores_per_socket * core;
-    auto bounded = [&](std::uint32_t u) {
-      return std::max<std::uint32_t>(1, std::min(u, std::max<std::uint32_t>(1, n.cpus)));
-    };
-    switch (config.select.resource) {
-      case SelectSettings::Resource::kCore:
-        r.unit = bounded(core);
-        r.alt_unit = bounded(socket);
-        break;
-      case SelectSettings::Resource::kSocket:
-        r.unit = bounded(socket);
-        r.alt_unit = bounded(core);
-        break;
-      default:
-        r.unit = r.alt_unit = 1;
-    }
+    const NodeResources r = idle_resources(n, config.select.resource);
     state_.nodes.push_back(r);
     weight_.push_back(n.weight);
     max_node_cpus_ = std::max(max_node_cpus_, r.cpus_total);
@@ -224,17 +245,7 @@ NodePool::NodePool(const Config& config) {
   state_.free = NodeBitset(n_nodes, true);
   state_.idle = NodeBitset(n_nodes, true);
   empty_ = state_;
-  // fit_best continues a set from the last candidate p to node i when i follows p in
-  // slurm.conf and has the set's Weight (every node of a set has its first's). If the node
-  // before i in slurm.conf comes right before it in the numbering, after it, or has another
-  // Weight, only an adjacent candidate can continue a set.
-  set_breaks_ = NodeBitset(n_nodes);
-  for (std::uint32_t i = 0; i < n_nodes; ++i) {
-    const std::uint32_t c = config_index_[i];
-    const std::size_t pred = c > 0 ? internal_index_[c - 1] : n_nodes;
-    if (pred + 1 < i && weight_[pred] == weight_[i]) sets_follow_numbering_ = false;
-    if (i == 0 || pred != i - 1 || weight_[i] != weight_[i - 1]) set_breaks_.set(i);
-  }
+  find_set_breaks();
   // TopoOptional: only jobs with --switches use the topology (cons_tres _eval_nodes).
   // select/linear has its own topology selection up to 23.11 (select_linear.c _job_test_topo);
   // 24.05 removed it, and linear places flat from then on.

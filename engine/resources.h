@@ -261,6 +261,8 @@ class NodePool {
   bool sets_follow_numbering_ = true;
   std::shared_ptr<const SwitchTable> switches_;  // immutable: copies of the pool share it
 
+  /// Sets set_breaks_ and sets_follow_numbering_ from the numbering and the Weights.
+  void find_set_breaks();
   /// capacity() before the demand's task size (Demand::task_cpus) is applied.
   std::uint32_t cpu_capacity(const NodeResources& n, const Demand& d, std::uint32_t free_cpus) const;
 };
