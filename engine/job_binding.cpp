@@ -39,6 +39,37 @@ bool listed(const std::vector<std::string>& list, const std::string& name) {
   return false;
 }
 
+// Why no usable node of the partition can ever hold the job (sbatch refuses it). It says the
+// memory when it is counted: a default above a node's memory per CPU is the usual cause
+// (CONF102), and "cannot hold 16 CPUs" alone would read as a size problem.
+std::string never_fits(const Demand& d, const Partition& part, std::size_t usable) {
+  std::string mem;
+  if (d.mem_tracked && d.mem_per_cpu)
+    mem = fmt::format(" with {} MB each{}", d.mem_per_cpu, d.whole_nodes ? " (every CPU of a whole node)" : "");
+  else if (d.mem_tracked && d.mem_per_node)
+    mem = fmt::format(" with {} MB a node", d.mem_per_node);
+  return fmt::format("partition {} cannot hold {} CPUs{}{}{} on {} usable nodes", part.name, d.cpus,
+                     d.min_nodes > 1 ? fmt::format(" over {} nodes", d.min_nodes) : "", mem,
+                     d.gpus ? fmt::format(" and {} GPUs", d.gpus) : "", usable);
+}
+
+// The partition limit that holds the record (job_limits_check), if any. The job's QOS `jq`
+// may lift one (_part_access_check: PartitionTimeLimit, PartitionMaxNodes, PartitionMinNodes
+// flags).
+HoldReason partition_hold(const Partition& part, const SimRecord& rec, const QosRecord* jq, bool mem_within) {
+  auto lifted = [jq](const char* flag) { return jq && jq->has_flag(flag); };
+  const Demand& d = rec.demand;
+  if (part.max_time >= 0 && rec.time_limit > part.max_time && !lifted("PartitionTimeLimit"))
+    return HoldReason::kPartitionTimeLimit;
+  if (rec.time_limit < 0 && part.max_time >= 0 && !lifted("PartitionTimeLimit")) return HoldReason::kPartitionTimeLimit;
+  if (part.max_nodes != 0xFFFFFFFFU && d.min_nodes > part.max_nodes && !lifted("PartitionMaxNodes"))
+    return HoldReason::kPartitionNodeLimit;
+  if (d.min_nodes < part.min_nodes && !lifted("PartitionMinNodes")) return HoldReason::kPartitionNodeLimit;
+  if (part.state == PartitionState::kDown) return HoldReason::kPartitionDown;
+  if (!mem_within) return HoldReason::kMaxMemPerLimit;
+  return HoldReason::kNone;
+}
+
 }  // namespace
 
 void Simulator::bind(const Workload& workload, bool replay_dependencies, std::vector<JobRequest>* take) {
@@ -341,36 +372,11 @@ std::optional<SimRecord> Simulator::make_record(const SimJob& job, std::uint32_t
   NodeBitset allowed = record_nodes(rec);
   allowed &= pool_.usable();
   if (!pool_.could_ever_fit(d, allowed)) {
-    // Say the memory when it is counted: a default above a node's memory per CPU is the
-    // usual cause (CONF102), and "cannot hold 16 CPUs" alone would read as a size problem.
-    std::string mem;
-    if (d.mem_tracked && d.mem_per_cpu)
-      mem = fmt::format(" with {} MB each{}", d.mem_per_cpu, d.whole_nodes ? " (every CPU of a whole node)" : "");
-    else if (d.mem_tracked && d.mem_per_node)
-      mem = fmt::format(" with {} MB a node", d.mem_per_node);
-    refusal = Refusal{kNodeConfigUnavailable,
-                      fmt::format("partition {} cannot hold {} CPUs{}{}{} on {} usable nodes", part.name, d.cpus,
-                                  d.min_nodes > 1 ? fmt::format(" over {} nodes", d.min_nodes) : "", mem,
-                                  d.gpus ? fmt::format(" and {} GPUs", d.gpus) : "", allowed.count()),
-                      true};
+    refusal = Refusal{kNodeConfigUnavailable, never_fits(d, part, allowed.count()), true};
     return held_bad_constraints(r, rec, refusal);
   }
-  // The job's QOS may lift a partition limit (_part_access_check: PartitionTimeLimit,
-  // PartitionMaxNodes, PartitionMinNodes flags).
   const QosRecord* jq = job.qos >= 0 ? &site_.qos.records[static_cast<std::size_t>(job.qos)] : nullptr;
-  auto lifted = [jq](const char* flag) { return jq && jq->has_flag(flag); };
-  if (part.max_time >= 0 && rec.time_limit > part.max_time && !lifted("PartitionTimeLimit"))
-    rec.hold_reason = HoldReason::kPartitionTimeLimit;
-  else if (rec.time_limit < 0 && part.max_time >= 0 && !lifted("PartitionTimeLimit"))
-    rec.hold_reason = HoldReason::kPartitionTimeLimit;
-  else if (part.max_nodes != 0xFFFFFFFFU && d.min_nodes > part.max_nodes && !lifted("PartitionMaxNodes"))
-    rec.hold_reason = HoldReason::kPartitionNodeLimit;
-  else if (d.min_nodes < part.min_nodes && !lifted("PartitionMinNodes"))
-    rec.hold_reason = HoldReason::kPartitionNodeLimit;
-  else if (part.state == PartitionState::kDown)
-    rec.hold_reason = HoldReason::kPartitionDown;
-  else if (!mem_within)
-    rec.hold_reason = HoldReason::kMaxMemPerLimit;
+  rec.hold_reason = partition_hold(part, rec, jq, mem_within);
   // A denied job that EnforcePartLimits=NO let in shows select_nodes' Reason, checked there
   // before the partition's limits.
   if (access_hold != HoldReason::kNone) rec.hold_reason = access_hold;

@@ -15,7 +15,6 @@
 // step 4 only) than asked fails while the job waits for switches (job_ptr->best_switch).
 #include <algorithm>
 #include <cstdint>
-#include <limits>
 #include <vector>
 
 #include "engine/bitset.h"
@@ -29,113 +28,153 @@ struct Scratch : topo_detail::SwitchScratch {
   std::vector<std::uint8_t> used;  // switches_required: a leaf the job already takes from
 };
 
-// Takes node n for the job (Slurm's bit_set(bitmap, i); alloc_nodes++; rem_cpus -= avail).
+}  // namespace linear_topo_detail
+
+namespace linear_topo_detail {
+
+// One _job_test_topo call: the switch scratch, the demand's node bounds and what is left of it.
 template <class Taker>
-void take(Taker& taker, Scratch& s, std::size_t n, std::int64_t& alloc, std::int64_t& rem_cpus) {
-  rem_cpus -= taker.available(static_cast<std::uint32_t>(n));
-  taker.offer(static_cast<std::uint32_t>(n));
-  s.chosen.set(n);
-  ++alloc;
-}
+class Fit : topo_detail::SwitchFitBase<Taker, Scratch> {
+  using Base = topo_detail::SwitchFitBase<Taker, Scratch>;
+  using Base::d_, Base::max_nodes_, Base::min_nodes_, Base::n_sw_, Base::s_, Base::t_, Base::taker_;
+
+ public:
+  Fit(const SwitchTable& t, Taker& taker, Scratch& s)
+      : Base(t, taker, s),
+        // want_nodes: the -N max where it is more than the min. sbatch has already lowered it
+        // to -n's task count where both were given (job_shape_apply.cpp); without -n nothing
+        // lowers it: the capture's -N 1-2 job got both nodes of leaf2.
+        want_(std::max<std::int64_t>(min_nodes_, d_.max_nodes)),
+        rem_cpus_(d_.cpus) {}
+
+  bool run(const NodeBitset& candidates, const NodeBitset* required) {
+    if (required && static_cast<std::int64_t>(required->count()) > max_nodes_) return false;
+    s_.start(taker_, candidates, n_sw_);
+    s_.used.assign(n_sw_, 0);
+    if (!count_switches(required)) return false;  // "requires nodes not available on any switch"
+    const int best = best_switch();
+    if (best < 0) return false;
+    keep_leaves_under(s_.under[static_cast<std::size_t>(best)], required);
+    if (required) take_required(*required);
+    const std::uint32_t leaves = fill_leaves();
+    if (alloc_ > max_nodes_ || rem_cpus_ > 0 || alloc_ < min_nodes_ || !taker_.done()) return false;
+    return d_.max_leaf_switches == 0 || leaves <= d_.max_leaf_switches;
+  }
+
+ private:
+  // Phases 1 and 2: usable nodes and CPUs per switch; false when no switch holds the -w nodes.
+  bool count_switches(const NodeBitset* required) {
+    bool sufficient = false;
+    for (std::size_t j = 0; j < n_sw_; ++j) {
+      s_.under[j].assign_and(t_.switches[j].nodes, s_.usable);
+      if (required && !required->is_subset_of(s_.under[j])) continue;
+      s_.nodes[j] = static_cast<std::int64_t>(s_.under[j].count());
+      sufficient = true;
+    }
+    if (!sufficient) return false;
+    for (std::size_t j = 0; j < n_sw_; ++j) {
+      s_.under[j].for_each([&](std::size_t n) { s_.cpus[j] += taker_.available(static_cast<std::uint32_t>(n)); });
+    }
+    return true;
+  }
+
+  // Phase 3: the lowest switch holding the job, fewest nodes among equals (-1: none).
+  int best_switch() const {
+    int best = -1;
+    for (std::size_t j = 0; j < n_sw_; ++j) {
+      if (s_.cpus[j] < rem_cpus_ || s_.nodes[j] < min_nodes_) continue;
+      const auto b = static_cast<std::size_t>(best);
+      if (best < 0 || t_.switches[j].level < t_.switches[b].level ||
+          (t_.switches[j].level == t_.switches[b].level && s_.nodes[j] < s_.nodes[b]))
+        best = static_cast<int>(j);
+    }
+    return best;
+  }
+
+  // Phase 4: only the leaves under the best switch stay.
+  void keep_leaves_under(const NodeBitset& top, const NodeBitset* required) {
+    for (std::size_t j = 0; j < n_sw_; ++j) {
+      if (t_.switches[j].level > 0 || !s_.under[j].is_subset_of(top))
+        s_.nodes[j] = 0;
+      else if (required)
+        s_.nodes[j] = static_cast<std::int64_t>(s_.under[j].count());
+    }
+  }
+
+  bool met() const { return alloc_ > max_nodes_ || (alloc_ >= want_ && rem_cpus_ <= 0); }
+
+  // Takes node n for the job (Slurm's bit_set(bitmap, i); alloc_nodes++; rem_cpus -= avail).
+  void take(std::size_t n) {
+    rem_cpus_ -= taker_.available(static_cast<std::uint32_t>(n));
+    taker_.offer(static_cast<std::uint32_t>(n));
+    s_.chosen.set(n);
+    ++alloc_;
+  }
+
+  // Phase 4: the required nodes, then the rest of their leaves.
+  void take_required(const NodeBitset& required) {
+    for (std::size_t j = 0; j < n_sw_ && alloc_ <= max_nodes_; ++j) {
+      if (s_.nodes[j] == 0 || !s_.under[j].intersects(required)) continue;
+      s_.under[j].for_each([&](std::size_t n) {
+        if (!required.test(n)) return;
+        s_.under[j].reset(n);
+        --s_.nodes[j];
+        s_.cpus[j] -= taker_.available(static_cast<std::uint32_t>(n));
+        if (s_.chosen.test(n)) return;  // on two leaves, already taken
+        s_.used[j] = 1;
+        take(n);
+      });
+    }
+    for (std::size_t j = 0; j < n_sw_ && !met(); ++j) {
+      if (!s_.used[j]) continue;
+      s_.under[j].for_each_until([&](std::size_t n) {
+        if (s_.chosen.test(n)) return false;
+        take(n);
+        return met();
+      });
+      s_.nodes[j] = 0;  // used up
+    }
+  }
+
+  // Phase 5: leaf after leaf, fewest CPUs first; returns the leaves used.
+  std::uint32_t fill_leaves() {
+    std::uint32_t leaves = 0;
+    std::size_t loc = 0;
+    while (alloc_ <= max_nodes_ && (alloc_ < want_ || rem_cpus_ > 0)) {
+      std::int64_t fit_cpus = 0, fit_nodes = 0;
+      for (std::size_t j = 0; j < n_sw_; ++j) {
+        if (s_.nodes[j] == 0) continue;
+        if (fit_nodes == 0 || (!s_.used[loc] && s_.used[j]) || s_.cpus[j] < fit_cpus) {
+          fit_cpus = s_.cpus[j];
+          fit_nodes = s_.nodes[j];
+          loc = j;
+        }
+      }
+      if (fit_nodes == 0) break;
+      s_.under[loc].for_each_until([&](std::size_t n) {
+        if (s_.chosen.test(n)) return false;  // on two leaves, already taken
+        s_.used[loc] = 1;
+        take(n);
+        return met();
+      });
+      s_.nodes[loc] = 0;
+      ++leaves;
+    }
+    return leaves;
+  }
+
+  const std::int64_t want_;
+  std::int64_t rem_cpus_, alloc_ = 0;
+};
 
 }  // namespace linear_topo_detail
 
 /// The nodes select/linear's _job_test_topo gives the demand among `candidates`.
 template <class Taker>
 bool fit_linear_topology(const SwitchTable& t, Taker& taker, const NodeBitset& candidates, const NodeBitset* required) {
-  using linear_topo_detail::take;
   thread_local linear_topo_detail::Scratch s;
-  const Demand& d = taker.demand();
-  const std::size_t n_sw = t.switches.size();
-  const std::int64_t min_nodes = std::max<std::uint32_t>(1, d.min_nodes);
-  const std::int64_t max_nodes = d.max_nodes ? d.max_nodes : std::numeric_limits<std::int64_t>::max() / 2;
-  if (required && static_cast<std::int64_t>(required->count()) > max_nodes) return false;
-  // want_nodes: the -N max where it is more than the min. sbatch has already lowered it to
-  // -n's task count where both were given (job_shape_apply.cpp); without -n nothing lowers it:
-  // the capture's -N 1-2 job got both nodes of leaf2.
-  const std::int64_t want = std::max<std::int64_t>(min_nodes, d.max_nodes);
-  s.start(taker, candidates, n_sw);
-  s.used.assign(n_sw, 0);
-  // Phases 1 and 2: usable nodes and CPUs per switch.
-  bool sufficient = false;
-  for (std::size_t j = 0; j < n_sw; ++j) {
-    s.under[j].assign_and(t.switches[j].nodes, s.usable);
-    if (required && !required->is_subset_of(s.under[j])) continue;
-    s.nodes[j] = static_cast<std::int64_t>(s.under[j].count());
-    sufficient = true;
-  }
-  if (!sufficient) return false;  // "requires nodes not available on any switch"
-  for (std::size_t j = 0; j < n_sw; ++j) {
-    s.under[j].for_each([&](std::size_t n) { s.cpus[j] += taker.available(static_cast<std::uint32_t>(n)); });
-  }
-  // Phase 3: the lowest switch holding the job, fewest nodes among equals.
-  std::int64_t rem_cpus = d.cpus, alloc = 0;
-  int best = -1;
-  for (std::size_t j = 0; j < n_sw; ++j) {
-    if (s.cpus[j] < rem_cpus || s.nodes[j] < min_nodes) continue;
-    const auto b = static_cast<std::size_t>(best);
-    if (best < 0 || t.switches[j].level < t.switches[b].level ||
-        (t.switches[j].level == t.switches[b].level && s.nodes[j] < s.nodes[b]))
-      best = static_cast<int>(j);
-  }
-  if (best < 0) return false;
-  const NodeBitset& top = s.under[static_cast<std::size_t>(best)];
-  // Phase 4: the leaves under it; the required nodes, then the rest of their leaves.
-  for (std::size_t j = 0; j < n_sw; ++j) {
-    if (t.switches[j].level > 0 || !s.under[j].is_subset_of(top))
-      s.nodes[j] = 0;
-    else if (required)
-      s.nodes[j] = static_cast<std::int64_t>(s.under[j].count());
-  }
-  auto met = [&] { return alloc > max_nodes || (alloc >= want && rem_cpus <= 0); };
-  if (required) {
-    for (std::size_t j = 0; j < n_sw && alloc <= max_nodes; ++j) {
-      if (s.nodes[j] == 0 || !s.under[j].intersects(*required)) continue;
-      s.under[j].for_each([&](std::size_t n) {
-        if (!required->test(n)) return;
-        s.under[j].reset(n);
-        --s.nodes[j];
-        s.cpus[j] -= taker.available(static_cast<std::uint32_t>(n));
-        if (s.chosen.test(n)) return;  // on two leaves, already taken
-        s.used[j] = 1;
-        take(taker, s, n, alloc, rem_cpus);
-      });
-    }
-    for (std::size_t j = 0; j < n_sw && !met(); ++j) {
-      if (!s.used[j]) continue;
-      s.under[j].for_each_until([&](std::size_t n) {
-        if (s.chosen.test(n)) return false;
-        take(taker, s, n, alloc, rem_cpus);
-        return met();
-      });
-      s.nodes[j] = 0;  // used up
-    }
-  }
-  // Phase 5: leaf after leaf, fewest CPUs first.
-  std::uint32_t leaves = 0;
-  std::size_t loc = 0;
-  while (alloc <= max_nodes && (alloc < want || rem_cpus > 0)) {
-    std::int64_t fit_cpus = 0, fit_nodes = 0;
-    for (std::size_t j = 0; j < n_sw; ++j) {
-      if (s.nodes[j] == 0) continue;
-      if (fit_nodes == 0 || (!s.used[loc] && s.used[j]) || s.cpus[j] < fit_cpus) {
-        fit_cpus = s.cpus[j];
-        fit_nodes = s.nodes[j];
-        loc = j;
-      }
-    }
-    if (fit_nodes == 0) break;
-    s.under[loc].for_each_until([&](std::size_t n) {
-      if (s.chosen.test(n)) return false;  // on two leaves, already taken
-      s.used[loc] = 1;
-      take(taker, s, n, alloc, rem_cpus);
-      return met();
-    });
-    s.nodes[loc] = 0;
-    ++leaves;
-  }
-  if (alloc > max_nodes || rem_cpus > 0 || alloc < min_nodes || !taker.done()) return false;
-  return d.max_leaf_switches == 0 || leaves <= d.max_leaf_switches;
+  linear_topo_detail::Fit<Taker> fit(t, taker, s);
+  return fit.run(candidates, required);
 }
 
 }  // namespace sa::engine

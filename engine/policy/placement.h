@@ -13,6 +13,54 @@
 
 namespace sa::engine {
 
+namespace placement_detail {
+
+/// -w: every listed node first, each giving something (cons_tres _eval_nodes's req_map loop;
+/// a required node without resources fails the job); false when one cannot.
+template <class Taker>
+bool take_required(Taker& taker, const NodeBitset& candidates, const NodeBitset& required) {
+  bool all = true;
+  required.for_each_until([&](std::size_t i) {
+    const auto n = static_cast<std::uint32_t>(i);
+    if (!candidates.test(i) || taker.available(n) == 0) {
+      all = false;
+      return true;
+    }
+    taker.offer(n);
+    return false;
+  });
+  return all;
+}
+
+/// Counted features: so many distinct nodes with each feature, taken first from `rest` (and
+/// taken out of it; node_scheduler.c _get_req_features selects each counted feature's nodes
+/// in turn); false when a feature has too few.
+template <class Taker>
+bool take_counted(Taker& taker, const std::vector<std::pair<const NodeBitset*, std::uint32_t>>& features,
+                  NodeBitset& rest) {
+  thread_local NodeBitset group;
+  for (const auto& counted : features) {
+    // (Not a structured binding: clang before 16 cannot capture one in the lambda below.)
+    const std::uint32_t count = counted.second;
+    std::uint32_t got = 0;
+    group.assign_and(rest, *counted.first);
+    group.for_each_until([&](std::size_t i) {
+      const auto n = static_cast<std::uint32_t>(i);
+      const std::uint32_t before = taker.nodes_used();
+      if (taker.available(n) > 0) taker.offer(n);
+      if (taker.nodes_used() > before) {
+        ++got;
+        rest.reset(i);
+      }
+      return got == count;
+    });
+    if (got < count) return false;
+  }
+  return true;
+}
+
+}  // namespace placement_detail
+
 template <class NodeAt, class FreeCpus>
 inline bool NodePool::fit_nodes(NodeAt node_at, const Demand& d, const NodeBitset& candidates, bool prefer_busy,
                                 Allocation* out, FreeCpus free_cpus) const {
@@ -43,49 +91,18 @@ inline bool NodePool::eval_nodes(NodeAt& node_at, const Demand& d, const NodeBit
   const NodeBitset* pool = &candidates;
   thread_local NodeBitset rest;
   if (d.required) {
-    // -w: every listed node first, each giving something (cons_tres _eval_nodes's req_map
-    // loop; a required node without resources fails the job), then the others as usual.
-    bool all = true;
-    d.required->for_each_until([&](std::size_t i) {
-      const auto n = static_cast<std::uint32_t>(i);
-      if (!candidates.test(i) || taker.available(n) == 0) {
-        all = false;
-        return true;
-      }
-      taker.offer(n);
-      return false;
-    });
-    if (!all) return false;
+    if (!placement_detail::take_required(taker, candidates, *d.required)) return false;
     if (taker.done()) return true;
     rest = candidates;
     rest.subtract(*d.required);
     pool = &rest;
   }
   if (d.counted) {
-    // Counted features: so many distinct nodes with each feature, taken first
-    // (node_scheduler.c _get_req_features selects each counted feature's nodes in turn).
     if (pool != &rest) {
       rest = candidates;
       pool = &rest;
     }
-    thread_local NodeBitset group;
-    for (const auto& counted : *d.counted) {
-      // (Not a structured binding: clang before 16 cannot capture one in the lambda below.)
-      const std::uint32_t count = counted.second;
-      std::uint32_t got = 0;
-      group.assign_and(rest, *counted.first);
-      group.for_each_until([&](std::size_t i) {
-        const auto n = static_cast<std::uint32_t>(i);
-        const std::uint32_t before = taker.nodes_used();
-        if (taker.available(n) > 0) taker.offer(n);
-        if (taker.nodes_used() > before) {
-          ++got;
-          rest.reset(i);
-        }
-        return got == count;
-      });
-      if (got < count) return false;
-    }
+    if (!placement_detail::take_counted(taker, *d.counted, rest)) return false;
     if (taker.done()) return true;
   }
   // bf_busy_nodes takes busy nodes first whatever the strategy (cons_tres _eval_nodes_busy).

@@ -83,6 +83,28 @@ struct SwitchScratch {
   }
 };
 
+/// What select/linear's and select/cons_res's topology fits read throughout one call: the
+/// switches, the taker and its demand, the scratch, and the node count bounds (no -N max is
+/// no bound).
+template <class Taker, class ScratchT>
+class SwitchFitBase {
+ protected:
+  SwitchFitBase(const SwitchTable& t, Taker& taker, ScratchT& s)
+      : t_(t),
+        taker_(taker),
+        s_(s),
+        d_(taker.demand()),
+        n_sw_(t.switches.size()),
+        min_nodes_(std::max<std::uint32_t>(1, d_.min_nodes)),
+        max_nodes_(d_.max_nodes ? d_.max_nodes : std::numeric_limits<std::int64_t>::max() / 2) {}
+  const SwitchTable& t_;
+  Taker& taker_;
+  ScratchT& s_;
+  const Demand& d_;
+  const std::size_t n_sw_;
+  const std::int64_t min_nodes_, max_nodes_;
+};
+
 constexpr std::uint32_t kInfinite = std::numeric_limits<std::uint32_t>::max();
 
 // Per-fit scratch, one per thread (backfill plans in parallel).
