@@ -28,10 +28,6 @@ struct Scratch : topo_detail::SwitchScratch {
   std::vector<std::int64_t> required;  // per switch holding -w nodes: 1 + the CPUs they gave, else 0
 };
 
-}  // namespace cons_res_topo_detail
-
-namespace cons_res_topo_detail {
-
 // One _eval_nodes_topo call: the switch scratch, the demand's node bounds and what is left.
 template <class Taker>
 class Fit : topo_detail::SwitchFitBase<Taker, Scratch> {

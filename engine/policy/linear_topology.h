@@ -28,10 +28,6 @@ struct Scratch : topo_detail::SwitchScratch {
   std::vector<std::uint8_t> used;  // switches_required: a leaf the job already takes from
 };
 
-}  // namespace linear_topo_detail
-
-namespace linear_topo_detail {
-
 // One _job_test_topo call: the switch scratch, the demand's node bounds and what is left of it.
 template <class Taker>
 class Fit : topo_detail::SwitchFitBase<Taker, Scratch> {
