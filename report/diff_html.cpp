@@ -4,12 +4,14 @@
 // runs' waits, shares and utilisation side by side, and the new run's full charts. Both runs
 // simulate one load, so their timeline buckets line up.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <utility>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "engine/site_loader.h"
 #include "report/coverage_report.h"
 #include "report/diff_report.h"
 #include "report/evidence_html.h"
@@ -19,6 +21,12 @@
 namespace sa::report {
 
 namespace {
+
+// A hint (lower case, no stop) as a sentence of its own.
+std::string sentence(std::string text) {
+  if (!text.empty()) text[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
+  return text + ".";
+}
 
 std::string verdict(const rules::LintDiff& d, Severity fail_on) {
   std::size_t blocking = 0;
@@ -38,8 +46,7 @@ std::string verdict(const rules::LintDiff& d, Severity fail_on) {
     return fmt::format(
         "<div class=\"verdict {}\" id=\"verdict\">The outcomes on the load were not compared:<ul>{}</ul>{}</div>\n",
         d.regressions_gated ? "fail" : "warn", items,
-        d.stalled_run ? std::string("A run whose clock stood still is a slurm-advisor bug, not a limit to raise: "
-                                    "please report it with these input files.")
+        d.stalled_run ? esc(sentence(engine::kStalledHint))
                       : std::string("Raise the limit with <code>--limit sim-steps=N</code> if the load is meant to be "
                                     "this long."));
   }

@@ -250,6 +250,10 @@ TEST(InputBounds, ARunWhoseClockStandsStillStopsAndSaysSo) {
       << text.str();
   EXPECT_NE(text.str().find("(this is a slurm-advisor bug, not a limit to raise"), std::string::npos) << text.str();
   EXPECT_EQ(text.str().find("sim-steps"), std::string::npos) << text.str();
+  const std::string html = report::diff_html(diff, {}, {}, {"old.conf", "new.conf"}, Severity::kError);
+  EXPECT_NE(html.find("This is a slurm-advisor bug, not a limit to raise: please report it with these input files."),
+            std::string::npos);
+  EXPECT_EQ(html.find("sim-steps"), std::string::npos);
   // The default bound is far above any real second: the whole load runs.
   const engine::SimResult whole = engine::Simulator((*in)->site, {}).run((*in)->workload);
   EXPECT_FALSE(whole.stalled);

@@ -33,9 +33,6 @@ std::optional<sa::rules::Finding> load001(const std::string& conf, const std::st
   return report.findings[0];
 }
 
-// A partition the load gave a handful of jobs is under 80% when the last one is still queued
-// at the end: no run too thin to show anything (a site of 300 small partitions, 954 of 966
-// jobs started, read "only ... (99%)"). Five jobs short, or any refused, still count.
 // Reports print coverage in whole percent; a load that left a job out never reads 100 %.
 TEST(LoadCoverage, APercentShortOfEveryJobIsAtMost99) {
   sa::engine::PartitionCoverage c;
@@ -52,6 +49,9 @@ TEST(LoadCoverage, APercentShortOfEveryJobIsAtMost99) {
   EXPECT_EQ(c.percent(), 100);
 }
 
+// A partition the load gave a handful of jobs is under 80% when the last one is still queued
+// at the end: no run too thin to show anything (a site of 300 small partitions, 954 of 966
+// jobs started, read "only ... (99%)"). Five jobs short, or any refused, still count.
 TEST(LoadCoverage, AFewJobsStillQueuedMakeNoPartitionThin) {
   auto a = sa::test::analyze_body(
       "NodeName=n[1-4] CPUs=8 RealMemory=32000\nPartitionName=small Nodes=n1 Default=YES\n"
