@@ -284,6 +284,7 @@ struct SimResult {
   std::uint64_t steps = 0;           // scheduling steps the run took (Site::max_sim_steps bounds them)
   bool step_limit = false;           // the run stopped at `end` because it reached that bound
   bool stalled = false;              // ... or because its clock stood still (SimOptions::still_events)
+  bool cancelled = false;            // SimOptions::cancel stopped it before its end
   std::vector<long double> usage;    // final raw usage per association
   std::vector<double> target_share;  // per association (classic product of shares)
   std::int64_t epoch_offset = 0;

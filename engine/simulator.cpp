@@ -136,7 +136,10 @@ SimResult Simulator::run_events(std::int64_t start) {
       break;
     }
     if ((++tick & 0xFFF) != 0) continue;
-    if (opt_.cancel && opt_.cancel->load(std::memory_order_relaxed)) break;
+    if (opt_.cancel && opt_.cancel->load(std::memory_order_relaxed)) {
+      result_.cancelled = true;
+      break;
+    }
     if (opt_.progress && (tick & 0xFFFF) == 0) {
       opt_.progress(std::min(1.0, static_cast<double>(now_ - start) / static_cast<double>(span_guess)));
     }

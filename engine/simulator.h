@@ -83,9 +83,9 @@ struct SimOptions {
   /// What-if runs: limits removed, and jobs given the top priority of their tier.
   std::vector<LimitBlock> lift_limits;
   std::vector<std::uint32_t> top_priority_jobs;
-  /// Set from another thread, the run stops at its next look (every 4,096 events): lint sets
-  /// it for its re-simulations when the base run stopped at its step limit, as their evidence
-  /// is then withheld anyway.
+  /// Set from another thread, the run stops at its next look (every 4,096 events) with
+  /// SimResult::cancelled: lint sets it for its re-simulations when the base run stopped at its
+  /// step limit or ran too thin for any evidence, as their evidence is then withheld anyway.
   const std::atomic<bool>* cancel = nullptr;
   /// Events the run handles within one simulated second before it stops as stuck (0: four
   /// million, or eight a job and node event if more): only an engine loop keeps the clock

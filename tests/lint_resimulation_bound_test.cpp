@@ -5,6 +5,7 @@
 // several partitions and runs one re-simulation, with the change on all of them. And a lint
 // keeps a finished re-simulation only while a rule reads it, so its memory is not every run.
 #include <chrono>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -12,9 +13,12 @@
 
 #include <gtest/gtest.h>
 
+#include "engine/coverage.h"
 #include "engine/site_loader.h"
+#include "engine/workload/default_load.h"
 #include "rules/framework/context.h"
 #include "rules/framework/lint.h"
+#include "rules/framework/withhold.h"
 #include "tests/scratch_dir.h"
 
 namespace fs = std::filesystem;
@@ -205,6 +209,101 @@ TEST(LintResimulations, APrefetchedRunIsKeptUntilItsRuleAsks) {
   for (int i = 0; i < 500 && !held.expired(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   EXPECT_TRUE(held.expired());
   EXPECT_FALSE(ctx.stopped_run());
+}
+
+// 40 nodes without RealMemory under CR_Core_Memory (CONF045): each offers 1 MB, runs one job
+// at a time, and the default load queues behind them, so nothing a re-simulation shows could
+// stand. With `fed`, a second partition of nodes with RealMemory runs its jobs.
+std::unique_ptr<sa::engine::LoadedSite> starved_site(bool fed) {
+  std::string conf =
+      "ClusterName=st\nSlurmctldHost=head\nSelectType=select/cons_tres\nSelectTypeParameters=CR_Core_Memory\n"
+      "NodeName=n[1-40] CPUs=16\nPartitionName=batch Nodes=n[1-40] Default=YES MaxTime=2-00:00:00\n";
+  if (fed) conf += "NodeName=m[1-40] CPUs=16 RealMemory=64000\nPartitionName=fed Nodes=m[1-40] MaxTime=2-00:00:00\n";
+  sa::engine::SitePaths paths;
+  paths.conf = write(fed ? "fed.conf" : "starved.conf", conf).string();
+  auto site = sa::engine::load_site(paths);
+  EXPECT_TRUE(site.ok()) << site.error();
+  return site.ok() ? std::move(*site) : nullptr;
+}
+
+// The default load runs until a day after its last arrival, as lint runs it.
+sa::rules::Scenario until_end_of(const sa::engine::DefaultLoad& load) {
+  sa::rules::Scenario scenario;
+  scenario.end = load.workload.until;
+  return scenario;
+}
+
+// The base run, then a re-simulation asked for after it, as a rule asks.
+struct BaseAndVariant {
+  bool everything_withheld = false;
+  sa::rules::SimulationPtr base, variant;
+};
+BaseAndVariant base_and_variant(const sa::engine::LoadedSite& site) {
+  const sa::engine::DefaultLoad load = sa::engine::default_load(site.site);
+  sa::rules::LintContext ctx(site, &load.workload, until_end_of(load));
+  ctx.start_simulation();
+  BaseAndVariant out;
+  out.base = ctx.shared_simulation();
+  const sa::Config& config = site.conf->config;
+  out.everything_withheld =
+      sa::rules::withholds_everything(sa::engine::load_coverage(out.base->result, config), config);
+  out.variant = ctx.resimulate("bf_window=2880", {sa::ConfigEdit::scheduler_parameter("bf_window", "2880")});
+  return out;
+}
+
+// A base run too thin for any evidence (every partition given jobs held on nodes without
+// RealMemory) stops the re-simulations: their findings would be withheld, and on a 1,000-node
+// site each was another 30-s run (a lint of 93 s wall, 41 s with this).
+TEST(LintResimulations, ARunTooThinForEvidenceCutsItsResimulations) {
+  const auto starved = starved_site(false);
+  ASSERT_TRUE(starved);
+  const BaseAndVariant cut = base_and_variant(*starved);
+  EXPECT_TRUE(cut.everything_withheld);
+  EXPECT_FALSE(cut.base->result.cancelled);
+  EXPECT_TRUE(cut.variant->result.cancelled);
+  EXPECT_LT(cut.variant->result.end, cut.base->result.end);
+  // One partition that runs its jobs keeps every re-simulation whole.
+  const auto fed = starved_site(true);
+  ASSERT_TRUE(fed);
+  const BaseAndVariant whole = base_and_variant(*fed);
+  EXPECT_FALSE(whole.everything_withheld);
+  EXPECT_FALSE(whole.variant->result.cancelled);
+  EXPECT_EQ(starts(*whole.variant).size(), starts(*whole.base).size());
+}
+
+// Through the lint: BF001's simulated finding is withheld as before (its static form stays),
+// and so is a finding about no partition, and one whose rule read a cut re-simulation.
+TEST(LintResimulations, FindingsOnACutOrStarvedRunAreWithheld) {
+  const auto site = starved_site(false);
+  ASSERT_TRUE(site);
+  sa::rules::LintOptions options;
+  options.only = {"BF001"};
+  const sa::rules::LintReport report = sa::rules::run_lint(*site, options);
+  ASSERT_EQ(report.findings.size(), 1u);
+  EXPECT_EQ(report.findings[0].code, "BF001");
+  EXPECT_FALSE(report.findings[0].evidence.contains("scenario"));  // the static form
+  const std::string skipped = nlohmann::json(report.skipped).dump();
+  EXPECT_NE(skipped.find("BF001 (simulated evidence withheld: partition batch: "), std::string::npos) << skipped;
+
+  const sa::engine::DefaultLoad load = sa::engine::default_load(site->site);
+  sa::rules::LintContext ctx(*site, &load.workload, until_end_of(load));
+  ctx.start_simulation();
+  const sa::rules::LintContext static_ctx(*site, nullptr, {}, false);
+  const auto coverage = sa::engine::load_coverage(ctx.simulation()->result, site->conf->config);
+  std::deque<sa::rules::Finding> findings(2);
+  findings[0].code = "BF002";  // about bf_max_job_test: no partition
+  findings[0].check = sa::rules::Check::kBackfillLimits;
+  findings[0].evidence["scenario"] = nlohmann::json::object();
+  findings[1].code = "GANG006";
+  findings[1].check = sa::rules::Check::kGangOversubscription;
+  findings[1].read_cut_run = true;  // no scenario of its own
+  std::vector<std::string> withheld;
+  sa::rules::withhold_thin_evidence(coverage, ctx, static_ctx, findings, withheld);
+  EXPECT_TRUE(findings.empty());
+  ASSERT_EQ(withheld.size(), 2u);
+  EXPECT_EQ(withheld[0].rfind("BF002 (simulated evidence withheld: partition batch: ", 0), 0u) << withheld[0];
+  EXPECT_NE(withheld[0].find("40 of its 40 nodes without RealMemory (CONF045)"), std::string::npos) << withheld[0];
+  EXPECT_EQ(withheld[1].rfind("GANG006 (simulated evidence withheld: partition batch: ", 0), 0u) << withheld[1];
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "engine/workload/default_load.h"
+#include "rules/framework/withhold.h"
 
 namespace sa::rules {
 
@@ -49,6 +50,10 @@ thread_local LintContext::RuleRuns* current_rule_runs = nullptr;
 
 LintContext::RuleRuns::RuleRuns() : outer_(current_rule_runs) { current_rule_runs = this; }
 LintContext::RuleRuns::~RuleRuns() { current_rule_runs = outer_; }
+
+bool LintContext::RuleRuns::read_cut_run() const {
+  return std::any_of(held_.begin(), held_.end(), [](const SimulationPtr& sim) { return sim->result.cancelled; });
+}
 
 void LintContext::RuleRuns::hold(const SimulationPtr& sim) {
   if (!current_rule_runs) return;
@@ -144,7 +149,7 @@ SimulationPtr LintContext::run(std::unique_ptr<Config> config, const std::string
   sim->scenario.variant = label;
   engine::SimOptions options;
   options.partition_map = site_.partition_map;
-  if (!label.empty()) options.cancel = &base_stopped_;
+  if (!label.empty()) options.cancel = &cut_variants_;
   if (label.empty() && !sim->config) options.progress = progress_;
   // The default load stops a day after its last arrival; a recorded or profiled load runs
   // to its end. Snapshots cover the arrivals either way.
@@ -155,8 +160,14 @@ SimulationPtr LintContext::run(std::unique_ptr<Config> config, const std::string
   for (std::int64_t t = first + every; t <= last; t += every) options.snapshot_at.push_back(t);
   engine::Simulator simulator(sim->site, options);
   sim->result = simulator.run(load);
-  if (label.empty() && sim->result.step_limit) base_stopped_ = true;
   sim->metrics = engine::compute_metrics(sim->result, sim->site);
+  // Every finding a re-simulation could back would be withheld: the variants still running
+  // stop, and those asked for later stop at once (a starved 1,000-node site ran four more
+  // full runs for nothing).
+  if (label.empty() &&
+      (sim->result.step_limit ||
+       withholds_everything(engine::load_coverage(sim->result, site_.conf->config), site_.conf->config)))
+    cut_variants_ = true;
   sim->scenario.start = sim->result.start;
   sim->scenario.end = sim->result.end;
   return sim;

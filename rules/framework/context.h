@@ -93,6 +93,8 @@ class LintContext {
     RuleRuns& operator=(const RuleRuns&) = delete;
     /// Adds `sim` to the innermost RuleRuns of this thread, if there is one.
     static void hold(const SimulationPtr& sim);
+    /// A run held here was cancelled before its end (the rule read a partial run).
+    bool read_cut_run() const;
 
    private:
     std::vector<SimulationPtr> held_;
@@ -168,8 +170,10 @@ class LintContext {
   std::function<void(double)> progress_;
   bool has_qos_table_ = false;
   std::shared_future<SimulationPtr> base_;
-  mutable std::atomic<bool> base_stopped_{false};  // cancels the re-simulations (SimOptions::cancel)
-  mutable std::mutex mutex_;                       // guards variants_ and runs_
+  // Set when the base run stopped at its step limit or ran too thin for any of its evidence
+  // to stand (withholds_everything): it cancels the re-simulations (SimOptions::cancel).
+  mutable std::atomic<bool> cut_variants_{false};
+  mutable std::mutex mutex_;  // guards variants_ and runs_
   mutable std::map<std::string, Variant> variants_;
   mutable std::size_t runs_ = 0;
   mutable std::vector<std::future<void>> prefetches_;  // joined by their destructors

@@ -56,6 +56,9 @@ struct Finding {
   std::string fingerprint;  // stable across line moves: code, file name, flagged text
   std::string snippet;      // the flagged line's text
   bool baselined = false;   // present in --baseline: reported, not counted
+  // Its rule read a re-simulation that was cut short (SimResult::cancelled): whatever it says
+  // rests on that run, so the lint withholds it. Not reported.
+  bool read_cut_run = false;
 };
 
 }  // namespace sa::rules

@@ -114,6 +114,7 @@ bool needs_association_tree(const std::string& code) {
 void run_rule(const Rule& rule, const LintContext& context, FindingSink& sink) {
   const LintContext::RuleRuns runs;  // the re-simulations the rule asks for live until it returns
   sink.begin_rule(&rule);
+  const std::size_t before = sink.findings().size();
   try {
     rule.run(context, sink);
   } catch (const std::exception& e) {
@@ -121,6 +122,8 @@ void run_rule(const Rule& rule, const LintContext& context, FindingSink& sink) {
     sink.report(context.conf_file(), fmt::format("internal error in rule {}: {}", rule.code, e.what())).severity =
         Severity::kError;
   }
+  if (!runs.read_cut_run()) return;
+  for (std::size_t i = before; i < sink.findings().size(); ++i) sink.findings()[i].read_cut_run = true;
 }
 
 // Static rules run here; rules that read the simulation run on worker threads while the base

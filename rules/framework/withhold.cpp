@@ -57,7 +57,39 @@ bool below_higher_tier(const Config& c, const Partition& p) {
   return false;
 }
 
+// The thin partitions whose evidence is withheld, by name: those refused or starved.
+std::map<std::string, const ThinPartition*> withheld_partitions(const Thinness& t) {
+  std::map<std::string, const ThinPartition*> thin;
+  for (const ThinPartition& p : t.partitions) {
+    if (p.refused || p.starved()) thin[p.coverage->name] = &p;
+  }
+  return thin;
+}
+
+// Whether every partition given jobs is withheld (then so is a finding about no partition).
+bool all_partitions_withheld(const engine::LoadCoverage& coverage,
+                             const std::map<std::string, const ThinPartition*>& thin) {
+  bool any = false;
+  for (const engine::PartitionCoverage& p : coverage.partitions) {
+    if (!p.offered) continue;
+    if (!thin.count(p.name)) return false;
+    any = true;
+  }
+  return any;
+}
+
+std::string partition_why(const ThinPartition& tp) {
+  return fmt::format(
+      "partition {}: {} of {} simulated jobs started{}", tp.coverage->name, tp.coverage->started, tp.coverage->offered,
+      tp.starved() ? fmt::format(", {} of its {} nodes without RealMemory (CONF045)", tp.starved_nodes, tp.nodes) : "");
+}
+
 }  // namespace
+
+bool withholds_everything(const engine::LoadCoverage& coverage, const Config& config) {
+  const Thinness t = thinness(coverage, config);
+  return (t.overall && t.overall_refused) || all_partitions_withheld(coverage, withheld_partitions(t));
+}
 
 Thinness thinness(const engine::LoadCoverage& coverage, const Config& config) {
   Thinness t;
@@ -109,19 +141,28 @@ void withhold_thin_evidence(const engine::LoadCoverage& coverage, const LintCont
   // the policy's outcome, and the findings about it stand (LOAD001 still says so), unless
   // nodes without RealMemory held them (CONF045): then the run shows that defect instead.
   const Thinness t = thinness(coverage, context.config());
-  std::map<std::string, const ThinPartition*> thin;
-  for (const ThinPartition& p : t.partitions) {
-    if (p.refused || p.starved()) thin[p.coverage->name] = &p;
-  }
+  const std::map<std::string, const ThinPartition*> thin = withheld_partitions(t);
   const bool thin_overall = t.overall && t.overall_refused;
-  if (thin.empty() && !thin_overall && stopped.empty()) return;
+  // Every partition given jobs withheld: a finding about none of them rests on them all, and
+  // is withheld with the first one's reason (coverage order).
+  const ThinPartition* everywhere = nullptr;
+  if (all_partitions_withheld(coverage, thin)) {
+    for (const ThinPartition& p : t.partitions) {
+      if (thin.count(p.coverage->name)) {
+        everywhere = &p;
+        break;
+      }
+    }
+  }
+  const bool any_cut = std::any_of(findings.begin(), findings.end(), [](const Finding& f) { return f.read_cut_run; });
+  if (thin.empty() && !thin_overall && stopped.empty() && !any_cut) return;
   std::deque<Finding> kept;
   std::map<std::string, std::pair<std::size_t, std::string>> withheld;  // code -> (count, why)
   std::map<std::string, std::vector<Location>> restate;                 // kEvidence code -> places
   for (Finding& f : findings) {
     const Rule* rule = find_rule(f.code);
     // LOAD001 judges the run itself: it stands unless the run was cut short.
-    const bool on_the_run = f.check == Check::kLoad ? !stopped.empty() : rests_on_simulation(f);
+    const bool on_the_run = f.check == Check::kLoad ? !stopped.empty() : rests_on_simulation(f) || f.read_cut_run;
     if (!rule || !on_the_run) {
       kept.push_back(std::move(f));
       continue;
@@ -134,16 +175,13 @@ void withhold_thin_evidence(const engine::LoadCoverage& coverage, const LintCont
     } else {
       for (const std::string& p : finding_partitions(f, context)) {
         if (auto it = thin.find(p); it != thin.end()) {
-          const ThinPartition& tp = *it->second;
-          why = fmt::format(
-              "partition {}: {} of {} simulated jobs started{}", p, tp.coverage->started, tp.coverage->offered,
-              tp.starved()
-                  ? fmt::format(", {} of its {} nodes without RealMemory (CONF045)", tp.starved_nodes, tp.nodes)
-                  : "");
+          why = partition_why(*it->second);
           break;
         }
       }
+      if (why.empty() && everywhere) why = partition_why(*everywhere);
     }
+    if (why.empty() && f.read_cut_run) why = "a re-simulation it reads was cut short";
     if (why.empty()) {
       kept.push_back(std::move(f));
       continue;

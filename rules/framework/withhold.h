@@ -2,7 +2,8 @@
 // No evidence without a run: when the simulated load did not run in a partition (fewer than
 // 80% of its offered jobs started, most of the shortfall refused, or held on nodes left at
 // RealMemory=1) or on the site as a whole, the findings whose evidence comes from that run are
-// withheld and listed as skipped with the reason. A finding of a rule
+// withheld and listed as skipped with the reason (when every partition given jobs is withheld,
+// so is a finding about none of them, and lint cuts its re-simulations short). A finding of a rule
 // that also stands without a simulation (SimUse::kEvidence) is replaced by its static form,
 // as --no-simulate would print it; LOAD001 says why.
 #include <deque>
@@ -37,13 +38,19 @@ struct Thinness {
 };
 Thinness thinness(const engine::LoadCoverage& coverage, const Config& config);
 
+/// Whether the run is too thin for any of its evidence, whatever partition a finding is about:
+/// the whole run was refused, or every partition given jobs is thin with its evidence withheld
+/// (refused, or held on nodes without RealMemory). Then no re-simulation is worth finishing.
+bool withholds_everything(const engine::LoadCoverage& coverage, const Config& config);
+
 /// The partitions a finding is about: those whose PartitionName line it (or a related
 /// location) points at, and those its evidence names under "partition"/"partitions".
 std::vector<std::string> finding_partitions(const Finding& f, const LintContext& context);
 
 /// Applies the rule above to `findings`; `static_context` is the site without a load. A
 /// non-empty `stopped` (why a run stopped at the sim-steps limit, WORK008) withholds every
-/// finding that rests on the simulation, LOAD001 included.
+/// finding that rests on the simulation, LOAD001 included. A finding whose rule read a
+/// re-simulation cut short (Finding::read_cut_run) rests on the simulation.
 void withhold_thin_evidence(const engine::LoadCoverage& coverage, const LintContext& context,
                             const LintContext& static_context, std::deque<Finding>& findings,
                             std::vector<std::string>& skipped, const std::string& stopped = {});
