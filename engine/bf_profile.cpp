@@ -1,5 +1,6 @@
 #include "engine/bf_profile.h"
 
+#include <algorithm>
 #include <bit>
 #include <limits>
 
@@ -33,6 +34,9 @@ std::size_t ReleaseProfile::NeededMemo::get(const NodePool& p, const Demand& d) 
 void ReleaseProfile::build(const PoolState& base, std::vector<End> ends) {
   base_ = &base;
   ends_ = std::move(ends);
+  dead_at_start_.clear();
+  dead_at_start_next_ = 0;
+  touched_rows_.clear();
   const std::size_t n = base.nodes.size();
   uniform_ = true;
   for (const NodeResources& r : base.nodes) {
@@ -157,19 +161,28 @@ bool ReleaseProfile::will_run(const NodePool& pool, const Demand& d, const NodeB
   std::uint32_t idle_cap = 0;
   const bool by_count = idle_capacity(pool, d, idle_cap);
   std::size_t idle_count = by_count && !d.whole_nodes ? candidates_at(0, true, avail, cand_idle_) : 0;
+  const bool skip = may_skip_dead(pool, d);
+  DeadAtStart* start = skip ? &start_dead(d) : nullptr;
   auto fits = [&](std::size_t p) {
     if (count < need) return false;
     if (by_count && (d.whole_nodes || (idle_count == count && cand_idle_ == cand_))) {
       if (idle_cap == 0 || static_cast<std::uint64_t>(count) * idle_cap < d.cpus) return false;
-    } else if (!pool.fit_nodes([&](std::uint32_t i) -> const NodeResources& { return node_at(i, p); }, d, cand_,
-                               prefer_busy, nullptr,
-                               [](std::uint32_t, const NodeResources& n) { return n.cpus_free; })) {
-      return false;
+    } else {
+      if (skip) skip_dead(pool, d, p);
+      if (!pool.fit_nodes([&](std::uint32_t i) -> const NodeResources& { return node_at(i, p); }, d,
+                          skip ? walk_ : cand_, prefer_busy, nullptr,
+                          [](std::uint32_t, const NodeResources& n) { return n.cpus_free; }))
+        return false;
     }
     pos = p;
     return true;
   };
-  if (fits(0)) {
+  const bool now_fits = fits(0);
+  if (start) {
+    start->checked = checked_;
+    start->dead = dead_;
+  }
+  if (now_fits) {
     pred = now;
     return true;
   }
@@ -178,8 +191,53 @@ bool ReleaseProfile::will_run(const NodePool& pool, const Demand& d, const NodeB
       [&](std::size_t k) {
         count += open(k, d.whole_nodes, avail, cand_);
         if (by_count && !d.whole_nodes) idle_count += open(k, true, avail, cand_idle_);
+        if (skip) forget_dead(k);
       },
       fits, [&](std::size_t k) { return ends_[k].overdue; }, pred);
+}
+
+bool ReleaseProfile::may_skip_dead(const NodePool& pool, const Demand& d) {
+  // NodePool::eval_nodes answers a question without an allocation and without a cap on the
+  // node count by fit_in_order, and NodeTaker::offer returns at once, changing nothing, for a
+  // node of capacity 0: leaving such nodes out of the walk gives the same answer.
+  return d.max_nodes == 0 && !d.required && !d.counted && !pool.by_topology();
+}
+
+ReleaseProfile::DeadAtStart& ReleaseProfile::start_dead(const Demand& d) {
+  for (DeadAtStart& e : dead_at_start_) {
+    if (e.d == d) {
+      checked_ = e.checked;
+      dead_ = e.dead;
+      return e;
+    }
+  }
+  constexpr std::size_t kShapes = 16;
+  if (dead_at_start_.size() < kShapes) dead_at_start_.emplace_back();
+  DeadAtStart& e = dead_at_start_[dead_at_start_next_++ % dead_at_start_.size()];
+  e.d = d;
+  checked_.assign_and_not(cand_, cand_);  // (empty, sized as the candidates)
+  dead_ = checked_;
+  return e;
+}
+
+void ReleaseProfile::skip_dead(const NodePool& pool, const Demand& d, std::size_t p) {
+  unchecked_.assign_and_not(cand_, checked_);
+  unchecked_.for_each([&](std::size_t idx) {
+    const auto i = static_cast<std::uint32_t>(idx);
+    const NodeResources& n = node_at(i, p);
+    checked_.set(i);
+    if (pool.capacity(n, d, n.cpus_free) == 0) dead_.set(i);  // as the walk's NodeTaker::offer asks it
+  });
+  walk_.assign_and_not(cand_, dead_);
+}
+
+void ReleaseProfile::forget_dead(std::size_t k) {
+  const Span& sp = spans_[k];
+  for (std::uint32_t w = 0; w < sp.words; ++w) {
+    const std::uint64_t held = node_bits_[sp.bits + w];
+    checked_.clear_word_bits(sp.first_word + w, held);
+    dead_.clear_word_bits(sp.first_word + w, held);
+  }
 }
 
 const std::uint64_t* ReleaseProfile::open_at(std::size_t p, bool idle) {
@@ -235,7 +293,32 @@ void ReleaseProfile::allocate(const NodePool& pool, const Demand& d, const NodeB
     fit_best_alike(pool, taker, cand_, cap);
     return;
   }
-  pool.fit_nodes(node, d, cand_, prefer_busy, &out, free_cpus);
+  // LLN and bf_busy_nodes pass over a node that gives nothing without a trace, as will_run's
+  // walks do: what those walks found dead is left out (fit_least_loaded would weigh it first).
+  const bool skip = words_ > 0 && (d.least_loaded || prefer_busy) && may_skip_dead(pool, d) && skip_dead_at(d, pos);
+  pool.fit_nodes(node, d, skip ? walk_ : cand_, prefer_busy, &out, free_cpus);
+}
+
+bool ReleaseProfile::skip_dead_at(const Demand& d, std::size_t pos) {
+  const auto e =
+      std::find_if(dead_at_start_.begin(), dead_at_start_.end(), [&](const DeadAtStart& s) { return s.d == d; });
+  if (e == dead_at_start_.end()) return false;
+  const std::uint64_t* touched = touched_by(pos);
+  walk_ = cand_;
+  for (std::size_t w = 0; w < words_; ++w) walk_.clear_word_bits(w, e->dead.word(w) & ~touched[w]);
+  return true;
+}
+
+const std::uint64_t* ReleaseProfile::touched_by(std::size_t p) {
+  if (touched_rows_.empty()) touched_rows_.assign(words_, 0);
+  for (std::size_t have = touched_rows_.size() / words_; have <= p; ++have) {
+    touched_rows_.resize(touched_rows_.size() + words_);
+    std::uint64_t* row = touched_rows_.data() + have * words_;
+    std::copy_n(row - words_, words_, row);
+    const Span& sp = spans_[have - 1];
+    for (std::uint32_t w = 0; w < sp.words; ++w) row[sp.first_word + w] |= node_bits_[sp.bits + w];
+  }
+  return touched_rows_.data() + p * words_;
 }
 
 bool ReleaseProfile::all_idle(std::size_t pos, const NodeBitset& nodes) {

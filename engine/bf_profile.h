@@ -79,6 +79,16 @@ class ReleaseProfile {
   /// Whether every one of `nodes` is idle once the first p ends are released.
   bool all_idle(std::size_t p, const NodeBitset& nodes);
 
+  /// Whether will_run()'s walks may leave out the candidates that give the demand nothing:
+  /// the fit is then NodePool's in-order walk (no cap on the node count, no -w, counted
+  /// features or switches), where a node of capacity 0 is passed over without a trace.
+  static bool may_skip_dead(const NodePool& pool, const Demand& d);
+  /// Marks the candidates not yet looked at in their state at p (checked_) and those of them
+  /// that give the demand nothing (dead_); sets walk_ to the candidates less the dead.
+  void skip_dead(const NodePool& pool, const Demand& d, std::size_t p);
+  /// End k's release changes its nodes: they are looked at again.
+  void forget_dead(std::size_t k);
+
   /// The nodes free (or idle) once the first p ends are released, as words; kept per
   /// profile for the positions asked so far (rows grow on demand, from the last one).
   const std::uint64_t* open_at(std::size_t p, bool idle);
@@ -100,6 +110,26 @@ class ReleaseProfile {
   std::vector<Span> spans_;
   std::vector<std::uint64_t> node_bits_, freed_bits_, idled_bits_;
   NodeBitset free_now_, idle_now_, cand_, cand_idle_;
+  // will_run()'s walks on one demand: 90 % of the candidates a walk offered gave nothing on
+  // CliMA's default load (GPU jobs on nodes whose GPUs or memory are taken), and a later walk
+  // offered them again unchanged.
+  NodeBitset checked_, dead_, walk_, unchecked_;
+  // What the walks found of the nodes before any release (the pool as built), per demand:
+  // the next job of the same shape starts from there (a few shapes fill a queue).
+  struct DeadAtStart {
+    Demand d;
+    NodeBitset checked, dead;
+  };
+  std::vector<DeadAtStart> dead_at_start_;
+  std::size_t dead_at_start_next_ = 0;
+  /// Loads checked_ and dead_ for `d` before any release; returns the entry to keep them in.
+  DeadAtStart& start_dead(const Demand& d);
+  /// Sets walk_ to cand_ less the nodes found dead before any release for `d` that no end
+  /// before `pos` holds (so they are dead at pos too); false if nothing is known of `d`.
+  bool skip_dead_at(const Demand& d, std::size_t pos);
+  /// The nodes some end before p holds (their state at p is not the built one), as words.
+  const std::uint64_t* touched_by(std::size_t p);
+  std::vector<std::uint64_t> touched_rows_;           // touched_by's rows, words_ each
   std::size_t words_ = 0;                             // words of a node bitmap
   std::vector<std::uint64_t> open_free_, open_idle_;  // open_at's rows, words_ each
 };

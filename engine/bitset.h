@@ -19,6 +19,7 @@ class NodeBitset {
   std::uint64_t word(std::size_t w) const { return words_[w]; }
   const std::uint64_t* data() const { return words_.data(); }
   void or_word(std::size_t w, std::uint64_t bits) { words_[w] |= bits; }
+  void clear_word_bits(std::size_t w, std::uint64_t bits) { words_[w] &= ~bits; }
   bool test(std::size_t i) const { return (words_[i >> 6] >> (i & 63)) & 1U; }
   void set(std::size_t i) { words_[i >> 6] |= std::uint64_t{1} << (i & 63); }
   void reset(std::size_t i) { words_[i >> 6] &= ~(std::uint64_t{1} << (i & 63)); }
@@ -65,6 +66,12 @@ class NodeBitset {
     size_ = a.size_;
     words_.resize(a.words_.size());
     for (std::size_t w = 0; w < words_.size(); ++w) words_[w] = a.words_[w] & b.words_[w] & c.words_[w];
+  }
+  /// this = a & ~b, reusing this bitset's storage.
+  void assign_and_not(const NodeBitset& a, const NodeBitset& b) {
+    size_ = a.size_;
+    words_.resize(a.words_.size());
+    for (std::size_t w = 0; w < words_.size(); ++w) words_[w] = a.words_[w] & ~b.words_[w];
   }
   /// this = a & b, returning how many bits it has (one pass instead of an AND and a count).
   std::size_t assign_and_count(const NodeBitset& a, const NodeBitset& b) {

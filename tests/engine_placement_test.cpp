@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analyzer/hostlist.h"
+#include "engine/bf_profile.h"
 #include "engine/resources.h"
 #include "tests/engine_test_util.h"
 
@@ -513,6 +514,114 @@ TEST(WeightOrder, CountingSortWithinWeightsEqualsAStableSort) {
       ASSERT_EQ(nodes[k].weight, expected[k].weight) << "round " << round << " at " << k;
     }
   }
+}
+
+// The release profile's walks leave out nodes that give a demand nothing (ReleaseProfile::
+// skip_dead, kept per demand shape from one test to the next while the profile stands) and
+// LLN weighs only nodes that give something: both must answer as the plain walk over every
+// candidate does. Random running jobs on GPU nodes of three sizes with memory counted,
+// released in batches as release_in_batches does, against a copy of the pool given each
+// allocation back (PoolState::give_back) and fitted over every allowed free node.
+TEST(EnginePlacement, ReleaseProfileAnswersAsThePlainWalk) {
+  SimSite s(
+      "ClusterName=c\nGresTypes=gpu\nSelectType=select/cons_tres\nSelectTypeParameters=CR_Core_Memory,CR_LLN\n"
+      "NodeName=g[01-24] CPUs=32 RealMemory=64000 Gres=gpu:4\nNodeName=h[01-16] CPUs=16 RealMemory=32000 "
+      "Gres=gpu:2\nNodeName=c[01-40] CPUs=48 RealMemory=96000\nPartitionName=p Nodes=ALL Default=YES\n");
+  engine::NodePool pool(s.conf->config);
+  std::uint64_t seed = 2026;
+  auto next = [&seed] {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<std::uint32_t>(seed >> 33);
+  };
+  auto demand = [&] {
+    engine::Demand d;
+    d.least_loaded = next() % 4 != 0;
+    d.cpus = 1 + next() % 40;
+    d.mem_per_cpu = 500 + 500 * (next() % 8);
+    if (next() % 2) {
+      d.gpus = 1 + next() % 6;
+      d.gpu_rules = d.gpu_weight = true;
+      d.cpus_per_gpu = static_cast<std::uint16_t>(next() % 3 * 2);
+    }
+    return d;
+  };
+  auto free_cpus = [](std::uint32_t, const engine::NodeResources& n) { return n.cpus_free; };
+  int answers = 0, later = 0, placed = 0;
+  for (int round = 0; round < 40; ++round) {
+    // Running jobs: fitted one by one on the pool as it fills, each with its planned end.
+    engine::PoolState base = pool.state();
+    std::vector<engine::Allocation> allocs(60 + next() % 60);
+    std::vector<engine::ReleaseProfile::End> ends;
+    for (engine::Allocation& a : allocs) {
+      engine::Demand d = demand();
+      d.least_loaded = false;
+      if (!pool.fit(base, d, pool.usable(), &a, false)) continue;
+      base.take(a);
+      const std::int64_t end = 1000 + 30 * static_cast<std::int64_t>(next() % 400);
+      ends.push_back({end, &a, end + 60});
+    }
+    std::stable_sort(ends.begin(), ends.end(), [](const auto& x, const auto& y) { return x.end < y.end; });
+    engine::ReleaseProfile profile;  // one profile for the round: its per-shape memory is used
+    profile.build(base, ends);
+    for (int q = 0; q < 60; ++q) {
+      const engine::Demand d = demand();
+      engine::NodeBitset avail(pool.size());
+      const std::uint32_t density = 5 + next() % 6;
+      for (std::uint32_t i = 0; i < pool.size(); ++i) {
+        if (next() % 10 < density) avail.set(i);
+      }
+      std::int64_t pred = 0;
+      std::size_t pos = 0;
+      const bool ok = profile.will_run(pool, d, avail, 1000, 0, false, pred, pos);
+      // The plain walk: a pool copy given the ends back batch by batch.
+      engine::PoolState state = base;
+      std::size_t released = 0;
+      auto fits_now = [&](engine::Allocation* out) {
+        engine::NodeBitset cand = avail;
+        cand &= state.free;
+        auto node = [&](std::uint32_t i) -> const engine::NodeResources& { return state.nodes[i]; };
+        return pool.fit_nodes(node, d, cand, false, out, free_cpus);
+      };
+      std::int64_t want_pred = 1000;
+      bool want_ok = fits_now(nullptr);
+      if (!want_ok) {
+        want_ok = engine::release_in_batches(
+            ends, 1000, 0,
+            [&](std::size_t k) {
+              for (const engine::AllocPiece& piece : ends[k].alloc->pieces) {
+                if (avail.test(piece.node)) return true;
+              }
+              return false;
+            },
+            [&](std::size_t k) {
+              for (; released <= k; ++released) state.give_back(*ends[released].alloc);
+            },
+            [&](std::size_t) { return fits_now(nullptr); }, [&](std::size_t k) { return ends[k].overdue; }, want_pred);
+      }
+      ASSERT_EQ(ok, want_ok) << "round " << round << " query " << q;
+      ++answers;
+      if (!ok) continue;
+      ASSERT_EQ(pred, want_pred) << "round " << round << " query " << q;
+      later += pred > 1000;
+      // The allocation at pos, against the plain fit on the pool as it stands there.
+      engine::Allocation got, want;
+      profile.allocate(pool, d, avail, pos, false, got);
+      for (; released < pos; ++released) state.give_back(*ends[released].alloc);
+      // (A strategy's own choice can still fail where the walk fitted, as in Slurm, and
+      // judge() plans nothing then: both sides must take the same pieces either way.)
+      const bool want_fit = fits_now(&want);
+      ASSERT_EQ(got.pieces.size(), want.pieces.size()) << "round " << round << " query " << q;
+      for (std::size_t i = 0; i < got.pieces.size(); ++i) {
+        EXPECT_EQ(got.pieces[i].node, want.pieces[i].node);
+        EXPECT_EQ(got.pieces[i].cpus, want.pieces[i].cpus);
+        EXPECT_EQ(got.pieces[i].gpus, want.pieces[i].gpus);
+      }
+      placed += want_fit;
+    }
+  }
+  EXPECT_GT(answers, 2000);
+  EXPECT_GT(later, 200);  // most of the work is the releases
+  EXPECT_GT(placed, 1000);
 }
 
 }  // namespace

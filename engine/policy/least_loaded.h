@@ -21,12 +21,21 @@ bool fit_least_loaded(Taker& taker, const NodeBitset& candidates) {
   };
   thread_local std::vector<WeightedNode> order;
   thread_local std::vector<Offered> nodes;
-  weight_order(taker, candidates, order);  // so each weight is one run of `nodes`
+  thread_local NodeBitset giving;
+  thread_local std::vector<std::uint32_t> avail_of;
+  // Only nodes that give something are ranked: weighing the rest (a GPU job's weight asks
+  // each node's usable GPUs) and sorting them came to 13 % of a run on CliMA's GPU
+  // partitions, and the weight sorts are stable, so the ones left keep their order.
+  giving.assign_and_not(candidates, candidates);  // (empty, sized as the candidates)
+  if (avail_of.size() < candidates.size()) avail_of.resize(candidates.size());
+  candidates.for_each([&](std::size_t i) {
+    avail_of[i] = taker.available(static_cast<std::uint32_t>(i));
+    if (avail_of[i] > 0) giving.set(i);
+  });
+  weight_order(taker, giving, order);  // so each weight is one run of `nodes`
   nodes.clear();
-  for (const WeightedNode& w : order) {
-    const std::uint32_t avail = taker.available(w.node);
-    if (avail > 0) nodes.push_back(Offered{w.node, avail, taker.node(w.node).cpus_total, w.weight, false});
-  }
+  for (const WeightedNode& w : order)
+    nodes.push_back(Offered{w.node, avail_of[w.node], taker.node(w.node).cpus_total, w.weight, false});
   for (std::size_t first = 0; first < nodes.size();) {
     std::size_t end = first;
     while (end < nodes.size() && nodes[end].weight == nodes[first].weight) ++end;
