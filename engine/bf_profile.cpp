@@ -241,14 +241,17 @@ void ReleaseProfile::forget_dead(std::size_t k) {
 }
 
 const std::uint64_t* ReleaseProfile::open_at(std::size_t p, bool idle) {
-  std::vector<std::uint64_t>& rows = idle ? open_idle_ : open_free_;
-  const std::vector<std::uint64_t>& opened = idle ? idled_bits_ : freed_bits_;
+  return grown_row(idle ? open_idle_ : open_free_, idle ? idled_bits_ : freed_bits_, p);
+}
+
+const std::uint64_t* ReleaseProfile::grown_row(std::vector<std::uint64_t>& rows, const std::vector<std::uint64_t>& bits,
+                                               std::size_t p) const {
   for (std::size_t have = rows.size() / words_; have <= p; ++have) {
     rows.resize(rows.size() + words_);
     std::uint64_t* row = rows.data() + have * words_;
     std::copy_n(row - words_, words_, row);
     const Span& sp = spans_[have - 1];
-    for (std::uint32_t w = 0; w < sp.words; ++w) row[sp.first_word + w] |= opened[sp.bits + w];
+    for (std::uint32_t w = 0; w < sp.words; ++w) row[sp.first_word + w] |= bits[sp.bits + w];
   }
   return rows.data() + p * words_;
 }
@@ -311,14 +314,7 @@ bool ReleaseProfile::skip_dead_at(const Demand& d, std::size_t pos) {
 
 const std::uint64_t* ReleaseProfile::touched_by(std::size_t p) {
   if (touched_rows_.empty()) touched_rows_.assign(words_, 0);
-  for (std::size_t have = touched_rows_.size() / words_; have <= p; ++have) {
-    touched_rows_.resize(touched_rows_.size() + words_);
-    std::uint64_t* row = touched_rows_.data() + have * words_;
-    std::copy_n(row - words_, words_, row);
-    const Span& sp = spans_[have - 1];
-    for (std::uint32_t w = 0; w < sp.words; ++w) row[sp.first_word + w] |= node_bits_[sp.bits + w];
-  }
-  return touched_rows_.data() + p * words_;
+  return grown_row(touched_rows_, node_bits_, p);
 }
 
 bool ReleaseProfile::all_idle(std::size_t pos, const NodeBitset& nodes) {

@@ -92,6 +92,10 @@ class ReleaseProfile {
   /// The nodes free (or idle) once the first p ends are released, as words; kept per
   /// profile for the positions asked so far (rows grow on demand, from the last one).
   const std::uint64_t* open_at(std::size_t p, bool idle);
+  /// Row p of `rows` (words_ each), grown from the last: each row the one before with end
+  /// k's span of `bits` ORed in (row 0 is the caller's).
+  const std::uint64_t* grown_row(std::vector<std::uint64_t>& rows, const std::vector<std::uint64_t>& bits,
+                                 std::size_t p) const;
 
   // nodes_needed() for the last demand asked: a plan asks cannot_start_by of the same demand
   // at every try, and the count has a division in it.
