@@ -103,6 +103,7 @@ const SimJob* Simulator::ahead_at_submit(const SimJob& job) const {
   // job show "Priority" from the start. Partitions do not enter into it: the same-
   // reservation test (both without one) comes first and decides.
   const std::uint32_t mine = job.recs.front().priority;
+  if (mine >= priority_bound_) return nullptr;
   for (const QueueEntry& e : queue_) {
     const SimJob& other = jobs_[e.job];
     if (&other == &job || other.state != JobState::kPending || limit_reason_[other.reason]) continue;

@@ -149,6 +149,7 @@ void Simulator::compute_priority(SimJob& job, bool incr_only) {
     const std::uint32_t p =
         static_cast<std::uint32_t>(std::max<std::int64_t>(1, static_cast<std::int64_t>(kTopPriority) - 1 - job.req.id));
     for (SimRecord& rec : job.recs) rec.priority = p;
+    priority_bound_ = std::max(priority_bound_, p);
     return;
   }
   const bool top = !opt_.top_priority_jobs.empty() &&
@@ -160,6 +161,7 @@ void Simulator::compute_priority(SimJob& job, bool incr_only) {
     if (incr_only && p < rec.priority) continue;
     rec.priority = p;
     rec.factors = std::move(f);
+    priority_bound_ = std::max(priority_bound_, p);
   }
 }
 

@@ -371,6 +371,10 @@ class Simulator {
   std::vector<SimJob> jobs_;
   std::vector<QueueEntry> queue_;
   bool queue_dirty_ = false;
+  // No job has had a priority above this (every priority is set in compute_priority): a job
+  // submitted at it has no one ahead, and ahead_at_submit need not walk a deep queue of
+  // equal priorities (a site without priority weights) at every submission.
+  std::uint32_t priority_bound_ = 0;
   std::size_t active_jobs_ = 0;
   std::size_t future_submits_ = 0;               // submissions still to come
   std::size_t snapshots_left_ = 0;               // snapshots still to take
