@@ -63,10 +63,14 @@ void Simulator::queue_sort() {
   std::erase_if(queue_, [this](const QueueEntry& e) { return !jobs_[e.job].eligible_pending(now_); });
   if (!queue_dirty_) return;
   auto before = [this](const QueueEntry& x, const QueueEntry& y) { return queue_less(x, y); };
-  if (pairwise_queue())
+  if (pairwise_queue()) {
     slurm_list_sort(queue_, before);  // slurmctld sorts its whole queue each pass
-  else
+  } else if (!std::is_sorted(queue_.begin(), queue_.end(), before)) {
+    // queue_less is a total order (job id and record break every tie), so a queue already in
+    // it is the sort's one result: a priority pass that moved no job (a site without weights,
+    // thousands queued) costs a walk instead of a sort.
     std::sort(queue_.begin(), queue_.end(), before);
+  }
   queue_dirty_ = false;
 }
 
