@@ -215,7 +215,7 @@ ReleaseProfile::DeadAtStart& ReleaseProfile::start_dead(const Demand& d) {
   if (dead_at_start_.size() < kShapes) dead_at_start_.emplace_back();
   DeadAtStart& e = dead_at_start_[dead_at_start_next_++ % dead_at_start_.size()];
   e.d = d;
-  checked_.assign_and_not(cand_, cand_);  // (empty, sized as the candidates)
+  checked_.assign_empty(cand_.size());
   dead_ = checked_;
   return e;
 }

@@ -67,6 +67,11 @@ class NodeBitset {
     words_.resize(a.words_.size());
     for (std::size_t w = 0; w < words_.size(); ++w) words_[w] = a.words_[w] & b.words_[w] & c.words_[w];
   }
+  /// No bits, `size` of them, reusing this bitset's storage.
+  void assign_empty(std::size_t size) {
+    size_ = size;
+    words_.assign((size + 63) / 64, 0);
+  }
   /// this = a & ~b, reusing this bitset's storage.
   void assign_and_not(const NodeBitset& a, const NodeBitset& b) {
     size_ = a.size_;

@@ -195,10 +195,7 @@ class NodeRetryPasses {
       doomed_ = true;
       return false;
     }
-    RetryCaps& caps = caps_;
-    auto capped = [this, &caps](std::uint32_t i, const NodeResources& n) {
-      return std::min(free_cpus_(i, n), caps.get(i));
-    };
+    auto capped = [this](std::uint32_t i, const NodeResources& n) { return std::min(free_cpus_(i, n), caps_.get(i)); };
     if (pool_.eval_nodes(node_at_, d_, left_, prefer_busy_, got_, capped)) return true;
     lower();
     return false;

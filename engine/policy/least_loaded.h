@@ -26,7 +26,7 @@ bool fit_least_loaded(Taker& taker, const NodeBitset& candidates) {
   // Only nodes that give something are ranked: weighing the rest (a GPU job's weight asks
   // each node's usable GPUs) and sorting them came to 13 % of a run on CliMA's GPU
   // partitions, and the weight sorts are stable, so the ones left keep their order.
-  giving.assign_and_not(candidates, candidates);  // (empty, sized as the candidates)
+  giving.assign_empty(candidates.size());
   if (avail_of.size() < candidates.size()) avail_of.resize(candidates.size());
   candidates.for_each([&](std::size_t i) {
     avail_of[i] = taker.available(static_cast<std::uint32_t>(i));

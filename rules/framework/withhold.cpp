@@ -61,7 +61,7 @@ bool below_higher_tier(const Config& c, const Partition& p) {
 std::map<std::string, const ThinPartition*> withheld_partitions(const Thinness& t) {
   std::map<std::string, const ThinPartition*> thin;
   for (const ThinPartition& p : t.partitions) {
-    if (p.refused || p.starved()) thin[p.coverage->name] = &p;
+    if (p.withheld()) thin[p.coverage->name] = &p;
   }
   return thin;
 }
@@ -147,12 +147,8 @@ void withhold_thin_evidence(const engine::LoadCoverage& coverage, const LintCont
   // is withheld with the first one's reason (coverage order).
   const ThinPartition* everywhere = nullptr;
   if (all_partitions_withheld(coverage, thin)) {
-    for (const ThinPartition& p : t.partitions) {
-      if (thin.count(p.coverage->name)) {
-        everywhere = &p;
-        break;
-      }
-    }
+    everywhere =
+        &*std::find_if(t.partitions.begin(), t.partitions.end(), [](const ThinPartition& p) { return p.withheld(); });
   }
   const bool any_cut = std::any_of(findings.begin(), findings.end(), [](const Finding& f) { return f.read_cut_run; });
   if (thin.empty() && !thin_overall && stopped.empty() && !any_cut) return;

@@ -25,6 +25,8 @@ struct ThinPartition {
   // (CONF045): each offers 1 MB, so the run shows that defect rather than the policy.
   std::size_t starved_nodes = 0, nodes = 0;
   bool starved() const { return !refused && starved_nodes > 0 && 2 * starved_nodes >= nodes; }
+  /// The run says nothing here: the findings resting on it are withheld.
+  bool withheld() const { return refused || starved(); }
 };
 
 /// How thin the run was. Jobs left pending in a partition below a higher PriorityTier on
